@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bloom: thin top-level Makefile; the work is delegated to Kbuild (the
+# module), tools/ (core library, libbloom, bloomctl, benchmarks) and
+# selftests/ (unit tests, kselftests and the QEMU harness).
+#
+#   make              build bloom.ko and the userspace tools
+#   make check        all tests: userspace unit tests, then the selftests in
+#                     the QEMU VM; ends with "N passed, N failed"
+#   make demo         the main job, in the VM: a blacklist of 1,000,000 keys
+#   make vm CMD=...   run CMD as root in the VM with bloom.ko loaded
+#   make bench        benchmarks (tools/bench/)
+#   make install      install bloom.ko, libbloom, bloomctl, headers, man pages
+#
+# On a machine without the toolchain, the kernel headers or QEMU, "make
+# check", "make demo" and "make vm" install them first (Debian, as root).
+
+# The kernel to build for. On a real host that is the running kernel; on a
+# machine whose running kernel has no headers (a build or CI machine) it is
+# the newest kernel with a build tree, which is also the one the VM boots.
+KVER ?= $(shell tools/kver.sh)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD ?= $(CURDIR)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+export BUILD PREFIX DESTDIR
+
+.PHONY: all module tools deps check check-unit check-vm demo vm bench install \
+	clean lint
+
+all: module tools
+
+module:
+	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): install linux-headers-$(KVER) (or run 'make deps')" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools:
+	$(MAKE) -C tools
+
+deps:
+	tools/deps.sh
+
+# Sub-makes, so that KVER is computed again once deps.sh installed a kernel.
+check: deps
+	$(MAKE) -C $(CURDIR) all
+	KVER=$$(tools/kver.sh) selftests/check.sh
+
+demo: deps
+	$(MAKE) -C $(CURDIR) all
+	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- tools/demo/demo.sh
+
+vm: deps
+	$(MAKE) -C $(CURDIR) all
+	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- $(CMD)
+
+bench: deps
+	$(MAKE) -C $(CURDIR) all
+	$(MAKE) -C tools/bench run
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C tools install
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(BUILD)

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counted allocations (see alloc.h).
+ */
+#include <linux/atomic.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "alloc.h"
+
+static atomic_long_t bloom_live = ATOMIC_LONG_INIT(0);
+
+static void *bloom_count(void *p)
+{
+	if (p)
+		atomic_long_inc(&bloom_live);
+	return p;
+}
+
+static void bloom_uncount(const void *p)
+{
+	if (p)
+		atomic_long_dec(&bloom_live);
+}
+
+void *bloom_kzalloc(size_t size, gfp_t gfp)
+{
+	return bloom_count(kzalloc(size, gfp));
+}
+
+/*
+ * Sizes come from userspace. kvmalloc() warns and fails above INT_MAX, and
+ * a warning is a panic in the test VM, so larger arrays go to vmalloc
+ * directly. __GFP_NOWARN: a request the machine cannot satisfy is the
+ * caller's problem (-ENOMEM), not a reason to fill the log.
+ */
+void *bloom_kvzalloc(size_t size, gfp_t gfp)
+{
+	gfp |= __GFP_ZERO | __GFP_NOWARN;
+	if (size > INT_MAX)
+		return bloom_count(__vmalloc(size, gfp));
+	return bloom_count(kvmalloc(size, gfp));
+}
+
+void __percpu *bloom_alloc_percpu(size_t size, size_t align, gfp_t gfp)
+{
+	void __percpu *p = __alloc_percpu_gfp(size, align, gfp);
+
+	if (p)
+		atomic_long_inc(&bloom_live);
+	return p;
+}
+
+void bloom_kfree(const void *p)
+{
+	bloom_uncount(p);
+	kfree(p);
+}
+
+void bloom_kvfree(const void *p)
+{
+	bloom_uncount(p);
+	kvfree(p);
+}
+
+void bloom_free_percpu(void __percpu *p)
+{
+	if (p)
+		atomic_long_dec(&bloom_live);
+	free_percpu(p);
+}
+
+long bloom_live_allocations(void)
+{
+	return atomic_long_read(&bloom_live);
+}

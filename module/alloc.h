@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every allocation the module makes goes through these wrappers, which keep a
+ * count of the live ones. Debian's kernel has no kmemleak, so the count,
+ * shown in /sys/class/misc/bloom/live_allocations, is how the selftests prove
+ * that everything a test created was freed.
+ */
+#ifndef BLOOM_ALLOC_H
+#define BLOOM_ALLOC_H
+
+#include <linux/types.h>
+#include <linux/gfp.h>
+
+void *bloom_kzalloc(size_t size, gfp_t gfp);
+void *bloom_kvzalloc(size_t size, gfp_t gfp);
+void __percpu *bloom_alloc_percpu(size_t size, size_t align, gfp_t gfp);
+void bloom_kfree(const void *p);
+void bloom_kvfree(const void *p);
+void bloom_free_percpu(void __percpu *p);
+long bloom_live_allocations(void);
+
+#endif /* BLOOM_ALLOC_H */

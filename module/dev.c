@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/bloom: the misc device and its ioctls.
+ *
+ * Dispatch follows iommufd: every command is _IO(BLOOM_IOC_MAGIC, nr) and its
+ * struct starts with its own size, read with copy_struct_from_user() so that
+ * older and newer userspace both work (see uapi/linux/bloom.h). The argument
+ * is copied into a zeroed kernel union, handled, and copied back for the
+ * commands that have outputs.
+ */
+#include <linux/build_bug.h>
+#include <linux/capability.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/uaccess.h>
+
+#include "alloc.h"
+#include "batch.h"
+#include "dev.h"
+#include "filter.h"
+#include "name.h"
+#include "registry.h"
+#include "sysfs.h"
+
+/* An open descriptor; @filter is set once, by BIND or CREATE, then fixed. */
+struct bloom_file {
+	struct bloom_filter *filter;
+};
+
+union bloom_ioctl_arg {
+	struct bloom_version version;
+	struct bloom_create create;
+	struct bloom_name name;
+	struct bloom_info info;
+	struct bloom_list list;
+	struct bloom_batch batch;
+};
+
+static int bloom_open(struct inode *inode, struct file *file)
+{
+	struct bloom_file *bf;
+
+	bf = bloom_kzalloc(sizeof(*bf), GFP_KERNEL_ACCOUNT);
+	if (!bf)
+		return -ENOMEM;
+	file->private_data = bf;
+	return 0;
+}
+
+static int bloom_release(struct inode *inode, struct file *file)
+{
+	struct bloom_file *bf = file->private_data;
+
+	if (bf->filter)
+		bloom_filter_put(bf->filter);
+	bloom_kfree(bf);
+	return 0;
+}
+
+/* Binds @bf to @f, consuming the caller's reference to @f. */
+static int bloom_file_bind(struct bloom_file *bf, struct bloom_filter *f)
+{
+	/*
+	 * Release: whoever sees the pointer sees the filter initialised.
+	 * Pairs with smp_load_acquire() in bloom_file_filter().
+	 */
+	if (cmpxchg_release(&bf->filter, NULL, f)) {
+		bloom_filter_put(f);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * The live filter bound to @bf, or an ERR_PTR. No reference is taken: the
+ * descriptor holds one for as long as the ioctl runs.
+ */
+static struct bloom_filter *bloom_file_filter(struct bloom_file *bf)
+{
+	/* Pairs with cmpxchg_release() in bloom_file_bind(). */
+	struct bloom_filter *f = smp_load_acquire(&bf->filter);
+
+	if (!f)
+		return ERR_PTR(-EBADFD);
+	if (READ_ONCE(f->dead))
+		return ERR_PTR(-ESTALE);
+	return f;
+}
+
+static int bloom_ioc_version(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_version *v = &arg->version;
+
+	if (v->flags)
+		return -EINVAL;
+	v->abi_version = BLOOM_ABI_VERSION;
+	v->types = BIT(BLOOM_TYPE_STANDARD) | BIT(BLOOM_TYPE_BLOCKED);
+	v->create_flags = BLOOM_CREATE_F_ALL;
+	v->batch_flags = BLOOM_BATCH_F_ALL;
+	v->key_max = BLOOM_KEY_MAX;
+	v->batch_max_keys = BLOOM_BATCH_MAX_KEYS;
+	v->batch_max_bytes = BLOOM_BATCH_MAX_BYTES;
+	v->memory_limit = bloom_memory_limit();
+	v->memory_used = bloom_memory_used();
+	return 0;
+}
+
+static int bloom_ioc_create(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_create *c = &arg->create;
+	struct bloom_filter *f;
+	int ret;
+
+	/* Refuse before allocating anything. */
+	if ((c->flags & BLOOM_CREATE_F_BIND) && READ_ONCE(bf->filter))
+		return -EBUSY;
+	ret = bloom_filter_new(c, &f);
+	if (ret)
+		return ret;
+	ret = bloom_registry_add(f);
+	if (ret) {
+		bloom_filter_put(f);
+		return ret;
+	}
+	if (c->flags & BLOOM_CREATE_F_BIND)
+		return bloom_file_bind(bf, f);
+	bloom_filter_put(f);
+	return 0;
+}
+
+static int bloom_ioc_destroy(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	if (arg->name.flags || !bloom_name_valid(arg->name.name))
+		return -EINVAL;
+	return bloom_registry_destroy(arg->name.name);
+}
+
+static int bloom_ioc_bind(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_filter *f;
+
+	if (arg->name.flags || !bloom_name_valid(arg->name.name))
+		return -EINVAL;
+	if (READ_ONCE(bf->filter))
+		return -EBUSY;
+	f = bloom_registry_lookup(arg->name.name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return bloom_file_bind(bf, f);
+}
+
+static int bloom_ioc_info(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_info *info = &arg->info;
+	struct bloom_filter *f;
+
+	if (info->flags)
+		return -EINVAL;
+	if (bloom_name_empty(info->name)) {
+		f = bloom_file_filter(bf);
+		if (IS_ERR(f))
+			return PTR_ERR(f);
+		bloom_filter_fill_info(f, info);
+		return 0;
+	}
+	if (!bloom_name_valid(info->name))
+		return -EINVAL;
+	f = bloom_registry_lookup(info->name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	bloom_filter_fill_info(f, info);
+	bloom_filter_put(f);
+	return 0;
+}
+
+static int bloom_ioc_list(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_list *l = &arg->list;
+	char *names;
+	u32 count;
+	int ret;
+
+	if (l->flags)
+		return -EINVAL;
+	ret = bloom_registry_names(&names, &count);
+	if (ret)
+		return ret;
+	if (count && l->capacity &&
+	    copy_to_user(u64_to_user_ptr(l->names), names,
+			 array_size(min(count, l->capacity), BLOOM_NAME_LEN)))
+		ret = -EFAULT;
+	l->out_count = count;
+	bloom_kvfree(names);
+	return ret;
+}
+
+static int bloom_ioc_add(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_filter *f = bloom_file_filter(bf);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return bloom_batch_add(f, &arg->batch);
+}
+
+static int bloom_ioc_query(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_filter *f = bloom_file_filter(bf);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return bloom_batch_query(f, &arg->batch);
+}
+
+struct bloom_ioctl_op {
+	unsigned int cmd;
+	u32 size;	/* of the struct this module knows */
+	u32 min_size;	/* of the first version of the struct */
+	bool admin;	/* needs CAP_NET_ADMIN */
+	bool copy_out;
+	int (*fn)(struct bloom_file *bf, union bloom_ioctl_arg *arg);
+};
+
+#define BLOOM_OP(_cmd, _fn, _struct, _last, _admin, _out)		\
+	[_IOC_NR(_cmd)] = {						\
+		.cmd = _cmd,						\
+		.size = sizeof(struct _struct),				\
+		.min_size = offsetofend(struct _struct, _last),		\
+		.admin = _admin,					\
+		.copy_out = _out,					\
+		.fn = _fn,						\
+	}
+
+static const struct bloom_ioctl_op bloom_ops[] = {
+	BLOOM_OP(BLOOM_IOC_VERSION, bloom_ioc_version, bloom_version,
+		 memory_used, false, true),
+	BLOOM_OP(BLOOM_IOC_CREATE, bloom_ioc_create, bloom_create, hash_key,
+		 true, false),
+	BLOOM_OP(BLOOM_IOC_DESTROY, bloom_ioc_destroy, bloom_name, name,
+		 true, false),
+	BLOOM_OP(BLOOM_IOC_BIND, bloom_ioc_bind, bloom_name, name, false,
+		 false),
+	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, bits_set, false,
+		 true),
+	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, names, false,
+		 true),
+	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch, out_hits, true,
+		 true),
+	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, out_hits,
+		 false, true),
+};
+
+static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
+{
+	void __user *ubuf = (void __user *)uarg;
+	const struct bloom_ioctl_op *op;
+	union bloom_ioctl_arg arg;
+	u32 usize;
+	int ret;
+
+	if (_IOC_TYPE(cmd) != BLOOM_IOC_MAGIC || _IOC_NR(cmd) >= ARRAY_SIZE(bloom_ops))
+		return -ENOTTY;
+	op = &bloom_ops[_IOC_NR(cmd)];
+	if (!op->fn || op->cmd != cmd)
+		return -ENOTTY;
+	if (op->admin && !capable(CAP_NET_ADMIN))
+		return -EPERM;
+	if (get_user(usize, (u32 __user *)ubuf))
+		return -EFAULT;
+	if (usize < op->min_size)
+		return -EINVAL;
+	ret = copy_struct_from_user(&arg, op->size, ubuf, usize);
+	if (ret)
+		return ret;
+
+	ret = op->fn(file->private_data, &arg);
+	/* ADD reports how far it got even when the results bitmap faulted. */
+	if ((!ret || (ret == -EFAULT && cmd == BLOOM_IOC_ADD)) && op->copy_out &&
+	    copy_to_user(ubuf, &arg, min(usize, op->size)))
+		return -EFAULT;
+	return ret;
+}
+
+static const struct file_operations bloom_fops = {
+	.owner = THIS_MODULE,
+	.open = bloom_open,
+	.release = bloom_release,
+	.unlocked_ioctl = bloom_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice bloom_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "bloom",
+	.fops = &bloom_fops,
+	.groups = bloom_dev_groups,
+	.mode = 0600,
+};
+
+int bloom_dev_init(void)
+{
+	int ret;
+
+	ret = misc_register(&bloom_misc);
+	if (ret)
+		return ret;
+	ret = bloom_sysfs_init(bloom_misc.this_device);
+	if (ret)
+		misc_deregister(&bloom_misc);
+	return ret;
+}
+
+void bloom_dev_exit(void)
+{
+	bloom_registry_destroy_all();
+	bloom_sysfs_exit();
+	misc_deregister(&bloom_misc);
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Filter objects: validating a create request, sizing, allocating under the
+ * module's memory limit, statistics.
+ */
+#include <linux/atomic.h>
+#include <linux/cache.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "alloc.h"
+#include "filter.h"
+#include "name.h"
+#include "sysfs.h"
+
+/*
+ * All filters together may take this many bytes. Filter memory is also
+ * charged to the creator's memory cgroup; this limit is the module's own
+ * guard, for hosts without a cgroup limit.
+ */
+static unsigned long max_memory = 1UL << 30;
+module_param(max_memory, ulong, 0644);
+MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1 GiB)");
+
+static atomic64_t memory_used = ATOMIC64_INIT(0);
+
+u64 bloom_memory_used(void)
+{
+	return atomic64_read(&memory_used);
+}
+
+u64 bloom_memory_limit(void)
+{
+	return READ_ONCE(max_memory);
+}
+
+static int bloom_memory_reserve(u64 bytes)
+{
+	if (atomic64_add_return(bytes, &memory_used) > bloom_memory_limit()) {
+		atomic64_sub(bytes, &memory_used);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
+static void bloom_memory_release(u64 bytes)
+{
+	atomic64_sub(bytes, &memory_used);
+}
+
+static bool bloom_zeroed(const void *p, size_t len)
+{
+	return !memchr_inv(p, 0, len);
+}
+
+/* Checks every field of a create request and sizes the filter from it. */
+static int bloom_create_geometry(const struct bloom_create *arg,
+				 struct bloom_geometry *geo)
+{
+	if (arg->flags & ~BLOOM_CREATE_F_ALL || arg->reserved)
+		return -EINVAL;
+	if (!(arg->flags & BLOOM_CREATE_F_HASH_KEY) &&
+	    !bloom_zeroed(arg->hash_key, sizeof(arg->hash_key)))
+		return -EINVAL;
+	if (!bloom_name_valid(arg->name))
+		return -EINVAL;
+	if (arg->type != BLOOM_TYPE_STANDARD && arg->type != BLOOM_TYPE_BLOCKED)
+		return -EOPNOTSUPP;
+	if (arg->capacity < 1 || arg->capacity > BLOOM_CAPACITY_MAX ||
+	    arg->fpp_ppb < BLOOM_FPP_PPB_MIN || arg->fpp_ppb > BLOOM_FPP_PPB_MAX)
+		return -EINVAL;
+
+	if (!(arg->flags & BLOOM_CREATE_F_GEOMETRY)) {
+		if (arg->bits || arg->hashes)
+			return -EINVAL;
+		return bloom_geometry_size(arg->type, arg->capacity,
+					   arg->fpp_ppb, geo);
+	}
+	*geo = (struct bloom_geometry) {
+		.type = arg->type,
+		.hashes = arg->hashes,
+		.bits = arg->bits,
+		.capacity = arg->capacity,
+		.fpp_ppb = arg->fpp_ppb,
+	};
+	return bloom_geometry_check(geo);
+}
+
+int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
+{
+	struct bloom_geometry geo;
+	bloom_hash_key_t key;
+	u8 key_bytes[BLOOM_HASH_KEY_LEN];
+	struct bloom_filter *f;
+	u64 storage_bytes, memory_bytes;
+	int ret;
+
+	ret = bloom_create_geometry(arg, &geo);
+	if (ret)
+		return ret;
+
+	/*
+	 * Everything the filter takes counts against max_memory: the bit
+	 * array (with room to align it to a cache line), the object and the
+	 * per-CPU counters.
+	 */
+	storage_bytes = bloom_core_storage_bytes(&geo) + BLOOM_CORE_ALIGN;
+	memory_bytes = storage_bytes + sizeof(*f) +
+		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
+	ret = bloom_memory_reserve(memory_bytes);
+	if (ret)
+		return ret;
+
+	ret = -ENOMEM;
+	f = bloom_kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		goto err_release;
+	f->memory_bytes = memory_bytes;
+	f->storage = bloom_kvzalloc(storage_bytes, GFP_KERNEL_ACCOUNT);
+	if (!f->storage)
+		goto err_free;
+	f->stats = bloom_alloc_percpu(sizeof(struct bloom_stats),
+				      __alignof__(struct bloom_stats),
+				      GFP_KERNEL_ACCOUNT);
+	if (!f->stats)
+		goto err_free;
+
+	if (arg->flags & BLOOM_CREATE_F_HASH_KEY)
+		memcpy(key_bytes, arg->hash_key, sizeof(key_bytes));
+	else
+		get_random_bytes(key_bytes, sizeof(key_bytes));
+	bloom_hash_key_from_bytes(&key, key_bytes);
+	memzero_explicit(key_bytes, sizeof(key_bytes));
+
+	bloom_core_init(&f->core, &geo, &key,
+			PTR_ALIGN(f->storage, BLOOM_CORE_ALIGN));
+	memzero_explicit(&key, sizeof(key));
+	strscpy(f->name, arg->name, sizeof(f->name));
+	INIT_LIST_HEAD(&f->node);
+	bloom_sysfs_init_filter(f);
+	*out = f;
+	return 0;
+
+err_free:
+	bloom_kvfree(f->storage);
+	bloom_kfree(f);
+err_release:
+	bloom_memory_release(memory_bytes);
+	return ret;
+}
+
+void bloom_filter_free(struct bloom_filter *f)
+{
+	u64 memory_bytes = f->memory_bytes;
+
+	bloom_free_percpu(f->stats);
+	bloom_kvfree(f->storage);
+	bloom_kfree(f);
+	bloom_memory_release(memory_bytes);
+}
+
+struct bloom_filter *bloom_filter_get(struct bloom_filter *f)
+{
+	kobject_get(&f->kobj);
+	return f;
+}
+
+void bloom_filter_put(struct bloom_filter *f)
+{
+	kobject_put(&f->kobj);
+}
+
+void bloom_filter_sum_stats(const struct bloom_filter *f,
+			    struct bloom_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct bloom_stats *s = per_cpu_ptr(f->stats, cpu);
+
+		sum->adds += READ_ONCE(s->adds);
+		sum->count += READ_ONCE(s->count);
+		sum->queries += READ_ONCE(s->queries);
+		sum->hits += READ_ONCE(s->hits);
+	}
+}
+
+const char *bloom_filter_type_name(const struct bloom_filter *f)
+{
+	switch (f->core.geo.type) {
+	case BLOOM_TYPE_STANDARD:
+		return "standard";
+	case BLOOM_TYPE_BLOCKED:
+		return "blocked";
+	}
+	return "unknown";
+}
+
+void bloom_filter_fill_info(const struct bloom_filter *f,
+			    struct bloom_info *info)
+{
+	const struct bloom_geometry *geo = &f->core.geo;
+	struct bloom_stats sum;
+
+	bloom_filter_sum_stats(f, &sum);
+	memcpy(info->name, f->name, sizeof(info->name));
+	info->type = geo->type;
+	info->hashes = geo->hashes;
+	info->bits = geo->bits;
+	info->capacity = geo->capacity;
+	info->fpp_ppb = geo->fpp_ppb;
+	info->reserved = 0;
+	info->memory_bytes = f->memory_bytes;
+	info->count = sum.count;
+	info->adds = sum.adds;
+	info->queries = sum.queries;
+	info->hits = sum.hits;
+	info->bits_set = bloom_core_bits_set(&f->core);
+}

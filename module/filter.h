@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A filter as the module keeps it: the core filter plus its name, its sysfs
+ * directory, statistics and lifetime.
+ *
+ * Lifetime: the embedded kobject's reference count is the filter's. The
+ * registry holds one reference while the name exists; every descriptor bound
+ * to the filter holds one. Destroy removes the name and the sysfs directory
+ * and marks the filter dead; the memory goes with the last reference, so a
+ * bound descriptor never touches freed memory and queries need no lock.
+ */
+#ifndef BLOOM_FILTER_H
+#define BLOOM_FILTER_H
+
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+#include <linux/bloom.h>
+
+#include "core.h"
+
+/* Hot-path counters, per CPU; summed when read. */
+struct bloom_stats {
+	u64 adds;
+	u64 count;
+	u64 queries;
+	u64 hits;
+};
+
+struct bloom_filter {
+	struct kobject kobj;
+	struct list_head node;		/* in the registry, under its lock */
+	char name[BLOOM_NAME_LEN];
+	bool dead;			/* destroyed: READ_ONCE/WRITE_ONCE */
+	struct bloom_core core;
+	void *storage;			/* allocation behind core.words */
+	u64 memory_bytes;		/* charged against max_memory */
+	struct bloom_stats __percpu *stats;
+};
+
+int bloom_filter_new(const struct bloom_create *arg,
+		     struct bloom_filter **out);
+struct bloom_filter *bloom_filter_get(struct bloom_filter *f);
+void bloom_filter_put(struct bloom_filter *f);
+void bloom_filter_sum_stats(const struct bloom_filter *f,
+			    struct bloom_stats *sum);
+void bloom_filter_fill_info(const struct bloom_filter *f,
+			    struct bloom_info *info);
+const char *bloom_filter_type_name(const struct bloom_filter *f);
+
+/* Called by the kobject's release: frees everything, returns the memory. */
+void bloom_filter_free(struct bloom_filter *f);
+
+u64 bloom_memory_used(void);
+u64 bloom_memory_limit(void);
+
+#endif /* BLOOM_FILTER_H */

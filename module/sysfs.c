@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs attributes of the device and of each filter.
+ *
+ * Per-filter files read the filter without a lock: kernfs keeps the filter
+ * alive while a show() runs (kobject_del() waits for it), the geometry never
+ * changes, and the counters are per-CPU sums.
+ */
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+
+#include "alloc.h"
+#include "filter.h"
+#include "sysfs.h"
+
+static struct kset *bloom_filters_kset;
+
+static struct bloom_filter *to_filter(struct kobject *kobj)
+{
+	return container_of(kobj, struct bloom_filter, kobj);
+}
+
+static ssize_t type_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", bloom_filter_type_name(to_filter(kobj)));
+}
+
+static ssize_t bits_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_filter(kobj)->core.geo.bits);
+}
+
+static ssize_t hashes_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_filter(kobj)->core.geo.hashes);
+}
+
+static ssize_t capacity_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_filter(kobj)->core.geo.capacity);
+}
+
+static ssize_t fpp_ppb_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_filter(kobj)->core.geo.fpp_ppb);
+}
+
+static ssize_t memory_bytes_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_filter(kobj)->memory_bytes);
+}
+
+static ssize_t bits_set_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  bloom_core_bits_set(&to_filter(kobj)->core));
+}
+
+#define BLOOM_STAT_ATTR(field)						\
+static ssize_t field##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct bloom_stats sum;						\
+									\
+	bloom_filter_sum_stats(to_filter(kobj), &sum);			\
+	return sysfs_emit(buf, "%llu\n", sum.field);			\
+}									\
+static struct kobj_attribute field##_attr = __ATTR_RO(field)
+
+BLOOM_STAT_ATTR(adds);
+BLOOM_STAT_ATTR(count);
+BLOOM_STAT_ATTR(queries);
+BLOOM_STAT_ATTR(hits);
+
+static struct kobj_attribute type_attr = __ATTR_RO(type);
+static struct kobj_attribute bits_attr = __ATTR_RO(bits);
+static struct kobj_attribute hashes_attr = __ATTR_RO(hashes);
+static struct kobj_attribute capacity_attr = __ATTR_RO(capacity);
+static struct kobj_attribute fpp_ppb_attr = __ATTR_RO(fpp_ppb);
+static struct kobj_attribute memory_bytes_attr = __ATTR_RO(memory_bytes);
+static struct kobj_attribute bits_set_attr = __ATTR_RO(bits_set);
+
+static struct attribute *bloom_filter_attrs[] = {
+	&type_attr.attr,
+	&bits_attr.attr,
+	&hashes_attr.attr,
+	&capacity_attr.attr,
+	&fpp_ppb_attr.attr,
+	&memory_bytes_attr.attr,
+	&bits_set_attr.attr,
+	&adds_attr.attr,
+	&count_attr.attr,
+	&queries_attr.attr,
+	&hits_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(bloom_filter);
+
+static void bloom_filter_release(struct kobject *kobj)
+{
+	bloom_filter_free(to_filter(kobj));
+}
+
+static const struct kobj_type bloom_filter_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = bloom_filter_release,
+	.default_groups = bloom_filter_groups,
+};
+
+void bloom_sysfs_init_filter(struct bloom_filter *f)
+{
+	kobject_init(&f->kobj, &bloom_filter_ktype);
+}
+
+int bloom_sysfs_add_filter(struct bloom_filter *f)
+{
+	/*
+	 * /dev/bloom can be opened before module init has made the kset.
+	 * Pairs with smp_store_release() in bloom_sysfs_init().
+	 */
+	struct kset *kset = smp_load_acquire(&bloom_filters_kset);
+	int ret;
+
+	if (!kset)
+		return -ENODEV;
+	f->kobj.kset = kset;
+	ret = kobject_add(&f->kobj, NULL, "%s", f->name);
+	if (ret)
+		return ret;
+	kobject_uevent(&f->kobj, KOBJ_ADD);
+	return 0;
+}
+
+void bloom_sysfs_del_filter(struct bloom_filter *f)
+{
+	kobject_uevent(&f->kobj, KOBJ_REMOVE);
+	kobject_del(&f->kobj);
+}
+
+static ssize_t live_allocations_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", bloom_live_allocations());
+}
+static DEVICE_ATTR_RO(live_allocations);
+
+static ssize_t memory_used_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", bloom_memory_used());
+}
+static DEVICE_ATTR_RO(memory_used);
+
+static struct attribute *bloom_dev_attrs[] = {
+	&dev_attr_live_allocations.attr,
+	&dev_attr_memory_used.attr,
+	NULL,
+};
+
+static const struct attribute_group bloom_dev_group = {
+	.attrs = bloom_dev_attrs,
+};
+
+const struct attribute_group *bloom_dev_groups[] = {
+	&bloom_dev_group,
+	NULL,
+};
+
+int bloom_sysfs_init(struct device *dev)
+{
+	struct kset *kset = kset_create_and_add("filters", NULL, &dev->kobj);
+
+	if (!kset)
+		return -ENOMEM;
+	/* Publish a fully made kset; see bloom_sysfs_add_filter(). */
+	smp_store_release(&bloom_filters_kset, kset);
+	return 0;
+}
+
+void bloom_sysfs_exit(void)
+{
+	kset_unregister(bloom_filters_kset);
+}

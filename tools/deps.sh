@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Installs what building and testing bloom needs, from Debian's packages, on a
+# machine that lacks it. Usage: tools/deps.sh [check|bench]
+#
+# check: compiler, kernel image and headers for the test VM, QEMU, busybox,
+#        libsodium (the userspace SipHash), the kernel source tarball (it holds
+#        the kselftest harness and checkpatch.pl)
+# bench: the above plus the peers and plotting the benchmarks use
+set -e
+
+pkgs="build-essential pkg-config libsodium-dev linux-image-amd64 \
+linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
+kmod xz-utils python3"
+if [ "$1" = bench ]; then
+	pkgs="$pkgs bpftool libbpf-dev gnuplot-nox golang-github-dcso-bloom-cli"
+fi
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "bloom needs these Debian packages:$missing" >&2
+	echo "install them as root (apt-get install$missing) and run make again" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

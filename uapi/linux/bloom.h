@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * bloom: Bloom filters in kernel memory, behind the misc device /dev/bloom.
+ *
+ * This header is the specification of the ioctl ABI.
+ *
+ * Model
+ * -----
+ * The module keeps named filters. A name is 1..31 printable ASCII characters
+ * (0x21..0x7e) other than '/', and not "." or "..". It travels in a 32-byte
+ * field, NUL-terminated, and every byte after the terminating NUL must be zero.
+ *
+ * An open file descriptor of /dev/bloom is either unbound or bound to exactly
+ * one filter (BLOOM_IOC_BIND, or BLOOM_IOC_CREATE with BLOOM_CREATE_F_BIND).
+ * Keys are added, queried and deleted through a bound descriptor, so the hot
+ * path never looks a name up. A descriptor stays bound until it is closed.
+ * Destroying a filter removes its name at once; descriptors still bound to it
+ * keep the memory alive until they are closed, and every operation on them
+ * fails with ESTALE.
+ *
+ * Keys are byte strings of 1..BLOOM_KEY_MAX bytes. Fixed-size keys (an IPv4
+ * address is 4 bytes, an IPv6 address 16, both in network byte order) can be
+ * packed densely; variable-size keys come with an array of lengths.
+ *
+ * Calling convention
+ * ------------------
+ * Every command is _IO(BLOOM_IOC_MAGIC, nr) and takes a pointer to a struct
+ * whose first member is "__u32 size", set by the caller to the size of the
+ * struct it was compiled with, and whose second member is "__u32 flags".
+ * A smaller size than the first version of the struct is EINVAL. A larger size
+ * is accepted if every byte the kernel does not know is zero (else E2BIG), so
+ * binaries built against a newer header work on an older module as long as
+ * they do not use what it lacks, and old binaries keep working on new modules.
+ * Every flag bit not defined here, and every field named "reserved", must be
+ * zero (else EINVAL). Output structs are zeroed before they are filled.
+ * A successful command returns 0.
+ *
+ * Sizing
+ * ------
+ * Filters are created from a capacity n (keys expected) and a false-positive
+ * rate p, given in parts per billion (fpp_ppb: 10000000 is p = 0.01). The
+ * kernel sizes the filter itself, in integer arithmetic:
+ *   standard: k = round(-log2 p) hashes, m = ceil(n * -log2(p) / ln 2) bits,
+ *             which is n * -ln(p) / ln^2(2), the optimum; m is not rounded
+ *             to a power of two.
+ *   blocked:  all k bits of a key lie in one 512-bit (64-byte) block, one
+ *             cache line. Packing costs accuracy, so k and m come from a table
+ *             computed from the exact false-positive rate of a blocked filter
+ *             (Putze, Sanders, Singler 2007); m is a multiple of 512.
+ * With BLOOM_CREATE_F_GEOMETRY the caller gives m and k itself (to restore a
+ * snapshot or to reproduce a peer); capacity and fpp_ppb are then recorded
+ * as given.
+ *
+ * Hashing
+ * -------
+ * Each filter has a 128-bit secret hash key, random unless the creator passes
+ * one (BLOOM_CREATE_F_HASH_KEY). A key is hashed once with SipHash-2-4 under
+ * it, and the k bit positions are derived from that one 64-bit hash. Without
+ * the secret nobody can predict which bits a key sets, so nobody can craft
+ * false positives or saturate the filter on purpose.
+ *
+ * Results
+ * -------
+ * A batch reports one bit per key in a bitmap of (nkeys + 7) / 8 bytes:
+ * bit (i % 8) of byte (i / 8) is key i. For QUERY a set bit means "may be
+ * present" and a clear bit "definitely absent". For ADD a set bit means every
+ * bit of the key was already set ("was probably present already").
+ *
+ * Privilege
+ * ---------
+ * Querying and reading information need only an open descriptor. Creating,
+ * destroying and adding need CAP_NET_ADMIN (EPERM otherwise).
+ *
+ * Errors (errno after ioctl() returns -1)
+ * ---------------------------------------
+ *   ENOTTY     unknown command
+ *   EINVAL     size smaller than the first version of the struct; a flag or
+ *              reserved field that is not zero; a malformed name; a key of
+ *              length 0 or over BLOOM_KEY_MAX; lengths that do not add up to
+ *              keys_len; a capacity or rate outside its range; a geometry that
+ *              does not fit the type
+ *   E2BIG      size larger than the kernel's struct with non-zero bytes past
+ *              it; a batch over BLOOM_BATCH_MAX_KEYS keys or
+ *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
+ *   EFAULT     a pointer the kernel cannot read or write
+ *   EOPNOTSUPP a filter type this module does not implement; an operation the
+ *              filter's type cannot do
+ *   EEXIST     a filter of that name exists already
+ *   ENOENT     no filter of that name
+ *   EBADFD     the command needs a bound descriptor and this one is not bound
+ *   EBUSY      BIND on a descriptor that is bound already
+ *   ESTALE     the filter this descriptor is bound to was destroyed
+ *   EPERM      the caller lacks CAP_NET_ADMIN
+ *   EDQUOT     the filter would take the module's memory over its limit
+ *              (module parameter max_memory)
+ *   ENOMEM     the kernel could not allocate the memory (or the caller's
+ *              memory cgroup is at its limit)
+ *   EINTR      interrupted by a fatal signal while waiting for a lock
+ * On any error a filter is left as it was, except ADD with an EFAULT on the
+ * results bitmap caused by the caller unmapping it during the call.
+ */
+#ifndef _UAPI_LINUX_BLOOM_H
+#define _UAPI_LINUX_BLOOM_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define BLOOM_ABI_VERSION	1
+
+#define BLOOM_NAME_LEN		32	/* includes the terminating NUL */
+#define BLOOM_KEY_MAX		4096	/* longest key, in bytes */
+#define BLOOM_HASH_KEY_LEN	16	/* SipHash key, 128 bits */
+#define BLOOM_BATCH_MAX_KEYS	65536	/* keys in one ADD/QUERY call */
+#define BLOOM_BATCH_MAX_BYTES	(4U << 20)	/* key bytes in one call */
+#define BLOOM_CAPACITY_MAX	0xffffffffULL	/* keys a filter is sized for */
+#define BLOOM_FPP_PPB_MIN	1		/* p = 1e-9 */
+#define BLOOM_FPP_PPB_MAX	500000000	/* p = 0.5 */
+#define BLOOM_HASHES_MAX	32
+#define BLOOM_BITS_MAX		(1ULL << 40)	/* 128 GiB of bits */
+
+/**
+ * enum bloom_type - filter types
+ * @BLOOM_TYPE_STANDARD: bit array, k bits anywhere in it per key
+ * @BLOOM_TYPE_BLOCKED: bit array of 512-bit blocks, all k bits of a key in
+ *	one block (one cache line per query)
+ * @BLOOM_TYPE_COUNTING: reserved for the counting filter (deletable)
+ * @BLOOM_TYPE_DLEFT: reserved for the d-left counting filter (deletable)
+ */
+enum bloom_type {
+	BLOOM_TYPE_STANDARD = 1,
+	BLOOM_TYPE_BLOCKED = 2,
+	BLOOM_TYPE_COUNTING = 3,
+	BLOOM_TYPE_DLEFT = 4,
+};
+
+/**
+ * struct bloom_version - BLOOM_IOC_VERSION: what the running module supports
+ * @size: sizeof(struct bloom_version)
+ * @flags: must be 0
+ * @abi_version: out: BLOOM_ABI_VERSION of the module
+ * @types: out: bit (1 << type) set for every implemented enum bloom_type
+ * @create_flags: out: the BLOOM_CREATE_F_* flags the module knows
+ * @batch_flags: out: the BLOOM_BATCH_F_* flags the module knows
+ * @key_max: out: BLOOM_KEY_MAX
+ * @batch_max_keys: out: BLOOM_BATCH_MAX_KEYS
+ * @batch_max_bytes: out: BLOOM_BATCH_MAX_BYTES
+ * @memory_limit: out: bytes all filters may take together (max_memory)
+ * @memory_used: out: bytes all filters take now
+ */
+struct bloom_version {
+	__u32 size;
+	__u32 flags;
+	__u32 abi_version;
+	__u32 types;
+	__u32 create_flags;
+	__u32 batch_flags;
+	__u32 key_max;
+	__u32 batch_max_keys;
+	__aligned_u64 batch_max_bytes;
+	__aligned_u64 memory_limit;
+	__aligned_u64 memory_used;
+};
+
+/* Bind the creating descriptor to the new filter. */
+#define BLOOM_CREATE_F_BIND	(1U << 0)
+/* Use @hash_key instead of a random secret. */
+#define BLOOM_CREATE_F_HASH_KEY	(1U << 1)
+/* Use @bits and @hashes instead of sizing from capacity and fpp_ppb. */
+#define BLOOM_CREATE_F_GEOMETRY	(1U << 2)
+#define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
+				 BLOOM_CREATE_F_GEOMETRY)
+
+/**
+ * struct bloom_create - BLOOM_IOC_CREATE: create a named filter
+ * @size: sizeof(struct bloom_create)
+ * @flags: BLOOM_CREATE_F_*
+ * @type: enum bloom_type
+ * @hashes: with BLOOM_CREATE_F_GEOMETRY: k, 1..BLOOM_HASHES_MAX; else 0
+ * @name: the new filter's name
+ * @capacity: keys the filter is sized for, 1..BLOOM_CAPACITY_MAX
+ * @bits: with BLOOM_CREATE_F_GEOMETRY: m, 64..BLOOM_BITS_MAX (a multiple of
+ *	512 for a blocked filter); else 0
+ * @fpp_ppb: false-positive rate in parts per billion,
+ *	BLOOM_FPP_PPB_MIN..BLOOM_FPP_PPB_MAX
+ * @reserved: must be 0
+ * @hash_key: with BLOOM_CREATE_F_HASH_KEY: the SipHash key; else all zero
+ */
+struct bloom_create {
+	__u32 size;
+	__u32 flags;
+	__u32 type;
+	__u32 hashes;
+	char name[BLOOM_NAME_LEN];
+	__aligned_u64 capacity;
+	__aligned_u64 bits;
+	__u32 fpp_ppb;
+	__u32 reserved;
+	__u8 hash_key[BLOOM_HASH_KEY_LEN];
+};
+
+/**
+ * struct bloom_name - BLOOM_IOC_DESTROY, BLOOM_IOC_BIND: name a filter
+ * @size: sizeof(struct bloom_name)
+ * @flags: must be 0
+ * @name: the filter's name
+ */
+struct bloom_name {
+	__u32 size;
+	__u32 flags;
+	char name[BLOOM_NAME_LEN];
+};
+
+/**
+ * struct bloom_info - BLOOM_IOC_INFO: a filter's parameters and statistics
+ * @size: sizeof(struct bloom_info)
+ * @flags: must be 0
+ * @name: in: the filter's name, or all zero for the descriptor's bound filter;
+ *	out: the filter's name
+ * @type: out: enum bloom_type
+ * @hashes: out: k
+ * @bits: out: m
+ * @capacity: out: keys the filter was sized for
+ * @fpp_ppb: out: false-positive rate asked for, parts per billion
+ * @reserved: out: 0
+ * @memory_bytes: out: bytes of kernel memory the filter takes, all included
+ * @count: out: keys added that set at least one new bit (an estimate of the
+ *	distinct keys in the filter)
+ * @adds: out: keys passed to ADD
+ * @queries: out: keys passed to QUERY
+ * @hits: out: queried keys reported "may be present"
+ * @bits_set: out: bits that are 1 now
+ */
+struct bloom_info {
+	__u32 size;
+	__u32 flags;
+	char name[BLOOM_NAME_LEN];
+	__u32 type;
+	__u32 hashes;
+	__aligned_u64 bits;
+	__aligned_u64 capacity;
+	__u32 fpp_ppb;
+	__u32 reserved;
+	__aligned_u64 memory_bytes;
+	__aligned_u64 count;
+	__aligned_u64 adds;
+	__aligned_u64 queries;
+	__aligned_u64 hits;
+	__aligned_u64 bits_set;
+};
+
+/**
+ * struct bloom_list - BLOOM_IOC_LIST: the names of all filters
+ * @size: sizeof(struct bloom_list)
+ * @flags: must be 0
+ * @capacity: in: number of BLOOM_NAME_LEN-byte slots at @names (may be 0)
+ * @out_count: out: number of filters; when larger than @capacity only the
+ *	first @capacity names were written: call again with more room
+ * @names: in: user pointer to char[@capacity][BLOOM_NAME_LEN], sorted by
+ *	name on return
+ */
+struct bloom_list {
+	__u32 size;
+	__u32 flags;
+	__u32 capacity;
+	__u32 out_count;
+	__aligned_u64 names;
+};
+
+/**
+ * struct bloom_batch - BLOOM_IOC_ADD, BLOOM_IOC_QUERY: many keys in one call
+ * @size: sizeof(struct bloom_batch)
+ * @flags: must be 0
+ * @nkeys: number of keys, 0..BLOOM_BATCH_MAX_KEYS
+ * @key_size: 0: keys of different lengths, given at @lens; else every key
+ *	is @key_size bytes (1..BLOOM_KEY_MAX) and @lens must be 0
+ * @keys: user pointer to the keys, packed one after the other
+ * @lens: user pointer to __u32[@nkeys], each 1..BLOOM_KEY_MAX, when
+ *	@key_size is 0; else 0
+ * @keys_len: bytes at @keys; must equal the sum of the lengths, at most
+ *	BLOOM_BATCH_MAX_BYTES
+ * @results: user pointer to a bitmap of (@nkeys + 7) / 8 bytes (see
+ *	Results above), or 0 when the caller needs only the counts
+ * @out_done: out: keys processed (@nkeys on success)
+ * @out_hits: out: QUERY: keys that may be present; ADD: keys whose bits were
+ *	all set already
+ */
+struct bloom_batch {
+	__u32 size;
+	__u32 flags;
+	__u32 nkeys;
+	__u32 key_size;
+	__aligned_u64 keys;
+	__aligned_u64 lens;
+	__aligned_u64 keys_len;
+	__aligned_u64 results;
+	__u32 out_done;
+	__u32 out_hits;
+};
+
+#define BLOOM_BATCH_F_ALL	0U
+
+#define BLOOM_IOC_MAGIC		0xBF	/* unused in ioctl-number.rst of 6.1 */
+
+#define BLOOM_IOC_VERSION	_IO(BLOOM_IOC_MAGIC, 0x00)
+#define BLOOM_IOC_CREATE	_IO(BLOOM_IOC_MAGIC, 0x01)
+#define BLOOM_IOC_DESTROY	_IO(BLOOM_IOC_MAGIC, 0x02)
+#define BLOOM_IOC_BIND		_IO(BLOOM_IOC_MAGIC, 0x03)
+#define BLOOM_IOC_INFO		_IO(BLOOM_IOC_MAGIC, 0x04)
+#define BLOOM_IOC_LIST		_IO(BLOOM_IOC_MAGIC, 0x05)
+#define BLOOM_IOC_ADD		_IO(BLOOM_IOC_MAGIC, 0x06)
+#define BLOOM_IOC_QUERY		_IO(BLOOM_IOC_MAGIC, 0x07)
+/* 0x08 is reserved for BLOOM_IOC_DELETE (counting and d-left filters). */
+
+#endif /* _UAPI_LINUX_BLOOM_H */
