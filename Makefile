@@ -50,9 +50,11 @@ demo: deps
 	$(MAKE) -C $(CURDIR) all
 	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- tools/demo/demo.sh
 
-vm: deps
+vm:
+	@test -n "$$CMD" || { echo "usage: make vm CMD='shell command'" >&2; exit 2; }
+	tools/deps.sh
 	$(MAKE) -C $(CURDIR) all
-	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- $(CMD)
+	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- sh -c "$$CMD"
 
 bench: deps
 	$(MAKE) -C $(CURDIR) all

@@ -20,6 +20,12 @@
 /* The core is freestanding and keeps its own copy of the ABI's limits. */
 static_assert((int)BLOOM_CORE_STANDARD == (int)BLOOM_TYPE_STANDARD);
 static_assert((int)BLOOM_CORE_BLOCKED == (int)BLOOM_TYPE_BLOCKED);
+static_assert(BLOOM_CORE_CAPACITY_MAX == BLOOM_CAPACITY_MAX);
+static_assert(BLOOM_CORE_FPP_PPB_MIN == BLOOM_FPP_PPB_MIN);
+static_assert(BLOOM_CORE_FPP_PPB_MAX == BLOOM_FPP_PPB_MAX);
+static_assert(BLOOM_CORE_HASHES_MAX == BLOOM_HASHES_MAX);
+static_assert(BLOOM_CORE_BITS_MAX == BLOOM_BITS_MAX);
+static_assert(BLOOM_CORE_HASH_KEY_LEN == BLOOM_HASH_KEY_LEN);
 
 static int __init bloom_init(void)
 {

@@ -21,6 +21,15 @@
 #define BLOOM_CORE_ALIGN	64	/* bytes; one cache line, one blocked block */
 #define BLOOM_BLOCK_BITS	512
 
+/* Limits; the same values as in uapi/linux/bloom.h (bloom.ko checks). */
+#define BLOOM_CORE_CAPACITY_MAX	0xffffffffULL
+#define BLOOM_CORE_FPP_PPB_MIN	1
+#define BLOOM_CORE_FPP_PPB_MAX	500000000
+#define BLOOM_CORE_HASHES_MAX	32
+#define BLOOM_CORE_BITS_MIN	64
+#define BLOOM_CORE_BITS_MAX	(1ULL << 40)
+#define BLOOM_CORE_HASH_KEY_LEN	16
+
 /* Values are those of enum bloom_type in uapi/linux/bloom.h. */
 enum bloom_core_type {
 	BLOOM_CORE_STANDARD = 1,
@@ -104,5 +113,19 @@ u32 bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 
 /* Number of bits set, by popcount over the array. */
 u64 bloom_core_bits_set(const struct bloom_core *f);
+
+/*
+ * The SipHash key from its 16 bytes, as the reference implementation reads
+ * them: key[0] is the little-endian u64 of bytes 0..7, key[1] of 8..15.
+ */
+void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
+			       const u8 bytes[BLOOM_CORE_HASH_KEY_LEN]);
+
+/*
+ * Checks the published SipHash-2-4 test vectors (key 00..0f, message
+ * 00..len-1, len 0..63) through bloom_core_hash(), and a few sizings.
+ * 0 or -EINVAL. Runs in the unit tests and at module init.
+ */
+int bloom_core_selftest(void);
 
 #endif /* BLOOM_CORE_H */

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Self-test of the core, run by the userspace unit tests and at module init:
+ * the SipHash-2-4 test vectors of the reference implementation and a few
+ * sizings whose results are known.
+ */
+#include "core.h"
+
+/*
+ * SipHash-2-4 reference vectors (vectors_sip64 of the reference code, as
+ * little-endian u64): key 00 01 .. 0f, message 00 01 .. (len - 1).
+ */
+static const u64 bloom_siphash_vectors[64] = {
+	0x726fdb47dd0e0e31ULL, 0x74f839c593dc67fdULL, 0x0d6c8009d9a94f5aULL,
+	0x85676696d7fb7e2dULL, 0xcf2794e0277187b7ULL, 0x18765564cd99a68dULL,
+	0xcbc9466e58fee3ceULL, 0xab0200f58b01d137ULL, 0x93f5f5799a932462ULL,
+	0x9e0082df0ba9e4b0ULL, 0x7a5dbbc594ddb9f3ULL, 0xf4b32f46226bada7ULL,
+	0x751e8fbc860ee5fbULL, 0x14ea5627c0843d90ULL, 0xf723ca908e7af2eeULL,
+	0xa129ca6149be45e5ULL, 0x3f2acc7f57c29bdbULL, 0x699ae9f52cbe4794ULL,
+	0x4bc1b3f0968dd39cULL, 0xbb6dc91da77961bdULL, 0xbed65cf21aa2ee98ULL,
+	0xd0f2cbb02e3b67c7ULL, 0x93536795e3a33e88ULL, 0xa80c038ccd5ccec8ULL,
+	0xb8ad50c6f649af94ULL, 0xbce192de8a85b8eaULL, 0x17d835b85bbb15f3ULL,
+	0x2f2e6163076bcfadULL, 0xde4daaaca71dc9a5ULL, 0xa6a2506687956571ULL,
+	0xad87a3535c49ef28ULL, 0x32d892fad841c342ULL, 0x7127512f72f27cceULL,
+	0xa7f32346f95978e3ULL, 0x12e0b01abb051238ULL, 0x15e034d40fa197aeULL,
+	0x314dffbe0815a3b4ULL, 0x027990f029623981ULL, 0xcadcd4e59ef40c4dULL,
+	0x9abfd8766a33735cULL, 0x0e3ea96b5304a7d0ULL, 0xad0c42d6fc585992ULL,
+	0x187306c89bc215a9ULL, 0xd4a60abcf3792b95ULL, 0xf935451de4f21df2ULL,
+	0xa9538f0419755787ULL, 0xdb9acddff56ca510ULL, 0xd06c98cd5c0975ebULL,
+	0xe612a3cb9ecba951ULL, 0xc766e62cfcadaf96ULL, 0xee64435a9752fe72ULL,
+	0xa192d576b245165aULL, 0x0a8787bf8ecb74b2ULL, 0x81b3e73d20b49b6fULL,
+	0x7fa8220ba3b2eceaULL, 0x245731c13ca42499ULL, 0xb78dbfaf3a8d83bdULL,
+	0xea1ad565322a1a0bULL, 0x60e61c23a3795013ULL, 0x6606d7e446282b93ULL,
+	0x6ca4ecb15c5f91e1ULL, 0x9f626da15c9625f3ULL, 0xe51b38608ef25f57ULL,
+	0x958a324ceb064572ULL,
+};
+
+static int bloom_selftest_hash(void)
+{
+	u8 kbytes[BLOOM_CORE_HASH_KEY_LEN];
+	u8 msg[64];
+	struct bloom_core f = { };
+	int i;
+
+	for (i = 0; i < BLOOM_CORE_HASH_KEY_LEN; i++)
+		kbytes[i] = (u8)i;
+	for (i = 0; i < 64; i++)
+		msg[i] = (u8)i;
+	bloom_hash_key_from_bytes(&f.key, kbytes);
+	if (f.key.key[0] != 0x0706050403020100ULL ||
+	    f.key.key[1] != 0x0f0e0d0c0b0a0908ULL)
+		return -EINVAL;
+	for (i = 0; i < 64; i++)
+		if (bloom_core_hash(&f, msg, i) != bloom_siphash_vectors[i])
+			return -EINVAL;
+	return 0;
+}
+
+static int bloom_selftest_sizing(void)
+{
+	struct bloom_geometry g;
+
+	/* p = 0.01: k = 7, m = 9585059 for a million keys */
+	if (bloom_geometry_size(BLOOM_CORE_STANDARD, 1000000, 10000000, &g) ||
+	    g.hashes != 7 || g.bits < 9585059 || g.bits > 9585060 ||
+	    bloom_geometry_check(&g))
+		return -EINVAL;
+	/* p = 1e-9, the largest filter: k = 30, within 0.1% */
+	if (bloom_geometry_size(BLOOM_CORE_STANDARD, BLOOM_CORE_CAPACITY_MAX,
+				1, &g) ||
+	    g.hashes != 30 || g.bits < 185068000000ULL ||
+	    g.bits > 185440000000ULL)
+		return -EINVAL;
+	/* blocked: whole blocks, more bits than standard, not wildly more */
+	if (bloom_geometry_size(BLOOM_CORE_BLOCKED, 1000000, 10000000, &g) ||
+	    g.bits % BLOOM_BLOCK_BITS || g.bits < 9585059 ||
+	    g.bits > 11000000 || g.hashes < 5 || g.hashes > 8 ||
+	    bloom_geometry_check(&g))
+		return -EINVAL;
+	if (bloom_geometry_size(BLOOM_CORE_STANDARD, 0, 10000000, &g) != -EINVAL ||
+	    bloom_geometry_size(3, 1, 10000000, &g) != -EOPNOTSUPP)
+		return -EINVAL;
+	return 0;
+}
+
+int bloom_core_selftest(void)
+{
+	if (bloom_selftest_hash() || bloom_selftest_sizing())
+		return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The only header the filter core includes: maps what the core needs to the
+ * kernel's helpers in bloom.ko and to libc/libsodium in userspace.
+ *
+ * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
+ * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
+ * siphash(), set_bit() (atomic), BIT_WORD/BIT_MASK/BITS_PER_LONG,
+ * hweight_long(), prefetch()/prefetchw(), READ_ONCE() and
+ * mul_u64_u64_shr() (64x64->128 multiply, shifted).
+ */
+#ifndef BLOOM_CORE_SHIM_H
+#define BLOOM_CORE_SHIM_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/siphash.h>
+#include <linux/bitops.h>
+#include <linux/math64.h>
+#include <linux/prefetch.h>
+#include <linux/compiler.h>
+
+typedef siphash_key_t bloom_hash_key_t;
+
+#else /* userspace */
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <errno.h>
+#include <string.h>
+#include <sodium.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+/* Same layout and meaning as the kernel's siphash_key_t. */
+typedef struct {
+	u64 key[2];
+} bloom_hash_key_t;
+
+#define BITS_PER_LONG	(__SIZEOF_LONG__ * 8)
+#define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
+#define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
+
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+static inline void set_bit(u64 nr, unsigned long *addr)
+{
+	__atomic_fetch_or(&addr[BIT_WORD(nr)], BIT_MASK(nr), __ATOMIC_RELAXED);
+}
+
+static inline unsigned int hweight_long(unsigned long w)
+{
+	return (unsigned int)__builtin_popcountl(w);
+}
+
+#define prefetch(x)	__builtin_prefetch((x), 0)
+#define prefetchw(x)	__builtin_prefetch((x), 1)
+
+static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * b) >> shift);
+}
+
+/* SipHash-2-4, the kernel's siphash(), through libsodium. */
+static inline u64 siphash(const void *data, size_t len,
+			  const bloom_hash_key_t *key)
+{
+	unsigned char k[crypto_shorthash_siphash24_KEYBYTES];
+	unsigned char out[crypto_shorthash_siphash24_BYTES];
+	u64 h = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		k[i] = (unsigned char)(key->key[0] >> (8 * i));
+		k[8 + i] = (unsigned char)(key->key[1] >> (8 * i));
+	}
+	crypto_shorthash_siphash24(out, data, len, k);
+	for (i = 7; i >= 0; i--)
+		h = (h << 8) | out[i];
+	return h;
+}
+
+#endif /* __KERNEL__ */
+
+#endif /* BLOOM_CORE_SHIM_H */
