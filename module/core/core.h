@@ -27,7 +27,7 @@
 #define BLOOM_CORE_FPP_PPB_MAX	500000000
 #define BLOOM_CORE_HASHES_MAX	32
 #define BLOOM_CORE_BITS_MIN	64
-#define BLOOM_CORE_BITS_MAX	(1ULL << 40)
+#define BLOOM_CORE_BITS_MAX	0x10000000000ULL	/* 2^40 */
 #define BLOOM_CORE_HASH_KEY_LEN	16
 
 /* Values are those of enum bloom_type in uapi/linux/bloom.h. */

@@ -74,13 +74,23 @@ static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 	return true;
 }
 
-static inline void bloom_std_prefetch(const struct bloom_core *f, u64 h)
+static inline void bloom_prefetch_word(const unsigned long *p, bool write)
+{
+	if (write)
+		prefetchw(p);
+	else
+		prefetch(p);
+}
+
+static inline void bloom_std_prefetch(const struct bloom_core *f, u64 h,
+				      bool write)
 {
 	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
 	u32 i;
 
 	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		prefetch(&f->words[BIT_WORD(mul_u64_u64_shr(g, m, 64))]);
+		bloom_prefetch_word(&f->words[BIT_WORD(mul_u64_u64_shr(g, m, 64))],
+				    write);
 }
 
 /* ---- blocked ---- */
@@ -155,12 +165,19 @@ bool bloom_core_query_hash(const struct bloom_core *f, u64 h)
 	return bloom_std_query(f, h);
 }
 
-void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h)
+static inline void bloom_prefetch(const struct bloom_core *f, u64 h,
+				  bool write)
 {
 	if (f->geo.type == BLOOM_CORE_BLOCKED)
-		prefetch(&f->words[BIT_WORD(bloom_blk_base(f, h))]);
+		bloom_prefetch_word(&f->words[BIT_WORD(bloom_blk_base(f, h))],
+				    write);
 	else
-		bloom_std_prefetch(f, h);
+		bloom_std_prefetch(f, h, write);
+}
+
+void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h)
+{
+	bloom_prefetch(f, h, false);
 }
 
 static inline void bloom_result(u8 *results, u32 i, bool set)
@@ -181,7 +198,7 @@ u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
 
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
-			bloom_core_prefetch_hash(f, hashes[i + BLOOM_PREFETCH_AHEAD]);
+			bloom_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD], false);
 		if (f->geo.type == BLOOM_CORE_BLOCKED)
 			r = bloom_blk_query(f, hashes[i]);
 		else
@@ -200,7 +217,7 @@ u32 bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
-			bloom_core_prefetch_hash(f, hashes[i + BLOOM_PREFETCH_AHEAD]);
+			bloom_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD], true);
 		if (f->geo.type == BLOOM_CORE_BLOCKED)
 			r = bloom_blk_add(f, hashes[i]);
 		else

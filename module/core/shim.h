@@ -22,7 +22,8 @@
 #include <linux/prefetch.h>
 #include <linux/compiler.h>
 
-typedef siphash_key_t bloom_hash_key_t;
+/* a macro, not a typedef: the key type is the kernel's own */
+#define bloom_hash_key_t	siphash_key_t
 
 #else /* userspace */
 
@@ -33,15 +34,17 @@ typedef siphash_key_t bloom_hash_key_t;
 #include <string.h>
 #include <sodium.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
 
 /* Same layout and meaning as the kernel's siphash_key_t. */
-typedef struct {
+struct bloom_hash_key {
 	u64 key[2];
-} bloom_hash_key_t;
+};
+
+#define bloom_hash_key_t	struct bloom_hash_key
 
 #define BITS_PER_LONG	(__SIZEOF_LONG__ * 8)
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
@@ -64,7 +67,7 @@ static inline unsigned int hweight_long(unsigned long w)
 
 static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 {
-	return (u64)(((unsigned __int128)a * b) >> shift);
+	return (u64)(((__uint128_t)a * b) >> shift);
 }
 
 /* SipHash-2-4, the kernel's siphash(), through libsodium. */

@@ -11,7 +11,7 @@
 #include "blocked_table.h"
 
 #define BLOOM_FP_SHIFT	32
-#define BLOOM_FP_ONE	(1ULL << BLOOM_FP_SHIFT)
+#define BLOOM_FP_ONE	0x100000000ULL	/* 1.0 in 32.32 */
 /* log2(e) = 1 / ln(2) in 32.32 fixed point: 1.4426950408889634 * 2^32 */
 #define BLOOM_LOG2E_FP	6196328019ULL
 #define BLOOM_PPB_ONE	1000000000ULL

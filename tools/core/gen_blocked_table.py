@@ -3,21 +3,22 @@
 """Generate module/core/blocked_table.h: sizing of blocked Bloom filters.
 
 A blocked filter (Putze, Sanders, Singler 2007) puts all k bits of a key in
-one block of B = 512 bits. With c bits per key, the number of keys in a block
-is Poisson with mean lambda = B / c, and a block holding j keys answers a
-query for a key not in the set with probability (1 - (1 - 1/B)^(j k))^k
-(k positions drawn independently and uniformly from the block, as the core
-does: 9 bits at a time from a 64-bit mix, repeats allowed). The filter's FPR
-is the Poisson mixture of that.
+one block of B = 512 bits. With c bits per key the number of keys in a block
+is Poisson with mean lambda = B / c; every key sets k positions drawn
+independently and uniformly from its block, as the core does (9 bits at a
+time from a 64-bit mix, repeats allowed), and a query for a key not in the
+set tests k such positions. blocked_fpr() computes the exact false-positive
+rate of that model (not Putze's approximation, which is too optimistic).
 
 For L = -log2 p at quarter steps from 1 to 30 this finds the k (1..32) that
 needs the fewest bits per key c, and c itself (bisection). The core
 interpolates c linearly between two entries and takes k of the nearer entry;
-the script then checks 127 points inside every interval and raises c of an
-entry (by 1/65536 steps) until the interpolated geometry keeps the FPR at
-or under 0.999 * 2^-L at all of them. c is stored in 16.16 fixed point, rounded up.
+the script then checks 31 points inside every interval and raises c of an
+entry until the interpolated geometry keeps the FPR at
+or under 0.999 * 2^-L at all of them. c is stored in 16.16 fixed
+point, rounded up.
 
-Usage: gen_blocked_table.py > module/core/blocked_table.h
+Usage: gen_blocked_table.py [-v] > module/core/blocked_table.h
 """
 import math
 import sys
@@ -30,6 +31,7 @@ B = 512
 KMAX = 32
 LMIN, LMAX, STEPS = 1, 30, 4
 FIX = 1 << 16
+VERBOSE = '-v' in sys.argv[1:]
 MARGIN = 0.999  # aim 0.1% under p between entries: the check is discrete
 
 
@@ -88,11 +90,13 @@ def solve_c(k, p):
     return hi
 
 
-def best(L):
+def best(L, kmin=1):
+    """The k in kmin..KMAX with the fewest bits per key (c is unimodal in
+    k: stop 3 past the minimum), and that c."""
     p = 2.0 ** -L
     res = None
     worse = 0
-    for k in range(1, KMAX + 1):
+    for k in range(kmin, KMAX + 1):
         c = solve_c(k, p)
         if res is None or c < res[1]:
             res = (k, c)
@@ -109,17 +113,20 @@ def main():
     ks, cs = [], []
     for i in range(n):
         L = LMIN + i / STEPS
-        k, c = best(L)
+        # the best k never decreases with L: start the search just below
+        k, c = best(L, max(1, ks[-1] - 1) if ks else 1)
         ks.append(k)
         cs.append(int(math.ceil(c * FIX)))
+        if VERBOSE:
+            sys.stderr.write("L=%.2f k=%d c=%.4f\n" % (L, k, c))
     # make linear interpolation safe inside every interval: where the
     # interpolated c is short at some point, raise the nearer entry just
     # enough (plus one unit) and check the interval again
     for i in range(n - 1):
         while True:
             ok = True
-            for s in range(1, 128):
-                f = s / 128
+            for s in range(1, 32):
+                f = s / 32
                 L = LMIN + (i + f) / STEPS
                 c = (cs[i] + (cs[i + 1] - cs[i]) * f) / FIX
                 k = ks[i] if f < 0.5 else ks[i + 1]
@@ -133,6 +140,8 @@ def main():
                     break
             if ok:
                 break
+        if VERBOSE:
+            sys.stderr.write("interval %d checked\n" % i)
     for i in range(n - 1):
         assert cs[i] < cs[i + 1], "table must increase"
     assert cs[-1] < 1 << 23, "bits/key must stay under 128"

@@ -15,8 +15,10 @@
  * Keys are added, queried and deleted through a bound descriptor, so the hot
  * path never looks a name up. A descriptor stays bound until it is closed.
  * Destroying a filter removes its name at once; descriptors still bound to it
- * keep the memory alive until they are closed, and every operation on them
- * fails with ESTALE.
+ * keep the memory alive until they are closed, and ADD, QUERY and INFO of
+ * the bound filter through them fail with ESTALE (BIND fails with EBUSY: the
+ * descriptor stays bound; VERSION, LIST and calls naming another filter
+ * work as on any descriptor).
  *
  * Keys are byte strings of 1..BLOOM_KEY_MAX bytes. Fixed-size keys (an IPv4
  * address is 4 bytes, an IPv6 address 16, both in network byte order) can be
@@ -42,7 +44,7 @@
  * kernel sizes the filter itself, in integer arithmetic:
  *   standard: k = round(-log2 p) hashes, m = ceil(n * -log2(p) / ln 2) bits,
  *             which is n * -ln(p) / ln^2(2), the optimum; m is not rounded
- *             to a power of two.
+ *             to a power of two, but is at least 64 (one word).
  *   blocked:  all k bits of a key lie in one 512-bit (64-byte) block, one
  *             cache line. Packing costs accuracy, so k and m come from a table
  *             computed from the exact false-positive rate of a blocked filter

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers for the bloom kselftests: thin wrappers around the raw
+ * ioctls of uapi/linux/bloom.h (deliberately not libbloom, so that the tests
+ * check the ABI itself), sysfs readers and the leak check every test program
+ * ends with.
+ *
+ * Wrappers return the ioctl's return value and leave errno alone, so a test
+ * can write EXPECT_ERRNO(EINVAL, bloom_create(...)).
+ */
+#ifndef BLOOM_TEST_H
+#define BLOOM_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include <linux/bloom.h>
+
+#include "kselftest_harness.h"
+
+#define BLOOM_DEV		"/dev/bloom"
+#define BLOOM_SYSFS		"/sys/class/misc/bloom"
+#define BLOOM_MAX_MEMORY	"/sys/module/bloom/parameters/max_memory"
+
+/* ABI version 1 is the first version of every struct. */
+#define BLOOM_VERSION_SIZE_VER0	56
+#define BLOOM_CREATE_SIZE_VER0	88
+#define BLOOM_NAME_SIZE_VER0	40
+#define BLOOM_INFO_SIZE_VER0	120
+#define BLOOM_LIST_SIZE_VER0	24
+#define BLOOM_BATCH_SIZE_VER0	56
+
+/*
+ * A canonical kernel address on x86-64 (the kernel text mapping): the kernel
+ * must refuse it as a user pointer with EFAULT, not read it.
+ */
+#define KERNEL_PTR		0xffffffff81000000ULL
+
+/*
+ * 0 for a call that returned 0, its errno for one that returned -1, and -1
+ * for anything else (no command returns a positive value). The argument is
+ * evaluated before the call, so errno is read right after the command.
+ */
+static inline int errno_of(long ret)
+{
+	return ret == -1 ? errno : ret == 0 ? 0 : -1;
+}
+
+/*
+ * Like the iommufd selftests: the call must fail with exactly this errno.
+ * EXPECT rather than ASSERT, so one wrong errno in a matrix does not hide the
+ * rest of it; a success shows up as "(0)". Like every harness EXPECT it may
+ * be followed by TH_LOG(...), and, for that reason, a loop or if around it
+ * needs braces.
+ */
+#define EXPECT_ERRNO(expected_errno, cmd) \
+	EXPECT_EQ(expected_errno, errno_of(cmd))
+
+/* The call must succeed; on failure the errno is printed as the value. */
+#define ASSERT_OK(cmd)	ASSERT_EQ(0, errno_of(cmd))
+#define EXPECT_OK(cmd)	EXPECT_EQ(0, errno_of(cmd))
+
+static inline __u64 u64_ptr(const void *p)
+{
+	return (__u64)(uintptr_t)p;
+}
+
+/* Copies up to 31 bytes of name into a zeroed 32-byte name field. */
+static inline void set_name(char *field, const char *name)
+{
+	memset(field, 0, BLOOM_NAME_LEN);
+	memcpy(field, name, strnlen(name, BLOOM_NAME_LEN - 1));
+}
+
+static inline int bloom_open(void)
+{
+	return open(BLOOM_DEV, O_RDWR | O_CLOEXEC);
+}
+
+/* A filled-in create request; callers tweak fields before the ioctl. */
+static inline struct bloom_create bloom_create_req(const char *name, __u32 type,
+						   __u64 capacity, __u32 fpp_ppb,
+						   __u32 flags)
+{
+	struct bloom_create c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.flags = flags;
+	c.type = type;
+	c.capacity = capacity;
+	c.fpp_ppb = fpp_ppb;
+	set_name(c.name, name);
+	return c;
+}
+
+static inline int bloom_create(int fd, const char *name, __u32 type,
+			       __u64 capacity, __u32 fpp_ppb, __u32 flags)
+{
+	struct bloom_create c = bloom_create_req(name, type, capacity, fpp_ppb,
+						 flags);
+
+	return ioctl(fd, BLOOM_IOC_CREATE, &c);
+}
+
+static inline int bloom_name_ioctl(int fd, unsigned long cmd, const char *name)
+{
+	struct bloom_name n;
+
+	memset(&n, 0, sizeof(n));
+	n.size = sizeof(n);
+	set_name(n.name, name);
+	return ioctl(fd, cmd, &n);
+}
+
+static inline int bloom_destroy(int fd, const char *name)
+{
+	return bloom_name_ioctl(fd, BLOOM_IOC_DESTROY, name);
+}
+
+static inline int bloom_bind(int fd, const char *name)
+{
+	return bloom_name_ioctl(fd, BLOOM_IOC_BIND, name);
+}
+
+/* INFO by name, or of the bound filter when name is NULL. */
+static inline int bloom_info(int fd, const char *name, struct bloom_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	if (name)
+		set_name(info->name, name);
+	return ioctl(fd, BLOOM_IOC_INFO, info);
+}
+
+static inline int bloom_version(int fd, struct bloom_version *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->size = sizeof(*v);
+	return ioctl(fd, BLOOM_IOC_VERSION, v);
+}
+
+/*
+ * One ADD or QUERY batch. key_size != 0: fixed-size keys, lens must be NULL;
+ * key_size == 0: lengths at lens. The filled struct is returned through b so
+ * callers can look at out_done/out_hits.
+ */
+static inline int bloom_batch(int fd, unsigned long cmd, const void *keys,
+			      __u64 keys_len, __u32 nkeys, __u32 key_size,
+			      const __u32 *lens, void *results,
+			      struct bloom_batch *b)
+{
+	struct bloom_batch local;
+
+	if (!b)
+		b = &local;
+	memset(b, 0, sizeof(*b));
+	b->size = sizeof(*b);
+	b->nkeys = nkeys;
+	b->key_size = key_size;
+	b->keys = u64_ptr(keys);
+	b->lens = u64_ptr(lens);
+	b->keys_len = keys_len;
+	b->results = u64_ptr(results);
+	return ioctl(fd, cmd, b);
+}
+
+/* Single key through a one-key batch. Returns 1 if "may be present". */
+static inline int bloom_one(int fd, unsigned long cmd, const void *key,
+			    __u32 len)
+{
+	struct bloom_batch b;
+	__u8 res = 0;
+
+	if (bloom_batch(fd, cmd, key, len, 1, len, NULL, &res, &b))
+		return -1;
+	return res & 1;
+}
+
+/* Reads one unsigned decimal value from a sysfs file; -1 on any error. */
+static inline long long read_u64_file(const char *path)
+{
+	unsigned long long v;
+	FILE *f = fopen(path, "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu", &v);
+	fclose(f);
+	return n == 1 ? (long long)v : -1;
+}
+
+static inline int read_str_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char *nl;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = 0;
+	return 0;
+}
+
+static inline int write_u64_file(const char *path, unsigned long long v)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%llu\n", v) < 0 ? -1 : 0;
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}
+
+static inline long long filter_attr(const char *name, const char *attr)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), BLOOM_SYSFS "/filters/%s/%s", name, attr);
+	return read_u64_file(path);
+}
+
+static inline long long live_allocations(void)
+{
+	return read_u64_file(BLOOM_SYSFS "/live_allocations");
+}
+
+/*
+ * Destroys every filter. Test programs run one at a time in the VM and each
+ * test starts from an empty module, so a teardown may remove everything,
+ * including what a failed test left behind under an unexpected name.
+ * Returns the number of filters destroyed, or -1.
+ */
+static inline int bloom_destroy_all(void)
+{
+	char names[256][BLOOM_NAME_LEN];
+	struct bloom_list l;
+	int fd, n = 0;
+	__u32 i;
+
+	fd = bloom_open();
+	if (fd < 0)
+		return -1;
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.capacity = 256;
+	l.names = u64_ptr(names);
+	if (ioctl(fd, BLOOM_IOC_LIST, &l)) {
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < l.out_count && i < l.capacity; i++)
+		if (!bloom_destroy(fd, names[i]))
+			n++;
+	close(fd);
+	return n;
+}
+
+/*
+ * Waits up to timeout_ms for live_allocations to reach 0. Closing the last
+ * descriptor of a destroyed filter may free it from an RCU callback, so the
+ * count can lag the close() by a grace period; we poll instead of expecting
+ * it at once. Returns the last value read.
+ */
+static inline long long wait_live_allocations_zero(int timeout_ms)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	long long v = -1;
+	int waited;
+
+	for (waited = 0; waited <= timeout_ms; waited += 10) {
+		v = live_allocations();
+		if (v == 0)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return v;
+}
+
+/*
+ * The leak check every test program ends with: nothing left behind by the
+ * earlier tests (they destroy what they create), then the module's own count
+ * of live allocations back at 0 once our descriptors are closed.
+ */
+#define BLOOM_LEAK_CHECK_TEST()						\
+	FIXTURE(zz_leaks) { int unused; };				\
+	FIXTURE_SETUP(zz_leaks) {}					\
+	FIXTURE_TEARDOWN(zz_leaks) {}					\
+	TEST_F(zz_leaks, no_filters_left_and_live_allocations_zero)	\
+	{								\
+		struct bloom_list l = { .size = sizeof(l) };		\
+		int fd = bloom_open();					\
+									\
+		ASSERT_LE(0, fd);					\
+		ASSERT_OK(ioctl(fd, BLOOM_IOC_LIST, &l));		\
+		EXPECT_EQ(0, l.out_count)				\
+			TH_LOG("filters left behind by earlier tests");	\
+		close(fd);						\
+		bloom_destroy_all();					\
+		EXPECT_EQ(0, wait_live_allocations_zero(2000))	\
+			TH_LOG("live_allocations did not return to 0");	\
+	}
+
+/* Bit i of an LSB-first results bitmap. */
+static inline int bit_at(const __u8 *bm, __u32 i)
+{
+	return (bm[i / 8] >> (i % 8)) & 1;
+}
+
+static inline __u32 popcount_bm(const __u8 *bm, __u32 nkeys)
+{
+	__u32 i, n = 0;
+
+	for (i = 0; i < nkeys; i++)
+		n += bit_at(bm, i);
+	return n;
+}
+
+/*
+ * Deterministic distinct keys: the first 8 bytes are a bijective mix of the
+ * index (the splitmix64 finalizer is a bijection on 64-bit values), so keys
+ * with different indices never collide; the second 8 bytes only spread them.
+ */
+static inline __u64 mix64(__u64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline void make_key16(__u64 i, __u8 *out)
+{
+	__u64 a = mix64(i ^ 0x5bd1e9955bd1e995ULL);
+	__u64 b = mix64(i + 0x9e3779b97f4a7c15ULL);
+
+	memcpy(out, &a, 8);
+	memcpy(out + 8, &b, 8);
+}
+
+static inline double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#endif /* BLOOM_TEST_H */

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/check.sh: every bloom test, run on the HOST by "make check"
+# (after "make all" built bloom.ko and the tools):
+#
+#   1. the userspace unit tests:  make -C selftests/unit run   (TAP)
+#   2. build the kselftests:      make -C selftests
+#   3. the kselftests in the VM:  selftests/vm/run.sh --timeout 900 -- \
+#                                     selftests/run_tests.sh
+#   4. count, and end with exactly one line "N passed, N failed" (with
+#      ", N skipped" appended when something was skipped).
+#
+# Everything that runs is printed as it runs. Exit 0 iff nothing failed, at
+# least one test passed, and the VM run itself succeeded.
+#
+# Counting rule (the same for the unit-test TAP and the VM TAP):
+#   - Every "ok"/"not ok" line counts, at any nesting level. The nesting
+#     level of a line is the number of leading "# " prefixes (kselftest
+#     runners prefix a program's own TAP with "# ").
+#   - Except a line that closes a nested stream: a result at level d that
+#     follows results or a plan at level d+1 is that program's summary. Its
+#     children were counted; it is not counted again. If it says "not ok"
+#     while none of its children failed (the program crashed or exited
+#     non-zero after its tests passed), it counts as one failure, so a
+#     failure is never lost and never counted twice.
+#   - A result line carrying "# SKIP" is a skip, neither passed nor failed.
+#   - Results a plan ("1..N") promised but that never came (a timeout or a
+#     VM crash in the middle of a program) count as failed, one each.
+#   - Steps that produce no TAP of their own count as one failure each when
+#     they fail: unit tests missing or "make" failing without a failed test,
+#     the kselftest build failing, and the VM run exiting non-zero for any
+#     reason its TAP does not show (module not loaded, kernel warning,
+#     timeout, crash: run.sh's exit codes 121-125).
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+export BUILD=${BUILD:-$repo/build}
+export KVER=${KVER:-$("$repo/tools/kver.sh")}
+
+passed=0
+failed=0
+skipped=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# count_tap FILE: adds FILE's results to passed/failed/skipped by the rule
+# above and prints one "# check.sh: ..." line per extra failure it finds.
+count_tap() {
+	local counts
+	counts=$(awk '
+	function reset(d,   k) {
+		for (k = d; k <= maxd + 1; k++) {
+			plan[k] = -1; seen[k] = 0; nres[k] = 0; nfail[k] = 0
+		}
+	}
+	BEGIN { maxd = 0; reset(0); p = f = s = 0 }
+	{
+		line = $0; d = 0
+		while (substr(line, 1, 2) == "# ") { line = substr(line, 3); d++ }
+		if (line == "#") next
+		if (d + 1 > maxd) {
+			for (k = maxd + 1; k <= d + 1; k++) {
+				plan[k] = -1; seen[k] = 0; nres[k] = 0; nfail[k] = 0
+			}
+			maxd = d + 1
+		}
+		if (line ~ /^1\.\.[0-9]+/) {
+			# a plan after results is a trailing plan of the same
+			# stream; before any, it opens a new stream
+			if (!(plan[d] < 0 && nres[d] > 0))
+				reset(d)
+			plan[d] = substr(line, 4) + 0
+			next
+		}
+		if (line !~ /^(not )?ok([ \t]|$)/)
+			next
+		ok = (line !~ /^not ok/)
+		skip = (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]/)
+		c = d + 1
+		if (nres[c] > 0 || plan[c] >= 0) {
+			# summary of a nested stream
+			missing = (plan[c] > seen[c]) ? plan[c] - seen[c] : 0
+			if (missing > 0) {
+				printf "# check.sh: %d result(s) missing before: %s\n", missing, line
+				f += missing
+			}
+			if (!ok && nfail[c] == 0 && missing == 0) {
+				printf "# check.sh: failure without a failed test: %s\n", line
+				f++
+			}
+			bad = (!ok || nfail[c] > 0 || missing > 0)
+			reset(c)
+		} else {
+			if (skip && ok) s++
+			else if (ok) p++
+			else f++
+			bad = !ok
+		}
+		seen[d]++; nres[d]++
+		if (bad) nfail[d]++
+	}
+	END {
+		# streams left open: the output ended inside them
+		for (k = 0; k <= maxd; k++) {
+			if (plan[k] > seen[k]) {
+				printf "# check.sh: %d result(s) missing at nesting level %d (output ended early)\n", plan[k] - seen[k], k
+				f += plan[k] - seen[k]
+			}
+		}
+		printf "COUNTS %d %d %d\n", p, f, s
+	}' "$1")
+	printf '%s\n' "$counts" | grep -v '^COUNTS '
+	set -- $(printf '%s\n' "$counts" | sed -n 's/^COUNTS //p')
+	passed=$((passed + $1))
+	failed=$((failed + $2))
+	skipped=$((skipped + $3))
+	last_failed=$2
+	last_total=$(($1 + $2 + $3))
+}
+
+step_fail() {
+	echo "# check.sh: FAILED: $*"
+	failed=$((failed + 1))
+}
+
+# 1. Userspace unit tests (another engineer's suite).
+echo "# check.sh: make -C selftests/unit run"
+if [ -f "$here/unit/Makefile" ]; then
+	make -C "$here/unit" run 2>&1 | tee "$work/unit.tap"
+	rc=${PIPESTATUS[0]}
+	count_tap "$work/unit.tap"
+	if [ "$rc" -ne 0 ] && [ "$last_failed" -eq 0 ]; then
+		step_fail "unit tests: make exited with status $rc"
+	elif [ "$last_total" -eq 0 ]; then
+		step_fail "unit tests: no TAP results"
+	fi
+else
+	step_fail "unit tests: selftests/unit/Makefile is missing"
+fi
+
+# 2. The kselftest programs.
+echo "# check.sh: make -C selftests"
+if ! make -C "$here" 2>&1; then
+	step_fail "kselftests did not build (make -C selftests)"
+fi
+
+# 3. The kselftests in the VM. run_tests.sh prints TAP; run.sh's own
+# diagnostics go to stderr and are shown, not parsed.
+echo "# check.sh: selftests/vm/run.sh --timeout 900 -- selftests/run_tests.sh"
+if [ -x "$here/vm/run.sh" ]; then
+	(cd "$repo" && "$here/vm/run.sh" --timeout 900 -- selftests/run_tests.sh) \
+		2>&1 | tee "$work/vm.tap"
+	rc=${PIPESTATUS[0]}
+	count_tap "$work/vm.tap"
+	if ! grep -q '^1\.\.[0-9]' "$work/vm.tap"; then
+		step_fail "VM: run_tests.sh produced no TAP (exit status $rc)"
+	elif [ "$rc" -ne 0 ] && ! { [ "$rc" -eq 1 ] && [ "$last_failed" -gt 0 ]; }; then
+		case $rc in
+		121) why="bloom.ko could not be loaded" ;;
+		122) why="rmmod failed" ;;
+		123) why="kernel warnings in dmesg" ;;
+		124) why="timeout" ;;
+		125) why="the VM crashed, panicked or never reported" ;;
+		*) why="exit status $rc" ;;
+		esac
+		step_fail "VM run: $why (run.sh exit status $rc)"
+	fi
+else
+	step_fail "VM harness selftests/vm/run.sh is missing"
+fi
+
+if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
+	step_fail "no test ran"
+fi
+
+summary="$passed passed, $failed failed"
+[ "$skipped" -gt 0 ] && summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,334 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP 13 test of the bloomctl CLI: every verb, every documented exit status,
+# the error messages, file input, addresses, JSON, sysfs and privileges.
+# Runs as root with bloom.ko loaded and bloomctl on PATH, e.g.
+#   selftests/vm/run.sh -- selftests/cli/test_bloomctl.sh
+# Exits 0 iff every check passes; destroys every filter it made.
+
+LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
+P=clitest$$				# prefix of every filter made here
+SYS=/sys/class/misc/bloom
+W=$(mktemp -d) || exit 1
+PY=$(command -v /usr/bin/python3 || command -v python3)
+n=0
+failed=0
+
+echo "TAP version 13"
+
+cleanup() {
+	[ -n "${mode-}" ] && chmod "$mode" /dev/bloom
+	[ -n "${maxmem-}" ] && echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+	for f in $(timeout 30 bloomctl list -n 2>/dev/null | grep "^$P"); do
+		timeout 30 bloomctl destroy "$f" >/dev/null 2>&1
+	done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	# What the last command said, for whoever reads the failure.
+	[ -s "$W/out" ] && sed 's/^/# stdout: /' "$W/out" | head -n 10
+	[ -s "$W/err" ] && sed 's/^/# stderr: /' "$W/err" | head -n 10
+	[ -n "${rc-}" ] && echo "# exit status: $rc"
+	return 0
+}
+
+# check DESC COMMAND...: ok if COMMAND succeeds.
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# run ARGS...: bloomctl ARGS, bounded in time, output in $W/out, $W/err.
+run() {
+	timeout "$LIMIT" bloomctl "$@" >"$W/out" 2>"$W/err"
+	rc=$?
+}
+
+# runin FILE ARGS...: the same, with FILE on standard input.
+runin() {
+	f=$1
+	shift
+	timeout "$LIMIT" bloomctl "$@" <"$f" >"$W/out" 2>"$W/err"
+	rc=$?
+}
+
+# expect DESC STATUS ARGS...: bloomctl ARGS exits with STATUS.
+expect() {
+	desc=$1 want=$2
+	shift 2
+	run "$@"
+	if [ "$rc" = "$want" ]; then ok "$desc"; else not_ok "$desc (want exit $want)"; fi
+}
+
+# expect_err DESC STATUS REGEX ARGS...: exits with STATUS, stdout empty and
+# exactly one line on stderr, starting "bloomctl: " and matching REGEX.
+expect_err() {
+	desc=$1 want=$2 re=$3
+	shift 3
+	run "$@"
+	if [ "$rc" = "$want" ] && [ ! -s "$W/out" ] &&
+	   [ "$(wc -l <"$W/err")" -eq 1 ] &&
+	   grep -q '^bloomctl: ' "$W/err" && grep -Eq -- "$re" "$W/err"; then
+		ok "$desc"
+	else
+		not_ok "$desc (want exit $want, one line matching /$re/)"
+	fi
+}
+
+sysval() { cat "$SYS/filters/$1/$2" 2>/dev/null; }
+
+[ -c /dev/bloom ] || { echo "Bail out! /dev/bloom missing: load bloom.ko first"; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "Bail out! must run as root"; exit 1; }
+command -v bloomctl >/dev/null || { echo "Bail out! bloomctl not on PATH"; exit 1; }
+
+live0=$(cat $SYS/live_allocations 2>/dev/null)
+mem0=$(cat $SYS/memory_used 2>/dev/null)
+
+# --- version, help, usage errors -------------------------------------------
+run version
+check "version exits 0 and reports module ABI 1" \
+	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *1$' '$W/out'"
+run version --json
+check "version --json parses and has abi_version and limits" \
+	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==1 and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
+run help
+check "help exits 0 and lists every verb" \
+	sh -c "[ $rc = 0 ] && for v in create add test info list destroy version help; do grep -q \"bloomctl \$v\" '$W/out' || exit 1; done"
+run help create
+check "help create describes --capacity and --fpp" \
+	sh -c "[ $rc = 0 ] && grep -q -- --capacity '$W/out' && grep -q -- --fpp '$W/out'"
+run test --help
+check "test --help exits 0 and describes --absent" \
+	sh -c "[ $rc = 0 ] && grep -q -- --absent '$W/out'"
+expect_err "help for an unknown verb exits 2" 2 "no verb named 'nope'" help nope
+expect_err "unknown verb exits 2 with a hint" 2 "unknown verb 'frobnicate'.*bloomctl help" frobnicate
+expect_err "unknown option exits 2 naming it" 2 "unknown option '--bogus'.*bloomctl help create" create ${P}x --bogus
+expect_err "unknown global option exits 2" 2 "unknown option '--nope'" --nope list
+expect_err "option without its value exits 2" 2 "option '--capacity' needs a value" create ${P}x --fpp 0.01 --capacity
+run
+check "no verb at all exits 2 with the usage" sh -c "[ $rc = 2 ] && grep -q '^usage:' '$W/err'"
+
+# --- create ------------------------------------------------------------------
+expect "create a standard filter" 0 create ${P}s --capacity 10k --fpp 1e-6
+check "sysfs shows it as standard, capacity 10000, fpp 1000 ppb" \
+	sh -c "[ '$(sysval ${P}s type)' = standard ] && [ '$(sysval ${P}s capacity)' = 10000 ] && [ '$(sysval ${P}s fpp_ppb)' = 1000 ]"
+expect "create a blocked filter" 0 create ${P}b --type blocked --capacity 1000 --fpp 0.01
+check "sysfs shows the blocked type, bits a multiple of 512" \
+	sh -c "[ '$(sysval ${P}b type)' = blocked ] && [ \$(( $(sysval ${P}b bits) % 512 )) = 0 ]"
+expect_err "create with an existing name exits 3" 3 "a filter named ${P}s exists already" \
+	create ${P}s --capacity 10 --fpp 0.1
+expect_err "capacity 0 is refused" 2 "bad capacity '0'" create ${P}x --capacity 0 --fpp 0.01
+expect_err "capacity with a bad suffix is refused" 2 "bad capacity '5X'" create ${P}x --capacity 5X --fpp 0.01
+expect_err "capacity over 2^32-1 is refused" 2 "bad capacity '5G'" create ${P}x --capacity 5G --fpp 0.01
+expect_err "fpp 0 is refused" 2 "bad false-positive rate '0'" create ${P}x --capacity 1 --fpp 0
+expect_err "fpp over 0.5 is refused" 2 "bad false-positive rate '0.6'" create ${P}x --capacity 1 --fpp 0.6
+expect_err "fpp that is no number is refused" 2 "bad false-positive rate 'abc'" create ${P}x --capacity 1 --fpp abc
+expect_err "an unknown type is refused" 2 "unknown filter type 'cuckoo'" create ${P}x --type cuckoo --capacity 1 --fpp 0.1
+expect_err "create without --capacity is refused" 2 "needs --capacity" create ${P}x --fpp 0.1
+expect_err "a name with a slash is refused" 2 "invalid filter name" create a/b --capacity 1 --fpp 0.1
+expect_err "a 32-character name is refused" 2 "too long" create abcdefghijabcdefghijabcdefghij12 --capacity 1 --fpp 0.1
+expect_err "a bad hash key is refused" 2 "bad hash key" create ${P}x --capacity 1 --fpp 0.1 --hash-key 0123
+expect_err "--bits without --hashes is refused" 2 "go together" create ${P}x --capacity 1 --fpp 0.1 --bits 4096
+check "no filter was left behind by the refused creates" \
+	sh -c "! bloomctl list -n | grep -q '^${P}x$'"
+
+# Explicit key and geometry: filters with the same hash key and geometry
+# holding the same keys have identical bits, so they answer every query
+# alike; under another key the answers to 200 queries differ (64 bits, 1
+# hash, 8 keys: each answer agrees by chance with p ~ 0.8, all 200 ~ 1e-19).
+K=000102030405060708090a0b0c0d0e0f
+expect "create with --hash-key and --bits/--hashes" 0 \
+	create ${P}g1 --capacity 8 --fpp 0.1 --hash-key $K --bits 64 --hashes 1
+run create ${P}g2 --capacity 8 --fpp 0.1 --hash-key $K --bits 64 --hashes 1
+run create ${P}g3 --capacity 8 --fpp 0.1 --hash-key f${K#0} --bits 64 --hashes 1
+check "the explicit geometry is recorded (64 bits, 1 hash)" \
+	sh -c "[ '$(sysval ${P}g1 bits)' = 64 ] && [ '$(sysval ${P}g1 hashes)' = 1 ]"
+awk 'BEGIN { for (i = 0; i < 200; i++) print "q" i }' >"$W/q"
+for g in g1 g2 g3; do
+	run add ${P}$g k1 k2 k3 k4 k5 k6 k7 k8
+	run test ${P}$g -f "$W/q"
+	cp "$W/out" "$W/ans_$g"
+done
+check "same hash key and geometry: the same answers to 200 queries" \
+	cmp -s "$W/ans_g1" "$W/ans_g2"
+check "another hash key: other answers" sh -c "! cmp -s '$W/ans_g1' '$W/ans_g3'"
+
+# --- add and test with keys on the command line ------------------------------
+expect "add three keys" 0 add ${P}s alpha beta gamma
+run test ${P}s alpha beta gamma
+check "test of added keys exits 0 and says 'may be present' for each" \
+	sh -c "[ $rc = 0 ] && printf 'alpha: may be present\nbeta: may be present\ngamma: may be present\n' | cmp -s - '$W/out'"
+run test ${P}s alpha never-added-key
+check "test with an absent key exits 1 and says 'absent'" \
+	sh -c "[ $rc = 1 ] && grep -qx 'never-added-key: absent' '$W/out' && grep -qx 'alpha: may be present' '$W/out'"
+run test -q ${P}s never-added-key
+check "test -q prints nothing and exits 1 for an absent key" sh -c "[ $rc = 1 ] && [ ! -s '$W/out' ]"
+check "sysfs counts 3 adds and 3 keys" \
+	sh -c "[ '$(sysval ${P}s adds)' = 3 ] && [ '$(sysval ${P}s count)' = 3 ]"
+expect_err "an empty key on the command line exits 3" 3 "key 2 .*empty key; nothing was added" add ${P}s delta ""
+expect_err "a key of 4097 bytes on the command line exits 3" 3 "longer than 4096 bytes" \
+	add ${P}s "$(head -c 4097 /dev/zero | tr '\0' x)"
+check "nothing of a refused command line was added" \
+	sh -c "! bloomctl test -q ${P}s delta"
+expect "a key of exactly 4096 bytes is added" 0 add ${P}s "$(head -c 4096 /dev/zero | tr '\0' y)"
+expect_err "add to a missing filter exits 3" 3 "no filter named ${P}none.*bloomctl list" add ${P}none k
+expect_err "test on a missing filter exits 3" 3 "no filter named ${P}none" test ${P}none k
+expect_err "info on a missing filter exits 3" 3 "no filter named ${P}none" info ${P}none
+expect_err "test without keys is a usage error" 2 "needs keys" test ${P}s
+
+# --- files ------------------------------------------------------------------------
+printf 'k1\r\nk2\nk3\r\nk4' >"$W/keys"	# CRLF, LF, and no final newline
+expect "add -f with CRLF and LF lines and no final newline" 0 add ${P}s -f "$W/keys"
+run test ${P}s k1 k2 k3 k4
+check "every line of the file was added without its line ending" sh -c "[ $rc = 0 ]"
+printf 'k1\nzz-absent-1\nk2\nzz-absent-2\nk3\nk4\nzz-absent-3\n' >"$W/mixed"
+run test ${P}s -f "$W/mixed"
+check "test -f prints the present lines in input order, exit 0" \
+	sh -c "[ $rc = 0 ] && printf 'k1\nk2\nk3\nk4\n' | cmp -s - '$W/out'"
+run test ${P}s --absent -f "$W/mixed"
+check "test -f --absent prints the absent lines in input order" \
+	sh -c "[ $rc = 0 ] && printf 'zz-absent-1\nzz-absent-2\nzz-absent-3\n' | cmp -s - '$W/out'"
+runin "$W/mixed" test ${P}s -f -
+check "test -f - reads standard input" \
+	sh -c "[ $rc = 0 ] && printf 'k1\nk2\nk3\nk4\n' | cmp -s - '$W/out'"
+printf 'e1\ne2\n\ne3\n' >"$W/empty"
+expect_err "an empty line stops add -f with its line number, exit 3" 3 \
+	"line 3: empty key.*--skip-empty.*the 2 keys before it were added" add ${P}s -f "$W/empty"
+check "the keys before the empty line were added, the one after not" \
+	sh -c "bloomctl test -q ${P}s e1 e2 && ! bloomctl test -q ${P}s e3"
+expect "--skip-empty skips empty lines" 0 add ${P}s --skip-empty -f "$W/empty"
+check "with --skip-empty the key after the empty line is added" sh -c "bloomctl test -q ${P}s e3"
+{ echo o1; head -c 4097 /dev/zero | tr '\0' z; echo; echo o3; } >"$W/long"
+expect_err "a line over 4096 bytes stops add -f naming the line" 3 \
+	"line 2: key longer than 4096 bytes" add ${P}s -f "$W/long"
+expect_err "a missing file exits 3" 3 "cannot open $W/nofile" add ${P}s -f "$W/nofile"
+expect_err "keys and -f together are a usage error" 2 "not both" add ${P}s k -f "$W/keys"
+
+# A file of 100000 keys goes through batches; no progress on a non-tty.
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "user%d@example.org\n", i }' >"$W/big"
+run add ${P}b -f "$W/big"
+check "add -f of 100000 keys exits 0, prints nothing (stderr no tty)" \
+	sh -c "[ $rc = 0 ] && [ ! -s '$W/out' ] && [ ! -s '$W/err' ]"
+run test ${P}b -f "$W/big"
+check "test -f finds all 100000 added keys, in order" sh -c "[ $rc = 0 ] && cmp -s '$W/big' '$W/out'"
+check "sysfs adds of the big filter is 100000" sh -c "[ '$(sysval ${P}b adds)' = 100000 ]"
+run test -v ${P}b -f "$W/big"
+check "test -v prints a summary with the rate on stderr" \
+	sh -c "[ $rc = 0 ] && grep -q 'tested 100000 keys.*keys/s' '$W/err'"
+
+# --- addresses --------------------------------------------------------------------
+expect "add --ipv4 two addresses" 0 add ${P}s --ipv4 10.0.0.1 192.168.1.254
+run test ${P}s --ipv4 10.0.0.1 192.168.1.254
+check "test --ipv4 finds them" sh -c "[ $rc = 0 ]"
+run test ${P}s 10.0.0.1
+check "the text form was not added (the 4-byte form was)" sh -c "[ $rc = 1 ]"
+printf '192.168.1.254\n10.9.9.9\n10.0.0.1\n' >"$W/v4"
+run test ${P}s --ipv4 -f "$W/v4"
+check "test --ipv4 -f prints the present lines as given" \
+	sh -c "[ $rc = 0 ] && printf '192.168.1.254\n10.0.0.1\n' | cmp -s - '$W/out'"
+expect_err "a bad IPv4 address exits 3" 3 "not an IPv4 address" add ${P}s --ipv4 10.0.0.256
+expect "add --ipv6 two addresses" 0 add ${P}s --ipv6 2001:db8::1 ::1
+run test ${P}s --ipv6 2001:0db8:0:0:0:0:0:1 0:0:0:0:0:0:0:1
+check "test --ipv6 finds them in another spelling" sh -c "[ $rc = 0 ]"
+expect_err "a bad IPv6 address on line 1 exits 3" 3 "line 1: not an IPv6 address" \
+	add ${P}s --ipv6 -f "$W/v4"
+expect_err "--ipv4 and --ipv6 together are a usage error" 2 "not both" test ${P}s --ipv4 --ipv6 1.2.3.4
+
+# --- info, list, JSON ---------------------------------------------------------------
+run info ${P}s
+check "info prints name, type, capacity, bits, hashes, count" \
+	sh -c "[ $rc = 0 ] && grep -q '^name: *${P}s$' '$W/out' && grep -q '^type: *standard$' '$W/out' && grep -q '^hashes:' '$W/out'"
+run info --json ${P}s
+check "info --json parses (json.tool)" sh -c "[ $rc = 0 ] && '$PY' -m json.tool <'$W/out' >/dev/null"
+check "info --json has every required key with sane values" \
+	"$PY" -c "
+import json, sys
+d = json.load(open('$W/out'))
+need = ['name','type','capacity','fpp','fpp_ppb','bits','hashes','count','adds',
+        'queries','hits','bits_set','memory_bytes','bits_per_key','fill_ratio',
+        'estimated_fpp']
+missing = [k for k in need if k not in d]
+assert not missing, missing
+assert d['name'] == '${P}s' and d['type'] == 'standard' and d['capacity'] == 10000
+assert abs(d['fpp'] - 1e-6) < 1e-12 and d['fpp_ppb'] == 1000
+assert 0 < d['fill_ratio'] < 1 and 0 <= d['estimated_fpp'] < 1e-6
+assert abs(d['bits_per_key'] - d['bits'] / 10000) < 1e-3
+"
+run info --json ${P}s
+check "info --json matches sysfs (bits, count, memory_bytes)" \
+	sh -c "[ \"\$('$PY' -c 'import json,sys; d=json.load(sys.stdin); print(d[\"bits\"], d[\"count\"], d[\"memory_bytes\"])' <'$W/out')\" = '$(sysval ${P}s bits) $(sysval ${P}s count) $(sysval ${P}s memory_bytes)' ]"
+run list -n
+check "list -n shows the filters made here" \
+	sh -c "[ $rc = 0 ] && grep -qx ${P}s '$W/out' && grep -qx ${P}b '$W/out' && grep -qx ${P}g1 '$W/out'"
+run list
+check "list prints a table with the type of each filter" \
+	sh -c "[ $rc = 0 ] && grep -q '^NAME' '$W/out' && grep -Eq '^${P}b +blocked ' '$W/out'"
+run list --json
+check "list --json parses and holds the filters made here" \
+	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; names=[d[\"name\"] for d in json.load(sys.stdin)]; assert \"${P}s\" in names and \"${P}b\" in names' <'$W/out'"
+
+# --- privileges and the device -------------------------------------------------------
+if command -v setpriv >/dev/null; then
+	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bloomctl list >"$W/out" 2>"$W/err"
+	rc=$?
+	check "an unprivileged user gets a helpful permission message, exit 3" \
+		sh -c "[ $rc = 3 ] && grep -q 'permission denied on /dev/bloom: run as root' '$W/err'"
+else
+	ok "# SKIP setpriv not installed"
+fi
+# With a readable device (0644), an unprivileged user may query but not add.
+mode=$(stat -c %a /dev/bloom)
+maxmem=$(cat /sys/module/bloom/parameters/max_memory)
+if command -v setpriv >/dev/null && chmod 644 /dev/bloom; then
+	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bloomctl test ${P}s alpha >"$W/out" 2>"$W/err"
+	rc=$?
+	check "an unprivileged user with read access can query (read-only open)" \
+		sh -c "[ $rc = 0 ] && grep -qx 'alpha: may be present' '$W/out'"
+	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bloomctl add ${P}s omega >"$W/out" 2>"$W/err"
+	rc=$?
+	check "an unprivileged add is refused, naming CAP_NET_ADMIN, exit 3" \
+		sh -c "[ $rc = 3 ] && grep -q 'needs CAP_NET_ADMIN: run as root' '$W/err'"
+	chmod "$mode" /dev/bloom
+fi
+# Over the module's memory limit: the message says how to raise it.
+echo 65536 >/sys/module/bloom/parameters/max_memory
+expect_err "a filter over max_memory is refused with EDQUOT's advice" 3 \
+	"memory limit.*/sys/module/bloom/parameters/max_memory" \
+	create ${P}q --capacity 1M --fpp 0.01
+echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+check "max_memory is restored" sh -c "[ \$(cat /sys/module/bloom/parameters/max_memory) = '$maxmem' ]"
+expect_err "a missing device says to load the module" 3 \
+	"/nonexistent/bloom not found: is the bloom module loaded\\? \\(modprobe bloom\\)" \
+	--device /nonexistent/bloom list
+
+# --- destroy -----------------------------------------------------------------------
+expect "destroy a filter" 0 destroy ${P}s
+check "destroy removed its sysfs directory" sh -c "[ ! -e $SYS/filters/${P}s ]"
+check "destroy removed it from list" sh -c "! bloomctl list -n | grep -qx ${P}s"
+expect_err "destroy of a missing filter exits 3" 3 "no filter named ${P}s" destroy ${P}s
+for f in b g1 g2 g3; do run destroy ${P}$f; done
+check "every filter made here was destroyed" sh -c "! bloomctl list -n | grep -q '^$P'"
+if [ -n "$live0" ]; then
+	check "live_allocations is back where it started ($live0)" \
+		sh -c "[ \$(cat $SYS/live_allocations) = '$live0' ] && [ \$(cat $SYS/memory_used) = '$mem0' ]"
+fi
+
+echo "1..$n"
+[ "$failed" = 0 ] && echo "# all $n passed" || echo "# $failed of $n failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs the bloom selftests INSIDE the test VM, as root, with bloom.ko loaded
+# (selftests/vm/run.sh -- selftests/run_tests.sh). Output is TAP 13 in the
+# kselftest runner's shape:
+#
+#   TAP version 13
+#   1..N
+#   # selftests: bloom: bloom_ioctl
+#   # TAP version 13            <- the program's own TAP, prefixed with "# "
+#   # ...
+#   ok 1 selftests: bloom: bloom_ioctl
+#   ...
+#   ok N-1 selftests: bloom: live_allocations
+#   ok N selftests: bloom: rmmod
+#
+# One top-level result per program (each run under timeout(1) with the
+# timeout from ./settings), then two checks of the module itself: its count
+# of live allocations is back at 0, and it unloads. Exits non-zero if any
+# result is "not ok".
+#
+# Environment: BUILD (default: ../build next to this script);
+# BLOOM_SELFTESTS="bloom_batch ..." runs only those programs (and not the
+# CLI test), for quick iterations.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
+bindir=$BUILD/selftests
+
+timeout_s=300
+if [ -r "$here/settings" ]; then
+	t=$(sed -n 's/^timeout=\([0-9]\+\)$/\1/p' "$here/settings")
+	[ -n "$t" ] && timeout_s=$t
+fi
+
+# Order: the fast, precise ABI checks first, the long measurement last.
+progs=(bloom_ioctl bloom_batch bloom_concurrency bloom_accuracy)
+cli=$here/cli/test_bloomctl.sh
+if [ -n "${BLOOM_SELFTESTS:-}" ]; then
+	read -r -a progs <<<"$BLOOM_SELFTESTS"
+	cli=/nonexistent
+fi
+
+ntests=$((${#progs[@]} + 2))
+[ -e "$cli" ] && ntests=$((ntests + 1))
+
+num=0
+failed=0
+
+result() {	# result OK|FAIL|SKIP|TIMEOUT NAME
+	num=$((num + 1))
+	case $1 in
+	OK)	echo "ok $num selftests: bloom: $2" ;;
+	SKIP)	echo "ok $num selftests: bloom: $2 # SKIP" ;;
+	TIMEOUT) echo "not ok $num selftests: bloom: $2 # TIMEOUT ${timeout_s} seconds"
+		failed=1 ;;
+	*)	echo "not ok $num selftests: bloom: $2 # exit=$3"
+		failed=1 ;;
+	esac
+}
+
+run_one() {	# run_one NAME CMD...
+	local name=$1 rc
+	shift
+	echo "# selftests: bloom: $name"
+	if [ ! -x "$1" ]; then
+		echo "# Warning: $1 is missing or not executable (run 'make -C selftests')"
+		result FAIL "$name" 127
+		return
+	fi
+	# -k: a test stuck in the kernel still gets SIGKILL 10 s later.
+	# Each line is prefixed as it comes, so a hang shows how far it got.
+	timeout -k 10 "$timeout_s" "$@" 2>&1 | sed -u 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	case $rc in
+	0)	result OK "$name" ;;
+	4)	result SKIP "$name" ;;		# KSFT_SKIP
+	124|137) result TIMEOUT "$name" ;;
+	*)	result FAIL "$name" "$rc" ;;
+	esac
+}
+
+echo "TAP version 13"
+echo "1..$ntests"
+
+if [ ! -c /dev/bloom ]; then
+	echo "# /dev/bloom does not exist: is bloom.ko loaded?"
+fi
+
+start=$(date +%s)
+for p in "${progs[@]}"; do
+	t0=$(date +%s)
+	run_one "$p" "$bindir/$p"
+	echo "# $p took $(($(date +%s) - t0)) s"
+done
+if [ -e "$cli" ]; then
+	run_one bloomctl "$cli"
+fi
+echo "# all programs took $(($(date +%s) - start)) s"
+
+# The module's own leak accounting, after every program closed its fds.
+# Frees may be deferred past an RCU grace period: poll for a few seconds.
+live=
+for _ in $(seq 50); do
+	live=$(cat /sys/class/misc/bloom/live_allocations 2>/dev/null)
+	[ "$live" = 0 ] && break
+	sleep 0.1
+done
+echo "# live_allocations=${live:-unreadable}"
+if [ "$live" = 0 ]; then
+	result OK live_allocations
+else
+	result FAIL live_allocations "${live:-unreadable}"
+fi
+
+# Unloading proves no reference (fd, filter, sysfs) is left behind.
+if out=$(rmmod bloom 2>&1); then
+	result OK rmmod
+else
+	echo "# rmmod bloom: $out"
+	result FAIL rmmod 1
+fi
+
+exit $failed

@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Unit tests of the filter core (module/core) in userspace, TAP 13.
+ *
+ * Sizing is compared with the formulas evaluated in double precision; the
+ * filters are checked for false negatives, false-positive rate, bits per
+ * key, atomicity of concurrent adds, batch/single agreement and the
+ * "already present" result. Exit status 0 iff every check passed.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core.h"
+
+#define NKEYS		1000000u
+#define PLAN		0	/* the plan is printed at the end */
+
+static int test_no, test_failed;
+
+static void __attribute__((format(printf, 2, 3))) check(bool ok,
+							 const char *fmt, ...)
+{
+	va_list ap;
+
+	test_no++;
+	if (!ok)
+		test_failed++;
+	printf("%s %d - ", ok ? "ok" : "not ok", test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *xalloc(u64 bytes)
+{
+	void *p = aligned_alloc(BLOOM_CORE_ALIGN, bytes);
+
+	if (!p) {
+		printf("Bail out! out of memory (%llu bytes)\n",
+		       (unsigned long long)bytes);
+		exit(1);
+	}
+	memset(p, 0, bytes);
+	return p;
+}
+
+static const u8 test_key[16] = {
+	0x42, 0x6c, 0x6f, 0x6f, 0x6d, 0x20, 0x74, 0x65,
+	0x73, 0x74, 0x20, 0x6b, 0x65, 0x79, 0x21, 0x0a,
+};
+
+struct filter {
+	struct bloom_core core;
+	void *mem;
+	u64 bytes;
+};
+
+static int filter_new(struct filter *f, u32 type, u64 n, u32 ppb)
+{
+	struct bloom_geometry g;
+	bloom_hash_key_t k;
+	int err = bloom_geometry_size(type, n, ppb, &g);
+
+	if (err)
+		return err;
+	bloom_hash_key_from_bytes(&k, test_key);
+	f->bytes = bloom_core_storage_bytes(&g);
+	f->mem = xalloc(f->bytes);
+	bloom_core_init(&f->core, &g, &k, f->mem);
+	return 0;
+}
+
+static void filter_free(struct filter *f)
+{
+	free(f->mem);
+	f->mem = NULL;
+}
+
+/* Key i: 12 bytes, a tag and the little-endian index. */
+static u64 key_hash(const struct bloom_core *c, u32 tag, u64 i)
+{
+	u8 b[12];
+	int j;
+
+	for (j = 0; j < 4; j++)
+		b[j] = (u8)(tag >> (8 * j));
+	for (j = 0; j < 8; j++)
+		b[4 + j] = (u8)(i >> (8 * j));
+	return bloom_core_hash(c, b, sizeof(b));
+}
+
+static const char *type_name(u32 type)
+{
+	return type == BLOOM_CORE_BLOCKED ? "blocked" : "standard";
+}
+
+/* ---------------------------------------------------------------- hash */
+
+static void test_hash(void)
+{
+	static const u64 published[][2] = {	/* len, SipHash-2-4 */
+		{ 0, 0x726fdb47dd0e0e31ULL }, { 1, 0x74f839c593dc67fdULL },
+		{ 8, 0x93f5f5799a932462ULL }, { 15, 0xa129ca6149be45e5ULL },
+		{ 63, 0x958a324ceb064572ULL },
+	};
+	u8 kb[16], msg[256];
+	struct bloom_core c = { 0 };
+	bool ok = true;
+	unsigned int i, bad = 0;
+
+	check(bloom_core_selftest() == 0,
+	      "bloom_core_selftest(): 64 SipHash-2-4 vectors and sizings");
+
+	for (i = 0; i < 16; i++)
+		kb[i] = (u8)i;
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = (u8)i;
+	bloom_hash_key_from_bytes(&c.key, kb);
+	check(c.key.key[0] == 0x0706050403020100ULL &&
+	      c.key.key[1] == 0x0f0e0d0c0b0a0908ULL,
+	      "bloom_hash_key_from_bytes: 00..0f -> 0x0706050403020100, 0x0f0e0d0c0b0a0908");
+	bloom_hash_key_from_bytes(&c.key, test_key);
+	check(c.key.key[0] == 0x6574206d6f6f6c42ULL &&
+	      c.key.key[1] == 0x0a2179656b207473ULL,
+	      "bloom_hash_key_from_bytes: little-endian halves of an ASCII key");
+
+	bloom_hash_key_from_bytes(&c.key, kb);
+	for (i = 0; i < sizeof(published) / sizeof(published[0]); i++)
+		ok &= bloom_core_hash(&c, msg, published[i][0]) ==
+		      published[i][1];
+	check(ok, "bloom_core_hash: published vectors for len 0, 1, 8, 15, 63");
+
+	/* random keys and lengths: the core's hash is libsodium's */
+	srand(7);
+	for (i = 0; i < 2000; i++) {
+		unsigned char out[8];
+		unsigned int j, len = (unsigned int)rand() % sizeof(msg);
+		u64 want = 0;
+
+		for (j = 0; j < 16; j++)
+			kb[j] = (u8)rand();
+		for (j = 0; j < len; j++)
+			msg[j] = (u8)rand();
+		bloom_hash_key_from_bytes(&c.key, kb);
+		crypto_shorthash_siphash24(out, msg, len, kb);
+		for (j = 0; j < 8; j++)
+			want |= (u64)out[j] << (8 * j);
+		bad += bloom_core_hash(&c, msg, len) != want;
+	}
+	check(bad == 0,
+	      "bloom_core_hash equals crypto_shorthash_siphash24 on the key bytes (2000 random keys/messages, %u differ)",
+	      bad);
+}
+
+/* -------------------------------------------------------------- sizing */
+
+/*
+ * Exact FPR of a blocked filter (512-bit blocks, c bits per key, k
+ * positions per key drawn uniformly with repeats), computed independently
+ * of tools/core/gen_blocked_table.py: Poisson(512 / c) keys in a block, the
+ * distribution of the number of set bits after j keys by dynamic programming
+ * over the draws, and a query hits with probability (set / 512)^k.
+ */
+static double blocked_fpr(double c, unsigned int k)
+{
+	static double dist[513], next[513], hitp[513];
+	double lam = 512.0 / c, pj = exp(-lam), s = 0, h;
+	unsigned int j, t, x;
+
+	memset(dist, 0, sizeof(dist));
+	dist[0] = 1;
+	for (x = 0; x <= 512; x++)
+		hitp[x] = pow(x / 512.0, k);
+	for (j = 0; j < 100000; j++) {
+		for (h = 0, x = 0; x <= 512; x++)
+			h += dist[x] * hitp[x];
+		s += pj * h;
+		pj *= lam / (j + 1);
+		if (j > lam && pj < 1e-16 * s)
+			break;
+		for (t = 0; t < k; t++) {	/* one more key: k draws */
+			next[0] = 0;
+			for (x = 0; x <= 512; x++)
+				next[x] = dist[x] * (x / 512.0) +
+					  (x ? dist[x - 1] * ((513 - x) / 512.0) : 0);
+			memcpy(dist, next, sizeof(dist));
+		}
+	}
+	return s;
+}
+
+static void test_sizing(void)
+{
+	static const u64 caps[] = {
+		1, 2, 3, 7, 10, 100, 1000, 12345, 1000000, 7654321,
+		1000000000, 0x80000000ULL, 0xffffffffULL,
+	};
+	static const u32 ppbs[] = {
+		1, 2, 3, 5, 7, 10, 99, 100, 1000, 12345, 100000, 999999,
+		1000000, 2500000, 5000000, 10000000, 15000000, 50000000,
+		100000000, 123456789, 250000000, 333333333, 499999999,
+		500000000,
+	};
+	unsigned int i, j, points = 0, bad_k = 0, bad_m = 0, bad_blk = 0;
+	unsigned int bad_fpr = 0, blk_points = 0;
+	double maxrel = 0, worst_fpr = 0, worst_p = 0;
+	struct bloom_geometry g, g2;
+	int err;
+	u32 ppb;
+
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		for (j = 0; j < sizeof(ppbs) / sizeof(ppbs[0]); j++) {
+			double l = -log2(ppbs[j] / 1e9);
+			double m = ceil(caps[i] * l / log(2));
+			double rel;
+
+			if (m < 64)
+				m = 64;
+			points++;
+			if (bloom_geometry_size(BLOOM_CORE_STANDARD, caps[i],
+						ppbs[j], &g) ||
+			    bloom_geometry_check(&g)) {
+				bad_m++;
+				continue;
+			}
+			if (g.hashes != (u32)lround(l))
+				bad_k++;
+			rel = fabs((double)g.bits - m) / m;
+			if (rel > maxrel)
+				maxrel = rel;
+			if (rel > 0.001 && fabs((double)g.bits - m) > 1)
+				bad_m++;
+			if (g.capacity != caps[i] || g.fpp_ppb != ppbs[j] ||
+			    g.type != BLOOM_CORE_STANDARD)
+				bad_m++;
+
+			if (bloom_geometry_size(BLOOM_CORE_BLOCKED, caps[i],
+						ppbs[j], &g2) ||
+			    bloom_geometry_check(&g2) ||
+			    g2.bits % 512 || g2.bits < 512 ||
+			    g2.hashes < 1 || g2.hashes > 32 ||
+			    (g2.bits < g.bits && g.bits > 1024))
+				bad_blk++;
+		}
+	}
+	check(bad_k == 0, "standard sizing: k = round(-log2 p) at %u (n, p) points (%u wrong)",
+	      points, bad_k);
+	check(bad_m == 0, "standard sizing: m = ceil(n -log2(p) / ln 2) within 0.1%% at %u points (max rel. error %.3g)",
+	      points, maxrel);
+	check(bad_blk == 0, "blocked sizing: valid, whole 512-bit blocks, never smaller than standard, at %u points",
+	      points);
+
+	/* the table: exact FPR at or under p along a fine sweep of p */
+	for (ppb = 1; ppb <= 500000000; ppb = ppb + ppb / 64 + 1) {
+		double p = ppb / 1e9, fpr;
+
+		if (bloom_geometry_size(BLOOM_CORE_BLOCKED, 1000000000, ppb, &g))
+			break;
+		blk_points++;
+		fpr = blocked_fpr((double)g.bits / 1e9, g.hashes);
+		if (fpr > p * (1 + 1e-6))
+			bad_fpr++;
+		if (fpr / p > worst_fpr) {
+			worst_fpr = fpr / p;
+			worst_p = p;
+		}
+	}
+	check(bad_fpr == 0 && blk_points > 1000,
+	      "blocked sizing: exact FPR <= p at %u values of p (n = 1e9); worst FPR/p %.6f at p = %.3g",
+	      blk_points, worst_fpr, worst_p);
+
+	bloom_geometry_size(BLOOM_CORE_STANDARD, 1000000, 10000000, &g);
+	bloom_geometry_size(BLOOM_CORE_BLOCKED, 1000000, 10000000, &g2);
+	printf("# n=1e6 p=0.01: standard k=%u m=%llu (%.4f bits/key); blocked k=%u m=%llu (%.4f bits/key)\n",
+	       g.hashes, (unsigned long long)g.bits, g.bits / 1e6,
+	       g2.hashes, (unsigned long long)g2.bits, g2.bits / 1e6);
+	bloom_geometry_size(BLOOM_CORE_STANDARD, 1000000, 1000000, &g);
+	bloom_geometry_size(BLOOM_CORE_BLOCKED, 1000000, 1000000, &g2);
+	printf("# n=1e6 p=0.001: standard k=%u m=%llu (%.4f bits/key); blocked k=%u m=%llu (%.4f bits/key)\n",
+	       g.hashes, (unsigned long long)g.bits, g.bits / 1e6,
+	       g2.hashes, (unsigned long long)g2.bits, g2.bits / 1e6);
+	bloom_geometry_size(BLOOM_CORE_BLOCKED, 0xffffffffULL, 1, &g2);
+	printf("# largest sized filter: blocked n=2^32-1 p=1e-9: k=%u m=%llu (%.1f GiB; under BITS_MAX so -E2BIG is unreachable by sizing)\n",
+	       g2.hashes, (unsigned long long)g2.bits, g2.bits / 8.0 / (1 << 30));
+
+	/* smallest filters */
+	err = bloom_geometry_size(BLOOM_CORE_STANDARD, 1, 500000000, &g);
+	check(err == 0 && g.bits == 64 && g.hashes == 1,
+	      "standard n=1 p=0.5: m clamped up to 64 bits, k=1 (m=%llu k=%u)",
+	      (unsigned long long)g.bits, g.hashes);
+	check(bloom_geometry_size(BLOOM_CORE_BLOCKED, 1, 500000000, &g) == 0 &&
+	      g.bits == 512 && g.hashes == 1,
+	      "blocked n=1 p=0.5: one 512-bit block, k=1");
+	err = bloom_geometry_size(BLOOM_CORE_STANDARD, 0xffffffffULL, 1, &g);
+	check(err == 0 && g.hashes == 30 && g.bits / 0xffffffffULL >= 43,
+	      "standard n=2^32-1 p=1e-9: k=30, m=%llu", (unsigned long long)g.bits);
+	check(bloom_core_storage_bytes(&(struct bloom_geometry){ .type = 1, .bits = 64 }) == 64 &&
+	      bloom_core_storage_bytes(&(struct bloom_geometry){ .type = 1, .bits = 513 }) == 128 &&
+	      bloom_core_storage_bytes(&(struct bloom_geometry){ .type = 2, .bits = 1024 }) == 128 &&
+	      bloom_core_storage_bytes(&(struct bloom_geometry){ .type = 1, .bits = 1ULL << 40 }) == 1ULL << 37,
+	      "storage bytes: whole 64-byte lines covering m bits");
+}
+
+static void test_sizing_errors(void)
+{
+	struct bloom_geometry g = { .type = 77, .hashes = 77, .bits = 77 };
+	struct bloom_geometry ok = {
+		.type = BLOOM_CORE_BLOCKED, .hashes = 7, .bits = 1024,
+		.capacity = 100, .fpp_ppb = 10000000,
+	};
+	struct bloom_geometry t;
+
+#define SIZE_ERR(ty, n, ppb, err) \
+	check(bloom_geometry_size(ty, n, ppb, &g) == (err) && g.type == 77, \
+	      "bloom_geometry_size(%s, %s, %s) = %s, geometry untouched", \
+	      #ty, #n, #ppb, #err)
+	SIZE_ERR(BLOOM_CORE_STANDARD, 0, 10000000, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_BLOCKED, 0, 10000000, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_STANDARD, 0x100000000ULL, 10000000, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_BLOCKED, ~0ULL, 10000000, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_STANDARD, 1000, 0, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_BLOCKED, 1000, 0, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_STANDARD, 1000, 500000001, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_BLOCKED, 1000, 1000000000, -EINVAL);
+	SIZE_ERR(0, 1000, 10000000, -EOPNOTSUPP);
+	SIZE_ERR(3, 1000, 10000000, -EOPNOTSUPP);
+	SIZE_ERR(4, 1000, 10000000, -EOPNOTSUPP);
+
+	check(bloom_geometry_check(&ok) == 0, "geometry check: blocked m=1024 k=7 is valid");
+#define CHECK_ERR(field, val, err) \
+	do { \
+		t = ok; \
+		t.field = val; \
+		check(bloom_geometry_check(&t) == (err), \
+		      "bloom_geometry_check(%s = %s) = %s", #field, #val, #err); \
+	} while (0)
+	CHECK_ERR(type, 0, -EOPNOTSUPP);
+	CHECK_ERR(type, 3, -EOPNOTSUPP);
+	CHECK_ERR(hashes, 0, -EINVAL);
+	CHECK_ERR(hashes, 33, -EINVAL);
+	CHECK_ERR(hashes, 32, 0);
+	CHECK_ERR(bits, 1000, -EINVAL);
+	CHECK_ERR(bits, 0, -EINVAL);
+	CHECK_ERR(bits, 512, 0);
+	CHECK_ERR(bits, 1ULL << 40, 0);
+	CHECK_ERR(bits, (1ULL << 40) + 512, -E2BIG);
+	CHECK_ERR(capacity, 0, -EINVAL);
+	CHECK_ERR(fpp_ppb, 0, -EINVAL);
+	CHECK_ERR(fpp_ppb, 500000001, -EINVAL);
+	ok.type = BLOOM_CORE_STANDARD;
+	CHECK_ERR(bits, 1000, 0);
+	CHECK_ERR(bits, 64, 0);
+	CHECK_ERR(bits, 63, -EINVAL);
+	CHECK_ERR(bits, (1ULL << 40) + 1, -E2BIG);
+	CHECK_ERR(bits, ~0ULL, -E2BIG);
+}
+
+/* ----------------------------------------------------------- property */
+
+static void test_property(u32 type, u32 ppb)
+{
+	struct filter f;
+	double p = ppb / 1e9, l = -log2(p), t0, t_add, t_query;
+	u64 i, fn = 0, fp = 0, set;
+	double fpr, bpk, ideal = l / log(2);
+
+	if (filter_new(&f, type, NKEYS, ppb)) {
+		check(false, "%s p=%g: sizing failed", type_name(type), p);
+		return;
+	}
+	t0 = now();
+	for (i = 0; i < NKEYS; i++)
+		bloom_core_add_hash(&f.core, key_hash(&f.core, 1, i));
+	t_add = now() - t0;
+	for (i = 0; i < NKEYS; i++)
+		fn += !bloom_core_query_hash(&f.core, key_hash(&f.core, 1, i));
+	t0 = now();
+	for (i = 0; i < NKEYS; i++)
+		fp += bloom_core_query_hash(&f.core, key_hash(&f.core, 2, i));
+	t_query = now() - t0;
+	fpr = (double)fp / NKEYS;
+	bpk = (double)f.core.geo.bits / NKEYS;
+	set = bloom_core_bits_set(&f.core);
+
+	printf("# %s p=%g: k=%u m=%llu bits/key=%.4f (%.4f x -log2(p)/ln2), FPR=%.6f (%.3f x p), fill=%.4f, add %.1f ns/key, query(absent) %.1f ns/key incl. SipHash\n",
+	       type_name(type), p, f.core.geo.hashes,
+	       (unsigned long long)f.core.geo.bits, bpk, bpk / ideal, fpr,
+	       fpr / p, (double)set / f.core.geo.bits, t_add / NKEYS * 1e9,
+	       t_query / NKEYS * 1e9);
+	check(fn == 0, "%s p=%g: no false negatives among %u added keys (%llu)",
+	      type_name(type), p, NKEYS, (unsigned long long)fn);
+	if (type == BLOOM_CORE_STANDARD) {
+		check(fpr >= 0.8 * p && fpr <= 1.2 * p,
+		      "standard p=%g: FPR %.6f on %u absent keys within [0.8p, 1.2p]",
+		      p, fpr, NKEYS);
+		check(fabs(bpk / ideal - 1) <= 0.01,
+		      "standard p=%g: %.4f bits/key within 1%% of -log2(p)/ln2 = %.4f",
+		      p, bpk, ideal);
+	} else {
+		check(fpr <= 1.2 * p,
+		      "blocked p=%g: FPR %.6f on %u absent keys <= 1.2p",
+		      p, fpr, NKEYS);
+		check(f.core.geo.bits % 512 == 0 && bpk >= ideal,
+		      "blocked p=%g: %.4f bits/key = %.4f x standard's, whole blocks",
+		      p, bpk, bpk / ideal);
+	}
+	check(set > 0 && set <= f.core.geo.bits,
+	      "%s p=%g: bits_set %llu of %llu", type_name(type), p,
+	      (unsigned long long)set, (unsigned long long)f.core.geo.bits);
+	filter_free(&f);
+}
+
+/* popcount by hand, to check bloom_core_bits_set */
+static u64 count_bits(const struct filter *f)
+{
+	const u8 *b = f->mem;
+	u64 i, n = 0;
+
+	for (i = 0; i < f->bytes; i++)
+		n += (u64)__builtin_popcount(b[i]);
+	return n;
+}
+
+static void test_present(u32 type)
+{
+	struct filter f;
+	u64 h = 0x0123456789abcdefULL, h2 = 0xfedcba9876543210ULL;
+	u64 hs[3] = { 0x1111, 0x2222, 0x1111 };
+	u8 res = 0xff;
+	bool first, second;
+	u32 hits;
+
+	filter_new(&f, type, 1000, 10000000);
+	check(!bloom_core_query_hash(&f.core, h) && bloom_core_bits_set(&f.core) == 0,
+	      "%s: an empty filter has no bits set and reports a key absent",
+	      type_name(type));
+	first = bloom_core_add_hash(&f.core, h);
+	second = bloom_core_add_hash(&f.core, h);
+	check(!first && second && bloom_core_query_hash(&f.core, h),
+	      "%s: first add reports new, second add reports already present",
+	      type_name(type));
+	check(bloom_core_bits_set(&f.core) >= 1 &&
+	      bloom_core_bits_set(&f.core) <= f.core.geo.hashes &&
+	      bloom_core_bits_set(&f.core) == count_bits(&f),
+	      "%s: one key sets 1..k bits (%llu, k=%u), popcount agrees",
+	      type_name(type), (unsigned long long)bloom_core_bits_set(&f.core),
+	      f.core.geo.hashes);
+	check(!bloom_core_add_hash(&f.core, h2),
+	      "%s: a different key reports new", type_name(type));
+	hits = bloom_core_add_batch(&f.core, hs, 3, &res);
+	check(hits == 1 && res == 0x04,
+	      "%s: add batch with a repeated key: results 0x%02x (want 0x04)",
+	      type_name(type), res);
+	filter_free(&f);
+}
+
+static void test_batch(u32 type)
+{
+	enum { N = 100003 };
+	static u64 hs[N], qs[2 * N];
+	static u8 r1[(2 * N + 7) / 8], r2[(2 * N + 7) / 8];
+	struct filter a, b;
+	u32 i, hits1 = 0, hits2, bad = 0;
+
+	filter_new(&a, type, N, 10000000);
+	filter_new(&b, type, N, 10000000);
+	for (i = 0; i < N; i++)
+		hs[i] = key_hash(&a.core, 3, i % (N - 1000));	/* some twice */
+	memset(r1, 0, sizeof(r1));
+	memset(r2, 0xff, sizeof(r2));
+	for (i = 0; i < N; i++) {
+		bool r = bloom_core_add_hash(&a.core, hs[i]);
+
+		hits1 += r;
+		if (r)
+			r1[i / 8] |= 1 << (i % 8);
+	}
+	hits2 = bloom_core_add_batch(&b.core, hs, N, r2);
+	check(hits1 == hits2 && !memcmp(r1, r2, (N + 7) / 8) &&
+	      !memcmp(a.mem, b.mem, a.bytes) && hits1 >= 1000,
+	      "%s: add_batch = add_hash one by one (%u keys, %u already present, same bits, same results)",
+	      type_name(type), N, hits1);
+
+	for (i = 0; i < 2 * N; i++)
+		qs[i] = key_hash(&a.core, i & 1 ? 3 : 4, i / 2 % (N - 1000));
+	memset(r1, 0, sizeof(r1));
+	memset(r2, 0xff, sizeof(r2));
+	hits1 = 0;
+	for (i = 0; i < 2 * N; i++) {
+		bool r = bloom_core_query_hash(&a.core, qs[i]);
+
+		hits1 += r;
+		if (r)
+			r1[i / 8] |= 1 << (i % 8);
+	}
+	hits2 = bloom_core_query_batch(&a.core, qs, 2 * N, r2);
+	check(hits1 == hits2 && !memcmp(r1, r2, sizeof(r1)) && hits1 >= N &&
+	      hits1 < N + N / 20,
+	      "%s: query_batch = query_hash one by one (%u keys, %u hits)",
+	      type_name(type), 2 * N, hits1);
+	for (i = 1; i < 2 * N; i += 2)
+		bad += !(r2[i / 8] & (1 << (i % 8)));
+	check(bad == 0 && bloom_core_query_batch(&a.core, qs, 2 * N, NULL) == hits1,
+	      "%s: query_batch: every added key in the bitmap, NULL results gives the count",
+	      type_name(type));
+	filter_free(&a);
+	filter_free(&b);
+}
+
+/* ---------------------------------------------------------- concurrency */
+
+struct worker {
+	struct bloom_core *core;
+	const u64 *hashes;
+	u32 n;
+	pthread_barrier_t *start;
+};
+
+static void *worker_add(void *arg)
+{
+	struct worker *w = arg;
+	u32 i;
+
+	pthread_barrier_wait(w->start);
+	for (i = 0; i < w->n; i++)
+		bloom_core_add_hash(w->core, w->hashes[i]);
+	return NULL;
+}
+
+/*
+ * @threads threads add interleaved shares of @n keys to one filter at once;
+ * the bit array must equal the one built by a single thread. Repeated
+ * @rounds times (small filters make races on one word likely).
+ */
+static bool concurrent(u32 type, u32 n, u32 ppb, u32 threads, u32 rounds,
+		       u32 *lost)
+{
+	struct filter conc, seq;
+	u64 *hs = malloc(sizeof(u64) * n);
+	u32 r, t, i, per = n / threads;
+	bool ok = true;
+
+	*lost = 0;
+	for (r = 0; r < rounds; r++) {
+		pthread_t tid[8];
+		struct worker w[8];
+		pthread_barrier_t start;
+
+		filter_new(&conc, type, n, ppb);
+		filter_new(&seq, type, n, ppb);
+		for (i = 0; i < per * threads; i++) {
+			hs[i] = key_hash(&seq.core, 5 + r, i);
+			bloom_core_add_hash(&seq.core, hs[i]);
+		}
+		pthread_barrier_init(&start, NULL, threads);
+		for (t = 0; t < threads; t++) {
+			w[t] = (struct worker){ &conc.core, hs + t * per, per,
+						&start };
+			pthread_create(&tid[t], NULL, worker_add, &w[t]);
+		}
+		for (t = 0; t < threads; t++)
+			pthread_join(tid[t], NULL);
+		pthread_barrier_destroy(&start);
+		if (memcmp(conc.mem, seq.mem, seq.bytes)) {
+			ok = false;
+			*lost += (u32)(count_bits(&seq) - count_bits(&conc));
+		}
+		for (i = 0; i < per * threads; i++)
+			if (!bloom_core_query_hash(&conc.core, hs[i]))
+				ok = false;
+		filter_free(&conc);
+		filter_free(&seq);
+	}
+	free(hs);
+	return ok;
+}
+
+static void test_concurrency(u32 type)
+{
+	u32 lost;
+	bool ok;
+
+	ok = concurrent(type, NKEYS, 10000000, 4, 1, &lost);
+	check(ok, "%s: 4 threads adding 1,000,000 keys at once lose no bit (%u lost)",
+	      type_name(type), lost);
+	ok = concurrent(type, 400, 100000000, 2, 3000, &lost);
+	check(ok, "%s: 2 threads x 200 keys into a tiny filter, 3000 rounds: bit arrays equal the sequential ones (%u bits lost)",
+	      type_name(type), lost);
+}
+
+int main(void)
+{
+	double t0 = now();
+	static const u32 types[] = { BLOOM_CORE_STANDARD, BLOOM_CORE_BLOCKED };
+	unsigned int i;
+
+	printf("TAP version 13\n");
+	test_hash();
+	test_sizing();
+	test_sizing_errors();
+	for (i = 0; i < 2; i++) {
+		test_present(types[i]);
+		test_batch(types[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		test_property(types[i], 10000000);
+		test_property(types[i], 1000000);
+	}
+	for (i = 0; i < 2; i++)
+		test_concurrency(types[i]);
+	printf("1..%d\n", test_no);
+	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
+	       test_failed, now() - t0);
+	return test_failed ? 1 : 0;
+}

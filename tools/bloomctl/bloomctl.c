@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bloomctl: manage the kernel's Bloom filters (/dev/bloom) from a shell,
+ * ipset-style: "bloomctl VERB [OPTIONS] ARGS". This file holds the verb
+ * table, the global options and the help texts; each verb lives in cmd_*.c.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bloomctl.h"
+
+struct verb {
+	const char *name;
+	int (*run)(const char *dev, int argc, char **argv);
+	const char *synopsis;
+	const char *help;
+};
+
+static const struct verb verbs[] = {
+	{ "create", cmd_create,
+	  "create NAME [--type standard|blocked] --capacity N --fpp P\n"
+	  "       [--hash-key HEX32] [--bits M --hashes K]",
+	  "Creates filter NAME sized for N keys (k/M/G suffixes: 1M = 1000000)\n"
+	  "at false-positive rate P (1e-9 to 0.5, e.g. 0.01 or 1e-3).\n"
+	  "  -t, --type T      standard (default) or blocked (one cache line per key)\n"
+	  "  -c, --capacity N  keys the filter is sized for\n"
+	  "  -p, --fpp P       false-positive rate wanted at N keys\n"
+	  "      --hash-key H  the 128-bit SipHash key as 32 hex digits (default:\n"
+	  "                    random); the same key and geometry give the same bits\n"
+	  "      --bits M      explicit geometry: M bits (blocked: a multiple of 512)\n"
+	  "      --hashes K    explicit geometry: K hashes (1 to 32)\n" },
+	{ "add", cmd_add,
+	  "add NAME [--ipv4|--ipv6] KEY...\n"
+	  "       add NAME [--ipv4|--ipv6] [--skip-empty] [-v] -f FILE",
+	  "Adds keys to filter NAME (needs CAP_NET_ADMIN).\n"
+	  "  -f, --file FILE   one key per line ('-': standard input); \"\\n\" or\n"
+	  "                    \"\\r\\n\" ends a line; sent in batches of thousands\n"
+	  "      --skip-empty  skip empty lines instead of stopping at them\n"
+	  "      --ipv4        keys are IPv4 addresses: add their 4 bytes\n"
+	  "      --ipv6        keys are IPv6 addresses: add their 16 bytes\n"
+	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n"
+	  "A bad line (empty, over 4096 bytes, not an address) stops the command:\n"
+	  "the keys before it are added, none after.\n" },
+	{ "test", cmd_test,
+	  "test NAME [--ipv4|--ipv6] [-q] KEY...\n"
+	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--absent] [-v] -f FILE",
+	  "Asks filter NAME about keys.\n"
+	  "With KEYs, prints \"KEY: may be present\" or \"KEY: absent\" for each; exits\n"
+	  "0 if every key may be present, 1 if any is definitely absent.\n"
+	  "With -f FILE, works as a filter: prints the lines that may be present, in\n"
+	  "input order, and exits 0.\n"
+	  "  -f, --file FILE   one key per line ('-': standard input)\n"
+	  "      --absent      with -f: print the lines that are definitely absent\n"
+	  "      --skip-empty  skip empty lines instead of stopping at them\n"
+	  "      --ipv4/--ipv6 keys are addresses, as with add\n"
+	  "  -q, --quiet       with KEYs: print nothing, only set the exit status\n"
+	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n" },
+	{ "info", cmd_info,
+	  "info NAME [--json]",
+	  "Prints the parameters and statistics of filter NAME, the fill ratio and\n"
+	  "the false-positive rate estimated from it.\n"
+	  "  -j, --json        as a JSON object\n" },
+	{ "list", cmd_list,
+	  "list [-n | --json]",
+	  "Lists the filters: a table of name, type, capacity, count and memory.\n"
+	  "  -n, --names-only  one name per line\n"
+	  "  -j, --json        a JSON array of the objects 'info --json' prints\n" },
+	{ "destroy", cmd_destroy,
+	  "destroy NAME",
+	  "Destroys filter NAME and frees its memory (needs CAP_NET_ADMIN).\n" },
+	{ "version", cmd_version,
+	  "version [--json]",
+	  "Prints the module's ABI version, filter types, limits and memory use.\n" },
+	{ "help", cmd_help,
+	  "help [VERB]",
+	  "Prints the overview, or the help of VERB.\n" },
+};
+
+#define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
+
+static const struct verb *find_verb(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NVERBS; i++)
+		if (!strcmp(verbs[i].name, name))
+			return &verbs[i];
+	return NULL;
+}
+
+int print_help(FILE *f, const char *name)
+{
+	const struct verb *v;
+	size_t i;
+
+	if (!name) {
+		fputs("usage: bloomctl [--device PATH] VERB [OPTIONS] [ARGS]\n\n"
+		      "Manages Bloom filters in kernel memory (/dev/bloom).\n\n", f);
+		for (i = 0; i < NVERBS; i++)
+			fprintf(f, "  bloomctl %s\n", verbs[i].synopsis);
+		fputs("\nGlobal option:\n"
+		      "  -d, --device PATH   the bloom device (default /dev/bloom)\n\n"
+		      "Exit status: 0 success; 1 test: a key is definitely absent;\n"
+		      "2 usage error; 3 the operation failed.\n"
+		      "'bloomctl help VERB' for details; bloomctl(8) for everything.\n",
+		      f);
+		return 0;
+	}
+	v = find_verb(name);
+	if (!v)
+		return -1;
+	fprintf(f, "usage: bloomctl %s\n\n%s", v->synopsis, v->help);
+	return 0;
+}
+
+int cmd_help(const char *dev, int argc, char **argv)
+{
+	(void)dev;
+	if (argc > 2)
+		die_usage("help", "help takes at most one verb");
+	if (print_help(stdout, argc == 2 ? argv[1] : NULL))
+		die_usage(NULL, "no verb named '%s'", argv[1]);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = NULL;
+	const struct verb *v;
+	int i = 1;
+
+	/* Global options come before the verb; the verb parses the rest. */
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--device")) {
+			if (i + 1 >= argc)
+				die_usage(NULL, "option '%s' needs a path", argv[i]);
+			dev = argv[i + 1];
+			i += 2;
+		} else if (!strncmp(argv[i], "--device=", 9)) {
+			dev = argv[i] + 9;
+			i++;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			print_help(stdout, NULL);
+			return EXIT_OK;
+		} else {
+			die_usage(NULL, "unknown option '%s'", argv[i]);
+		}
+	}
+	if (i >= argc) {
+		print_help(stderr, NULL);
+		return EXIT_USAGE;
+	}
+	v = find_verb(argv[i]);
+	if (!v)
+		die_usage(NULL, "unknown verb '%s'", argv[i]);
+	/* Each verb runs getopt once, on its own argv; opterr=0: we word
+	 * the errors ourselves. */
+	opterr = 0;
+	optind = 0;
+	return v->run(dev, argc - i, argv + i);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* bloomctl: what the verbs' source files share. */
+#ifndef BLOOMCTL_H
+#define BLOOMCTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <libbloom.h>
+
+/* Exit statuses, documented in bloomctl(8). */
+enum {
+	EXIT_OK = 0,
+	EXIT_ABSENT = 1,	/* test: some key is definitely absent */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_FAIL = 3,		/* the operation failed: device, module, input */
+};
+
+/* report.c: one line on stderr, then exit. */
+void die_usage(const char *verb, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void die_op(enum bloom_op op, const char *subject, int err)
+	__attribute__((noreturn));
+/* Handles getopt_long's '?' and ':' answers: exits with a usage error. */
+void die_getopt(const char *verb, int c, char **argv)
+	__attribute__((noreturn));
+int open_device(const char *dev);
+int open_bound(const char *dev, const char *name);
+void check_name(const char *verb, const char *name);
+double now_seconds(void);
+
+/* parse.c */
+int parse_count(const char *s, uint64_t *out);
+int parse_fpp(const char *s, double *p);
+int parse_hex_key(const char *s, uint8_t key[BLOOM_HASH_KEY_LEN]);
+enum bloom_type parse_type(const char *s);
+const char *type_name(uint32_t type);
+/* Address text (NUL-terminated, @len bytes) to 4 or 16 bytes. */
+int parse_addr(int family, const char *s, size_t len, uint8_t *out);
+
+/* lines.c: reads a file of keys, one per line, with line numbers. */
+struct line_reader {
+	FILE *f;
+	const char *path;
+	char *buf;
+	size_t cap;
+	uint64_t lineno;
+};
+int lr_open(struct line_reader *lr, const char *path);
+/* Next line without its "\n" or "\r\n": its length, -1 at the end, -2 on a
+ * read error (errno set). */
+long lr_next(struct line_reader *lr, char **line);
+void lr_close(struct line_reader *lr);
+
+/* json.c */
+void json_string(FILE *f, const char *s);
+void print_info_json(FILE *f, const struct bloom_info *in, const char *indent);
+
+/* The verbs; argv[0] is the verb. */
+int cmd_create(const char *dev, int argc, char **argv);
+int cmd_destroy(const char *dev, int argc, char **argv);
+int cmd_add(const char *dev, int argc, char **argv);
+int cmd_test(const char *dev, int argc, char **argv);
+int cmd_info(const char *dev, int argc, char **argv);
+int cmd_list(const char *dev, int argc, char **argv);
+int cmd_version(const char *dev, int argc, char **argv);
+int cmd_help(const char *dev, int argc, char **argv);
+/* Prints the help of @verb (NULL: the overview); -1 if there is no such verb. */
+int print_help(FILE *f, const char *verb);
+
+#endif /* BLOOMCTL_H */

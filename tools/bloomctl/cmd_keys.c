@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verbs that carry keys: add and test, from the command line or from a
+ * file (one key per line). Files go through the library's batch builder, so
+ * a million keys cost a few dozen ioctls, and output is fully buffered.
+ */
+/* fwrite_unlocked: the output loop runs once per line. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bloomctl.h"
+
+struct key_opts {
+	const char *verb;
+	const char *file;
+	int family;		/* 0: keys are the bytes given; AF_INET(6) */
+	int skip_empty;
+	int absent;		/* test -f: print the absent lines instead */
+	int verbose;
+	int quiet;
+	const char *name;
+	char **keys;		/* command-line keys */
+	int nkeys;
+};
+
+static size_t fixed_size(int family)
+{
+	return family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
+}
+
+/* Text to key bytes; NULL, or what is wrong with the text. */
+static const char *to_key(const struct key_opts *o, const char *text,
+			  size_t len, const void **key, size_t *klen,
+			  uint8_t addr[16])
+{
+	if (len == 0)
+		return "empty key";
+	if (o->family) {
+		if (parse_addr(o->family, text, len, addr))
+			return o->family == AF_INET ? "not an IPv4 address" :
+						      "not an IPv6 address";
+		*key = addr;
+		*klen = fixed_size(o->family);
+		return NULL;
+	}
+	if (len > BLOOM_KEY_MAX)
+		return "key longer than 4096 bytes";
+	*key = text;
+	*klen = len;
+	return NULL;
+}
+
+static void parse_key_opts(struct key_opts *o, int argc, char **argv)
+{
+	int is_test = !strcmp(o->verb, "test");
+	static const struct option opts[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "ipv4", no_argument, NULL, '4' },
+		{ "ipv6", no_argument, NULL, '6' },
+		{ "skip-empty", no_argument, NULL, 'E' },
+		{ "absent", no_argument, NULL, 'A' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":f:vqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o->file = optarg;
+			break;
+		case '4':
+		case '6':
+			if (o->family)
+				die_usage(o->verb, "give --ipv4 or --ipv6, not both");
+			o->family = c == '4' ? AF_INET : AF_INET6;
+			break;
+		case 'E':
+			o->skip_empty = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'A':
+		case 'q':
+			if (!is_test)
+				die_getopt(o->verb, '?', argv);
+			if (c == 'A')
+				o->absent = 1;
+			else
+				o->quiet = 1;
+			break;
+		case 'h':
+			print_help(stdout, o->verb);
+			exit(EXIT_OK);
+		default:
+			die_getopt(o->verb, c, argv);
+		}
+	}
+	if (optind >= argc)
+		die_usage(o->verb, "%s needs a filter name", o->verb);
+	o->name = argv[optind];
+	check_name(o->verb, o->name);
+	o->keys = argv + optind + 1;
+	o->nkeys = argc - optind - 1;
+	if (o->file && o->nkeys)
+		die_usage(o->verb, "give keys or -f FILE, not both");
+	if (!o->file && !o->nkeys)
+		die_usage(o->verb, "%s needs keys, or -f FILE (- for standard input)",
+			  o->verb);
+	if (o->absent && !o->file)
+		die_usage(o->verb, "--absent works with -f FILE only");
+	if (o->quiet && o->file)
+		die_usage(o->verb, "--quiet works with keys on the command line only");
+}
+
+/* Command-line keys: all checked before the first one is sent. */
+static int keys_from_args(const struct key_opts *o, int fd, int query)
+{
+	size_t ksize = fixed_size(o->family), n = o->nkeys, i;
+	struct bloom_key *keys = calloc(n, sizeof(*keys));
+	uint8_t *packed = calloc(n, ksize ? ksize : 1);
+	uint8_t *results = calloc((n + 7) / 8, 1);
+	int absent = 0;
+	long ret;
+
+	if (!keys || !packed || !results)
+		die("out of memory");
+	for (i = 0; i < n; i++) {
+		const char *text = o->keys[i];
+		const char *why = to_key(o, text, strlen(text), &keys[i].data,
+					 &keys[i].len, packed + i * ksize);
+
+		if (why)
+			die("key %zu ('%.64s'): %s; nothing was %s", i + 1,
+			    text, why, query ? "tested" : "added");
+	}
+	if (ksize)
+		ret = query ? bloom_query_fixed(fd, packed, ksize, n, results, NULL)
+			    : bloom_add_fixed(fd, packed, ksize, n, results, NULL);
+	else
+		ret = query ? bloom_query_keys(fd, keys, n, results, NULL)
+			    : bloom_add_keys(fd, keys, n, results, NULL);
+	if (ret < 0)
+		die_op(query ? BLOOM_OP_QUERY : BLOOM_OP_ADD, o->name, ret);
+	for (i = 0; i < n; i++) {
+		int r = bloom_result(results, i);
+
+		absent |= !r;
+		if (query && !o->quiet)
+			printf("%s: %s\n", o->keys[i], r ? "may be present" : "absent");
+	}
+	if (o->verbose)
+		fprintf(stderr, "bloomctl: %s: %s %zu keys, %ld %s\n", o->name,
+			query ? "tested" : "added", n, ret,
+			query ? "may be present" : "probably present already");
+	free(keys);
+	free(packed);
+	free(results);
+	return query && absent ? EXIT_ABSENT : EXIT_OK;
+}
+
+/* Progress on stderr, only for a person watching a terminal. */
+struct progress {
+	int on;
+	double start, last;
+};
+
+static void progress(struct progress *p, const struct key_opts *o,
+		     uint64_t n, int final)
+{
+	double t = now_seconds();
+
+	if (!p->on || (!final && t - p->last < 0.2))
+		return;
+	p->last = t;
+	fprintf(stderr, "\r%s %s: %" PRIu64 " keys, %.0f keys/s%s",
+		o->verb, o->name, n, n / (t - p->start + 1e-9),
+		final ? "\n" : "");
+}
+
+/* Side buffer of the input lines for --ipv4/--ipv6, whose keys are not
+ * the text to print back. Addresses are shorter than this. */
+#define TEXT_MAX	64
+
+struct batch_state {
+	const struct key_opts *o;
+	struct bloom_builder *b;
+	char (*texts)[TEXT_MAX];
+	size_t pending;		/* keys pushed since the last flush */
+	uint64_t keys, hits;
+	struct progress prog;
+};
+
+/* Sends the pending keys and, for test, prints the chosen lines. */
+static void flush(struct batch_state *s, int query)
+{
+	long ret = bloom_builder_flush(s->b);
+	size_t i, n = s->pending;
+
+	if (ret < 0) {
+		char msg[512];
+
+		die("%s; %" PRIu64 " keys before this batch were %s",
+		    bloom_strerror(msg, sizeof(msg),
+				   query ? BLOOM_OP_QUERY : BLOOM_OP_ADD,
+				   s->o->name, ret),
+		    s->keys, query ? "tested" : "added");
+	}
+	s->pending = 0;
+	s->keys += n;
+	s->hits += ret;
+	if (query) {
+		for (i = 0; i < n; i++) {
+			const void *key;
+			size_t len;
+
+			if (bloom_builder_result(s->b, i) == s->o->absent)
+				continue;
+			if (s->texts) {
+				key = s->texts[i];
+				len = strlen(s->texts[i]);
+			} else {
+				bloom_builder_key(s->b, i, &key, &len);
+			}
+			fwrite_unlocked(key, 1, len, stdout);
+			putc_unlocked('\n', stdout);
+		}
+		if (ferror(stdout))
+			die("cannot write the output: %s", strerror(errno));
+	}
+	progress(&s->prog, s->o, s->keys, 0);
+}
+
+static int keys_from_file(const struct key_opts *o, int fd, int query)
+{
+	struct batch_state s = { .o = o };
+	struct line_reader lr;
+	uint8_t addr[16];
+	double t0;
+	char *line;
+	long len;
+	int err;
+
+	err = bloom_builder_new(&s.b, fd, query ? BLOOM_IOC_QUERY : BLOOM_IOC_ADD,
+				fixed_size(o->family));
+	if (!err && o->family) {
+		s.texts = malloc(BLOOM_BATCH_MAX_KEYS * sizeof(*s.texts));
+		if (!s.texts)
+			err = -ENOMEM;
+	}
+	if (err)
+		die("cannot set up a batch: %s", strerror(-err));
+	err = lr_open(&lr, o->file);
+	if (err)
+		die("cannot open %s: %s", o->file, strerror(-err));
+	if (query)
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	s.prog.on = isatty(STDERR_FILENO);
+	s.prog.start = s.prog.last = t0 = now_seconds();
+
+	while ((len = lr_next(&lr, &line)) != -1) {
+		const char *why;
+		const void *key;
+		size_t klen;
+
+		if (len == -2) {
+			err = errno;
+			flush(&s, query);
+			progress(&s.prog, o, s.keys, 1);
+			die("cannot read %s after line %" PRIu64 ": %s; the %" PRIu64 " keys before were %s",
+			    lr.path, lr.lineno, strerror(err), s.keys,
+			    query ? "tested" : "added");
+		}
+		if (len == 0 && o->skip_empty)
+			continue;
+		why = to_key(o, line, len, &key, &klen, addr);
+		if (why) {
+			/* Everything before the bad line is done, nothing after. */
+			flush(&s, query);
+			progress(&s.prog, o, s.keys, 1);
+			die("%s, line %" PRIu64 ": %s%s; the %" PRIu64 " key%s before it %s %s, none after",
+			    lr.path, lr.lineno, why,
+			    len == 0 ? " (--skip-empty skips empty lines)" : "",
+			    s.keys, s.keys == 1 ? "" : "s",
+			    s.keys == 1 ? "was" : "were",
+			    query ? "tested" : "added");
+		}
+		if (!bloom_builder_room(s.b, klen))
+			flush(&s, query);
+		if (s.texts)
+			memcpy(s.texts[s.pending], line, len + 1);
+		err = bloom_builder_push(s.b, key, klen);
+		if (err)
+			die("internal error: batch refused a key: %s", strerror(-err));
+		s.pending++;
+	}
+	flush(&s, query);
+	progress(&s.prog, o, s.keys, 1);
+	if (fflush(stdout))
+		die("cannot write the output: %s", strerror(errno));
+	if (o->verbose) {
+		double t = now_seconds() - t0;
+
+		fprintf(stderr, "bloomctl: %s: %s %" PRIu64 " keys in %.3f s (%.0f keys/s): %" PRIu64 " %s\n",
+			o->name, query ? "tested" : "added", s.keys, t,
+			s.keys / (t + 1e-9), s.hits,
+			query ? "may be present" : "probably present already");
+	}
+	lr_close(&lr);
+	free(s.texts);
+	bloom_builder_free(s.b);
+	return EXIT_OK;
+}
+
+static int keys_verb(const char *verb, const char *dev, int argc, char **argv)
+{
+	struct key_opts o = { .verb = verb };
+	int query = !strcmp(verb, "test");
+	int fd;
+
+	parse_key_opts(&o, argc, argv);
+	fd = open_bound(dev, o.name);
+	return o.file ? keys_from_file(&o, fd, query)
+		      : keys_from_args(&o, fd, query);
+}
+
+int cmd_add(const char *dev, int argc, char **argv)
+{
+	return keys_verb("add", dev, argc, argv);
+}
+
+int cmd_test(const char *dev, int argc, char **argv)
+{
+	return keys_verb("test", dev, argc, argv);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The verbs that only look: info, list, version. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bloomctl.h"
+
+/* Options shared by the looking verbs: --json, -n, --help. */
+static void look_opts(const char *verb, int argc, char **argv, int *json,
+		      int *names_only)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "names-only", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":jnh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			*json = 1;
+			break;
+		case 'n':
+			if (!names_only)
+				die_getopt(verb, '?', argv);
+			*names_only = 1;
+			break;
+		case 'h':
+			print_help(stdout, verb);
+			exit(EXIT_OK);
+		default:
+			die_getopt(verb, c, argv);
+		}
+	}
+}
+
+/* 1234567 -> "1.2 MiB": memory sizes for people. */
+static const char *human_bytes(uint64_t v, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double d = v;
+	int u = 0;
+
+	while (d >= 1024 && u < 4) {
+		d /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", d, unit[u]);
+	return buf;
+}
+
+static void print_info_text(const struct bloom_info *in)
+{
+	double fill = in->bits ? (double)in->bits_set / in->bits : 0;
+	char hb[32];
+
+	printf("name:            %s\n", in->name);
+	printf("type:            %s\n", type_name(in->type));
+	printf("capacity:        %" PRIu64 " keys\n", (uint64_t)in->capacity);
+	printf("fpp:             %.9g (%u ppb)\n", in->fpp_ppb / 1e9, in->fpp_ppb);
+	printf("bits:            %" PRIu64 " (%.2f per key of capacity)\n",
+	       (uint64_t)in->bits,
+	       in->capacity ? (double)in->bits / in->capacity : 0.0);
+	printf("hashes:          %u\n", in->hashes);
+	printf("memory:          %" PRIu64 " bytes (%s)\n",
+	       (uint64_t)in->memory_bytes,
+	       human_bytes(in->memory_bytes, hb, sizeof(hb)));
+	printf("count:           %" PRIu64 " keys (%.1f%% of capacity)\n",
+	       (uint64_t)in->count,
+	       in->capacity ? 100.0 * in->count / in->capacity : 0.0);
+	printf("adds:            %" PRIu64 "\n", (uint64_t)in->adds);
+	printf("queries:         %" PRIu64 " (%" PRIu64 " may be present)\n",
+	       (uint64_t)in->queries, (uint64_t)in->hits);
+	printf("bits set:        %" PRIu64 " (fill ratio %.4f)\n",
+	       (uint64_t)in->bits_set, fill);
+	printf("estimated fpp:   %.6g now (fill ratio ^ hashes)\n",
+	       pow(fill, in->hashes));
+}
+
+int cmd_info(const char *dev, int argc, char **argv)
+{
+	struct bloom_info in;
+	int json = 0, fd, err;
+
+	look_opts("info", argc, argv, &json, NULL);
+	if (optind >= argc)
+		die_usage("info", "info needs a filter name");
+	if (optind + 1 < argc)
+		die_usage("info", "unexpected argument '%s'", argv[optind + 1]);
+	check_name("info", argv[optind]);
+	fd = open_device(dev);
+	err = bloom_info(fd, argv[optind], &in);
+	if (err)
+		die_op(BLOOM_OP_INFO, argv[optind], err);
+	if (json) {
+		print_info_json(stdout, &in, "");
+		putchar('\n');
+	} else {
+		print_info_text(&in);
+	}
+	bloom_close(fd);
+	return EXIT_OK;
+}
+
+int cmd_list(const char *dev, int argc, char **argv)
+{
+	char (*names)[BLOOM_NAME_LEN];
+	int json = 0, names_only = 0, fd, err;
+	size_t n, i, shown = 0;
+
+	look_opts("list", argc, argv, &json, &names_only);
+	if (optind < argc)
+		die_usage("list", "unexpected argument '%s'", argv[optind]);
+	if (json && names_only)
+		die_usage("list", "give --json or --names-only, not both");
+	fd = open_device(dev);
+	err = bloom_list(fd, &names, &n);
+	if (err)
+		die_op(BLOOM_OP_LIST, NULL, err);
+	if (json)
+		fputs("[", stdout);
+	else if (!names_only)
+		printf("%-31s %-8s %12s %12s %12s\n", "NAME", "TYPE",
+		       "CAPACITY", "COUNT", "MEMORY");
+	for (i = 0; i < n; i++) {
+		struct bloom_info in;
+		char hb[32];
+
+		if (names_only) {
+			puts(names[i]);
+			continue;
+		}
+		err = bloom_info(fd, names[i], &in);
+		/* Destroyed since the list was taken: not there any more. */
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			die_op(BLOOM_OP_INFO, names[i], err);
+		if (json) {
+			fputs(shown ? ",\n" : "\n", stdout);
+			print_info_json(stdout, &in, "  ");
+		} else {
+			printf("%-31s %-8s %12" PRIu64 " %12" PRIu64 " %12s\n",
+			       in.name, type_name(in.type),
+			       (uint64_t)in.capacity, (uint64_t)in.count,
+			       human_bytes(in.memory_bytes, hb, sizeof(hb)));
+		}
+		shown++;
+	}
+	if (json)
+		fputs(shown ? "\n]\n" : "]\n", stdout);
+	free(names);
+	bloom_close(fd);
+	return EXIT_OK;
+}
+
+static void print_flags(uint32_t v, const char *const *names, int n)
+{
+	int i, any = 0;
+
+	for (i = 0; i < n; i++)
+		if (v & (1U << i) && names[i]) {
+			printf("%s%s", any ? " " : "", names[i]);
+			any = 1;
+		}
+	puts(any ? "" : "(none)");
+}
+
+int cmd_version(const char *dev, int argc, char **argv)
+{
+	static const char *const types[] = {
+		NULL, "standard", "blocked", "counting", "d-left",
+	};
+	static const char *const cflags[] = { "bind", "hash-key", "geometry" };
+	struct bloom_version v;
+	int json = 0, fd, err;
+	char hb[32];
+
+	look_opts("version", argc, argv, &json, NULL);
+	if (optind < argc)
+		die_usage("version", "unexpected argument '%s'", argv[optind]);
+	fd = open_device(dev);
+	err = bloom_version(fd, &v);
+	if (err)
+		die_op(BLOOM_OP_VERSION, NULL, err);
+	bloom_close(fd);
+	if (json) {
+		printf("{\n  \"bloomctl_abi_version\": %d,\n  \"abi_version\": %u,\n"
+		       "  \"types\": %u,\n  \"create_flags\": %u,\n"
+		       "  \"batch_flags\": %u,\n  \"key_max\": %u,\n"
+		       "  \"batch_max_keys\": %u,\n  \"batch_max_bytes\": %" PRIu64 ",\n"
+		       "  \"memory_limit\": %" PRIu64 ",\n  \"memory_used\": %" PRIu64 "\n}\n",
+		       BLOOM_ABI_VERSION, v.abi_version, v.types, v.create_flags,
+		       v.batch_flags, v.key_max, v.batch_max_keys,
+		       (uint64_t)v.batch_max_bytes, (uint64_t)v.memory_limit,
+		       (uint64_t)v.memory_used);
+		return EXIT_OK;
+	}
+	printf("bloomctl ABI:    %d\n", BLOOM_ABI_VERSION);
+	printf("module ABI:      %u\n", v.abi_version);
+	printf("filter types:    ");
+	print_flags(v.types, types, 5);
+	printf("create options:  ");
+	print_flags(v.create_flags, cflags, 3);
+	printf("longest key:     %u bytes\n", v.key_max);
+	printf("batch limits:    %u keys, %" PRIu64 " bytes per call\n",
+	       v.batch_max_keys, (uint64_t)v.batch_max_bytes);
+	printf("memory limit:    %" PRIu64 " bytes (%s)\n",
+	       (uint64_t)v.memory_limit,
+	       human_bytes(v.memory_limit, hb, sizeof(hb)));
+	printf("memory used:     %" PRIu64 " bytes (%s)\n",
+	       (uint64_t)v.memory_used,
+	       human_bytes(v.memory_used, hb, sizeof(hb)));
+	if (v.abi_version != BLOOM_ABI_VERSION)
+		fprintf(stderr, "bloomctl: the module speaks ABI %u and this bloomctl ABI %d: some commands may fail; update the older one\n",
+			v.abi_version, BLOOM_ABI_VERSION);
+	return EXIT_OK;
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/* Opening and closing the device, and asking what the module supports. */
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+int bloom_open(const char *devpath)
+{
+	int fd;
+
+	if (!devpath)
+		devpath = BLOOM_DEFAULT_DEVICE;
+	fd = open(devpath, O_RDWR | O_CLOEXEC);
+	/* Queries need only an open descriptor, so read access suffices. */
+	if (fd < 0 && errno == EACCES)
+		fd = open(devpath, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int bloom_close(int fd)
+{
+	return close(fd) < 0 ? -errno : 0;
+}
+
+int bloom_version(int fd, struct bloom_version *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->size = sizeof(*v);
+	return bloom_ioctl(fd, BLOOM_IOC_VERSION, v);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/* Helpers shared by the library's source files; not installed. */
+#ifndef LIBBLOOM_INTERNAL_H
+#define LIBBLOOM_INTERNAL_H
+
+#include <errno.h>
+#include <sys/ioctl.h>
+#include "libbloom.h"
+
+/* ioctl() with the library's convention: 0 or -errno. */
+static inline int bloom_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+/*
+ * Copies a checked name into a BLOOM_NAME_LEN field that the caller zeroed,
+ * so every byte after the NUL is zero as the ABI demands.
+ */
+int lb_name_copy(char dst[BLOOM_NAME_LEN], const char *name);
+
+/* One ADD or QUERY ioctl of at most one batch's worth of keys. */
+int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
+		      const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
+		      uint64_t keys_len, uint8_t *results, uint32_t *hits);
+
+#endif /* LIBBLOOM_INTERNAL_H */

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * Error messages for people: the errno values of <linux/bloom.h> mean
+ * different things depending on the operation, and a bare "File exists" or
+ * "Disk quota exceeded" does not say what to do about it.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+static const char *const op_names[] = {
+	[BLOOM_OP_OPEN] = "open",
+	[BLOOM_OP_VERSION] = "version",
+	[BLOOM_OP_CREATE] = "create",
+	[BLOOM_OP_DESTROY] = "destroy",
+	[BLOOM_OP_BIND] = "bind",
+	[BLOOM_OP_INFO] = "info",
+	[BLOOM_OP_LIST] = "list",
+	[BLOOM_OP_ADD] = "add",
+	[BLOOM_OP_QUERY] = "query",
+};
+
+static const char *open_error(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "%s not found: is the bloom module loaded? (modprobe bloom)";
+	case EACCES:
+	case EPERM:
+		return "permission denied on %s: run as root or ask for access (see bloomctl(8))";
+	case ENXIO:
+	case ENODEV:
+		return "%s has no driver behind it: load the bloom module again (modprobe -r bloom; modprobe bloom)";
+	case ENOTDIR:
+		return "%s is not a valid device path: check the --device option";
+	}
+	return NULL;
+}
+
+static const char *filter_error(enum bloom_op op, int err)
+{
+	switch (err) {
+	case ENOTTY:
+		return "the bloom module does not know this command: it is older than this program (or the device is not /dev/bloom); update the module";
+	case EEXIST:
+		return "a filter named %s exists already: pick another name or destroy it first (bloomctl destroy %s)";
+	case ENOENT:
+		return "no filter named %s: see the existing filters with 'bloomctl list'";
+	case ESTALE:
+		return "filter %s was destroyed while this program used it: create it again and retry";
+	case EPERM:
+		return "%s: this needs CAP_NET_ADMIN: run as root (querying and info do not)";
+	case EBADF:
+		return "%s: the device was opened read-only, so this needs more access: run as root";
+	case EDQUOT:
+		return "%s: the filter would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
+	case ENOMEM:
+		return "%s: the kernel could not allocate the memory: free memory, lower the capacity, or raise the memory cgroup limit";
+	case EOPNOTSUPP:
+		return op == BLOOM_OP_CREATE ?
+		       "%s: the bloom module does not implement this filter type or option: see 'bloomctl version' for what it supports" :
+		       "%s: this filter's type cannot do this operation";
+	case E2BIG:
+		return op == BLOOM_OP_CREATE ?
+		       "%s: the filter would be too large (over 2^40 bits): lower the capacity or raise the false-positive rate" :
+		       "%s: the request is larger than the module accepts (an older module?): update the module";
+	case ENAMETOOLONG:
+		return "filter name %s is too long: use at most 31 characters";
+	case EINVAL:
+		if (op == BLOOM_OP_CREATE)
+			return "the module rejected the parameters of filter %s (name, capacity, false-positive rate or geometry out of range): see bloomctl(8)";
+		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY)
+			return "%s: the module rejected a key (empty or over 4096 bytes)";
+		return "invalid filter name %s: use 1 to 31 printable characters, no '/', spaces or control characters";
+	case EBADFD:
+		return "%s: the descriptor is not bound to a filter (a bug in the caller: bind first)";
+	case EBUSY:
+		return "%s: the descriptor is bound to a filter already (a bug in the caller: open another one)";
+	case EINTR:
+		return "%s: interrupted: try again";
+	case EFAULT:
+		return "%s: the module could not access the caller's memory (a bug in the caller)";
+	}
+	return NULL;
+}
+
+/* Fills in @subject once or twice: every format above has at most two %s. */
+const char *bloom_strerror(char *buf, size_t len, enum bloom_op op,
+			   const char *subject, int err)
+{
+	const char *fmt;
+	char sys[128];
+
+	if (err < 0)
+		err = -err;
+	fmt = op == BLOOM_OP_OPEN ? open_error(err) : filter_error(op, err);
+	if (!subject)
+		subject = op == BLOOM_OP_OPEN ? BLOOM_DEFAULT_DEVICE :
+		      fmt ? "(unnamed)" : "";
+	if (fmt) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		snprintf(buf, len, fmt, subject, subject);
+#pragma GCC diagnostic pop
+		return buf;
+	}
+	/* strerror_r is the GNU variant under _GNU_SOURCE; both write here. */
+	snprintf(sys, sizeof(sys), "error %d", err);
+#if defined(_GNU_SOURCE)
+	snprintf(buf, len, "%s %s%sfailed: %s", op_names[op], subject,
+		 *subject ? " " : "", strerror_r(err, sys, sizeof(sys)));
+#else
+	strerror_r(err, sys, sizeof(sys));
+	snprintf(buf, len, "%s %s%sfailed: %s", op_names[op], subject,
+		 *subject ? " " : "", sys);
+#endif
+	return buf;
+}
