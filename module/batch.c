@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ADD and QUERY batches.
+ * ADD, QUERY and DELETE batches.
  *
  * A batch runs in two passes. The first copies the keys in, a chunk at a
  * time, checks every length and hashes every key; the second applies the
  * hashes to the filter. Any error of the first pass (a bad length, a bad
  * pointer) therefore leaves the filter exactly as it was, while the kernel
  * never holds more than the hashes (8 bytes a key) and one chunk of keys.
+ *
+ * Writers of counting and d-left filters take the filter's write_lock for
+ * the second pass only: hashing, the expensive part, runs unlocked.
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -22,6 +26,12 @@
 
 #define BLOOM_CHUNK_BYTES	(64 * 1024)	/* holds 16 keys of the longest size */
 #define BLOOM_LENS_CHUNK	64
+/*
+ * Small batches (a daemon asking about one address) work on the stack: two
+ * allocations would cost as much as the rest of the call.
+ */
+#define BLOOM_SMALL_KEYS	16
+#define BLOOM_SMALL_BYTES	256
 
 struct bloom_keys {
 	const struct bloom_core *core;
@@ -29,7 +39,8 @@ struct bloom_keys {
 	const u32 __user *ulens;
 	u64 keys_len;
 	u64 copied;	/* bytes of the user's keys copied so far */
-	u8 *buf;	/* BLOOM_CHUNK_BYTES */
+	u8 *buf;
+	u32 size;	/* of buf: all the keys, or at least one longest key */
 	u32 have;	/* bytes in buf */
 	u32 pos;	/* offset of the next key in buf */
 };
@@ -63,7 +74,7 @@ static int bloom_keys_fill(struct bloom_keys *k, u32 len)
 	memmove(k->buf, k->buf + k->pos, k->have - k->pos);
 	k->have -= k->pos;
 	k->pos = 0;
-	room = BLOOM_CHUNK_BYTES - k->have;
+	room = k->size - k->have;
 	want = min_t(u64, room, k->keys_len - k->copied);
 	if (copy_from_user(k->buf + k->have, k->ukeys + k->copied, want))
 		return -EFAULT;
@@ -96,14 +107,20 @@ static int bloom_batch_hash(const struct bloom_filter *f,
 		.ulens = u64_to_user_ptr(b->lens),
 		.keys_len = b->keys_len,
 	};
+	u8 small[BLOOM_SMALL_BYTES];
 	u32 lens[BLOOM_LENS_CHUNK];
 	u32 i, j, n;
 	int ret = 0;
 
-	k.buf = bloom_kvzalloc(min_t(u64, BLOOM_CHUNK_BYTES,
-				     max_t(u64, b->keys_len, 1)), GFP_KERNEL);
-	if (!k.buf)
-		return -ENOMEM;
+	if (b->keys_len <= sizeof(small)) {
+		k.buf = small;
+		k.size = sizeof(small);
+	} else {
+		k.size = min_t(u64, BLOOM_CHUNK_BYTES, b->keys_len);
+		k.buf = bloom_kvzalloc(k.size, GFP_KERNEL);
+		if (!k.buf)
+			return -ENOMEM;
+	}
 
 	for (i = 0; i < b->nkeys && !ret; i += n) {
 		n = min_t(u32, b->nkeys - i, BLOOM_LENS_CHUNK);
@@ -119,26 +136,48 @@ static int bloom_batch_hash(const struct bloom_filter *f,
 	/* Every byte of keys_len must belong to a key. */
 	if (!ret && (k.copied != k.keys_len || k.pos != k.have))
 		ret = -EINVAL;
-	bloom_kvfree(k.buf);
+	if (k.buf != small)
+		bloom_kvfree(k.buf);
 	return ret;
 }
 
-typedef u32 (*bloom_apply_fn)(struct bloom_core *core, const u64 *hashes,
-			      u32 n, u8 *results);
+enum bloom_batch_op {
+	BLOOM_BATCH_QUERY,
+	BLOOM_BATCH_ADD,
+	BLOOM_BATCH_DELETE,
+};
 
-static u32 bloom_apply_query(struct bloom_core *core, const u64 *hashes,
-			     u32 n, u8 *results)
+/* Pass two. Returns the number of set result bits, or a negative errno. */
+static int bloom_batch_apply(struct bloom_filter *f, enum bloom_batch_op op,
+			     const u64 *hashes, u32 n, u8 *results)
 {
-	return bloom_core_query_batch(core, hashes, n, results);
+	bool exclusive;
+	int ret;
+
+	if (op == BLOOM_BATCH_QUERY)
+		return bloom_core_query_batch(&f->core, hashes, n, results);
+
+	exclusive = bloom_core_writers_exclusive(&f->core);
+	if (exclusive && mutex_lock_killable(&f->write_lock))
+		return -EINTR;
+	if (op == BLOOM_BATCH_ADD)
+		ret = bloom_core_add_batch(&f->core, hashes, n, results);
+	else
+		ret = bloom_core_delete_batch(&f->core, hashes, n, results);
+	if (exclusive)
+		mutex_unlock(&f->write_lock);
+	return ret;
 }
 
 static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
-			   bloom_apply_fn apply, bool changes_filter)
+			   enum bloom_batch_op op)
 {
 	void __user *uresults = u64_to_user_ptr(b->results);
 	size_t result_bytes = DIV_ROUND_UP(b->nkeys, 8);
+	/* The hashes, then the results bitmap (at most 8 bytes here). */
+	u64 small[BLOOM_SMALL_KEYS + 1];
 	u8 *results = NULL;
-	u64 *hashes;
+	u64 *hashes = small;
 	int ret;
 
 	b->out_done = 0;
@@ -148,10 +187,12 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 		return ret;
 
 	/* One allocation: the hashes, then the results bitmap. */
-	hashes = bloom_kvzalloc(array_size(b->nkeys, sizeof(*hashes)) +
-				result_bytes, GFP_KERNEL);
-	if (!hashes)
-		return -ENOMEM;
+	if (b->nkeys > BLOOM_SMALL_KEYS) {
+		hashes = bloom_kvzalloc(array_size(b->nkeys, sizeof(*hashes)) +
+					result_bytes, GFP_KERNEL);
+		if (!hashes)
+			return -ENOMEM;
+	}
 	if (b->results)
 		results = (u8 *)(hashes + b->nkeys);
 
@@ -162,24 +203,29 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	 * A results buffer that cannot be written must fail the call before
 	 * the filter changes, not after.
 	 */
-	if (changes_filter && b->results &&
+	if (op != BLOOM_BATCH_QUERY && b->results &&
 	    clear_user(uresults, result_bytes)) {
 		ret = -EFAULT;
 		goto out;
 	}
 
-	b->out_hits = apply(&f->core, hashes, b->nkeys, results);
+	ret = bloom_batch_apply(f, op, hashes, b->nkeys, results);
+	if (ret < 0)
+		goto out;
+	b->out_hits = ret;
 	b->out_done = b->nkeys;
+	ret = 0;
 	if (results && copy_to_user(uresults, results, result_bytes))
 		ret = -EFAULT;
 out:
-	bloom_kvfree(hashes);
+	if (hashes != small)
+		bloom_kvfree(hashes);
 	return ret;
 }
 
 int bloom_batch_query(struct bloom_filter *f, struct bloom_batch *b)
 {
-	int ret = bloom_batch_run(f, b, bloom_apply_query, false);
+	int ret = bloom_batch_run(f, b, BLOOM_BATCH_QUERY);
 
 	if (!ret) {
 		this_cpu_add(f->stats->queries, b->out_done);
@@ -190,12 +236,27 @@ int bloom_batch_query(struct bloom_filter *f, struct bloom_batch *b)
 
 int bloom_batch_add(struct bloom_filter *f, struct bloom_batch *b)
 {
-	int ret = bloom_batch_run(f, b, bloom_core_add_batch, true);
+	int ret = bloom_batch_run(f, b, BLOOM_BATCH_ADD);
 
 	/* out_done is set once the keys are in, even if results faulted. */
 	if (b->out_done) {
 		this_cpu_add(f->stats->adds, b->out_done);
 		this_cpu_add(f->stats->count, b->out_done - b->out_hits);
+	}
+	return ret;
+}
+
+int bloom_batch_delete(struct bloom_filter *f, struct bloom_batch *b)
+{
+	int ret;
+
+	if (!bloom_core_can_delete(&f->core))
+		return -EOPNOTSUPP;
+	ret = bloom_batch_run(f, b, BLOOM_BATCH_DELETE);
+	/* out_done is set once the keys are out, even if results faulted. */
+	if (b->out_done) {
+		this_cpu_add(f->stats->deletes, b->out_hits);
+		this_cpu_add(f->stats->delete_misses, b->out_done - b->out_hits);
 	}
 	return ret;
 }

@@ -98,7 +98,8 @@ static int bloom_ioc_version(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	if (v->flags)
 		return -EINVAL;
 	v->abi_version = BLOOM_ABI_VERSION;
-	v->types = BIT(BLOOM_TYPE_STANDARD) | BIT(BLOOM_TYPE_BLOCKED);
+	v->types = BIT(BLOOM_TYPE_STANDARD) | BIT(BLOOM_TYPE_BLOCKED) |
+		   BIT(BLOOM_TYPE_COUNTING) | BIT(BLOOM_TYPE_DLEFT);
 	v->create_flags = BLOOM_CREATE_F_ALL;
 	v->batch_flags = BLOOM_BATCH_F_ALL;
 	v->key_max = BLOOM_KEY_MAX;
@@ -216,6 +217,15 @@ static int bloom_ioc_query(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	return bloom_batch_query(f, &arg->batch);
 }
 
+static int bloom_ioc_delete(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_filter *f = bloom_file_filter(bf);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return bloom_batch_delete(f, &arg->batch);
+}
+
 struct bloom_ioctl_op {
 	unsigned int cmd;
 	u32 size;	/* of the struct this module knows */
@@ -225,11 +235,11 @@ struct bloom_ioctl_op {
 	int (*fn)(struct bloom_file *bf, union bloom_ioctl_arg *arg);
 };
 
-#define BLOOM_OP(_cmd, _fn, _struct, _last, _admin, _out)		\
-	[_IOC_NR(_cmd)] = {						\
+#define BLOOM_OP(_cmd, _fn, type, _last, _admin, _out)			\
+	{								\
 		.cmd = _cmd,						\
-		.size = sizeof(struct _struct),				\
-		.min_size = offsetofend(struct _struct, _last),		\
+		.size = sizeof(struct type),				\
+		.min_size = offsetofend(struct type, _last),		\
 		.admin = _admin,					\
 		.copy_out = _out,					\
 		.fn = _fn,						\
@@ -252,6 +262,8 @@ static const struct bloom_ioctl_op bloom_ops[] = {
 		 true),
 	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, out_hits,
 		 false, true),
+	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch, out_hits,
+		 true, true),
 };
 
 static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
@@ -262,10 +274,11 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 	u32 usize;
 	int ret;
 
-	if (_IOC_TYPE(cmd) != BLOOM_IOC_MAGIC || _IOC_NR(cmd) >= ARRAY_SIZE(bloom_ops))
-		return -ENOTTY;
-	op = &bloom_ops[_IOC_NR(cmd)];
-	if (!op->fn || op->cmd != cmd)
+	/* Nine entries: a scan costs less than the syscall around it. */
+	for (op = bloom_ops; op < bloom_ops + ARRAY_SIZE(bloom_ops); op++)
+		if (op->cmd == cmd)
+			break;
+	if (op == bloom_ops + ARRAY_SIZE(bloom_ops))
 		return -ENOTTY;
 	if (op->admin && !capable(CAP_NET_ADMIN))
 		return -EPERM;
@@ -278,8 +291,11 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 		return ret;
 
 	ret = op->fn(file->private_data, &arg);
-	/* ADD reports how far it got even when the results bitmap faulted. */
-	if ((!ret || (ret == -EFAULT && cmd == BLOOM_IOC_ADD)) && op->copy_out &&
+	/*
+	 * ADD and DELETE report how far they got even when the results bitmap
+	 * faulted.
+	 */
+	if ((!ret || (ret == -EFAULT && op->admin)) && op->copy_out &&
 	    copy_to_user(ubuf, &arg, min(usize, op->size)))
 		return -EFAULT;
 	return ret;

@@ -28,6 +28,9 @@ MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1 GiB
 
 static atomic64_t memory_used = ATOMIC64_INIT(0);
 
+static_assert(ARRAY_SIZE(((struct bloom_info *)0)->subtable_used) ==
+	      ARRAY_SIZE(((struct bloom_core_stats *)0)->subtable_used));
+
 u64 bloom_memory_used(void)
 {
 	return atomic64_read(&memory_used);
@@ -68,8 +71,15 @@ static int bloom_create_geometry(const struct bloom_create *arg,
 		return -EINVAL;
 	if (!bloom_name_valid(arg->name))
 		return -EINVAL;
-	if (arg->type != BLOOM_TYPE_STANDARD && arg->type != BLOOM_TYPE_BLOCKED)
+	switch (arg->type) {
+	case BLOOM_TYPE_STANDARD:
+	case BLOOM_TYPE_BLOCKED:
+	case BLOOM_TYPE_COUNTING:
+	case BLOOM_TYPE_DLEFT:
+		break;
+	default:
 		return -EOPNOTSUPP;
+	}
 	if (arg->capacity < 1 || arg->capacity > BLOOM_CAPACITY_MAX ||
 	    arg->fpp_ppb < BLOOM_FPP_PPB_MIN || arg->fpp_ppb > BLOOM_FPP_PPB_MAX)
 		return -EINVAL;
@@ -80,6 +90,9 @@ static int bloom_create_geometry(const struct bloom_create *arg,
 		return bloom_geometry_size(arg->type, arg->capacity,
 					   arg->fpp_ppb, geo);
 	}
+	/* A d-left table's shape is the core's choice alone. */
+	if (arg->type == BLOOM_TYPE_DLEFT)
+		return -EOPNOTSUPP;
 	*geo = (struct bloom_geometry) {
 		.type = arg->type,
 		.hashes = arg->hashes,
@@ -120,7 +133,13 @@ int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 	if (!f)
 		goto err_release;
 	f->memory_bytes = memory_bytes;
-	f->storage = bloom_kvzalloc(storage_bytes, GFP_KERNEL_ACCOUNT);
+	/*
+	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
+	 * cgroup must fail the create with -ENOMEM, not wake the cgroup's
+	 * OOM killer on the creator.
+	 */
+	f->storage = bloom_kvzalloc(storage_bytes,
+				    GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
 	if (!f->storage)
 		goto err_free;
 	f->stats = bloom_alloc_percpu(sizeof(struct bloom_stats),
@@ -141,6 +160,7 @@ int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 	memzero_explicit(&key, sizeof(key));
 	strscpy(f->name, arg->name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
+	mutex_init(&f->write_lock);
 	bloom_sysfs_init_filter(f);
 	*out = f;
 	return 0;
@@ -157,6 +177,7 @@ void bloom_filter_free(struct bloom_filter *f)
 {
 	u64 memory_bytes = f->memory_bytes;
 
+	mutex_destroy(&f->write_lock);
 	bloom_free_percpu(f->stats);
 	bloom_kvfree(f->storage);
 	bloom_kfree(f);
@@ -187,6 +208,8 @@ void bloom_filter_sum_stats(const struct bloom_filter *f,
 		sum->count += READ_ONCE(s->count);
 		sum->queries += READ_ONCE(s->queries);
 		sum->hits += READ_ONCE(s->hits);
+		sum->deletes += READ_ONCE(s->deletes);
+		sum->delete_misses += READ_ONCE(s->delete_misses);
 	}
 }
 
@@ -197,6 +220,10 @@ const char *bloom_filter_type_name(const struct bloom_filter *f)
 		return "standard";
 	case BLOOM_TYPE_BLOCKED:
 		return "blocked";
+	case BLOOM_TYPE_COUNTING:
+		return "counting";
+	case BLOOM_TYPE_DLEFT:
+		return "dleft";
 	}
 	return "unknown";
 }
@@ -205,9 +232,12 @@ void bloom_filter_fill_info(const struct bloom_filter *f,
 			    struct bloom_info *info)
 {
 	const struct bloom_geometry *geo = &f->core.geo;
+	struct bloom_core_stats core;
 	struct bloom_stats sum;
+	int i;
 
 	bloom_filter_sum_stats(f, &sum);
+	bloom_core_stats(&f->core, &core);
 	memcpy(info->name, f->name, sizeof(info->name));
 	info->type = geo->type;
 	info->hashes = geo->hashes;
@@ -221,4 +251,13 @@ void bloom_filter_fill_info(const struct bloom_filter *f,
 	info->queries = sum.queries;
 	info->hits = sum.hits;
 	info->bits_set = bloom_core_bits_set(&f->core);
+	info->deletes = sum.deletes;
+	info->delete_misses = sum.delete_misses;
+	info->saturated = core.saturated;
+	info->insert_failures = core.insert_failures;
+	info->fingerprint_bits = core.fingerprint_bits;
+	info->subtables = core.subtables;
+	info->subtable_cells = core.subtable_cells;
+	for (i = 0; i < ARRAY_SIZE(info->subtable_used); i++)
+		info->subtable_used[i] = core.subtable_used[i];
 }

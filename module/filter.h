@@ -14,6 +14,7 @@
 
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 #include <linux/bloom.h>
@@ -26,6 +27,8 @@ struct bloom_stats {
 	u64 count;
 	u64 queries;
 	u64 hits;
+	u64 deletes;
+	u64 delete_misses;
 };
 
 struct bloom_filter {
@@ -33,6 +36,11 @@ struct bloom_filter {
 	struct list_head node;		/* in the registry, under its lock */
 	char name[BLOOM_NAME_LEN];
 	bool dead;			/* destroyed: READ_ONCE/WRITE_ONCE */
+	/*
+	 * Serialises adds and deletes of the types whose writers must be
+	 * exclusive (counting, d-left); queries never take it.
+	 */
+	struct mutex write_lock;
 	struct bloom_core core;
 	void *storage;			/* allocation behind core.words */
 	u64 memory_bytes;		/* charged against max_memory */

@@ -7,6 +7,7 @@
  * changes, and the counters are per-CPU sums.
  */
 #include <linux/kobject.h>
+#include <linux/stringify.h>
 #include <linux/sysfs.h>
 
 #include "alloc.h"
@@ -72,12 +73,53 @@ static ssize_t field##_show(struct kobject *kobj,			\
 	bloom_filter_sum_stats(to_filter(kobj), &sum);			\
 	return sysfs_emit(buf, "%llu\n", sum.field);			\
 }									\
-static struct kobj_attribute field##_attr = __ATTR_RO(field)
+static struct kobj_attribute field##_attr = {				\
+	.attr = { .name = __stringify(field), .mode = 0444 },		\
+	.show = field##_show,						\
+}
 
 BLOOM_STAT_ATTR(adds);
 BLOOM_STAT_ATTR(count);
 BLOOM_STAT_ATTR(queries);
 BLOOM_STAT_ATTR(hits);
+BLOOM_STAT_ATTR(deletes);
+BLOOM_STAT_ATTR(delete_misses);
+
+#define BLOOM_CORE_STAT_ATTR(field)					\
+static ssize_t field##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct bloom_core_stats s;					\
+									\
+	bloom_core_stats(&to_filter(kobj)->core, &s);			\
+	return sysfs_emit(buf, "%llu\n", (u64)s.field);			\
+}									\
+static struct kobj_attribute field##_attr = {				\
+	.attr = { .name = __stringify(field), .mode = 0444 },		\
+	.show = field##_show,						\
+}
+
+BLOOM_CORE_STAT_ATTR(saturated);
+BLOOM_CORE_STAT_ATTR(insert_failures);
+BLOOM_CORE_STAT_ATTR(fingerprint_bits);
+BLOOM_CORE_STAT_ATTR(subtable_cells);
+
+/* An array of one type, one number per subtable, as sysfs allows. */
+static ssize_t subtable_used_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	struct bloom_core_stats s;
+	ssize_t len = 0;
+	u32 i;
+
+	bloom_core_stats(&to_filter(kobj)->core, &s);
+	for (i = 0; i < s.subtables && i < ARRAY_SIZE(s.subtable_used); i++)
+		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",
+				     s.subtable_used[i]);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static struct kobj_attribute subtable_used_attr = __ATTR_RO(subtable_used);
 
 static struct kobj_attribute type_attr = __ATTR_RO(type);
 static struct kobj_attribute bits_attr = __ATTR_RO(bits);
@@ -101,7 +143,57 @@ static struct attribute *bloom_filter_attrs[] = {
 	&hits_attr.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(bloom_filter);
+
+static const struct attribute_group bloom_filter_group = {
+	.attrs = bloom_filter_attrs,
+};
+
+/* Files that only the deletable types have. */
+static struct attribute *bloom_delete_attrs[] = {
+	&deletes_attr.attr,
+	&delete_misses_attr.attr,
+	&saturated_attr.attr,
+	NULL,
+};
+
+static umode_t bloom_delete_visible(struct kobject *kobj,
+				    struct attribute *attr, int n)
+{
+	return bloom_core_can_delete(&to_filter(kobj)->core) ? attr->mode : 0;
+}
+
+static const struct attribute_group bloom_delete_group = {
+	.attrs = bloom_delete_attrs,
+	.is_visible = bloom_delete_visible,
+};
+
+/* Files that only the d-left filter has. */
+static struct attribute *bloom_dleft_attrs[] = {
+	&insert_failures_attr.attr,
+	&fingerprint_bits_attr.attr,
+	&subtable_cells_attr.attr,
+	&subtable_used_attr.attr,
+	NULL,
+};
+
+static umode_t bloom_dleft_visible(struct kobject *kobj,
+				   struct attribute *attr, int n)
+{
+	return to_filter(kobj)->core.geo.type == BLOOM_CORE_DLEFT ?
+	       attr->mode : 0;
+}
+
+static const struct attribute_group bloom_dleft_group = {
+	.attrs = bloom_dleft_attrs,
+	.is_visible = bloom_dleft_visible,
+};
+
+static const struct attribute_group *bloom_filter_groups[] = {
+	&bloom_filter_group,
+	&bloom_delete_group,
+	&bloom_dleft_group,
+	NULL,
+};
 
 static void bloom_filter_release(struct kobject *kobj)
 {

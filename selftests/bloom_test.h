@@ -38,6 +38,8 @@
 #define BLOOM_INFO_SIZE_VER0	120
 #define BLOOM_LIST_SIZE_VER0	24
 #define BLOOM_BATCH_SIZE_VER0	56
+/* ABI version 2 appended the delete and d-left statistics to bloom_info. */
+#define BLOOM_INFO_SIZE_VER1	200
 
 /*
  * A canonical kernel address on x86-64 (the kernel text mapping): the kernel
@@ -150,7 +152,7 @@ static inline int bloom_version(int fd, struct bloom_version *v)
 }
 
 /*
- * One ADD or QUERY batch. key_size != 0: fixed-size keys, lens must be NULL;
+ * One ADD, QUERY or DELETE batch. key_size != 0: fixed-size keys, lens must be NULL;
  * key_size == 0: lengths at lens. The filled struct is returned through b so
  * callers can look at out_done/out_hits.
  */

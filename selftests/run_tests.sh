@@ -37,7 +37,8 @@ if [ -r "$here/settings" ]; then
 fi
 
 # Order: the fast, precise ABI checks first, the long measurement last.
-progs=(bloom_ioctl bloom_batch bloom_concurrency bloom_accuracy)
+progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy
+	bloom_limits bloom_stress bloom_fuzz)
 cli=$here/cli/test_bloomctl.sh
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"

@@ -2,19 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Installs what building and testing bloom needs, from Debian's packages, on a
-# machine that lacks it. Usage: tools/deps.sh [check|bench]
+# machine that lacks it. Usage: tools/deps.sh [check|bench|debug]
 #
 # check: compiler, kernel image and headers for the test VM, QEMU, busybox,
 #        libsodium (the userspace SipHash), the kernel source tarball (it holds
-#        the kselftest harness and checkpatch.pl)
+#        the kselftest harness and checkpatch.pl), clang with its runtime
+#        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), sparse (make lint)
 # bench: the above plus the peers and plotting the benchmarks use
+# debug: the above (check) plus what building a kernel from linux-source-6.1
+#        needs, for make check-debug (selftests/debug-kernel/)
 set -e
 
 pkgs="build-essential pkg-config libsodium-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
-kmod xz-utils python3"
+kmod xz-utils python3 clang libclang-rt-14-dev sparse"
 if [ "$1" = bench ]; then
 	pkgs="$pkgs bpftool libbpf-dev gnuplot-nox golang-github-dcso-bloom-cli"
+fi
+if [ "$1" = debug ]; then
+	pkgs="$pkgs bc bison flex libelf-dev libssl-dev"
 fi
 
 missing=

@@ -12,6 +12,12 @@
  * allocates them zeroed and aligned to BLOOM_CORE_ALIGN, and hands them in.
  * The core has no locks: adds to standard and blocked filters use atomic bit
  * sets, so concurrent adds lose nothing and a query never sees a torn key.
+ * Counting and d-left filters change multi-bit counters and cells, which
+ * needs read-modify-write: their writers (add, delete) must be serialised by
+ * the caller (bloom_core_writers_exclusive()). Their queries still take no
+ * lock: every counter or cell update is one aligned WRITE_ONCE store and no
+ * cell ever moves, so a query running beside a writer never sees a torn
+ * value and never misses a key that stays live.
  */
 #ifndef BLOOM_CORE_H
 #define BLOOM_CORE_H
@@ -34,15 +40,27 @@
 enum bloom_core_type {
 	BLOOM_CORE_STANDARD = 1,
 	BLOOM_CORE_BLOCKED = 2,
+	BLOOM_CORE_COUNTING = 3,
+	BLOOM_CORE_DLEFT = 4,
 };
+
+/* d-left: subtables (d) and cells per bucket; fixed by the design. */
+#define BLOOM_DLEFT_SUBTABLES	4
+#define BLOOM_DLEFT_CELLS	8
 
 /**
  * struct bloom_geometry - what a filter is and how big
  * @type: enum bloom_core_type
- * @hashes: k
- * @bits: m
+ * @hashes: k; d-left: the number of subtables (BLOOM_DLEFT_SUBTABLES)
+ * @bits: m; counting: the number of 4-bit counters; d-left: the table's size
+ *	in bits (cells * @cell_bits)
  * @capacity: n the filter was sized for
  * @fpp_ppb: false-positive rate asked for, parts per billion
+ * @fingerprint_bits: d-left: bits of a cell's fingerprint (@cell_bits - 2);
+ *	else 0
+ * @cell_bits: d-left: 16 or 32, a cell is a whole u16 or u32; counting: 4;
+ *	else 0
+ * @buckets: d-left: buckets per subtable; else 0
  */
 struct bloom_geometry {
 	u32 type;
@@ -50,37 +68,72 @@ struct bloom_geometry {
 	u64 bits;
 	u64 capacity;
 	u32 fpp_ppb;
+	u32 fingerprint_bits;
+	u32 cell_bits;
+	u64 buckets;
 };
 
 /**
  * struct bloom_core - a filter
  * @geo: its geometry
  * @key: the SipHash key
- * @words: the bit array, BLOOM_CORE_ALIGN-aligned, bloom_core_storage_bytes()
+ * @words: the storage, BLOOM_CORE_ALIGN-aligned, bloom_core_storage_bytes():
+ *	bits (standard, blocked), 4-bit counters (counting) or cells (d-left)
  * @nblocks: blocked filters: number of 512-bit blocks
+ * @saturated: counting, d-left: counters that reached their maximum
+ * @insert_failures: d-left: keys refused with -ENOSPC
+ * @subtable_used: d-left: cells in use in each subtable
+ *
+ * The statistics are written by the (serialised) writers with WRITE_ONCE and
+ * read racily with READ_ONCE by bloom_core_stats().
  */
 struct bloom_core {
 	struct bloom_geometry geo;
 	bloom_hash_key_t key;
 	unsigned long *words;
 	u64 nblocks;
+	u64 saturated;
+	u64 insert_failures;
+	u64 subtable_used[BLOOM_DLEFT_SUBTABLES];
+};
+
+/**
+ * struct bloom_core_stats - what bloom_core_stats() reports
+ * @saturated: counters stuck at their maximum (15 counting, 3 d-left)
+ * @insert_failures: d-left keys refused with -ENOSPC (batch undone)
+ * @fingerprint_bits: d-left: fingerprint bits; else 0
+ * @subtables: d-left: BLOOM_DLEFT_SUBTABLES; else 0
+ * @subtable_cells: d-left: cells per subtable; else 0
+ * @subtable_used: d-left: cells in use per subtable; else 0
+ */
+struct bloom_core_stats {
+	u64 saturated;
+	u64 insert_failures;
+	u32 fingerprint_bits;
+	u32 subtables;
+	u64 subtable_cells;
+	u64 subtable_used[BLOOM_DLEFT_SUBTABLES];
 };
 
 /*
  * Sizing. Both return 0 or a negative errno (-EINVAL for values out of range,
- * -E2BIG for a filter over BLOOM_CORE_BITS_MAX bits) and fill @geo only on
- * success. Integer arithmetic only: the kernel has no floating point.
+ * -E2BIG for a filter over BLOOM_CORE_BITS_MAX bits, -EOPNOTSUPP for an
+ * unknown type, and from bloom_geometry_check() for a d-left geometry: d-left
+ * is only ever sized by the core) and fill @geo only on success. Integer
+ * arithmetic only: the kernel has no floating point. Counting takes the
+ * standard filter's k and m (m counters).
  */
 int bloom_geometry_size(u32 type, u64 capacity, u32 fpp_ppb,
 			struct bloom_geometry *geo);
 int bloom_geometry_check(const struct bloom_geometry *geo);
 
-/* Bytes of bit array the geometry needs (a multiple of BLOOM_CORE_ALIGN). */
+/* Bytes of storage the geometry needs (a multiple of BLOOM_CORE_ALIGN). */
 u64 bloom_core_storage_bytes(const struct bloom_geometry *geo);
 
 /*
- * Binds @f to zeroed @storage of bloom_core_storage_bytes(@geo) bytes.
- * @geo must have passed bloom_geometry_check().
+ * Binds @f to zeroed @storage of bloom_core_storage_bytes(@geo) bytes and
+ * zeroes its statistics. @geo must have come from bloom_geometry_size() or
+ * passed bloom_geometry_check().
  */
 void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 		     const bloom_hash_key_t *key, void *storage);
@@ -88,11 +141,30 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 /* The one keyed hash of a key; everything else is derived from it. */
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len);
 
+/* Can keys be deleted (counting, d-left)? */
+bool bloom_core_can_delete(const struct bloom_core *f);
+
 /*
- * Add the key with hash @h. Returns true when every bit was set already
- * (the key was probably present), false when at least one bit was new.
+ * Must the caller serialise add and delete calls on @f (counting, d-left)?
+ * Queries never need the caller's lock, whatever the type.
  */
-bool bloom_core_add_hash(struct bloom_core *f, u64 h);
+bool bloom_core_writers_exclusive(const struct bloom_core *f);
+
+/*
+ * Add the key with hash @h. Returns 1 when the key was probably present
+ * already (every bit set, every counter non-zero, or its fingerprint found),
+ * 0 when it was added new, -ENOSPC when a d-left filter found every candidate
+ * bucket full: nothing changed and insert_failures was counted.
+ */
+int bloom_core_add_hash(struct bloom_core *f, u64 h);
+
+/*
+ * Counting, d-left: remove one copy of the key with hash @h. true = found
+ * and removed; false = not found (a counter is 0, or no candidate bucket holds
+ * the fingerprint) and nothing changed. Counters at their maximum stay.
+ * The caller checked bloom_core_can_delete().
+ */
+bool bloom_core_delete_hash(struct bloom_core *f, u64 h);
 
 /* May the key with hash @h be present? Never false for an added key. */
 bool bloom_core_query_hash(const struct bloom_core *f, u64 h);
@@ -103,16 +175,30 @@ void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h);
 /*
  * Batches over precomputed hashes, prefetching a few keys ahead. Bit i of
  * @results (LSB-first bytes, (n + 7) / 8 of them, may be NULL) is set when
- * key i may be present (query) or was probably present already (add).
- * Return the number of set result bits.
+ * key i may be present (query), was probably present already (add) or was
+ * found and removed (delete). Return the number of set result bits.
+ *
+ * bloom_core_add_batch() returns -ENOSPC when a d-left insert finds every
+ * candidate bucket full; the keys of this batch added before it are then
+ * deleted again in reverse order, so the filter is as before the call (exact
+ * except that a d-left cell counter this batch took to 3 stays 3), and
+ * @results is undefined.
  */
 u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
 			   u32 n, u8 *results);
-u32 bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+int bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			 u8 *results);
+u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			    u8 *results);
 
-/* Number of bits set, by popcount over the array. */
+/*
+ * Bits set (standard, blocked), non-zero counters (counting) or cells in use
+ * (d-left), by a scan of the storage.
+ */
 u64 bloom_core_bits_set(const struct bloom_core *f);
+
+/* The counting/d-left statistics, read racily (zero for the other types). */
+void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s);
 
 /*
  * The SipHash key from its 16 bytes, as the reference implementation reads

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The filters: standard and blocked Bloom filters over one 64-bit hash.
+ * The filters: standard and blocked Bloom filters over one 64-bit hash, and
+ * the API entry points, which dispatch counting and d-left filters to
+ * counting.c and dleft.c.
  *
- * Standard: Kirsch-Mitzenmacher double hashing. h1 = h, h2 = a 64-bit mix
- * of h forced odd, g_i = h1 + i * h2 (mod 2^64), and bit i is the high 64
- * bits of the 128-bit product g_i * m: a multiply-shift onto [0, m).
+ * Standard: Kirsch-Mitzenmacher double hashing (internal.h, shared with the
+ * counting filter).
  *
  * Blocked: the block is a multiply-shift of h onto [0, nblocks); the k bit
  * positions inside the 512-bit block are 9 independent bits each, taken 7 at
@@ -16,20 +17,10 @@
  * concurrent adds lose nothing and a bit already set costs no write. Queries
  * use plain (READ_ONCE) loads and stop at the first clear bit.
  */
-#include "core.h"
+#include "internal.h"
 
-#define BLOOM_PREFETCH_AHEAD	8
 #define BLOOM_BLOCK_SHIFT	9	/* log2(BLOOM_BLOCK_BITS) */
 #define BLOOM_POS_PER_MIX	7	/* 9-bit positions in a 64-bit word */
-#define BLOOM_GOLDEN		0x9e3779b97f4a7c15ULL
-
-/* splitmix64's output function (Steele, Lea, Flood 2014). */
-static inline u64 bloom_mix64(u64 z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static inline bool bloom_test(const unsigned long *words, u64 bit)
 {
@@ -47,11 +38,6 @@ static inline bool bloom_test_set(unsigned long *words, u64 bit)
 
 /* ---- standard ---- */
 
-static inline u64 bloom_std_h2(u64 h)
-{
-	return bloom_mix64(h + BLOOM_GOLDEN) | 1;
-}
-
 static inline bool bloom_std_add(struct bloom_core *f, u64 h)
 {
 	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
@@ -59,7 +45,7 @@ static inline bool bloom_std_add(struct bloom_core *f, u64 h)
 	u32 i;
 
 	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		present &= bloom_test_set(f->words, mul_u64_u64_shr(g, m, 64));
+		present &= bloom_test_set(f->words, bloom_std_pos(g, m));
 	return present;
 }
 
@@ -69,17 +55,9 @@ static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 	u32 i;
 
 	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		if (!bloom_test(f->words, mul_u64_u64_shr(g, m, 64)))
+		if (!bloom_test(f->words, bloom_std_pos(g, m)))
 			return false;
 	return true;
-}
-
-static inline void bloom_prefetch_word(const unsigned long *p, bool write)
-{
-	if (write)
-		prefetchw(p);
-	else
-		prefetch(p);
 }
 
 static inline void bloom_std_prefetch(const struct bloom_core *f, u64 h,
@@ -89,8 +67,63 @@ static inline void bloom_std_prefetch(const struct bloom_core *f, u64 h,
 	u32 i;
 
 	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		bloom_prefetch_word(&f->words[BIT_WORD(mul_u64_u64_shr(g, m, 64))],
+		bloom_prefetch_word(&f->words[BIT_WORD(bloom_std_pos(g, m))],
 				    write);
+}
+
+/*
+ * Batched standard queries prefetch in two stages. An absent key is
+ * rejected after about two probes (each bit is set with probability about
+ * 1/2), so prefetching all k lines of every key fetches several times the
+ * memory the answers need. Stage one, BLOOM_PREFETCH_AHEAD keys ahead,
+ * prefetches the first BLOOM_STD_FIRST probes; stage two, BLOOM_STD_NEAR
+ * keys ahead, tests those (their lines have arrived by then) and prefetches
+ * the other probes only when all of them are set.
+ */
+#define BLOOM_STD_FIRST		2
+#define BLOOM_STD_NEAR		4
+
+static inline void bloom_std_prefetch_first(const struct bloom_core *f,
+					    u64 h)
+{
+	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	u32 i;
+
+	for (i = 0; i < BLOOM_STD_FIRST && i < f->geo.hashes; i++, g += h2)
+		prefetch(&f->words[BIT_WORD(bloom_std_pos(g, m))]);
+}
+
+static inline void bloom_std_prefetch_rest(const struct bloom_core *f, u64 h)
+{
+	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	bool set = true;
+	u32 i;
+
+	for (i = 0; i < BLOOM_STD_FIRST && i < f->geo.hashes; i++, g += h2)
+		set &= bloom_test(f->words, bloom_std_pos(g, m));
+	if (!set)
+		return;
+	for (; i < f->geo.hashes; i++, g += h2)
+		prefetch(&f->words[BIT_WORD(bloom_std_pos(g, m))]);
+}
+
+static u32 bloom_std_query_batch(const struct bloom_core *f,
+				 const u64 *hashes, u32 n, u8 *results)
+{
+	u32 i, hits = 0;
+	bool r;
+
+	for (i = 0; i < n; i++) {
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			bloom_std_prefetch_first(f,
+						 hashes[i + BLOOM_PREFETCH_AHEAD]);
+		if (i + BLOOM_STD_NEAR < n)
+			bloom_std_prefetch_rest(f, hashes[i + BLOOM_STD_NEAR]);
+		r = bloom_std_query(f, hashes[i]);
+		hits += r;
+		bloom_result(results, i, r);
+	}
+	return hits;
 }
 
 /* ---- blocked ---- */
@@ -141,30 +174,79 @@ static inline bool bloom_blk_query(const struct bloom_core *f, u64 h)
 
 /* ---- the API ---- */
 
+static inline bool bloom_deletable(u32 type)
+{
+	return type == BLOOM_CORE_COUNTING || type == BLOOM_CORE_DLEFT;
+}
+
 void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 		     const bloom_hash_key_t *key, void *storage)
 {
+	u32 i;
+
 	f->geo = *geo;
 	f->key = *key;
 	f->words = storage;
 	f->nblocks = geo->type == BLOOM_CORE_BLOCKED ?
 		     geo->bits >> BLOOM_BLOCK_SHIFT : 0;
+	f->saturated = 0;
+	f->insert_failures = 0;
+	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
+		f->subtable_used[i] = 0;
 }
 
-bool bloom_core_add_hash(struct bloom_core *f, u64 h)
+bool bloom_core_can_delete(const struct bloom_core *f)
 {
-	if (f->geo.type == BLOOM_CORE_BLOCKED)
+	return bloom_deletable(f->geo.type);
+}
+
+/* Counters and cells need read-modify-write: one writer at a time. */
+bool bloom_core_writers_exclusive(const struct bloom_core *f)
+{
+	return bloom_deletable(f->geo.type);
+}
+
+int bloom_core_add_hash(struct bloom_core *f, u64 h)
+{
+	switch (f->geo.type) {
+	case BLOOM_CORE_BLOCKED:
 		return bloom_blk_add(f, h);
-	return bloom_std_add(f, h);
+	case BLOOM_CORE_COUNTING:
+		return bloom_cnt_add(f, h);
+	case BLOOM_CORE_DLEFT:
+		return bloom_dl_add(f, h);
+	default:
+		return bloom_std_add(f, h);
+	}
+}
+
+bool bloom_core_delete_hash(struct bloom_core *f, u64 h)
+{
+	switch (f->geo.type) {
+	case BLOOM_CORE_COUNTING:
+		return bloom_cnt_delete(f, h);
+	case BLOOM_CORE_DLEFT:
+		return bloom_dl_delete(f, h);
+	default:
+		return false;
+	}
 }
 
 bool bloom_core_query_hash(const struct bloom_core *f, u64 h)
 {
-	if (f->geo.type == BLOOM_CORE_BLOCKED)
+	switch (f->geo.type) {
+	case BLOOM_CORE_BLOCKED:
 		return bloom_blk_query(f, h);
-	return bloom_std_query(f, h);
+	case BLOOM_CORE_COUNTING:
+		return bloom_cnt_query(f, h);
+	case BLOOM_CORE_DLEFT:
+		return bloom_dl_query(f, h);
+	default:
+		return bloom_std_query(f, h);
+	}
 }
 
+/* Standard and blocked only: the batch loops below inline it. */
 static inline void bloom_prefetch(const struct bloom_core *f, u64 h,
 				  bool write)
 {
@@ -177,17 +259,16 @@ static inline void bloom_prefetch(const struct bloom_core *f, u64 h,
 
 void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h)
 {
-	bloom_prefetch(f, h, false);
-}
-
-static inline void bloom_result(u8 *results, u32 i, bool set)
-{
-	if (!results)
-		return;
-	if (!(i & 7))
-		results[i >> 3] = 0;
-	if (set)
-		results[i >> 3] |= 1U << (i & 7);
+	switch (f->geo.type) {
+	case BLOOM_CORE_COUNTING:
+		bloom_cnt_prefetch(f, h, false);
+		break;
+	case BLOOM_CORE_DLEFT:
+		bloom_dl_prefetch(f, h, false);
+		break;
+	default:
+		bloom_prefetch(f, h, false);
+	}
 }
 
 u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
@@ -196,25 +277,33 @@ u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
 	u32 i, hits = 0;
 	bool r;
 
+	if (f->geo.type == BLOOM_CORE_COUNTING)
+		return bloom_cnt_query_batch(f, hashes, n, results);
+	if (f->geo.type == BLOOM_CORE_DLEFT)
+		return bloom_dl_query_batch(f, hashes, n, results);
+	if (f->geo.type != BLOOM_CORE_BLOCKED)
+		return bloom_std_query_batch(f, hashes, n, results);
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD], false);
-		if (f->geo.type == BLOOM_CORE_BLOCKED)
-			r = bloom_blk_query(f, hashes[i]);
-		else
-			r = bloom_std_query(f, hashes[i]);
+		r = bloom_blk_query(f, hashes[i]);
 		hits += r;
 		bloom_result(results, i, r);
 	}
 	return hits;
 }
 
-u32 bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+int bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			 u8 *results)
 {
-	u32 i, hits = 0;
+	u32 i;
+	int hits = 0;
 	bool r;
 
+	if (f->geo.type == BLOOM_CORE_COUNTING)
+		return bloom_cnt_add_batch(f, hashes, n, results);
+	if (f->geo.type == BLOOM_CORE_DLEFT)
+		return bloom_dl_add_batch(f, hashes, n, results);
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD], true);
@@ -228,12 +317,44 @@ u32 bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 	return hits;
 }
 
+u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			    u8 *results)
+{
+	u32 i;
+
+	if (f->geo.type == BLOOM_CORE_COUNTING)
+		return bloom_cnt_delete_batch(f, hashes, n, results);
+	if (f->geo.type == BLOOM_CORE_DLEFT)
+		return bloom_dl_delete_batch(f, hashes, n, results);
+	for (i = 0; i < n; i++)
+		bloom_result(results, i, false);
+	return 0;
+}
+
 u64 bloom_core_bits_set(const struct bloom_core *f)
 {
 	u64 i, n = bloom_core_storage_bytes(&f->geo) / sizeof(unsigned long);
 	u64 sum = 0;
 
+	if (f->geo.type == BLOOM_CORE_COUNTING)
+		return bloom_cnt_in_use(f);
+	if (f->geo.type == BLOOM_CORE_DLEFT)
+		return bloom_dl_in_use(f);
 	for (i = 0; i < n; i++)
 		sum += hweight_long(READ_ONCE(f->words[i]));
 	return sum;
+}
+
+void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s)
+{
+	bool dl = f->geo.type == BLOOM_CORE_DLEFT;
+	u32 i;
+
+	s->saturated = READ_ONCE(f->saturated);
+	s->insert_failures = READ_ONCE(f->insert_failures);
+	s->fingerprint_bits = dl ? f->geo.fingerprint_bits : 0;
+	s->subtables = dl ? BLOOM_DLEFT_SUBTABLES : 0;
+	s->subtable_cells = dl ? f->geo.buckets * BLOOM_DLEFT_CELLS : 0;
+	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
+		s->subtable_used[i] = READ_ONCE(f->subtable_used[i]);
 }

@@ -78,7 +78,26 @@ static int bloom_selftest_sizing(void)
 	    bloom_geometry_check(&g))
 		return -EINVAL;
 	if (bloom_geometry_size(BLOOM_CORE_STANDARD, 0, 10000000, &g) != -EINVAL ||
-	    bloom_geometry_size(3, 1, 10000000, &g) != -EOPNOTSUPP)
+	    bloom_geometry_size(5, 1, 10000000, &g) != -EOPNOTSUPP)
+		return -EINVAL;
+	/* counting: the standard geometry, 4 bits per position */
+	if (bloom_geometry_size(BLOOM_CORE_COUNTING, 1000000, 10000000, &g) ||
+	    g.hashes != 7 || g.bits < 9585059 || g.bits > 9585060 ||
+	    bloom_core_storage_bytes(&g) != 4792576 || bloom_geometry_check(&g))
+		return -EINVAL;
+	/*
+	 * d-left, p = 0.01: 16-bit cells, 6 of 8 in use per bucket at
+	 * capacity: 10^6 / 24 buckets per subtable, 21.3 bits per key
+	 */
+	if (bloom_geometry_size(BLOOM_CORE_DLEFT, 1000000, 10000000, &g) ||
+	    g.hashes != BLOOM_DLEFT_SUBTABLES || g.cell_bits != 16 ||
+	    g.fingerprint_bits != 14 || g.buckets != 41667 ||
+	    g.bits != 41667ULL * 4 * 8 * 16 ||
+	    bloom_geometry_check(&g) != -EOPNOTSUPP)
+		return -EINVAL;
+	/* d-left, p = 1e-5: 32-bit cells */
+	if (bloom_geometry_size(BLOOM_CORE_DLEFT, 1000000, 10000, &g) ||
+	    g.cell_bits != 32 || g.fingerprint_bits != 30)
 		return -EINVAL;
 	return 0;
 }

@@ -6,8 +6,9 @@
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
  * siphash(), set_bit() (atomic), BIT_WORD/BIT_MASK/BITS_PER_LONG,
- * hweight_long(), prefetch()/prefetchw(), READ_ONCE() and
- * mul_u64_u64_shr() (64x64->128 multiply, shifted).
+ * hweight_long(), prefetch()/prefetchw(), READ_ONCE()/WRITE_ONCE(),
+ * mul_u64_u64_shr() (64x64->128 multiply, shifted) and div64_u64() (the
+ * kernel has no plain 64-bit division on 32-bit machines).
  */
 #ifndef BLOOM_CORE_SHIM_H
 #define BLOOM_CORE_SHIM_H
@@ -51,6 +52,8 @@ struct bloom_hash_key {
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
 
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* one untorn store, like the kernel's for naturally aligned words */
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 static inline void set_bit(u64 nr, unsigned long *addr)
 {
@@ -70,7 +73,28 @@ static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 	return (u64)(((__uint128_t)a * b) >> shift);
 }
 
-/* SipHash-2-4, the kernel's siphash(), through libsodium. */
+static inline u64 div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+/*
+ * SipHash-2-4, the kernel's siphash(), through libsodium. libsodium takes
+ * the key as 16 bytes and returns the hash as 8, both little-endian: on a
+ * little-endian host that is the memory of key->key[] and of a u64, so they
+ * are passed as they are; elsewhere they are converted.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline u64 siphash(const void *data, size_t len,
+			  const bloom_hash_key_t *key)
+{
+	u64 h;	/* crypto_shorthash_siphash24_BYTES == 8 */
+
+	crypto_shorthash_siphash24((unsigned char *)&h, data, len,
+				   (const unsigned char *)key->key);
+	return h;
+}
+#else
 static inline u64 siphash(const void *data, size_t len,
 			  const bloom_hash_key_t *key)
 {
@@ -88,6 +112,7 @@ static inline u64 siphash(const void *data, size_t len,
 		h = (h << 8) | out[i];
 	return h;
 }
+#endif
 
 #endif /* __KERNEL__ */
 

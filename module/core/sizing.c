@@ -6,8 +6,10 @@
  * -log2(p) = log2(1e9) - log2(fpp_ppb) is computed in 32.32 fixed point by
  * the bit-by-bit squaring method, to about 2^-31; everything after it uses
  * 64x64->128 multiplies, so no intermediate overflows for any n < 2^32.
+ * A counting filter has the standard filter's k and m (m 4-bit counters); a
+ * d-left filter is sized by dleft.c, which knows its cells.
  */
-#include "core.h"
+#include "internal.h"
 #include "blocked_table.h"
 
 #define BLOOM_FP_SHIFT	32
@@ -92,14 +94,17 @@ int bloom_geometry_size(u32 type, u64 capacity, u32 fpp_ppb,
 	u64 l, m;
 	u32 k;
 
-	if (type != BLOOM_CORE_STANDARD && type != BLOOM_CORE_BLOCKED)
+	if (type < BLOOM_CORE_STANDARD || type > BLOOM_CORE_DLEFT)
 		return -EOPNOTSUPP;
 	if (capacity < 1 || capacity > BLOOM_CORE_CAPACITY_MAX ||
 	    fpp_ppb < BLOOM_CORE_FPP_PPB_MIN || fpp_ppb > BLOOM_CORE_FPP_PPB_MAX)
 		return -EINVAL;
 
+	if (type == BLOOM_CORE_DLEFT)
+		return bloom_dl_size(capacity, fpp_ppb, geo);
+
 	l = bloom_neg_log2_p(fpp_ppb);
-	if (type == BLOOM_CORE_STANDARD) {
+	if (type != BLOOM_CORE_BLOCKED) {
 		bloom_size_standard(capacity, l, &k, &m);
 		if (m < BLOOM_CORE_BITS_MIN)
 			m = BLOOM_CORE_BITS_MIN;
@@ -120,12 +125,21 @@ int bloom_geometry_size(u32 type, u64 capacity, u32 fpp_ppb,
 	geo->bits = m;
 	geo->capacity = capacity;
 	geo->fpp_ppb = fpp_ppb;
+	geo->fingerprint_bits = 0;
+	geo->cell_bits = type == BLOOM_CORE_COUNTING ? 4 : 0;
+	geo->buckets = 0;
 	return 0;
 }
 
+/*
+ * For a counting filter @bits counts counters and the d-left fields are
+ * ignored (a caller restoring a geometry may leave them 0). A d-left
+ * geometry is never taken from outside: its cells and buckets must agree
+ * with the sizing rule, so only bloom_geometry_size() makes one.
+ */
 int bloom_geometry_check(const struct bloom_geometry *geo)
 {
-	if (geo->type != BLOOM_CORE_STANDARD && geo->type != BLOOM_CORE_BLOCKED)
+	if (geo->type < BLOOM_CORE_STANDARD || geo->type > BLOOM_CORE_COUNTING)
 		return -EOPNOTSUPP;
 	if (geo->hashes < 1 || geo->hashes > BLOOM_CORE_HASHES_MAX ||
 	    geo->bits < BLOOM_CORE_BITS_MIN)
@@ -144,6 +158,9 @@ int bloom_geometry_check(const struct bloom_geometry *geo)
 u64 bloom_core_storage_bytes(const struct bloom_geometry *geo)
 {
 	u64 bytes = (geo->bits + 7) / 8;
+
+	if (geo->type == BLOOM_CORE_COUNTING)
+		return bloom_cnt_storage_bytes(geo);
 
 	return (bytes + BLOOM_CORE_ALIGN - 1) / BLOOM_CORE_ALIGN *
 	       BLOOM_CORE_ALIGN;

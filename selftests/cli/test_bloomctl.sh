@@ -99,14 +99,14 @@ mem0=$(cat $SYS/memory_used 2>/dev/null)
 
 # --- version, help, usage errors -------------------------------------------
 run version
-check "version exits 0 and reports module ABI 1" \
-	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *1$' '$W/out'"
+check "version exits 0, reports module ABI 2 and the four types by name" \
+	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *2$' '$W/out' && grep -Eq '^filter types: +standard blocked counting dleft$' '$W/out'"
 run version --json
-check "version --json parses and has abi_version and limits" \
-	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==1 and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
+check "version --json parses and has abi_version, type names and limits" \
+	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==2 and d[\"types\"]==30 and d[\"type_names\"]==[\"standard\",\"blocked\",\"counting\",\"dleft\"] and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
 run help
 check "help exits 0 and lists every verb" \
-	sh -c "[ $rc = 0 ] && for v in create add test info list destroy version help; do grep -q \"bloomctl \$v\" '$W/out' || exit 1; done"
+	sh -c "[ $rc = 0 ] && for v in create add test del info list destroy version help; do grep -q \"bloomctl \$v\" '$W/out' || exit 1; done"
 run help create
 check "help create describes --capacity and --fpp" \
 	sh -c "[ $rc = 0 ] && grep -q -- --capacity '$W/out' && grep -q -- --fpp '$W/out'"
@@ -279,6 +279,90 @@ check "list prints a table with the type of each filter" \
 run list --json
 check "list --json parses and holds the filters made here" \
 	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; names=[d[\"name\"] for d in json.load(sys.stdin)]; assert \"${P}s\" in names and \"${P}b\" in names' <'$W/out'"
+
+# --- deletable filters: counting and d-left ---------------------------------------
+# Few invocations: each costs a process start in the emulated guest.
+expect "create a counting filter" 0 create ${P}c --type counting --capacity 100k --fpp 0.01
+expect "create a dleft filter" 0 create ${P}d --type dleft --capacity 100k --fpp 0.001
+check "sysfs shows the types counting and dleft" \
+	sh -c "[ '$(sysval ${P}c type)' = counting ] && [ '$(sysval ${P}d type)' = dleft ]"
+expect_err "dleft with --bits/--hashes is a usage error" 2 "sizes itself" \
+	create ${P}x --type dleft --capacity 10 --fpp 0.1 --bits 4096 --hashes 4
+run add ${P}c alpha beta gamma gamma
+run del ${P}c alpha gamma
+check "del of added keys exits 0 and reports 2 removed, 0 not found" \
+	sh -c "[ $rc = 0 ] && [ \"\$(cat '$W/out')\" = '${P}c: removed 2 keys, 0 not found' ]"
+run test ${P}c alpha beta gamma
+check "the deleted key is absent, the others (gamma added twice) present" \
+	sh -c "[ $rc = 1 ] && printf 'alpha: absent\nbeta: may be present\ngamma: may be present\n' | cmp -s - '$W/out'"
+run del ${P}c gamma never-added-key alpha
+check "del with keys not found exits 1, names them, counts them" \
+	sh -c "[ $rc = 1 ] && printf 'never-added-key: not found\nalpha: not found\n${P}c: removed 1 key, 2 not found\n' | cmp -s - '$W/out'"
+check "sysfs counts 3 deletes and 2 delete misses" \
+	sh -c "[ '$(sysval ${P}c deletes)' = 3 ] && [ '$(sysval ${P}c delete_misses)' = 2 ]"
+# A file: 1000 added keys, then 500 of them and 500 never-added ones
+# deleted, with an empty line skipped. At 1% load the never-added ones are
+# false positives with probability ~1e-15 each: all 500 must be misses.
+awk 'BEGIN { for (i = 0; i < 1000; i++) printf "k%d\n", i }' >"$W/del_add"
+awk 'BEGIN { for (i = 0; i < 1000; i += 2) printf "k%d\nnever%d\n", i, i; print "" }' >"$W/del_f"
+run add ${P}c -f "$W/del_add"
+run del ${P}c --skip-empty -f "$W/del_f"
+check "del -f counts 500 removed and 500 not found, exit 1" \
+	sh -c "[ $rc = 1 ] && [ \"\$(cat '$W/out')\" = '${P}c: removed 500 keys, 500 not found' ]"
+run test ${P}c --absent -f "$W/del_add"
+check "exactly the deleted lines of the file are absent now" \
+	sh -c "[ $rc = 0 ] && awk 'BEGIN { for (i = 0; i < 1000; i += 2) printf \"k%d\\n\", i }' | cmp -s - '$W/out'"
+expect_err "an empty line stops del -f without --skip-empty" 3 \
+	"line 1001: empty key.*the 1000 keys before it were deleted" del ${P}c -f "$W/del_f"
+run add ${P}d --ipv4 10.0.0.1 10.0.0.2
+run del ${P}d --ipv4 10.0.0.1
+check "del --ipv4 removes the 4-byte form" \
+	sh -c "[ $rc = 0 ] && ! bloomctl test -q ${P}d --ipv4 10.0.0.1 && bloomctl test -q ${P}d --ipv4 10.0.0.2"
+expect_err "del on a standard filter says it cannot, exit 3" 3 \
+	"filter ${P}b is a standard or blocked filter, which cannot delete keys: create it with --type counting or dleft" \
+	del ${P}b alpha
+expect_err "del without keys is a usage error" 2 "needs keys" del ${P}c
+run info ${P}c
+check "info of a counting filter shows deletes, delete misses, saturated" \
+	sh -c "[ $rc = 0 ] && grep -q '^type: *counting$' '$W/out' && grep -q '^deletes: *503$' '$W/out' && grep -q '^delete misses: *1502 ' '$W/out' && grep -q '^saturated: *0 ' '$W/out'"
+run info --json ${P}c
+check "info --json of a counting filter: deletes, delete_misses, saturated as in sysfs" \
+	"$PY" -c "
+import json
+d = json.load(open('$W/out'))
+assert d['type'] == 'counting', d['type']
+assert (d['deletes'], d['delete_misses'], d['saturated']) == ($(sysval ${P}c deletes), $(sysval ${P}c delete_misses), $(sysval ${P}c saturated)), d
+assert 'insert_failures' not in d and 'subtable_used' not in d
+assert d['memory_bits_per_key'] >= 4 * 9.5, d['memory_bits_per_key']
+"
+run info --json ${P}d
+check "info --json of a dleft filter: fingerprint, subtables, loads as in sysfs" \
+	"$PY" -c "
+import json
+d = json.load(open('$W/out'))
+used = [int(x) for x in '$(sysval ${P}d subtable_used)'.split()]
+assert d['type'] == 'dleft'
+assert d['subtables'] == 4 and d['subtable_used'] == used, (d, used)
+assert d['fingerprint_bits'] == $(sysval ${P}d fingerprint_bits) > 0
+assert d['subtable_cells'] == $(sysval ${P}d subtable_cells) > 0
+assert d['insert_failures'] == 0 and d['deletes'] == 1 and d['delete_misses'] == 0
+assert all(abs(l - u / d['subtable_cells']) < 1e-6 for l, u in zip(d['subtable_load'], used))
+assert sum(used) == d['bits_set'] == 1
+"
+run info ${P}d
+check "info of a dleft filter shows fingerprint, subtable cells and 4 loads" \
+	sh -c "[ $rc = 0 ] && grep -q '^fingerprint: *[0-9]* bits$' '$W/out' && grep -Eq '^subtable load: +[0-9.]+% [0-9.]+% [0-9.]+% [0-9.]+%$' '$W/out' && grep -q '^insert failures: *0 ' '$W/out'"
+run list
+check "list shows the counting and dleft types" \
+	sh -c "[ $rc = 0 ] && grep -Eq '^${P}c +counting ' '$W/out' && grep -Eq '^${P}d +dleft ' '$W/out'"
+# A d-left filter for 16 keys cannot take 2000: the batch is undone.
+run create ${P}t --type dleft --capacity 16 --fpp 0.01
+run add ${P}t -f "$W/del_add"
+check "a full dleft filter: add exits 3 saying the batch was undone" \
+	sh -c "[ $rc = 3 ] && grep -q 'filter ${P}t is full: a d-left bucket overflowed; the batch was undone; create a larger filter' '$W/err'"
+check "the undone batch left the filter empty, one insert failure counted" \
+	sh -c "[ '$(sysval ${P}t bits_set)' = 0 ] && [ '$(sysval ${P}t insert_failures)' = 1 ]"
+for f in c d t; do run destroy ${P}$f; done
 
 # --- privileges and the device -------------------------------------------------------
 if command -v setpriv >/dev/null; then

@@ -7,102 +7,10 @@
  * key, atomicity of concurrent adds, batch/single agreement and the
  * "already present" result. Exit status 0 iff every check passed.
  */
-#define _GNU_SOURCE
-#include <math.h>
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-#include "core.h"
+#include "unit.h"
 
 #define NKEYS		1000000u
 #define PLAN		0	/* the plan is printed at the end */
-
-static int test_no, test_failed;
-
-static void __attribute__((format(printf, 2, 3))) check(bool ok,
-							 const char *fmt, ...)
-{
-	va_list ap;
-
-	test_no++;
-	if (!ok)
-		test_failed++;
-	printf("%s %d - ", ok ? "ok" : "not ok", test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void *xalloc(u64 bytes)
-{
-	void *p = aligned_alloc(BLOOM_CORE_ALIGN, bytes);
-
-	if (!p) {
-		printf("Bail out! out of memory (%llu bytes)\n",
-		       (unsigned long long)bytes);
-		exit(1);
-	}
-	memset(p, 0, bytes);
-	return p;
-}
-
-static const u8 test_key[16] = {
-	0x42, 0x6c, 0x6f, 0x6f, 0x6d, 0x20, 0x74, 0x65,
-	0x73, 0x74, 0x20, 0x6b, 0x65, 0x79, 0x21, 0x0a,
-};
-
-struct filter {
-	struct bloom_core core;
-	void *mem;
-	u64 bytes;
-};
-
-static int filter_new(struct filter *f, u32 type, u64 n, u32 ppb)
-{
-	struct bloom_geometry g;
-	bloom_hash_key_t k;
-	int err = bloom_geometry_size(type, n, ppb, &g);
-
-	if (err)
-		return err;
-	bloom_hash_key_from_bytes(&k, test_key);
-	f->bytes = bloom_core_storage_bytes(&g);
-	f->mem = xalloc(f->bytes);
-	bloom_core_init(&f->core, &g, &k, f->mem);
-	return 0;
-}
-
-static void filter_free(struct filter *f)
-{
-	free(f->mem);
-	f->mem = NULL;
-}
-
-/* Key i: 12 bytes, a tag and the little-endian index. */
-static u64 key_hash(const struct bloom_core *c, u32 tag, u64 i)
-{
-	u8 b[12];
-	int j;
-
-	for (j = 0; j < 4; j++)
-		b[j] = (u8)(tag >> (8 * j));
-	for (j = 0; j < 8; j++)
-		b[4 + j] = (u8)(i >> (8 * j));
-	return bloom_core_hash(c, b, sizeof(b));
-}
 
 static const char *type_name(u32 type)
 {
@@ -338,8 +246,12 @@ static void test_sizing_errors(void)
 	SIZE_ERR(BLOOM_CORE_STANDARD, 1000, 500000001, -EINVAL);
 	SIZE_ERR(BLOOM_CORE_BLOCKED, 1000, 1000000000, -EINVAL);
 	SIZE_ERR(0, 1000, 10000000, -EOPNOTSUPP);
-	SIZE_ERR(3, 1000, 10000000, -EOPNOTSUPP);
-	SIZE_ERR(4, 1000, 10000000, -EOPNOTSUPP);
+	SIZE_ERR(5, 1000, 10000000, -EOPNOTSUPP);
+	SIZE_ERR(BLOOM_CORE_COUNTING, 0, 10000000, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_DLEFT, 0, 10000000, -EINVAL);
+	SIZE_ERR(BLOOM_CORE_DLEFT, 1000, 500000001, -EINVAL);
+	/* 1e-9 needs 32-bit cells at L = 1/4: 2^42 bits for 2^32 keys */
+	SIZE_ERR(BLOOM_CORE_DLEFT, 0xffffffffULL, 1, -E2BIG);
 
 	check(bloom_geometry_check(&ok) == 0, "geometry check: blocked m=1024 k=7 is valid");
 #define CHECK_ERR(field, val, err) \
@@ -350,7 +262,9 @@ static void test_sizing_errors(void)
 		      "bloom_geometry_check(%s = %s) = %s", #field, #val, #err); \
 	} while (0)
 	CHECK_ERR(type, 0, -EOPNOTSUPP);
-	CHECK_ERR(type, 3, -EOPNOTSUPP);
+	CHECK_ERR(type, 3, 0);		/* counting: m counters, k */
+	CHECK_ERR(type, 4, -EOPNOTSUPP);	/* d-left: sized by the core only */
+	CHECK_ERR(type, 5, -EOPNOTSUPP);
 	CHECK_ERR(hashes, 0, -EINVAL);
 	CHECK_ERR(hashes, 33, -EINVAL);
 	CHECK_ERR(hashes, 32, 0);

@@ -22,6 +22,11 @@ current directory, with the host's file system visible (read-only, writes go
 to a tmpfs overlay; /tmp and /run are empty tmpfs). Exits with CMD's status.
 
 options:
+  --kernel IMAGE  boot IMAGE (a vmlinux with a PVH entry, or a bzImage)
+                  instead of Debian's /boot/vmlinuz-$KVER; its virtio-pci, 9p
+                  and overlayfs must be built in (=y) unless /lib/modules/
+                  <its release> has them. KVER is its release.
+  --append ARGS   add ARGS to the kernel command line
   --module PATH   module to insmod before CMD (default: bloom.ko at the repo root)
   --no-module     do not load any module
   --rmmod         rmmod the module after CMD; the run fails if that fails
@@ -60,9 +65,15 @@ smp=2
 mem=2G
 timeout_s=600
 extra_env=()
+custom_kernel=
+extra_append=
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || die "--kernel needs an image"; custom_kernel=$2; shift 2 ;;
+	--kernel=*) custom_kernel=${1#*=}; shift ;;
+	--append) [ $# -ge 2 ] || die "--append needs arguments"; extra_append+=" $2"; shift 2 ;;
+	--append=*) extra_append+=" ${1#*=}"; shift ;;
 	--module) [ $# -ge 2 ] || die "--module needs a path"; module=$2; shift 2 ;;
 	--module=*) module=${1#*=}; shift ;;
 	--no-module) load_module=0; shift ;;
@@ -90,12 +101,33 @@ done
 [ $rmmod = 0 ] || [ $load_module = 1 ] || die "--rmmod makes no sense with --no-module"
 
 # --- what to boot ----------------------------------------------------------
-KVER=${KVER:-$("$REPO/tools/kver.sh")}
-[ -n "$KVER" ] || die "no kernel with a build tree found: run tools/deps.sh (as root)"
-kernel=/boot/vmlinuz-$KVER
-moddir=/lib/modules/$KVER
-[ -r "$kernel" ] || die "no kernel image $kernel: run tools/deps.sh (it installs linux-image-amd64), or set KVER"
-[ -d "$moddir/kernel" ] || die "no modules in $moddir: install linux-image-$KVER (tools/deps.sh)"
+image_release() { # the release string in a vmlinux or a bzImage, or nothing
+	local f=$1 off
+	if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+		LC_ALL=C grep -aom1 'Linux version [^ ]*' "$f" | sed 's/^Linux version //'
+	else # bzImage: the header's kernel_version field points at the string
+		off=$(od -An -tu2 -j $((0x20e)) -N 2 "$f" | tr -d ' ')
+		[ -n "$off" ] && [ "$off" -gt 0 ] &&
+			dd if="$f" bs=1 skip=$((off + 0x200)) count=128 status=none |
+			LC_ALL=C tr '\0' '\n' | head -n 1 | cut -d' ' -f1
+	fi
+}
+if [ -n "$custom_kernel" ]; then
+	kernel=$(readlink -f -- "$custom_kernel" 2>/dev/null || true)
+	[ -r "$kernel" ] && [ -f "$kernel" ] || die "no kernel image $custom_kernel"
+	# the image's own release, whatever KVER the environment says (make
+	# check exports Debian's)
+	KVER=$(image_release "$kernel" || true)
+	KVER=${KVER:-custom}
+	moddir=/lib/modules/$KVER
+else
+	KVER=${KVER:-$("$REPO/tools/kver.sh")}
+	[ -n "$KVER" ] || die "no kernel with a build tree found: run tools/deps.sh (as root)"
+	kernel=/boot/vmlinuz-$KVER
+	moddir=/lib/modules/$KVER
+	[ -r "$kernel" ] || die "no kernel image $kernel: run tools/deps.sh (it installs linux-image-amd64), or set KVER"
+	[ -d "$moddir/kernel" ] || die "no modules in $moddir: install linux-image-$KVER (tools/deps.sh)"
+fi
 for t in qemu-system-x86_64 busybox cpio modinfo timeout; do
 	command -v $t >/dev/null || die "$t not found: run tools/deps.sh (as root)"
 done
@@ -125,7 +157,9 @@ mkdir -p "$VMDIR"
 
 # --- the initramfs: busybox, the kernel's virtio/9p/overlay modules, init ---
 # Cached in $VMDIR; rebuilt when this script, busybox, KVER or a module changes.
+# A --kernel without a /lib/modules directory has them built in: no modules.
 want_mods="virtio_pci 9pnet_virtio 9p overlay"
+[ -z "$custom_kernel" ] || [ -d "$moddir" ] || want_mods=
 declare -A seen=()
 order=()
 add_mod() { # depth-first: dependencies first
@@ -143,11 +177,11 @@ add_mod() { # depth-first: dependencies first
 for m in $want_mods; do add_mod "$m"; done
 
 modfiles=()
-for m in "${order[@]}"; do modfiles+=("$(modinfo -k "$KVER" -F filename "$m")"); done
+for m in "${order[@]+"${order[@]}"}"; do modfiles+=("$(modinfo -k "$KVER" -F filename "$m")"); done
 key=$( {
-	echo "$KVER ${order[*]}"
+	echo "$KVER ${order[*]+"${order[*]}"}"
 	sha256sum "$SELF"
-	stat -L -c '%n %s %Y' "$busybox" "${modfiles[@]}"
+	stat -L -c '%n %s %Y' "$busybox" "${modfiles[@]+"${modfiles[@]}"}"
 } | sha256sum | cut -d' ' -f1)
 initramfs=$VMDIR/initramfs-$KVER.cpio
 
@@ -167,7 +201,7 @@ build_initramfs() {
 		*) die "unexpected module file $f" ;;
 		esac
 	done
-	echo "${order[*]}" >"$stage/modules/order"
+	echo "${order[*]+"${order[*]}"}" >"$stage/modules/order"
 	sed -n '/^#@INIT-BEGIN$/,/^#@INIT-END$/{//!p}' "$SELF" >"$stage/init"
 	chmod 755 "$stage/init"
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
@@ -185,7 +219,9 @@ fi
 # about 4 s); else the bzImage as it is.
 boot_kernel=$kernel
 vmlinux=$VMDIR/vmlinux-$KVER
-if [ ! -s "$vmlinux" ] || [ "$vmlinux" -ot "$kernel" ]; then
+if [ -n "$custom_kernel" ]; then
+	: # booted as given: a vmlinux (ELF) through its PVH note, else a bzImage
+elif [ ! -s "$vmlinux" ] || [ "$vmlinux" -ot "$kernel" ]; then
 	rm -f "$vmlinux"
 	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$kernel" 2>/dev/null | head -n 1 | cut -d: -f1 || true)
 	if [ -n "$off" ] && command -v xz >/dev/null; then
@@ -200,7 +236,7 @@ if [ ! -s "$vmlinux" ] || [ "$vmlinux" -ot "$kernel" ]; then
 		touch -r "$kernel" "$vmlinux"
 	fi
 fi
-[ ! -s "$vmlinux" ] || boot_kernel=$vmlinux
+[ -n "$custom_kernel" ] || [ ! -s "$vmlinux" ] || boot_kernel=$vmlinux
 
 # --- this run: the job script and the module, appended as a second cpio ----
 run=$(mktemp -d "$VMDIR/run.XXXXXX")
@@ -267,7 +303,7 @@ if [ -p "$run/out" ]; then cat "$run/out" & catpids+=($!); fi
 if [ -p "$run/err" ]; then cat "$run/err" >&2 & catpids+=($!); fi
 
 append="console=ttyS0 quiet panic_on_warn=1 oops=panic panic=-1"
-append+=" rdinit=/init 8250.nr_uarts=4 mitigations=off tsc=reliable"
+append+=" rdinit=/init 8250.nr_uarts=4 mitigations=off tsc=reliable$extra_append"
 console=$run/console.log
 result=$run/result
 : >"$result"
@@ -370,7 +406,7 @@ for m in $(cat /modules/order); do
 	insmod /modules/$m.ko || fail "insmod $m failed"
 done
 mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000,cache=loose host /lower ||
-	fail "cannot mount the host root over 9p"
+	fail "cannot mount the host root over 9p (a --kernel needs virtio-pci and 9p built in)"
 mount -t tmpfs -o mode=755 tmpfs /ovl
 mkdir -p /ovl/upper /ovl/work
 mount -t overlay -o lowerdir=/lower,upperdir=/ovl/upper,workdir=/ovl/work overlay /newroot ||
@@ -437,7 +473,9 @@ wait $cat_out $cat_err 2>/dev/null
 if [ "$rmmod" = 1 ]; then
 	if rmmod "$modname"; then rm=ok; else rm=fail; fi
 fi
-bad=$(dmesg --color=never | tail -n +"$((before + 1))" | grep -E 'WARNING:|BUG:|Oops|[Ll]eak')
+# (BUG: covers KASAN, sleeping in atomic, soft lockups; INFO: hung tasks,
+# RCU stalls and some lockdep reports; UBSAN: its own prefix)
+bad=$(dmesg --color=never | tail -n +"$((before + 1))" | grep -E 'WARNING:|BUG:|Oops|[Ll]eak|UBSAN:|INFO: ')
 if [ -n "$bad" ]; then
 	dm=fail
 	printf 'run.sh: kernel warnings in dmesg:\n%s\n' "$bad" >&2

@@ -18,16 +18,21 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "create", cmd_create,
-	  "create NAME [--type standard|blocked] --capacity N --fpp P\n"
-	  "       [--hash-key HEX32] [--bits M --hashes K]",
+	  "create NAME [--type standard|blocked|counting|dleft] --capacity N\n"
+	  "       --fpp P [--hash-key HEX32] [--bits M --hashes K]",
 	  "Creates filter NAME sized for N keys (k/M/G suffixes: 1M = 1000000)\n"
 	  "at false-positive rate P (1e-9 to 0.5, e.g. 0.01 or 1e-3).\n"
-	  "  -t, --type T      standard (default) or blocked (one cache line per key)\n"
+	  "  -t, --type T      standard (default); blocked (one cache line per key);\n"
+	  "                    counting (deletable, 4x the memory of standard);\n"
+	  "                    dleft (d-left counting: deletable in about half the\n"
+	  "                    memory of counting; an add fails when its buckets\n"
+	  "                    are full, so give it its real capacity)\n"
 	  "  -c, --capacity N  keys the filter is sized for\n"
 	  "  -p, --fpp P       false-positive rate wanted at N keys\n"
 	  "      --hash-key H  the 128-bit SipHash key as 32 hex digits (default:\n"
 	  "                    random); the same key and geometry give the same bits\n"
-	  "      --bits M      explicit geometry: M bits (blocked: a multiple of 512)\n"
+	  "      --bits M      explicit geometry: M bits (blocked: a multiple of 512;\n"
+	  "                    counting: M counters; not for dleft)\n"
 	  "      --hashes K    explicit geometry: K hashes (1 to 32)\n" },
 	{ "add", cmd_add,
 	  "add NAME [--ipv4|--ipv6] KEY...\n"
@@ -55,10 +60,25 @@ static const struct verb verbs[] = {
 	  "      --ipv4/--ipv6 keys are addresses, as with add\n"
 	  "  -q, --quiet       with KEYs: print nothing, only set the exit status\n"
 	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n" },
+	{ "del", cmd_del,
+	  "del NAME [--ipv4|--ipv6] KEY...\n"
+	  "       del NAME [--ipv4|--ipv6] [--skip-empty] [-v] -f FILE",
+	  "Deletes keys from filter NAME, which must be a counting or dleft filter\n"
+	  "(needs CAP_NET_ADMIN). Prints \"KEY: not found\" for each command-line key\n"
+	  "that was not in the filter, then \"NAME: removed R keys, M not found\".\n"
+	  "Exits 0 if every key was found and removed, 1 if some key was not found.\n"
+	  "Takes -f, --skip-empty, --ipv4, --ipv6 and -v as add does; a bad line\n"
+	  "stops the command: the keys before it are deleted, none after.\n"
+	  "Warning: delete only keys you added. A key never added that the filter\n"
+	  "takes for present (a false positive) is \"removed\" from what other keys\n"
+	  "set, and some of those may then be reported absent (false negatives).\n"
+	  "A key added twice must be deleted twice to go.\n" },
 	{ "info", cmd_info,
 	  "info NAME [--json]",
 	  "Prints the parameters and statistics of filter NAME, the fill ratio and\n"
-	  "the false-positive rate estimated from it.\n"
+	  "the false-positive rate estimated from it; for counting and dleft\n"
+	  "filters also deletes, delete misses and saturated counters, for dleft\n"
+	  "the insert failures, fingerprint bits and the load of each subtable.\n"
 	  "  -j, --json        as a JSON object\n" },
 	{ "list", cmd_list,
 	  "list [-n | --json]",
@@ -100,8 +120,8 @@ int print_help(FILE *f, const char *name)
 			fprintf(f, "  bloomctl %s\n", verbs[i].synopsis);
 		fputs("\nGlobal option:\n"
 		      "  -d, --device PATH   the bloom device (default /dev/bloom)\n\n"
-		      "Exit status: 0 success; 1 test: a key is definitely absent;\n"
-		      "2 usage error; 3 the operation failed.\n"
+		      "Exit status: 0 success; 1 test: a key is definitely absent,\n"
+		      "del: a key was not found; 2 usage error; 3 the operation failed.\n"
 		      "'bloomctl help VERB' for details; bloomctl(8) for everything.\n",
 		      f);
 		return 0;

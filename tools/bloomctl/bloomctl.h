@@ -11,7 +11,8 @@
 /* Exit statuses, documented in bloomctl(8). */
 enum {
 	EXIT_OK = 0,
-	EXIT_ABSENT = 1,	/* test: some key is definitely absent */
+	EXIT_ABSENT = 1,	/* test: a key is definitely absent; del: a key
+				 * was not found */
 	EXIT_USAGE = 2,		/* bad command line */
 	EXIT_FAIL = 3,		/* the operation failed: device, module, input */
 };
@@ -53,7 +54,18 @@ int lr_open(struct line_reader *lr, const char *path);
 long lr_next(struct line_reader *lr, char **line);
 void lr_close(struct line_reader *lr);
 
-/* json.c */
+/*
+ * json.c: figures derived from a filter's statistics, computed in one place
+ * so that the text and the JSON output agree.
+ */
+struct info_derived {
+	double fill;		/* share of bits / counters / cells in use */
+	double est_fpp;		/* false-positive rate expected now */
+	double est_keys;	/* distinct keys, estimated; INFINITY if unknown */
+	double load[4];		/* d-left: share of each subtable's cells used */
+};
+void info_derive(const struct bloom_info *in, struct info_derived *d);
+int type_can_delete(uint32_t type);
 void json_string(FILE *f, const char *s);
 void print_info_json(FILE *f, const struct bloom_info *in, const char *indent);
 
@@ -62,6 +74,7 @@ int cmd_create(const char *dev, int argc, char **argv);
 int cmd_destroy(const char *dev, int argc, char **argv);
 int cmd_add(const char *dev, int argc, char **argv);
 int cmd_test(const char *dev, int argc, char **argv);
+int cmd_del(const char *dev, int argc, char **argv);
 int cmd_info(const char *dev, int argc, char **argv);
 int cmd_list(const char *dev, int argc, char **argv);
 int cmd_version(const char *dev, int argc, char **argv);

@@ -29,7 +29,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 		case 't':
 			o.type = parse_type(optarg);
 			if (!o.type)
-				die_usage("create", "unknown filter type '%s': use standard or blocked",
+				die_usage("create", "unknown filter type '%s': use standard, blocked, counting or dleft",
 					  optarg);
 			break;
 		case 'c':
@@ -81,6 +81,9 @@ int cmd_create(const char *dev, int argc, char **argv)
 		die_usage("create", "create needs --capacity N and --fpp P (e.g. --capacity 1M --fpp 0.01)");
 	if (!o.bits != !o.hashes)
 		die_usage("create", "--bits and --hashes go together: give both or neither");
+	/* The module sizes a d-left table itself (EOPNOTSUPP): say so here. */
+	if (o.type == BLOOM_TYPE_DLEFT && o.bits)
+		die_usage("create", "a dleft filter sizes itself from --capacity and --fpp: --bits and --hashes do not apply");
 	if (o.type == BLOOM_TYPE_BLOCKED && o.bits % 512)
 		die_usage("create", "a blocked filter has a multiple of 512 bits: %" PRIu64 " is not",
 			  o.bits);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The verbs that carry keys: add and test, from the command line or from a
- * file (one key per line). Files go through the library's batch builder, so
- * a million keys cost a few dozen ioctls, and output is fully buffered.
+ * The verbs that carry keys: add, test and del, from the command line or
+ * from a file (one key per line). Files go through the library's batch
+ * builder, so a million keys cost a few dozen ioctls, and output is fully
+ * buffered. The three differ only in the ioctl, in what a set result bit
+ * means and in what they print, so they share every line of input handling.
  */
 /* fwrite_unlocked: the output loop runs once per line. */
 #define _GNU_SOURCE
@@ -15,8 +17,29 @@
 #include <unistd.h>
 #include "bloomctl.h"
 
+/* What a key verb does; indexes the tables below. */
+enum key_op { OP_ADD, OP_TEST, OP_DEL };
+
+static const unsigned long op_ioctl[] = {
+	[OP_ADD] = BLOOM_IOC_ADD,
+	[OP_TEST] = BLOOM_IOC_QUERY,
+	[OP_DEL] = BLOOM_IOC_DELETE,
+};
+static const enum bloom_op op_lib[] = {
+	[OP_ADD] = BLOOM_OP_ADD,
+	[OP_TEST] = BLOOM_OP_QUERY,
+	[OP_DEL] = BLOOM_OP_DELETE,
+};
+/* For "N keys ... were <done>" in messages. */
+static const char *const op_done[] = {
+	[OP_ADD] = "added",
+	[OP_TEST] = "tested",
+	[OP_DEL] = "deleted",
+};
+
 struct key_opts {
 	const char *verb;
+	enum key_op op;
 	const char *file;
 	int family;		/* 0: keys are the bytes given; AF_INET(6) */
 	int skip_empty;
@@ -57,7 +80,7 @@ static const char *to_key(const struct key_opts *o, const char *text,
 
 static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 {
-	int is_test = !strcmp(o->verb, "test");
+	int is_test = o->op == OP_TEST;
 	static const struct option opts[] = {
 		{ "file", required_argument, NULL, 'f' },
 		{ "ipv4", no_argument, NULL, '4' },
@@ -121,9 +144,23 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 		die_usage(o->verb, "--quiet works with keys on the command line only");
 }
 
-/* Command-line keys: all checked before the first one is sent. */
-static int keys_from_args(const struct key_opts *o, int fd, int query)
+/*
+ * del's summary and exit status, the same for keys and files: a key that
+ * was not found is reported like an absent key of test (exit 1), because a
+ * script that deletes what it believes it added has a bug to look at.
+ */
+static int del_summary(const struct key_opts *o, uint64_t keys,
+		       uint64_t removed)
 {
+	printf("%s: removed %" PRIu64 " key%s, %" PRIu64 " not found\n",
+	       o->name, removed, removed == 1 ? "" : "s", keys - removed);
+	return removed == keys ? EXIT_OK : EXIT_ABSENT;
+}
+
+/* Command-line keys: all checked before the first one is sent. */
+static int keys_from_args(const struct key_opts *o, int fd)
+{
+	enum key_op op = o->op;
 	size_t ksize = fixed_size(o->family), n = o->nkeys, i;
 	struct bloom_key *keys = calloc(n, sizeof(*keys));
 	uint8_t *packed = calloc(n, ksize ? ksize : 1);
@@ -140,31 +177,43 @@ static int keys_from_args(const struct key_opts *o, int fd, int query)
 
 		if (why)
 			die("key %zu ('%.64s'): %s; nothing was %s", i + 1,
-			    text, why, query ? "tested" : "added");
+			    text, why, op_done[op]);
 	}
-	if (ksize)
-		ret = query ? bloom_query_fixed(fd, packed, ksize, n, results, NULL)
-			    : bloom_add_fixed(fd, packed, ksize, n, results, NULL);
-	else
-		ret = query ? bloom_query_keys(fd, keys, n, results, NULL)
+	switch (op) {
+	case OP_ADD:
+		ret = ksize ? bloom_add_fixed(fd, packed, ksize, n, results, NULL)
 			    : bloom_add_keys(fd, keys, n, results, NULL);
+		break;
+	case OP_TEST:
+		ret = ksize ? bloom_query_fixed(fd, packed, ksize, n, results, NULL)
+			    : bloom_query_keys(fd, keys, n, results, NULL);
+		break;
+	default:
+		ret = ksize ? bloom_delete_fixed(fd, packed, ksize, n, results, NULL)
+			    : bloom_delete_keys(fd, keys, n, results, NULL);
+		break;
+	}
 	if (ret < 0)
-		die_op(query ? BLOOM_OP_QUERY : BLOOM_OP_ADD, o->name, ret);
+		die_op(op_lib[op], o->name, ret);
 	for (i = 0; i < n; i++) {
 		int r = bloom_result(results, i);
 
 		absent |= !r;
-		if (query && !o->quiet)
+		if (op == OP_TEST && !o->quiet)
 			printf("%s: %s\n", o->keys[i], r ? "may be present" : "absent");
+		else if (op == OP_DEL && !r)
+			printf("%s: not found\n", o->keys[i]);
 	}
-	if (o->verbose)
+	if (o->verbose && op != OP_DEL)
 		fprintf(stderr, "bloomctl: %s: %s %zu keys, %ld %s\n", o->name,
-			query ? "tested" : "added", n, ret,
-			query ? "may be present" : "probably present already");
+			op_done[op], n, ret,
+			op == OP_TEST ? "may be present" : "probably present already");
 	free(keys);
 	free(packed);
 	free(results);
-	return query && absent ? EXIT_ABSENT : EXIT_OK;
+	if (op == OP_DEL)
+		return del_summary(o, n, ret);
+	return op == OP_TEST && absent ? EXIT_ABSENT : EXIT_OK;
 }
 
 /* Progress on stderr, only for a person watching a terminal. */
@@ -200,24 +249,24 @@ struct batch_state {
 };
 
 /* Sends the pending keys and, for test, prints the chosen lines. */
-static void flush(struct batch_state *s, int query)
+static void flush(struct batch_state *s)
 {
 	long ret = bloom_builder_flush(s->b);
 	size_t i, n = s->pending;
+	enum key_op op = s->o->op;
 
 	if (ret < 0) {
 		char msg[512];
 
 		die("%s; %" PRIu64 " keys before this batch were %s",
-		    bloom_strerror(msg, sizeof(msg),
-				   query ? BLOOM_OP_QUERY : BLOOM_OP_ADD,
-				   s->o->name, ret),
-		    s->keys, query ? "tested" : "added");
+		    bloom_strerror(msg, sizeof(msg), op_lib[op], s->o->name,
+				   ret),
+		    s->keys, op_done[op]);
 	}
 	s->pending = 0;
 	s->keys += n;
 	s->hits += ret;
-	if (query) {
+	if (op == OP_TEST) {
 		for (i = 0; i < n; i++) {
 			const void *key;
 			size_t len;
@@ -239,8 +288,9 @@ static void flush(struct batch_state *s, int query)
 	progress(&s->prog, s->o, s->keys, 0);
 }
 
-static int keys_from_file(const struct key_opts *o, int fd, int query)
+static int keys_from_file(const struct key_opts *o, int fd)
 {
+	enum key_op op = o->op;
 	struct batch_state s = { .o = o };
 	struct line_reader lr;
 	uint8_t addr[16];
@@ -249,8 +299,7 @@ static int keys_from_file(const struct key_opts *o, int fd, int query)
 	long len;
 	int err;
 
-	err = bloom_builder_new(&s.b, fd, query ? BLOOM_IOC_QUERY : BLOOM_IOC_ADD,
-				fixed_size(o->family));
+	err = bloom_builder_new(&s.b, fd, op_ioctl[op], fixed_size(o->family));
 	if (!err && o->family) {
 		s.texts = malloc(BLOOM_BATCH_MAX_KEYS * sizeof(*s.texts));
 		if (!s.texts)
@@ -261,7 +310,7 @@ static int keys_from_file(const struct key_opts *o, int fd, int query)
 	err = lr_open(&lr, o->file);
 	if (err)
 		die("cannot open %s: %s", o->file, strerror(-err));
-	if (query)
+	if (op == OP_TEST)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	s.prog.on = isatty(STDERR_FILENO);
 	s.prog.start = s.prog.last = t0 = now_seconds();
@@ -273,28 +322,27 @@ static int keys_from_file(const struct key_opts *o, int fd, int query)
 
 		if (len == -2) {
 			err = errno;
-			flush(&s, query);
+			flush(&s);
 			progress(&s.prog, o, s.keys, 1);
 			die("cannot read %s after line %" PRIu64 ": %s; the %" PRIu64 " keys before were %s",
 			    lr.path, lr.lineno, strerror(err), s.keys,
-			    query ? "tested" : "added");
+			    op_done[op]);
 		}
 		if (len == 0 && o->skip_empty)
 			continue;
 		why = to_key(o, line, len, &key, &klen, addr);
 		if (why) {
 			/* Everything before the bad line is done, nothing after. */
-			flush(&s, query);
+			flush(&s);
 			progress(&s.prog, o, s.keys, 1);
 			die("%s, line %" PRIu64 ": %s%s; the %" PRIu64 " key%s before it %s %s, none after",
 			    lr.path, lr.lineno, why,
 			    len == 0 ? " (--skip-empty skips empty lines)" : "",
 			    s.keys, s.keys == 1 ? "" : "s",
-			    s.keys == 1 ? "was" : "were",
-			    query ? "tested" : "added");
+			    s.keys == 1 ? "was" : "were", op_done[op]);
 		}
 		if (!bloom_builder_room(s.b, klen))
-			flush(&s, query);
+			flush(&s);
 		if (s.texts)
 			memcpy(s.texts[s.pending], line, len + 1);
 		err = bloom_builder_push(s.b, key, klen);
@@ -302,7 +350,7 @@ static int keys_from_file(const struct key_opts *o, int fd, int query)
 			die("internal error: batch refused a key: %s", strerror(-err));
 		s.pending++;
 	}
-	flush(&s, query);
+	flush(&s);
 	progress(&s.prog, o, s.keys, 1);
 	if (fflush(stdout))
 		die("cannot write the output: %s", strerror(errno));
@@ -310,34 +358,40 @@ static int keys_from_file(const struct key_opts *o, int fd, int query)
 		double t = now_seconds() - t0;
 
 		fprintf(stderr, "bloomctl: %s: %s %" PRIu64 " keys in %.3f s (%.0f keys/s): %" PRIu64 " %s\n",
-			o->name, query ? "tested" : "added", s.keys, t,
+			o->name, op_done[op], s.keys, t,
 			s.keys / (t + 1e-9), s.hits,
-			query ? "may be present" : "probably present already");
+			op == OP_TEST ? "may be present" :
+			op == OP_ADD ? "probably present already" :
+				       "found and removed");
 	}
 	lr_close(&lr);
 	free(s.texts);
 	bloom_builder_free(s.b);
-	return EXIT_OK;
+	return op == OP_DEL ? del_summary(o, s.keys, s.hits) : EXIT_OK;
 }
 
-static int keys_verb(const char *verb, const char *dev, int argc, char **argv)
+static int keys_verb(const char *verb, enum key_op op, const char *dev,
+		     int argc, char **argv)
 {
-	struct key_opts o = { .verb = verb };
-	int query = !strcmp(verb, "test");
+	struct key_opts o = { .verb = verb, .op = op };
 	int fd;
 
 	parse_key_opts(&o, argc, argv);
 	fd = open_bound(dev, o.name);
-	return o.file ? keys_from_file(&o, fd, query)
-		      : keys_from_args(&o, fd, query);
+	return o.file ? keys_from_file(&o, fd) : keys_from_args(&o, fd);
 }
 
 int cmd_add(const char *dev, int argc, char **argv)
 {
-	return keys_verb("add", dev, argc, argv);
+	return keys_verb("add", OP_ADD, dev, argc, argv);
 }
 
 int cmd_test(const char *dev, int argc, char **argv)
 {
-	return keys_verb("test", dev, argc, argv);
+	return keys_verb("test", OP_TEST, dev, argc, argv);
+}
+
+int cmd_del(const char *dev, int argc, char **argv)
+{
+	return keys_verb("del", OP_DEL, dev, argc, argv);
 }

@@ -56,30 +56,60 @@ static const char *human_bytes(uint64_t v, char *buf, size_t len)
 
 static void print_info_text(const struct bloom_info *in)
 {
-	double fill = in->bits ? (double)in->bits_set / in->bits : 0;
+	struct info_derived d;
 	char hb[32];
+	unsigned int i;
 
+	info_derive(in, &d);
 	printf("name:            %s\n", in->name);
 	printf("type:            %s\n", type_name(in->type));
 	printf("capacity:        %" PRIu64 " keys\n", (uint64_t)in->capacity);
 	printf("fpp:             %.9g (%u ppb)\n", in->fpp_ppb / 1e9, in->fpp_ppb);
-	printf("bits:            %" PRIu64 " (%.2f per key of capacity)\n",
+	printf("bits:            %" PRIu64 " (%.2f per key of capacity%s)\n",
 	       (uint64_t)in->bits,
-	       in->capacity ? (double)in->bits / in->capacity : 0.0);
-	printf("hashes:          %u\n", in->hashes);
-	printf("memory:          %" PRIu64 " bytes (%s)\n",
+	       in->capacity ? (double)in->bits / in->capacity : 0.0,
+	       in->type == BLOOM_TYPE_COUNTING ? "; each a 4-bit counter" :
+	       in->type == BLOOM_TYPE_DLEFT ? "; the cell table" : "");
+	printf("hashes:          %u%s\n", in->hashes,
+	       in->type == BLOOM_TYPE_DLEFT ? " (subtables)" : "");
+	printf("memory:          %" PRIu64 " bytes (%s, %.2f bits per key of capacity)\n",
 	       (uint64_t)in->memory_bytes,
-	       human_bytes(in->memory_bytes, hb, sizeof(hb)));
+	       human_bytes(in->memory_bytes, hb, sizeof(hb)),
+	       in->capacity ? 8.0 * in->memory_bytes / in->capacity : 0.0);
 	printf("count:           %" PRIu64 " keys (%.1f%% of capacity)\n",
 	       (uint64_t)in->count,
 	       in->capacity ? 100.0 * in->count / in->capacity : 0.0);
 	printf("adds:            %" PRIu64 "\n", (uint64_t)in->adds);
 	printf("queries:         %" PRIu64 " (%" PRIu64 " may be present)\n",
 	       (uint64_t)in->queries, (uint64_t)in->hits);
-	printf("bits set:        %" PRIu64 " (fill ratio %.4f)\n",
-	       (uint64_t)in->bits_set, fill);
-	printf("estimated fpp:   %.6g now (fill ratio ^ hashes)\n",
-	       pow(fill, in->hashes));
+	if (type_can_delete(in->type)) {
+		printf("deletes:         %" PRIu64 "\n", (uint64_t)in->deletes);
+		printf("delete misses:   %" PRIu64 " (keys to delete that were not found)\n",
+		       (uint64_t)in->delete_misses);
+		printf("saturated:       %" PRIu64 " (counters stuck at their maximum)\n",
+		       (uint64_t)in->saturated);
+	}
+	if (in->type == BLOOM_TYPE_DLEFT) {
+		printf("insert failures: %" PRIu64 " (keys refused: bucket full)\n",
+		       (uint64_t)in->insert_failures);
+		printf("fingerprint:     %u bits\n", in->fingerprint_bits);
+		printf("subtable cells:  %" PRIu64 " in each of %u subtables\n",
+		       (uint64_t)in->subtable_cells, in->subtables);
+		printf("subtable load:  ");
+		for (i = 0; i < in->subtables && i < 4; i++)
+			printf(" %.2f%%", 100 * d.load[i]);
+		putchar('\n');
+		printf("cells in use:    %" PRIu64 " (fill ratio %.4f)\n",
+		       (uint64_t)in->bits_set, d.fill);
+		printf("estimated fpp:   %.6g now (cells compared x 2^-fingerprint bits)\n",
+		       d.est_fpp);
+		return;
+	}
+	printf("%s %" PRIu64 " (fill ratio %.4f)\n",
+	       in->type == BLOOM_TYPE_COUNTING ? "counters in use:" :
+						 "bits set:       ",
+	       (uint64_t)in->bits_set, d.fill);
+	printf("estimated fpp:   %.6g now (fill ratio ^ hashes)\n", d.est_fpp);
 }
 
 int cmd_info(const char *dev, int argc, char **argv)
@@ -171,10 +201,22 @@ static void print_flags(uint32_t v, const char *const *names, int n)
 	puts(any ? "" : "(none)");
 }
 
+/* The names of the set bits as JSON strings, for scripts. */
+static void json_names(uint32_t v, const char *const *names, int n)
+{
+	int i, any = 0;
+
+	for (i = 0; i < n; i++)
+		if (v & (1U << i) && names[i]) {
+			printf("%s\"%s\"", any ? ", " : "", names[i]);
+			any = 1;
+		}
+}
+
 int cmd_version(const char *dev, int argc, char **argv)
 {
 	static const char *const types[] = {
-		NULL, "standard", "blocked", "counting", "d-left",
+		NULL, "standard", "blocked", "counting", "dleft",
 	};
 	static const char *const cflags[] = { "bind", "hash-key", "geometry" };
 	struct bloom_version v;
@@ -191,12 +233,14 @@ int cmd_version(const char *dev, int argc, char **argv)
 	bloom_close(fd);
 	if (json) {
 		printf("{\n  \"bloomctl_abi_version\": %d,\n  \"abi_version\": %u,\n"
-		       "  \"types\": %u,\n  \"create_flags\": %u,\n"
+		       "  \"types\": %u,\n  \"type_names\": [", BLOOM_ABI_VERSION,
+		       v.abi_version, v.types);
+		json_names(v.types, types, 5);
+		printf("],\n  \"create_flags\": %u,\n"
 		       "  \"batch_flags\": %u,\n  \"key_max\": %u,\n"
 		       "  \"batch_max_keys\": %u,\n  \"batch_max_bytes\": %" PRIu64 ",\n"
 		       "  \"memory_limit\": %" PRIu64 ",\n  \"memory_used\": %" PRIu64 "\n}\n",
-		       BLOOM_ABI_VERSION, v.abi_version, v.types, v.create_flags,
-		       v.batch_flags, v.key_max, v.batch_max_keys,
+		       v.create_flags, v.batch_flags, v.key_max, v.batch_max_keys,
 		       (uint64_t)v.batch_max_bytes, (uint64_t)v.memory_limit,
 		       (uint64_t)v.memory_used);
 		return EXIT_OK;

@@ -76,6 +76,11 @@ enum bloom_type parse_type(const char *s)
 		return BLOOM_TYPE_STANDARD;
 	if (!strcmp(s, "blocked"))
 		return BLOOM_TYPE_BLOCKED;
+	if (!strcmp(s, "counting"))
+		return BLOOM_TYPE_COUNTING;
+	/* "dleft" as sysfs spells it; "d-left" as the literature does. */
+	if (!strcmp(s, "dleft") || !strcmp(s, "d-left"))
+		return BLOOM_TYPE_DLEFT;
 	return 0;
 }
 
@@ -89,7 +94,7 @@ const char *type_name(uint32_t type)
 	case BLOOM_TYPE_COUNTING:
 		return "counting";
 	case BLOOM_TYPE_DLEFT:
-		return "d-left";
+		return "dleft";	/* as in sysfs, so scripts compare one name */
 	}
 	return "unknown";
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * Adding and querying keys: one key, arrays of (pointer, length) keys and
- * packed fixed-size keys, split into ioctls within the ABI's batch limits.
+ * Adding, querying and deleting keys: one key, arrays of (pointer, length)
+ * keys and packed fixed-size keys, split into ioctls within the ABI's batch
+ * limits. The three commands take the same struct bloom_batch, so one code
+ * path serves them all.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,11 @@ int bloom_add(int fd, const void *key, size_t len)
 int bloom_query(int fd, const void *key, size_t len)
 {
 	return one_key(fd, BLOOM_IOC_QUERY, key, len);
+}
+
+int bloom_delete(int fd, const void *key, size_t len)
+{
+	return one_key(fd, BLOOM_IOC_DELETE, key, len);
 }
 
 /*
@@ -107,6 +114,12 @@ long bloom_query_fixed(int fd, const void *keys, size_t key_size, size_t n,
 		       uint8_t *results, size_t *done)
 {
 	return fixed(fd, BLOOM_IOC_QUERY, keys, key_size, n, results, done);
+}
+
+long bloom_delete_fixed(int fd, const void *keys, size_t key_size, size_t n,
+			uint8_t *results, size_t *done)
+{
+	return fixed(fd, BLOOM_IOC_DELETE, keys, key_size, n, results, done);
 }
 
 /* Variable-size keys are copied into one packed buffer per ioctl. */
@@ -178,4 +191,10 @@ long bloom_query_keys(int fd, const struct bloom_key *keys, size_t n,
 		      uint8_t *results, size_t *done)
 {
 	return variable(fd, BLOOM_IOC_QUERY, keys, n, results, done);
+}
+
+long bloom_delete_keys(int fd, const struct bloom_key *keys, size_t n,
+		       uint8_t *results, size_t *done)
+{
+	return variable(fd, BLOOM_IOC_DELETE, keys, n, results, done);
 }

@@ -27,8 +27,8 @@ int bloom_builder_new(struct bloom_builder **out, int fd, unsigned long cmd,
 	struct bloom_builder *b;
 
 	*out = NULL;
-	if ((cmd != BLOOM_IOC_ADD && cmd != BLOOM_IOC_QUERY) ||
-	    key_size > BLOOM_KEY_MAX)
+	if ((cmd != BLOOM_IOC_ADD && cmd != BLOOM_IOC_QUERY &&
+	     cmd != BLOOM_IOC_DELETE) || key_size > BLOOM_KEY_MAX)
 		return -EINVAL;
 	b = calloc(1, sizeof(*b));
 	if (!b)

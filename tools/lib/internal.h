@@ -19,7 +19,7 @@ static inline int bloom_ioctl(int fd, unsigned long cmd, void *arg)
  */
 int lb_name_copy(char dst[BLOOM_NAME_LEN], const char *name);
 
-/* One ADD or QUERY ioctl of at most one batch's worth of keys. */
+/* One ADD, QUERY or DELETE ioctl of at most one batch's worth of keys. */
 int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
 		      const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
 		      uint64_t keys_len, uint8_t *results, uint32_t *hits);

@@ -18,6 +18,7 @@
  *		     BLOOM_CREATE_F_BIND);      // or bloom_bind(fd, "spam")
  *	bloom_add(fd, "a@b.c", 5);
  *	if (bloom_query(fd, "x@y.z", 5) == 0) ... definitely absent ...
+ *	bloom_delete(fd, "a@b.c", 5);           // counting and d-left only
  *	bloom_close(fd);
  */
 #ifndef LIBBLOOM_H
@@ -80,7 +81,11 @@ int bloom_create_opts(int fd, const char *name,
 int bloom_destroy(int fd, const char *name);
 int bloom_bind(int fd, const char *name);
 
-/* Parameters and statistics of @name, or of the bound filter if NULL. */
+/*
+ * Parameters and statistics of @name, or of the bound filter if NULL.
+ * @info is the whole struct of this header (ABI version 2): a module of ABI
+ * version 1 fills only the fields before @deletes and leaves the rest 0.
+ */
 int bloom_info(int fd, const char *name, struct bloom_info *info);
 
 /*
@@ -98,13 +103,25 @@ int bloom_add(int fd, const void *key, size_t len);
 int bloom_query(int fd, const void *key, size_t len);
 
 /*
+ * Counting and d-left filters only (-EOPNOTSUPP on the others): removes one
+ * copy of the key. Returns 1 when it was found and removed, 0 when it was
+ * not found (nothing changed; the module counts it in delete_misses).
+ * Deleting a key that was never added but happens to be a false positive
+ * removes what other keys set: a later query of one of them may then answer
+ * "absent". Delete only keys you added.
+ */
+int bloom_delete(int fd, const void *key, size_t len);
+
+/*
  * Batches through the bound filter. The library splits them into as many
  * ioctls as BLOOM_BATCH_MAX_KEYS and BLOOM_BATCH_MAX_BYTES require.
  * @results, when not NULL, is a bitmap of (n + 7) / 8 bytes that receives
  * bit (i % 8) of byte (i / 8) for key i (see "Results" in <linux/bloom.h>).
  * Returns the number of keys whose bit is set (may be present / was present
- * already). On an error, the keys of the ioctls that succeeded before it
- * stay added: *done (when not NULL) tells how many keys that is.
+ * already / found and removed). On an error, the keys of the ioctls that
+ * succeeded before it stay added (or deleted): *done (when not NULL) tells
+ * how many keys that is. A d-left ADD that fails with -ENOSPC undoes its own
+ * ioctl's keys only, not those of the ioctls before it.
  */
 struct bloom_key {
 	const void *data;
@@ -119,6 +136,11 @@ long bloom_add_fixed(int fd, const void *keys, size_t key_size, size_t n,
 		     uint8_t *results, size_t *done);
 long bloom_query_fixed(int fd, const void *keys, size_t key_size, size_t n,
 		       uint8_t *results, size_t *done);
+/* Deleting in batches: bit i set = key i was found and removed. */
+long bloom_delete_keys(int fd, const struct bloom_key *keys, size_t n,
+		       uint8_t *results, size_t *done);
+long bloom_delete_fixed(int fd, const void *keys, size_t key_size, size_t n,
+			uint8_t *results, size_t *done);
 
 /* Bit i of a results bitmap: 1 or 0. */
 static inline int bloom_result(const uint8_t *results, size_t i)
@@ -145,7 +167,10 @@ static inline int bloom_result(const uint8_t *results, size_t i)
  */
 struct bloom_builder;
 
-/* @cmd is BLOOM_IOC_ADD or BLOOM_IOC_QUERY; @key_size 0 = variable keys. */
+/*
+ * @cmd is BLOOM_IOC_ADD, BLOOM_IOC_QUERY or BLOOM_IOC_DELETE; @key_size 0 =
+ * variable keys.
+ */
 int bloom_builder_new(struct bloom_builder **out, int fd, unsigned long cmd,
 		      size_t key_size);
 void bloom_builder_free(struct bloom_builder *b);
@@ -175,6 +200,7 @@ enum bloom_op {
 	BLOOM_OP_LIST,
 	BLOOM_OP_ADD,
 	BLOOM_OP_QUERY,
+	BLOOM_OP_DELETE,	/* appended: the values above stay as they were */
 };
 
 /*

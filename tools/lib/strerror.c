@@ -18,6 +18,7 @@ static const char *const op_names[] = {
 	[BLOOM_OP_LIST] = "list",
 	[BLOOM_OP_ADD] = "add",
 	[BLOOM_OP_QUERY] = "query",
+	[BLOOM_OP_DELETE] = "delete",
 };
 
 static const char *open_error(int err)
@@ -57,9 +58,17 @@ static const char *filter_error(enum bloom_op op, int err)
 	case ENOMEM:
 		return "%s: the kernel could not allocate the memory: free memory, lower the capacity, or raise the memory cgroup limit";
 	case EOPNOTSUPP:
-		return op == BLOOM_OP_CREATE ?
-		       "%s: the bloom module does not implement this filter type or option: see 'bloomctl version' for what it supports" :
-		       "%s: this filter's type cannot do this operation";
+		if (op == BLOOM_OP_CREATE)
+			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no --bits/--hashes): see 'bloomctl version' for what it supports";
+		/* Only counting and d-left filters keep what a delete needs. */
+		if (op == BLOOM_OP_DELETE)
+			return "filter %s is a standard or blocked filter, which cannot delete keys: create it with --type counting or dleft";
+		return "%s: this filter's type cannot do this operation";
+	case ENOSPC:
+		/* A d-left insert found its 4 candidate buckets full. */
+		if (op == BLOOM_OP_ADD)
+			return "filter %s is full: a d-left bucket overflowed; the batch was undone; create a larger filter";
+		return NULL;
 	case E2BIG:
 		return op == BLOOM_OP_CREATE ?
 		       "%s: the filter would be too large (over 2^40 bits): lower the capacity or raise the false-positive rate" :
@@ -69,7 +78,8 @@ static const char *filter_error(enum bloom_op op, int err)
 	case EINVAL:
 		if (op == BLOOM_OP_CREATE)
 			return "the module rejected the parameters of filter %s (name, capacity, false-positive rate or geometry out of range): see bloomctl(8)";
-		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY)
+		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||
+		    op == BLOOM_OP_DELETE)
 			return "%s: the module rejected a key (empty or over 4096 bytes)";
 		return "invalid filter name %s: use 1 to 31 printable characters, no '/', spaces or control characters";
 	case EBADFD:

@@ -45,13 +45,33 @@
  *   standard: k = round(-log2 p) hashes, m = ceil(n * -log2(p) / ln 2) bits,
  *             which is n * -ln(p) / ln^2(2), the optimum; m is not rounded
  *             to a power of two, but is at least 64 (one word).
+ *   counting: the standard geometry, each bit a 4-bit counter (4x the
+ *             memory).
+ *   d-left:   4 subtables of buckets of 8 cells, each cell a fingerprint
+ *             and a 2-bit counter; cell width, fingerprint bits and the
+ *             number of buckets are chosen so that the rate is at most p
+ *             at capacity (Bonomi et al. 2006). bits is the table's size in
+ *             bits, hashes the number of subtables.
  *   blocked:  all k bits of a key lie in one 512-bit (64-byte) block, one
  *             cache line. Packing costs accuracy, so k and m come from a table
  *             computed from the exact false-positive rate of a blocked filter
  *             (Putze, Sanders, Singler 2007); m is a multiple of 512.
  * With BLOOM_CREATE_F_GEOMETRY the caller gives m and k itself (to restore a
  * snapshot or to reproduce a peer); capacity and fpp_ppb are then recorded
- * as given.
+ * as given. A d-left filter cannot be created that way (EOPNOTSUPP).
+ *
+ * Deleting
+ * --------
+ * Counting and d-left filters can delete keys (BLOOM_IOC_DELETE). Deleting a
+ * key that was never added is the caller's error: where the filter can tell
+ * (a counter of the key is zero, or no cell holds its fingerprint) nothing
+ * changes and the key is counted in delete_misses, but where it cannot (the
+ * key is a false positive) the delete removes what other keys set, and a
+ * later query of one of those keys may wrongly answer "absent". A counter
+ * that reached its maximum (15 for counting, 3 for a d-left cell) stays
+ * there for good: decrementing it could make a key that is present absent.
+ * A d-left insert that finds all 4 candidate buckets full fails with ENOSPC;
+ * the whole batch is then undone.
  *
  * Hashing
  * -------
@@ -66,12 +86,13 @@
  * A batch reports one bit per key in a bitmap of (nkeys + 7) / 8 bytes:
  * bit (i % 8) of byte (i / 8) is key i. For QUERY a set bit means "may be
  * present" and a clear bit "definitely absent". For ADD a set bit means every
- * bit of the key was already set ("was probably present already").
+ * bit of the key was already set ("was probably present already"). For
+ * DELETE a set bit means the key was found and removed.
  *
  * Privilege
  * ---------
  * Querying and reading information need only an open descriptor. Creating,
- * destroying and adding need CAP_NET_ADMIN (EPERM otherwise).
+ * destroying, adding and deleting need CAP_NET_ADMIN (EPERM otherwise).
  *
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
@@ -86,7 +107,10 @@
  *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
  *   EFAULT     a pointer the kernel cannot read or write
  *   EOPNOTSUPP a filter type this module does not implement; an operation the
- *              filter's type cannot do
+ *              filter's type cannot do (DELETE on a standard or blocked
+ *              filter, explicit geometry for a d-left filter)
+ *   ENOSPC     a d-left insert found every candidate bucket full: the batch
+ *              was undone (create a larger filter)
  *   EEXIST     a filter of that name exists already
  *   ENOENT     no filter of that name
  *   EBADFD     the command needs a bound descriptor and this one is not bound
@@ -107,12 +131,12 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define BLOOM_ABI_VERSION	1
+#define BLOOM_ABI_VERSION	2
 
 #define BLOOM_NAME_LEN		32	/* includes the terminating NUL */
 #define BLOOM_KEY_MAX		4096	/* longest key, in bytes */
 #define BLOOM_HASH_KEY_LEN	16	/* SipHash key, 128 bits */
-#define BLOOM_BATCH_MAX_KEYS	65536	/* keys in one ADD/QUERY call */
+#define BLOOM_BATCH_MAX_KEYS	65536	/* keys in one ADD/QUERY/DELETE call */
 #define BLOOM_BATCH_MAX_BYTES	(4U << 20)	/* key bytes in one call */
 #define BLOOM_CAPACITY_MAX	0xffffffffULL	/* keys a filter is sized for */
 #define BLOOM_FPP_PPB_MIN	1		/* p = 1e-9 */
@@ -125,14 +149,15 @@
  * @BLOOM_TYPE_STANDARD: bit array, k bits anywhere in it per key
  * @BLOOM_TYPE_BLOCKED: bit array of 512-bit blocks, all k bits of a key in
  *	one block (one cache line per query)
- * @BLOOM_TYPE_COUNTING: reserved for the counting filter (deletable)
- * @BLOOM_TYPE_DLEFT: reserved for the d-left counting filter (deletable)
+ * @BLOOM_TYPE_COUNTING: 4-bit counters instead of bits: deletable
+ * @BLOOM_TYPE_DLEFT: d-left counting filter: deletable in about half the
+ *	memory of the counting filter
  */
 enum bloom_type {
 	BLOOM_TYPE_STANDARD = 1,
 	BLOOM_TYPE_BLOCKED = 2,
 	BLOOM_TYPE_COUNTING = 3,
-	BLOOM_TYPE_DLEFT = 4,
+	BLOOM_TYPE_DLEFT = 4
 };
 
 /**
@@ -230,7 +255,19 @@ struct bloom_name {
  * @adds: out: keys passed to ADD
  * @queries: out: keys passed to QUERY
  * @hits: out: queried keys reported "may be present"
- * @bits_set: out: bits that are 1 now
+ * @bits_set: out: bits that are 1 now (counting: counters that are not 0;
+ *	d-left: cells in use)
+ *
+ * Added in ABI version 2 (a caller passing the version 1 size gets the
+ * fields above only):
+ * @deletes: out: keys removed by DELETE
+ * @delete_misses: out: keys passed to DELETE that were not found
+ * @saturated: out: counters that reached their maximum and stay there
+ * @insert_failures: out: d-left: keys refused with ENOSPC
+ * @fingerprint_bits: out: d-left: bits of a fingerprint; else 0
+ * @subtables: out: d-left: number of subtables (4); else 0
+ * @subtable_cells: out: d-left: cells in each subtable
+ * @subtable_used: out: d-left: cells in use in each subtable
  */
 struct bloom_info {
 	__u32 size;
@@ -248,6 +285,14 @@ struct bloom_info {
 	__aligned_u64 queries;
 	__aligned_u64 hits;
 	__aligned_u64 bits_set;
+	__aligned_u64 deletes;
+	__aligned_u64 delete_misses;
+	__aligned_u64 saturated;
+	__aligned_u64 insert_failures;
+	__u32 fingerprint_bits;
+	__u32 subtables;
+	__aligned_u64 subtable_cells;
+	__aligned_u64 subtable_used[4];
 };
 
 /**
@@ -269,7 +314,8 @@ struct bloom_list {
 };
 
 /**
- * struct bloom_batch - BLOOM_IOC_ADD, BLOOM_IOC_QUERY: many keys in one call
+ * struct bloom_batch - BLOOM_IOC_ADD, BLOOM_IOC_QUERY, BLOOM_IOC_DELETE: many
+ *	keys in one call
  * @size: sizeof(struct bloom_batch)
  * @flags: must be 0
  * @nkeys: number of keys, 0..BLOOM_BATCH_MAX_KEYS
@@ -284,7 +330,7 @@ struct bloom_list {
  *	Results above), or 0 when the caller needs only the counts
  * @out_done: out: keys processed (@nkeys on success)
  * @out_hits: out: QUERY: keys that may be present; ADD: keys whose bits were
- *	all set already
+ *	all set already; DELETE: keys found and removed
  */
 struct bloom_batch {
 	__u32 size;
@@ -311,6 +357,6 @@ struct bloom_batch {
 #define BLOOM_IOC_LIST		_IO(BLOOM_IOC_MAGIC, 0x05)
 #define BLOOM_IOC_ADD		_IO(BLOOM_IOC_MAGIC, 0x06)
 #define BLOOM_IOC_QUERY		_IO(BLOOM_IOC_MAGIC, 0x07)
-/* 0x08 is reserved for BLOOM_IOC_DELETE (counting and d-left filters). */
+#define BLOOM_IOC_DELETE	_IO(BLOOM_IOC_MAGIC, 0x08)
 
 #endif /* _UAPI_LINUX_BLOOM_H */

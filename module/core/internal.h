@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * What the filter types share inside the core: the mixing function, the
+ * standard filter's position derivation (the counting filter uses the same
+ * positions, so one copy lives here), the result bitmap and the per-type
+ * entry points that filter.c dispatches to. Not part of the API.
+ */
+#ifndef BLOOM_CORE_INTERNAL_H
+#define BLOOM_CORE_INTERNAL_H
+
+#include "core.h"
+
+#define BLOOM_PREFETCH_AHEAD	8
+#define BLOOM_GOLDEN		0x9e3779b97f4a7c15ULL
+
+/* splitmix64's output function (Steele, Lea, Flood 2014). */
+static inline u64 bloom_mix64(u64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Standard and counting positions: Kirsch-Mitzenmacher double hashing.
+ * h1 = h, h2 = a 64-bit mix of h forced odd, g_i = h1 + i * h2 (mod 2^64),
+ * and position i is the high 64 bits of g_i * m: a multiply-shift onto
+ * [0, m). Callers step g by bloom_std_h2() and map it with bloom_std_pos().
+ */
+static inline u64 bloom_std_h2(u64 h)
+{
+	return bloom_mix64(h + BLOOM_GOLDEN) | 1;
+}
+
+static inline u64 bloom_std_pos(u64 g, u64 m)
+{
+	return mul_u64_u64_shr(g, m, 64);
+}
+
+static inline void bloom_prefetch_word(const void *p, bool write)
+{
+	if (write)
+		prefetchw(p);
+	else
+		prefetch(p);
+}
+
+/* Bit @i of the LSB-first result bitmap; bytes are cleared as reached. */
+static inline void bloom_result(u8 *results, u32 i, bool set)
+{
+	if (!results)
+		return;
+	if (!(i & 7))
+		results[i >> 3] = 0;
+	if (set)
+		results[i >> 3] |= 1U << (i & 7);
+}
+
+/* counting.c */
+u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);
+int bloom_cnt_add(struct bloom_core *f, u64 h);
+bool bloom_cnt_delete(struct bloom_core *f, u64 h);
+bool bloom_cnt_query(const struct bloom_core *f, u64 h);
+void bloom_cnt_prefetch(const struct bloom_core *f, u64 h, bool write);
+u32 bloom_cnt_query_batch(const struct bloom_core *f, const u64 *hashes,
+			  u32 n, u8 *results);
+int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			u8 *results);
+u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			   u8 *results);
+u64 bloom_cnt_in_use(const struct bloom_core *f);
+
+/* dleft.c */
+int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
+int bloom_dl_add(struct bloom_core *f, u64 h);
+bool bloom_dl_delete(struct bloom_core *f, u64 h);
+bool bloom_dl_query(const struct bloom_core *f, u64 h);
+void bloom_dl_prefetch(const struct bloom_core *f, u64 h, bool write);
+u32 bloom_dl_query_batch(const struct bloom_core *f, const u64 *hashes,
+			 u32 n, u8 *results);
+int bloom_dl_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+		       u8 *results);
+u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			  u8 *results);
+u64 bloom_dl_in_use(const struct bloom_core *f);
+
+#endif /* BLOOM_CORE_INTERNAL_H */

@@ -1,0 +1,1503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bloom_delete: BLOOM_IOC_DELETE and the deletable filter types (counting,
+ * d-left) of ABI version 2. Every error path with its exact errno (a refused
+ * DELETE must leave the filter exactly as it was), the results bitmap and
+ * the statistics, d-left's ENOSPC with its all-or-nothing undo, the property
+ * that matters (after adds and deletes, every key added more often than
+ * deleted is present, and the false-positive rate is still the one asked
+ * for), writers adding and deleting beside lock-free readers, and the memory
+ * each type pays per key, printed beside the theory.
+ *
+ * What the header leaves open (e.g. which of two errors comes first) is not
+ * asserted; what it promises is, including what follows from "no false
+ * negatives" and "a counter at its maximum stays there".
+ */
+#define _GNU_SOURCE
+#include <grp.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "bloom_test.h"
+
+#define STD	BLOOM_TYPE_STANDARD
+#define BLK	BLOOM_TYPE_BLOCKED
+#define CNT	BLOOM_TYPE_COUNTING
+#define DLF	BLOOM_TYPE_DLEFT
+
+#define P01	10000000U	/* p = 0.01 in ppb */
+#define P001	1000000U	/* p = 0.001 */
+#define BATCH	65536U		/* BLOOM_BATCH_MAX_KEYS: fewest syscalls */
+#define KLEN	16U
+
+/* Disjoint key index ranges (make_key16 is a bijection of the index). */
+#define R_ABSENT	(1ULL << 40)	/* never added: false-positive probes */
+#define R_NEVER		(2ULL << 40)	/* never added: deleted anyway */
+#define R_CHURN		(3ULL << 40)	/* concurrency: added and deleted */
+
+static const char *tname(__u32 type)
+{
+	switch (type) {
+	case STD: return "standard";
+	case BLK: return "blocked";
+	case CNT: return "counting";
+	case DLF: return "dleft";
+	}
+	return "?";
+}
+
+static struct bloom_info info_of(struct __test_metadata *_metadata, int fd)
+{
+	struct bloom_info info;
+
+	memset(&info, 0, sizeof(info));
+	EXPECT_OK(bloom_info(fd, NULL, &info));
+	return info;
+}
+
+/*
+ * A refused call must leave the filter as it was: every statistic of
+ * version 1 and 2 (so nothing was added or deleted, not even partly) and,
+ * for d-left, every subtable's cells.
+ */
+#define EXPECT_UNCHANGED(before, fd)					\
+	do {								\
+		struct bloom_info __now = info_of(_metadata, fd);	\
+		int __j;						\
+									\
+		EXPECT_EQ((before).bits_set, __now.bits_set);		\
+		EXPECT_EQ((before).count, __now.count);			\
+		EXPECT_EQ((before).adds, __now.adds);			\
+		EXPECT_EQ((before).queries, __now.queries);		\
+		EXPECT_EQ((before).hits, __now.hits);			\
+		EXPECT_EQ((before).deletes, __now.deletes);		\
+		EXPECT_EQ((before).delete_misses, __now.delete_misses);	\
+		EXPECT_EQ((before).saturated, __now.saturated);		\
+		for (__j = 0; __j < 4; __j++) {				\
+			EXPECT_EQ((before).subtable_used[__j],		\
+				  __now.subtable_used[__j]);		\
+		}							\
+	} while (0)
+
+/* Keys [first, first + n) packed at out. */
+static void keys_range(__u8 *out, __u64 first, __u32 n)
+{
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		make_key16(first + i, out + (size_t)KLEN * i);
+}
+
+/*
+ * Runs the keys with the given indices through cmd, BATCH at a time.
+ * Result bit i of the whole run goes to res (may be NULL; BATCH is a
+ * multiple of 8, so each chunk starts on a byte). Returns the sum of
+ * out_hits, or -errno of the first failed ioctl.
+ */
+static long long run_idx(int fd, unsigned long cmd, const __u64 *idx,
+			 size_t n, __u8 *res)
+{
+	static __u8 keys[(size_t)BATCH * KLEN];
+	long long hits = 0;
+	size_t done, i;
+
+	for (done = 0; done < n; done += BATCH) {
+		__u32 cnt = n - done < BATCH ? n - done : BATCH;
+		struct bloom_batch b;
+
+		for (i = 0; i < cnt; i++)
+			make_key16(idx[done + i], keys + KLEN * i);
+		if (bloom_batch(fd, cmd, keys, (__u64)cnt * KLEN, cnt, KLEN,
+				NULL, res ? res + done / 8 : NULL, &b))
+			return -errno;
+		if (b.out_done != cnt)
+			return -EIO;
+		hits += b.out_hits;
+	}
+	return hits;
+}
+
+/* The same over the consecutive indices [first, first + n). */
+static long long run_range(int fd, unsigned long cmd, __u64 first, size_t n,
+			   __u8 *res)
+{
+	static __u64 idx[BATCH];
+	long long hits = 0, h;
+	size_t done, i;
+
+	for (done = 0; done < n; done += BATCH) {
+		size_t cnt = n - done < BATCH ? n - done : BATCH;
+
+		for (i = 0; i < cnt; i++)
+			idx[i] = first + done + i;
+		h = run_idx(fd, cmd, idx, cnt, res ? res + done / 8 : NULL);
+		if (h < 0)
+			return h;
+		hits += h;
+	}
+	return hits;
+}
+
+static int del1(int fd, __u64 i)
+{
+	__u8 key[KLEN];
+
+	make_key16(i, key);
+	return bloom_one(fd, BLOOM_IOC_DELETE, key, KLEN);
+}
+
+static int add1(int fd, __u64 i)
+{
+	__u8 key[KLEN];
+
+	make_key16(i, key);
+	return bloom_one(fd, BLOOM_IOC_ADD, key, KLEN);
+}
+
+static int query1(int fd, __u64 i)
+{
+	__u8 key[KLEN];
+
+	make_key16(i, key);
+	return bloom_one(fd, BLOOM_IOC_QUERY, key, KLEN);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Errors that do not depend on the deletable type                         */
+/* ---------------------------------------------------------------------- */
+
+FIXTURE(del) {
+	int fd;
+	int saved_mode;		/* /dev/bloom mode, -1 if untouched */
+};
+
+FIXTURE_SETUP(del)
+{
+	self->saved_mode = -1;
+	self->fd = bloom_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
+}
+
+FIXTURE_TEARDOWN(del)
+{
+	if (self->saved_mode >= 0)
+		chmod(BLOOM_DEV, self->saved_mode);
+	close(self->fd);
+	bloom_destroy_all();
+}
+
+TEST_F(del, version_abi2_types)
+{
+	struct bloom_version v;
+
+	ASSERT_OK(bloom_version(self->fd, &v));
+	EXPECT_EQ(2, v.abi_version);
+	EXPECT_TRUE(v.types & (1U << CNT)) TH_LOG("types %#x", v.types);
+	EXPECT_TRUE(v.types & (1U << DLF)) TH_LOG("types %#x", v.types);
+}
+
+TEST_F(del, unbound_ebadfd)
+{
+	__u8 key[KLEN];
+
+	make_key16(1, key);
+	EXPECT_ERRNO(EBADFD, bloom_batch(self->fd, BLOOM_IOC_DELETE, key, KLEN,
+					 1, KLEN, NULL, NULL, NULL));
+	/* ... even an empty batch, and with a filter existing by name. */
+	EXPECT_ERRNO(EBADFD, bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0,
+					 KLEN, NULL, NULL, NULL));
+	ASSERT_OK(bloom_create(self->fd, "ub", CNT, 1000, P01, 0));
+	EXPECT_ERRNO(EBADFD, bloom_batch(self->fd, BLOOM_IOC_DELETE, key, KLEN,
+					 1, KLEN, NULL, NULL, NULL));
+}
+
+/* Standard and blocked filters cannot delete: EOPNOTSUPP, nothing moves. */
+TEST_F(del, standard_and_blocked_eopnotsupp)
+{
+	enum { N = 200 };
+	static __u8 keys[N * KLEN];
+	const __u32 types[] = { STD, BLK };
+	__u32 lens[N], i;
+	__u8 res[N / 8];
+	int t, fd;
+
+	keys_range(keys, 100, N);
+	for (i = 0; i < N; i++)
+		lens[i] = KLEN;
+	for (t = 0; t < 2; t++) {
+		struct bloom_info before;
+		struct bloom_batch b;
+
+		fd = bloom_open();
+		ASSERT_LE(0, fd);
+		ASSERT_OK(bloom_create(fd, t ? "blk" : "std", types[t], 1000,
+				       P01, BLOOM_CREATE_F_BIND));
+		ASSERT_OK(bloom_batch(fd, BLOOM_IOC_ADD, keys, sizeof(keys), N,
+				      KLEN, NULL, NULL, NULL));
+		before = info_of(_metadata, fd);
+		EXPECT_ERRNO(EOPNOTSUPP, bloom_batch(fd, BLOOM_IOC_DELETE, keys,
+						     sizeof(keys), N, KLEN,
+						     NULL, res, &b))
+			TH_LOG("%s", tname(types[t]));
+		EXPECT_ERRNO(EOPNOTSUPP, bloom_batch(fd, BLOOM_IOC_DELETE, keys,
+						     sizeof(keys), N, 0, lens,
+						     NULL, NULL));
+		EXPECT_ERRNO(EOPNOTSUPP, bloom_batch(fd, BLOOM_IOC_DELETE, keys,
+						     KLEN, 1, KLEN, NULL, res,
+						     NULL));
+		EXPECT_UNCHANGED(before, fd);
+		EXPECT_EQ(0, before.deletes);
+		EXPECT_EQ(0, before.delete_misses);
+		/* Every key still there. */
+		ASSERT_OK(bloom_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
+				      N, KLEN, NULL, NULL, &b));
+		EXPECT_EQ(N, b.out_hits);
+		close(fd);
+	}
+}
+
+/* What the unprivileged child saw, in shared memory. */
+struct perm_result {
+	int open_err;
+	int del_err;		/* errno of DELETE, 0 if it succeeded */
+	int del_empty_err;
+	int present;		/* QUERY of the key after the DELETE */
+};
+
+static void unprivileged_child(struct perm_result *r)
+{
+	__u8 key[KLEN];
+	int fd;
+
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		_exit(2);
+	fd = open(BLOOM_DEV, O_RDWR);
+	if (fd < 0) {
+		r->open_err = errno;
+		_exit(0);
+	}
+	if (bloom_bind(fd, "perm"))
+		_exit(3);
+	make_key16(7, key);
+	r->del_err = bloom_batch(fd, BLOOM_IOC_DELETE, key, KLEN, 1, KLEN,
+				 NULL, NULL, NULL) ? errno : 0;
+	r->del_empty_err = bloom_batch(fd, BLOOM_IOC_DELETE, NULL, 0, 0, KLEN,
+				       NULL, NULL, NULL) ? errno : 0;
+	r->present = bloom_one(fd, BLOOM_IOC_QUERY, key, KLEN);
+	close(fd);
+	_exit(0);
+}
+
+TEST_F(del, unprivileged_eperm)
+{
+	struct perm_result *r;
+	struct bloom_info before;
+	struct stat st;
+	int status, t;
+	pid_t pid;
+
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_OK(stat(BLOOM_DEV, &st));
+	self->saved_mode = st.st_mode & 07777;
+	for (t = CNT; t <= DLF; t++) {
+		ASSERT_OK(bloom_create(self->fd, "perm", t, 1000, P01, 0));
+		close(self->fd);
+		self->fd = bloom_open();
+		ASSERT_LE(0, self->fd);
+		ASSERT_OK(bloom_bind(self->fd, "perm"));
+		ASSERT_EQ(0, add1(self->fd, 7));
+		before = info_of(_metadata, self->fd);
+
+		ASSERT_OK(chmod(BLOOM_DEV, 0666));
+		memset(r, 0, sizeof(*r));
+		r->present = -2;
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			unprivileged_child(r);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_OK(chmod(BLOOM_DEV, self->saved_mode));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("child setup failed");
+		ASSERT_EQ(0, r->open_err);
+
+		EXPECT_EQ(EPERM, r->del_err) TH_LOG("%s: DELETE as uid 65534: %s",
+						    tname(t), strerror(r->del_err));
+		EXPECT_EQ(EPERM, r->del_empty_err)
+			TH_LOG("%s: empty DELETE as uid 65534: %s", tname(t),
+			       strerror(r->del_empty_err));
+		EXPECT_EQ(1, r->present);
+		/* The child's QUERY counts; nothing else may have changed. */
+		before.queries++;
+		before.hits++;
+		EXPECT_UNCHANGED(before, self->fd);
+		EXPECT_EQ(1, query1(self->fd, 7));
+		ASSERT_OK(bloom_destroy(self->fd, "perm"));
+	}
+	self->saved_mode = -1;
+	munmap(r, sizeof(*r));
+}
+
+TEST_F(del, destroyed_filter_estale)
+{
+	int t, fd2 = bloom_open();
+
+	ASSERT_LE(0, fd2);
+	for (t = CNT; t <= DLF; t++) {
+		int fd = bloom_open();
+
+		ASSERT_LE(0, fd);
+		ASSERT_OK(bloom_create(fd, "st", t, 1000, P01,
+				       BLOOM_CREATE_F_BIND));
+		ASSERT_EQ(0, add1(fd, 9));
+		ASSERT_OK(bloom_destroy(fd2, "st"));
+		EXPECT_EQ(-1, del1(fd, 9));
+		EXPECT_EQ(ESTALE, errno) TH_LOG("%s", tname(t));
+		EXPECT_ERRNO(ESTALE, bloom_batch(fd, BLOOM_IOC_DELETE, NULL, 0,
+						 0, KLEN, NULL, NULL, NULL));
+		/* A new filter of the same name is not the stale one. */
+		ASSERT_OK(bloom_create(fd2, "st", t, 1000, P01, 0));
+		EXPECT_EQ(-1, del1(fd, 9));
+		EXPECT_EQ(ESTALE, errno);
+		ASSERT_OK(bloom_destroy(fd2, "st"));
+		close(fd);
+	}
+	close(fd2);
+}
+
+/* d-left is sized by the module alone. */
+TEST_F(del, dleft_geometry_eopnotsupp)
+{
+	const struct { __u64 bits; __u32 hashes; } g[] = {
+		{ 65536, 4 }, { 4096, 1 }, { 1 << 20, 7 },
+	};
+	struct bloom_create c;
+	size_t k;
+
+	for (k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
+		c = bloom_create_req("geo", DLF, 1000, P01,
+				     BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_BIND);
+		c.bits = g[k].bits;
+		c.hashes = g[k].hashes;
+		EXPECT_ERRNO(EOPNOTSUPP, ioctl(self->fd, BLOOM_IOC_CREATE, &c))
+			TH_LOG("bits %llu hashes %u",
+			       (unsigned long long)g[k].bits, g[k].hashes);
+	}
+	/* Nothing created, nothing bound. */
+	{
+		struct bloom_list l = { .size = sizeof(l) };
+		struct bloom_info info;
+
+		ASSERT_OK(ioctl(self->fd, BLOOM_IOC_LIST, &l));
+		EXPECT_EQ(0, l.out_count);
+		EXPECT_ERRNO(EBADFD, bloom_info(self->fd, NULL, &info));
+	}
+	/* Counting takes an explicit geometry like a standard filter. */
+	c = bloom_create_req("geo", CNT, 1000, P01, BLOOM_CREATE_F_GEOMETRY);
+	c.bits = 4096;
+	c.hashes = 3;
+	EXPECT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Per deletable type                                                      */
+/* ---------------------------------------------------------------------- */
+
+#define CAP	10000U
+
+FIXTURE(dt) {
+	int fd;
+};
+
+FIXTURE_VARIANT(dt) {
+	__u32 type;
+};
+
+FIXTURE_VARIANT_ADD(dt, counting) {
+	.type = BLOOM_TYPE_COUNTING,
+};
+
+FIXTURE_VARIANT_ADD(dt, dleft) {
+	.type = BLOOM_TYPE_DLEFT,
+};
+
+FIXTURE_SETUP(dt)
+{
+	self->fd = bloom_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_OK(bloom_create(self->fd, "dt", variant->type, CAP, P01,
+			       BLOOM_CREATE_F_BIND));
+}
+
+FIXTURE_TEARDOWN(dt)
+{
+	close(self->fd);
+	bloom_destroy_all();
+}
+
+/* The geometry INFO reports, and sysfs agreeing with it. */
+TEST_F(dt, info_geometry_and_sysfs)
+{
+	struct bloom_info info = info_of(_metadata, self->fd);
+	double p = P01 / 1e9;
+	char type[32];
+	int j;
+
+	EXPECT_EQ(variant->type, info.type);
+	EXPECT_EQ(CAP, info.capacity);
+	EXPECT_EQ(P01, info.fpp_ppb);
+	EXPECT_EQ(0, info.deletes);
+	EXPECT_EQ(0, info.delete_misses);
+	EXPECT_EQ(0, info.saturated);
+	EXPECT_EQ(0, info.insert_failures);
+	EXPECT_EQ(0, info.bits_set);
+	if (variant->type == CNT) {
+		/* The standard geometry, one 4-bit counter per bit. */
+		double m = ceil(CAP * -log2(p) / log(2));
+
+		EXPECT_EQ(lround(-log2(p)), info.hashes);
+		EXPECT_GE(m * 1e-5 + 1, fabs(info.bits - m));
+		EXPECT_LE(info.bits / 2, info.memory_bytes);
+		EXPECT_EQ(0, info.fingerprint_bits);
+		EXPECT_EQ(0, info.subtables);
+		EXPECT_EQ(0, info.subtable_cells);
+	} else {
+		__u64 cells = 4 * info.subtable_cells;
+		double buckets = info.subtable_cells / 8.0;
+
+		EXPECT_EQ(4, info.subtables);
+		EXPECT_EQ(4, info.hashes);
+		EXPECT_LT(0, info.fingerprint_bits);
+		ASSERT_LT(0, info.subtable_cells);
+		EXPECT_EQ(0, info.subtable_cells % 8) TH_LOG("buckets of 8 cells");
+		/* bits: the table; a cell holds a fingerprint + 2-bit counter */
+		EXPECT_EQ(0, info.bits % cells);
+		EXPECT_LE(info.fingerprint_bits + 2, info.bits / cells);
+		EXPECT_LE(info.bits / 8, info.memory_bytes);
+		/* Room for every key, and the rate at capacity at most p. */
+		EXPECT_LE(CAP, cells);
+		EXPECT_GE(p * 1.0001, CAP / buckets *
+			  ldexp(1, -(int)info.fingerprint_bits))
+			TH_LOG("%u-bit fingerprints, %.0f buckets per subtable",
+			       info.fingerprint_bits, buckets);
+		for (j = 0; j < 4; j++) {
+			EXPECT_EQ(0, info.subtable_used[j]);
+		}
+		EXPECT_EQ((long long)info.fingerprint_bits,
+			  filter_attr("dt", "fingerprint_bits"));
+		EXPECT_EQ((long long)info.subtable_cells,
+			  filter_attr("dt", "subtable_cells"));
+		EXPECT_EQ((long long)info.insert_failures,
+			  filter_attr("dt", "insert_failures"));
+	}
+	{
+		char path[128];
+
+		snprintf(path, sizeof(path), BLOOM_SYSFS "/filters/dt/type");
+		ASSERT_OK(read_str_file(path, type, sizeof(type)));
+		EXPECT_STREQ(tname(variant->type), type);
+	}
+	EXPECT_EQ(0, filter_attr("dt", "deletes"));
+	EXPECT_EQ(0, filter_attr("dt", "delete_misses"));
+	EXPECT_EQ(0, filter_attr("dt", "saturated"));
+	EXPECT_EQ((long long)info.bits, filter_attr("dt", "bits"));
+	EXPECT_EQ((long long)info.hashes, filter_attr("dt", "hashes"));
+}
+
+/*
+ * n never-added keys that the filter calls absent, packed at out: a delete
+ * of those must miss, and cannot touch what live keys set. (Deleting a
+ * never-added key the filter takes for present is the caller's error the
+ * header warns about; it has its own check in the property test.)
+ */
+static int absent_keys(int fd, __u8 *out, __u64 *next, __u32 n)
+{
+	__u32 got = 0;
+
+	while (got < n) {
+		int r;
+
+		make_key16((*next)++, out + (size_t)KLEN * got);
+		r = bloom_one(fd, BLOOM_IOC_QUERY, out + (size_t)KLEN * got,
+			      KLEN);
+		if (r < 0)
+			return -1;
+		got += !r;
+	}
+	return 0;
+}
+
+/* The results bitmap, out_done/out_hits and the counters, exactly. */
+TEST_F(dt, delete_results_and_counters)
+{
+	enum { N = 1000, NEVER = 1000 };
+	static __u8 keys[N * KLEN], never[NEVER * KLEN], mixed[N * KLEN];
+	__u8 res[N / 8 + 8], q[NEVER / 8];
+	__u32 lens[N], i, n_absent;
+	__u64 next = R_NEVER;
+	struct bloom_batch b;
+	struct bloom_info info, before;
+
+	keys_range(keys, 0, N);
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N,
+			      KLEN, NULL, NULL, NULL));
+	before = info_of(_metadata, self->fd);
+	EXPECT_EQ(N, before.adds);
+
+	/*
+	 * Keys 0, 2, 4, ... (added) interleaved with never-added keys the
+	 * filter calls absent, as variable-size keys: the result bits are
+	 * exactly the even ones, LSB first; the bytes after them untouched.
+	 */
+	ASSERT_OK(absent_keys(self->fd, never, &next, N / 2));
+	for (i = 0; i < N; i++) {
+		memcpy(mixed + KLEN * i, i % 2 ? never + KLEN * (i / 2) :
+					       keys + KLEN * i, KLEN);
+		lens[i] = KLEN;
+	}
+	before = info_of(_metadata, self->fd);
+	memset(res, 0xff, N / 8);
+	memset(res + N / 8, 0xa5, 8);
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, mixed, sizeof(mixed),
+			      N, 0, lens, res, &b));
+	EXPECT_EQ(N, b.out_done);
+	EXPECT_EQ(N / 2, b.out_hits);
+	for (i = 0; i < N / 8; i++) {
+		EXPECT_EQ(0x55, res[i]) TH_LOG("byte %u", i);
+	}
+	for (i = N / 8; i < N / 8 + 8; i++) {
+		EXPECT_EQ(0xa5, res[i]);
+	}
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(N / 2, info.deletes);
+	EXPECT_EQ(N / 2, info.delete_misses);
+	EXPECT_EQ(N, info.adds);
+	EXPECT_EQ(before.count, info.count);
+	EXPECT_GT(before.bits_set, info.bits_set);
+	EXPECT_EQ((long long)info.deletes, filter_attr("dt", "deletes"));
+	EXPECT_EQ((long long)info.delete_misses,
+		  filter_attr("dt", "delete_misses"));
+
+	/* The odd keys are all still present: no false negatives. */
+	memset(res, 0, sizeof(res));
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, sizeof(keys), N,
+			      KLEN, NULL, res, &b));
+	for (i = 1; i < N; i += 2) {
+		EXPECT_EQ(1, bit_at(res, i)) TH_LOG("key %u", i);
+	}
+	/* Deleted keys are gone, but for the odd false positive (~0.1%). */
+	for (i = 0, n_absent = 0; i < N; i += 2)
+		n_absent += !bit_at(res, i);
+	EXPECT_LE(N / 2 - 10, n_absent);
+
+	/* Without a bitmap the count still comes back. */
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, keys + KLEN, KLEN, 1,
+			      KLEN, NULL, NULL, &b));
+	EXPECT_EQ(1, b.out_done);
+	EXPECT_EQ(1, b.out_hits);
+	/* Empty batches: nothing, successfully. */
+	before = info_of(_metadata, self->fd);
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0, KLEN,
+			      NULL, NULL, &b));
+	EXPECT_EQ(0, b.out_done);
+	EXPECT_EQ(0, b.out_hits);
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0, 0, NULL,
+			      NULL, &b));
+	EXPECT_UNCHANGED(before, self->fd);
+
+	/*
+	 * Never-added keys whatever the filter says about them: one it calls
+	 * absent can never be removed (a miss, its bit clear); the counters
+	 * add up either way.
+	 */
+	keys_range(never, R_NEVER + 1000000, NEVER);
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, never, sizeof(never),
+			      NEVER, KLEN, NULL, q, NULL));
+	before = info_of(_metadata, self->fd);
+	memset(res, 0xff, sizeof(res));
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, never, sizeof(never),
+			      NEVER, KLEN, NULL, res, &b));
+	for (i = 0; i < NEVER; i++) {
+		if (!bit_at(q, i)) {
+			EXPECT_EQ(0, bit_at(res, i)) TH_LOG("never-added %u", i);
+		}
+	}
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(popcount_bm(res, NEVER), b.out_hits);
+	EXPECT_EQ(before.deletes + b.out_hits, info.deletes);
+	EXPECT_EQ(before.delete_misses + NEVER - b.out_hits,
+		  info.delete_misses);
+}
+
+/*
+ * A key added m times stays until deleted m times. Below the counter's
+ * maximum it is present after each of the first m - 1 deletes; a key taken
+ * to the maximum (15 counting, 3 d-left) stays present for good.
+ */
+TEST_F(dt, multiplicity_and_saturation)
+{
+	const __u32 max = variant->type == CNT ? 15 : 3;
+	struct bloom_info info;
+	__u32 r;
+
+	/* Twice: present after one delete, gone after two (or a rare FP). */
+	ASSERT_EQ(0, add1(self->fd, 1));
+	ASSERT_EQ(1, add1(self->fd, 1));
+	EXPECT_EQ(1, del1(self->fd, 1));
+	EXPECT_EQ(1, query1(self->fd, 1));
+	EXPECT_EQ(1, del1(self->fd, 1));
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(0, info.bits_set) TH_LOG("the only key is gone: all counters 0");
+	EXPECT_EQ(0, query1(self->fd, 1));
+	/* A third delete finds nothing and changes nothing. */
+	EXPECT_EQ(0, del1(self->fd, 1));
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(2, info.adds);
+	EXPECT_EQ(2, info.deletes);
+	EXPECT_EQ(1, info.delete_misses);
+	EXPECT_EQ(0, info.saturated);
+
+	/* Taken to the maximum: saturated, present whatever is deleted. */
+	for (r = 0; r < max; r++) {
+		ASSERT_LE(0, add1(self->fd, 2));
+	}
+	info = info_of(_metadata, self->fd);
+	if (variant->type == CNT) {
+		/* k counters (fewer if two of the key's positions coincide) */
+		EXPECT_LE(1, info.saturated);
+		EXPECT_GE(info.hashes, info.saturated);
+		EXPECT_EQ(info.bits_set, info.saturated);
+	} else {
+		EXPECT_EQ(1, info.saturated);
+		EXPECT_EQ(1, info.bits_set);
+	}
+	for (r = 0; r < max + 5; r++) {
+		EXPECT_EQ(1, del1(self->fd, 2)) TH_LOG("delete %u", r);
+		EXPECT_EQ(1, query1(self->fd, 2)) TH_LOG("after delete %u", r);
+	}
+	{
+		struct bloom_info now = info_of(_metadata, self->fd);
+
+		EXPECT_EQ(info.saturated, now.saturated);
+		EXPECT_EQ(info.bits_set, now.bits_set);
+		EXPECT_EQ(info.deletes + max + 5, now.deletes);
+		EXPECT_EQ((long long)now.saturated,
+			  filter_attr("dt", "saturated"));
+	}
+}
+
+/* Every malformed DELETE: the errno of ADD, and not one key removed. */
+TEST_F(dt, bad_batches_leave_filter_unchanged)
+{
+	enum { N = 64 };
+	/* Room for the oversized batches, should the kernel read them. */
+	__u8 *keys = calloc(1, BLOOM_BATCH_MAX_BYTES + 2 * BLOOM_KEY_MAX);
+	__u8 *page, *ro, res[N / 8 + 1];
+	__u32 lens[N], i;
+	const __u32 bad[] = { 0, BLOOM_KEY_MAX + 1, 0xffffffff };
+	struct bloom_info before;
+	struct bloom_batch b;
+	size_t k;
+
+	/* The filter holds exactly the keys the bad batches name. */
+	ASSERT_NE(NULL, keys);
+	keys_range(keys, 0, N);
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, N * KLEN, N, KLEN,
+			      NULL, NULL, NULL));
+	before = info_of(_metadata, self->fd);
+
+	/* flags, size */
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.flags = 1;
+	b.nkeys = N;
+	b.key_size = KLEN;
+	b.keys = u64_ptr(keys);
+	b.keys_len = N * KLEN;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	b.flags = 1U << 31;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	b.flags = 0;
+	{
+		static __u8 arg[4096];
+		const __u32 small[] = { 0, 4, 8, BLOOM_BATCH_SIZE_VER0 - 8,
+					BLOOM_BATCH_SIZE_VER0 - 1 };
+
+		for (k = 0; k < sizeof(small) / sizeof(small[0]); k++) {
+			memset(arg, 0, sizeof(arg));
+			memcpy(arg, &b, sizeof(b));
+			*(__u32 *)arg = small[k];
+			EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE,
+						   arg))
+				TH_LOG("size %u", small[k]);
+		}
+		memset(arg, 0, sizeof(arg));
+		memcpy(arg, &b, sizeof(b));
+		*(__u32 *)arg = sizeof(b) + 8;
+		arg[sizeof(b) + 7] = 1;
+		EXPECT_ERRNO(E2BIG, ioctl(self->fd, BLOOM_IOC_DELETE, arg));
+		*(__u32 *)arg = 4096;
+		arg[sizeof(b) + 7] = 0;
+		arg[4095] = 1;
+		EXPECT_ERRNO(E2BIG, ioctl(self->fd, BLOOM_IOC_DELETE, arg));
+	}
+	EXPECT_UNCHANGED(before, self->fd);
+
+	/* Batch limits. */
+	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					BLOOM_BATCH_MAX_KEYS + 1,
+					BLOOM_BATCH_MAX_KEYS + 1, 1, NULL, res,
+					NULL));
+	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 1,
+					0xffffffff, 1, NULL, res, NULL));
+	i = BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX + 1;
+	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					(__u64)i * BLOOM_KEY_MAX, i,
+					BLOOM_KEY_MAX, NULL, res, NULL));
+	EXPECT_EQ(-1, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 1ULL << 40,
+				  1, 1, NULL, res, NULL));
+	/* key_size and keys_len */
+	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					 BLOOM_KEY_MAX + 1, 1,
+					 BLOOM_KEY_MAX + 1, NULL, res, NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					 N * KLEN - 1, N, KLEN, NULL, res,
+					 NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					 N * KLEN + 1, N, KLEN, NULL, res,
+					 NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 0,
+					 N, KLEN, NULL, res, NULL));
+	/* lens with fixed-size keys */
+	for (i = 0; i < N; i++)
+		lens[i] = KLEN;
+	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					 N * KLEN, N, KLEN, lens, res, NULL));
+	/* A bad length after valid, present keys: the whole batch refused. */
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		__u64 sum = 0;
+
+		for (i = 0; i < N; i++) {
+			lens[i] = i == N - 1 ? bad[k] : KLEN;
+			sum += lens[i];
+		}
+		EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE,
+						 keys, (__u32)sum, N, 0, lens,
+						 res, NULL))
+			TH_LOG("bad len %u", bad[k]);
+		if (sum <= BLOOM_BATCH_MAX_BYTES) {
+			EXPECT_ERRNO(EINVAL, bloom_batch(self->fd,
+							 BLOOM_IOC_DELETE, keys,
+							 sum, N, 0, lens, res,
+							 NULL))
+				TH_LOG("bad len %u", bad[k]);
+		}
+	}
+	for (i = 0; i < N; i++)
+		lens[i] = KLEN;
+	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					 N * KLEN - 1, N, 0, lens, res, NULL));
+	lens[0] = 0xffffffff;
+	lens[1] = KLEN + 1;	/* wraps to KLEN in 32 bits */
+	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
+					 KLEN, 2, 0, lens, res, NULL));
+	EXPECT_UNCHANGED(before, self->fd);
+
+	/* Pointers: keys, lens, results, as for ADD. */
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	page = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	ASSERT_OK(munmap(page + 4096, 4096));
+	/* The last 4 present keys at the end of the page, 4 more off it. */
+	memcpy(page + 4096 - 4 * KLEN, keys, 4 * KLEN);
+	memcpy(page, keys, N * KLEN);
+	for (i = 0; i < 8; i++)
+		lens[i] = KLEN;
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL,
+					 8 * KLEN, 8, KLEN, NULL, res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
+					 page + 4096, 8 * KLEN, 8, KLEN, NULL,
+					 res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
+					 (void *)(uintptr_t)KERNEL_PTR,
+					 8 * KLEN, 8, KLEN, NULL, res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
+					 page + 4096 - 4 * KLEN, 8 * KLEN, 8,
+					 KLEN, NULL, res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
+					 page + 4096 - 4 * KLEN, 8 * KLEN, 8,
+					 0, lens, res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
+					 8 * KLEN, 8, 0, NULL, res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
+					 8 * KLEN, 8, 0,
+					 (__u32 *)(page + 4096), res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
+					 8 * KLEN, 8, 0,
+					 (__u32 *)(uintptr_t)KERNEL_PTR, res,
+					 NULL));
+	memcpy(page + 4096 - 16, lens, 16);
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
+					 8 * KLEN, 8, 0,
+					 (__u32 *)(page + 4096 - 16), res,
+					 NULL));
+	/* results that cannot be written: refused before anything goes */
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
+					 N * KLEN, N, KLEN, NULL, page + 4096,
+					 NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
+					 N * KLEN, N, KLEN, NULL,
+					 (void *)(uintptr_t)KERNEL_PTR, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
+					 N * KLEN, N, KLEN, NULL, ro, NULL));
+	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_DELETE, NULL));
+	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_DELETE, page + 4096));
+	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_DELETE,
+				   (void *)(uintptr_t)KERNEL_PTR));
+	EXPECT_UNCHANGED(before, self->fd);
+	munmap(page, 4096);
+	munmap(ro, 4096);
+
+	/* And every key is still there, each exactly once. */
+	memset(res, 0, sizeof(res));
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, N * KLEN, N,
+			      KLEN, NULL, res, &b));
+	EXPECT_EQ(N, b.out_hits);
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, N * KLEN, N,
+			      KLEN, NULL, res, &b));
+	EXPECT_EQ(N, b.out_hits);
+	EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set)
+		TH_LOG("a refused batch had removed or added something");
+	free(keys);
+}
+
+/* ---------------------------------------------------------------------- */
+/* d-left: a full bucket is ENOSPC, and the batch is undone                */
+/* ---------------------------------------------------------------------- */
+
+TEST_F(del, dleft_enospc_undoes_batch)
+{
+	enum { CAPY = 64, PER = 16, MAXB = 256 };
+	static __u8 keys[PER * KLEN];
+	struct bloom_info before, after, info;
+	struct bloom_batch b;
+	__u32 batch, i, j, failed_at = 0;
+	int err = 0;
+
+	ASSERT_OK(bloom_create(self->fd, "tiny", DLF, CAPY, P01,
+			       BLOOM_CREATE_F_BIND));
+	info = info_of(_metadata, self->fd);
+	ksft_print_msg("tiny d-left: capacity %u, %llu cells in each of %u subtables, %u-bit fingerprints\n",
+		       CAPY, (unsigned long long)info.subtable_cells,
+		       info.subtables, info.fingerprint_bits);
+	/* Distinct keys, PER per batch, until a bucket overflows. */
+	for (batch = 0; batch < MAXB; batch++) {
+		keys_range(keys, (__u64)batch * PER, PER);
+		before = info_of(_metadata, self->fd);
+		if (bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys),
+				PER, KLEN, NULL, NULL, &b)) {
+			err = errno;
+			failed_at = batch;
+			break;
+		}
+	}
+	ASSERT_EQ(ENOSPC, err) TH_LOG("no ENOSPC after %u keys in a filter for %u",
+				      batch * PER, CAPY);
+	ASSERT_LT(0, failed_at) TH_LOG("the first batch already overflowed");
+	after = info_of(_metadata, self->fd);
+	ksft_print_msg("ENOSPC at batch %u (keys %u..%u), %llu cells in use: %llu %llu %llu %llu\n",
+		       failed_at, failed_at * PER, failed_at * PER + PER - 1,
+		       (unsigned long long)after.bits_set,
+		       (unsigned long long)after.subtable_used[0],
+		       (unsigned long long)after.subtable_used[1],
+		       (unsigned long long)after.subtable_used[2],
+		       (unsigned long long)after.subtable_used[3]);
+	/* Exactly as before the failed batch, but for the failure count. */
+	EXPECT_EQ(before.bits_set, after.bits_set);
+	EXPECT_EQ(before.count, after.count);
+	EXPECT_EQ(before.adds, after.adds);
+	EXPECT_EQ(before.deletes, after.deletes);
+	EXPECT_EQ(before.delete_misses, after.delete_misses);
+	for (j = 0; j < 4; j++) {
+		EXPECT_EQ(before.subtable_used[j], after.subtable_used[j]);
+	}
+	EXPECT_EQ(before.insert_failures + 1, after.insert_failures);
+	EXPECT_EQ((long long)after.insert_failures,
+		  filter_attr("tiny", "insert_failures"));
+	EXPECT_EQ(0, before.insert_failures);
+	/* The earlier batches' keys: every one present. */
+	for (i = 0; i < failed_at * PER; i++) {
+		EXPECT_EQ(1, query1(self->fd, i)) TH_LOG("key %u", i);
+	}
+	{
+		/* The failed batch's keys: present only as false positives. */
+		__u32 fp = 0;
+
+		for (i = failed_at * PER; i < failed_at * PER + PER; i++)
+			fp += query1(self->fd, i) == 1;
+		ksft_print_msg("%u of the failed batch's %u keys answer present (false positives)\n",
+			       fp, PER);
+		fflush(stdout);	/* the harness _exit()s: no flush */
+	}
+	/* Deleting makes room: the same batch may then fit, or not; but
+	 * after deleting every earlier key it must. */
+	ASSERT_LE(0, run_range(self->fd, BLOOM_IOC_DELETE, 0, failed_at * PER,
+			       NULL));
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(0, info.bits_set);
+	EXPECT_EQ(failed_at * PER, info.deletes);
+	keys_range(keys, (__u64)failed_at * PER, PER);
+	EXPECT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), PER,
+			      KLEN, NULL, NULL, &b));
+	EXPECT_EQ(1, query1(self->fd, failed_at * PER));
+}
+
+/* ---------------------------------------------------------------------- */
+/* The property: adds, deletes, no false negatives, the rate as asked      */
+/* ---------------------------------------------------------------------- */
+
+#define PN		100000U		/* distinct keys in S; the capacity */
+#define FPR_KEYS	1000000U	/* never-added keys per measurement */
+#define NEVER_DEL	20000U		/* never-added keys deleted at the end */
+
+/* How often key i of S is added: 5% three times, 10% twice, else once. */
+static __u32 mult(__u64 i)
+{
+	return i % 20 == 0 ? 3 : i % 20 <= 2 ? 2 : 1;
+}
+
+/* D, the keys deleted (as often as added): 40%, all multiplicities. */
+static int in_d(__u64 i)
+{
+	__u64 r = i % 10;
+
+	return r == 0 || r == 1 || r == 3 || r == 6;
+}
+
+/* Per variant, for the summary: in a shared mapping (tests fork). */
+struct measured {
+	int done;
+	__u32 type, ppb;
+	double fpr_full, fpr_after;
+	double storage_bpk, memory_bpk;
+	__u32 fingerprint_bits;
+	double load;		/* d-left: capacity / cells */
+};
+
+static struct measured *measured;
+
+static void __attribute__((constructor)) map_measured(void)
+{
+	measured = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (measured == MAP_FAILED)
+		measured = NULL;
+}
+
+static struct measured *slot(__u32 type, __u32 ppb)
+{
+	if (!measured)
+		return NULL;
+	return &measured[(type == CNT ? 0 : 1) * 2 + (ppb == P01 ? 0 : 1)];
+}
+
+FIXTURE(prop) {
+	int fd;
+	__u64 *idx;
+	__u8 *res;
+};
+
+FIXTURE_VARIANT(prop) {
+	__u32 type;
+	__u32 ppb;
+};
+
+FIXTURE_VARIANT_ADD(prop, counting_p01) { .type = BLOOM_TYPE_COUNTING, .ppb = P01, };
+FIXTURE_VARIANT_ADD(prop, counting_p001) { .type = BLOOM_TYPE_COUNTING, .ppb = P001, };
+FIXTURE_VARIANT_ADD(prop, dleft_p01) { .type = BLOOM_TYPE_DLEFT, .ppb = P01, };
+FIXTURE_VARIANT_ADD(prop, dleft_p001) { .type = BLOOM_TYPE_DLEFT, .ppb = P001, };
+
+FIXTURE_SETUP(prop)
+{
+	self->fd = bloom_open();
+	ASSERT_LE(0, self->fd);
+	/* Room for the longest list: S with every extra copy. */
+	self->idx = malloc(sizeof(*self->idx) * 2 * PN);
+	self->res = malloc(2 * PN / 8 + BATCH / 8);
+	ASSERT_NE(NULL, self->idx);
+	ASSERT_NE(NULL, self->res);
+	ASSERT_OK(bloom_create(self->fd, "prop", variant->type, PN,
+			       variant->ppb, BLOOM_CREATE_F_BIND));
+}
+
+FIXTURE_TEARDOWN(prop)
+{
+	close(self->fd);
+	free(self->idx);
+	free(self->res);
+	bloom_destroy_all();
+}
+
+/* False-positive rate over FPR_KEYS never-added keys from first. */
+static double measure_fpr(int fd, __u64 first)
+{
+	long long hits = run_range(fd, BLOOM_IOC_QUERY, first, FPR_KEYS, NULL);
+
+	return hits < 0 ? -1 : (double)hits / FPR_KEYS;
+}
+
+TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
+{
+	double p = variant->ppb / 1e9, fpr_full, fpr_after, t0 = now_sec();
+	__u64 add_ops = 0, add_hits = 0, del_ops = 0, triples = 0;
+	struct bloom_info info, before;
+	long long h;
+	size_t n, i, live, fn;
+	__u32 r;
+
+	/* Round 1: S once, in order. Round 2: the extra copies, a key's two
+	 * extra copies side by side in one batch. */
+	for (i = 0; i < PN; i++)
+		self->idx[i] = i;
+	h = run_idx(self->fd, BLOOM_IOC_ADD, self->idx, PN, NULL);
+	ASSERT_LE(0, h) TH_LOG("ADD: %s", strerror(-h));
+	add_ops += PN;
+	add_hits += h;
+	for (i = 0, n = 0; i < PN; i++) {
+		for (r = 1; r < mult(i); r++)
+			self->idx[n++] = i;
+		triples += mult(i) == 3;
+	}
+	h = run_idx(self->fd, BLOOM_IOC_ADD, self->idx, n, self->res);
+	ASSERT_LE(0, h) TH_LOG("ADD: %s", strerror(-h));
+	/* Every extra copy was there already. */
+	EXPECT_EQ(n, h);
+	add_ops += n;
+	add_hits += h;
+
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(add_ops, info.adds);
+	EXPECT_EQ(add_ops - add_hits, info.count);
+	EXPECT_EQ(0, info.deletes);
+	EXPECT_EQ(0, info.insert_failures);
+	if (variant->type == CNT) {
+		/* 15 increments on one counter: probability ~1e-8 here. */
+		EXPECT_EQ(0, info.saturated);
+	} else {
+		/*
+		 * A key added three times takes its cell to 3. Keys that
+		 * share a cell (same bucket and fingerprint: what a false
+		 * positive is) move that by about p.
+		 */
+		EXPECT_GE(0.05 * triples + 20, fabs((double)info.saturated -
+						    triples))
+			TH_LOG("saturated %llu, keys added 3 times %llu",
+			       (unsigned long long)info.saturated,
+			       (unsigned long long)triples);
+		EXPECT_EQ(info.bits_set, info.subtable_used[0] +
+			  info.subtable_used[1] + info.subtable_used[2] +
+			  info.subtable_used[3]);
+		EXPECT_GE(PN, info.bits_set);
+		EXPECT_LE(PN * (1 - 3 * p) - 20, info.bits_set);
+	}
+
+	/* At capacity: every key present, the rate as asked for. */
+	h = run_range(self->fd, BLOOM_IOC_QUERY, 0, PN, self->res);
+	ASSERT_LE(0, h);
+	EXPECT_EQ(PN, h) TH_LOG("%lld false negatives at capacity", PN - h);
+	fpr_full = measure_fpr(self->fd, R_ABSENT);
+	ASSERT_LE(0, fpr_full);
+	EXPECT_GE(1.2 * p, fpr_full) TH_LOG("fpr %g at capacity, p %g",
+					    fpr_full, p);
+
+	/* Delete D, each key as often as it was added. */
+	for (i = 0, n = 0; i < PN; i++)
+		if (in_d(i))
+			self->idx[n++] = i;
+	for (i = 0; i < PN; i++)
+		if (in_d(i))
+			for (r = 1; r < mult(i); r++)
+				self->idx[n++] = i;
+	before = info_of(_metadata, self->fd);
+	h = run_idx(self->fd, BLOOM_IOC_DELETE, self->idx, n, self->res);
+	ASSERT_LE(0, h) TH_LOG("DELETE: %s", strerror(-h));
+	del_ops = n;
+	/* Every delete of an added key finds it. */
+	EXPECT_EQ(n, h);
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(del_ops, info.deletes);
+	EXPECT_EQ(0, info.delete_misses);
+	EXPECT_EQ(add_ops, info.adds);
+	EXPECT_EQ(before.saturated, info.saturated)
+		TH_LOG("a saturated counter changed");
+	EXPECT_GT(before.bits_set, info.bits_set);
+	if (variant->type == DLF) {
+		EXPECT_EQ(info.bits_set, info.subtable_used[0] +
+			  info.subtable_used[1] + info.subtable_used[2] +
+			  info.subtable_used[3]);
+	}
+
+	/* S \ D: every key present. */
+	for (i = 0, live = 0; i < PN; i++)
+		if (!in_d(i))
+			self->idx[live++] = i;
+	h = run_idx(self->fd, BLOOM_IOC_QUERY, self->idx, live, self->res);
+	ASSERT_LE(0, h);
+	EXPECT_EQ(live, h) TH_LOG("%lld false negatives among %zu live keys",
+				  (long long)live - h, live);
+	fpr_after = measure_fpr(self->fd, R_ABSENT + FPR_KEYS);
+	ASSERT_LE(0, fpr_after);
+	EXPECT_GE(1.2 * p, fpr_after);
+	/* 40% fewer keys: clearly fewer false positives (barring the
+	 * saturated d-left cells of D's triple keys, which stay). */
+	EXPECT_GT(fpr_full, fpr_after);
+
+	ksft_print_msg("%s p=%g: fpr at capacity %.6f (%.3f p), after deleting 40%% %.6f (%.3f p); %llu adds, %llu deletes, saturated %llu, cells/bits set %llu, %.1f s\n",
+		       tname(variant->type), p, fpr_full, fpr_full / p,
+		       fpr_after, fpr_after / p, (unsigned long long)add_ops,
+		       (unsigned long long)del_ops,
+		       (unsigned long long)info.saturated,
+		       (unsigned long long)info.bits_set, now_sec() - t0);
+	if (variant->type == DLF)
+		ksft_print_msg("dleft p=%g: subtable load %.3f %.3f %.3f %.3f of %llu cells\n",
+			       p,
+			       (double)info.subtable_used[0] / info.subtable_cells,
+			       (double)info.subtable_used[1] / info.subtable_cells,
+			       (double)info.subtable_used[2] / info.subtable_cells,
+			       (double)info.subtable_used[3] / info.subtable_cells,
+			       (unsigned long long)info.subtable_cells);
+	fflush(stdout);
+	if (slot(variant->type, variant->ppb)) {
+		struct measured *m = slot(variant->type, variant->ppb);
+
+		m->type = variant->type;
+		m->ppb = variant->ppb;
+		m->fpr_full = fpr_full;
+		m->fpr_after = fpr_after;
+		m->storage_bpk = (double)info.bits / PN *
+				 (variant->type == CNT ? 4 : 1);
+		m->memory_bpk = 8.0 * info.memory_bytes / PN;
+		m->fingerprint_bits = info.fingerprint_bits;
+		m->load = info.subtable_cells ?
+			  (double)PN / (4.0 * info.subtable_cells) : 0;
+		m->done = 1;
+	}
+
+	/* sysfs agrees with INFO. */
+	{
+		static const char *const attrs[] = {
+			"deletes", "delete_misses", "saturated", "bits_set",
+			"adds", "count",
+		};
+		const __u64 vals[] = {
+			info.deletes, info.delete_misses, info.saturated,
+			info.bits_set, info.adds, info.count,
+		};
+		char path[128], buf[256];
+		unsigned long long u[4];
+
+		for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			EXPECT_EQ((long long)vals[i], filter_attr("prop", attrs[i]))
+				TH_LOG("%s", attrs[i]);
+		}
+		if (variant->type == DLF) {
+			EXPECT_EQ((long long)info.subtable_cells,
+				  filter_attr("prop", "subtable_cells"));
+			EXPECT_EQ((long long)info.fingerprint_bits,
+				  filter_attr("prop", "fingerprint_bits"));
+			EXPECT_EQ(0, filter_attr("prop", "insert_failures"));
+			snprintf(path, sizeof(path),
+				 BLOOM_SYSFS "/filters/prop/subtable_used");
+			ASSERT_OK(read_str_file(path, buf, sizeof(buf)));
+			ASSERT_EQ(4, sscanf(buf, "%llu %llu %llu %llu", &u[0],
+					    &u[1], &u[2], &u[3]))
+				TH_LOG("subtable_used: '%s'", buf);
+			for (i = 0; i < 4; i++) {
+				EXPECT_EQ(info.subtable_used[i], u[i]);
+			}
+		}
+	}
+
+	/*
+	 * Last, the caller's error the header warns about: deleting keys
+	 * that were never added. Those the filter calls absent are misses
+	 * and change nothing; the false positives among them are "removed"
+	 * from what live keys set, which may cost false negatives: counted,
+	 * not asserted (the header allows them).
+	 */
+	{
+		__u8 *q = self->res + PN / 8 + 8;
+		__u32 qbits = 0, rbits = 0;
+
+		before = info_of(_metadata, self->fd);
+		ASSERT_LE(0, run_range(self->fd, BLOOM_IOC_QUERY, R_NEVER,
+				       NEVER_DEL, q));
+		memset(self->res, 0xff, NEVER_DEL / 8);
+		h = run_range(self->fd, BLOOM_IOC_DELETE, R_NEVER, NEVER_DEL,
+			      self->res);
+		ASSERT_LE(0, h);
+		for (i = 0; i < NEVER_DEL; i++) {
+			qbits += bit_at(q, i);
+			rbits += bit_at(self->res, i);
+			if (!bit_at(q, i)) {
+				EXPECT_EQ(0, bit_at(self->res, i))
+					TH_LOG("absent never-added key %zu removed", i);
+			}
+		}
+		info = info_of(_metadata, self->fd);
+		EXPECT_EQ(rbits, h);
+		EXPECT_EQ(before.deletes + rbits, info.deletes);
+		EXPECT_EQ(before.delete_misses + NEVER_DEL - rbits,
+			  info.delete_misses);
+		h = run_idx(self->fd, BLOOM_IOC_QUERY, self->idx, live, NULL);
+		ASSERT_LE(0, h);
+		fn = live - h;
+		ksft_print_msg("%s p=%g: deleting %u never-added keys: %u were false positives, %u \"removed\", %zu live keys now falsely absent\n",
+			       tname(variant->type), p, NEVER_DEL, qbits, rbits,
+			       fn);
+		fflush(stdout);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writers adding and deleting beside readers that must never miss         */
+/* ---------------------------------------------------------------------- */
+
+#define LIVE		20000U	/* keys added first, never deleted */
+#define WRITERS		2
+#define READERS		2
+#define CHURN		1000U	/* keys a writer adds and deletes per round */
+#define CONC_SECONDS	5.0
+
+struct conc {
+	const char *name;
+	double deadline;
+	atomic_int writers_left;
+	atomic_ulong false_negatives, queried, rounds, deletes, errors;
+	atomic_ulong delete_not_found;
+	int last_errno;
+};
+
+struct conc_worker {
+	struct conc *c;
+	int id;
+};
+
+static void conc_error(struct conc *c)
+{
+	c->last_errno = errno;
+	atomic_fetch_add(&c->errors, 1);
+}
+
+/* Adds its own CHURN keys, deletes them, again, until the deadline. */
+static void *conc_writer(void *arg)
+{
+	struct conc_worker *w = arg;
+	struct conc *c = w->c;
+	__u8 *keys = malloc(CHURN * KLEN);
+	__u64 base = R_CHURN + (__u64)w->id * CHURN;
+	struct bloom_batch b;
+	int fd = bloom_open();
+
+	if (!keys || fd < 0 || bloom_bind(fd, c->name)) {
+		conc_error(c);
+		goto out;
+	}
+	keys_range(keys, base, CHURN);
+	while (now_sec() < c->deadline) {
+		if (bloom_batch(fd, BLOOM_IOC_ADD, keys, CHURN * KLEN, CHURN,
+				KLEN, NULL, NULL, NULL)) {
+			conc_error(c);
+			break;
+		}
+		if (bloom_batch(fd, BLOOM_IOC_DELETE, keys, CHURN * KLEN,
+				CHURN, KLEN, NULL, NULL, &b)) {
+			conc_error(c);
+			break;
+		}
+		atomic_fetch_add(&c->delete_not_found, CHURN - b.out_hits);
+		atomic_fetch_add(&c->deletes, CHURN);
+		atomic_fetch_add(&c->rounds, 1);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(keys);
+	atomic_fetch_sub(&c->writers_left, 1);
+	return NULL;
+}
+
+/* Queries the live keys, in batches, while writers run. */
+static void *conc_reader(void *arg)
+{
+	enum { RB = 1000 };
+	struct conc_worker *w = arg;
+	struct conc *c = w->c;
+	__u8 *keys = malloc(RB * KLEN);
+	__u32 first = w->id * (LIVE / READERS) % LIVE;
+	struct bloom_batch b;
+	int fd = bloom_open();
+
+	if (!keys || fd < 0 || bloom_bind(fd, c->name)) {
+		conc_error(c);
+		goto out;
+	}
+	while (atomic_load(&c->writers_left) > 0) {
+		keys_range(keys, first, RB);
+		if (bloom_batch(fd, BLOOM_IOC_QUERY, keys, RB * KLEN, RB, KLEN,
+				NULL, NULL, &b)) {
+			conc_error(c);
+			break;
+		}
+		atomic_fetch_add(&c->false_negatives, RB - b.out_hits);
+		atomic_fetch_add(&c->queried, RB);
+		first = (first + RB) % LIVE;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(keys);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
+{
+	pthread_t wt[WRITERS], rt[READERS];
+	struct conc_worker ww[WRITERS], rw[READERS];
+	struct conc *c = calloc(1, sizeof(*c));
+	struct bloom_info base, info;
+	long long h;
+	int i;
+
+	ASSERT_NE(NULL, c);
+	/* A filter with room for the live keys and all the churn. */
+	close(self->fd);
+	self->fd = bloom_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_OK(bloom_create(self->fd, "conc", variant->type,
+			       LIVE + WRITERS * CHURN, P01,
+			       BLOOM_CREATE_F_BIND));
+	ASSERT_LE(0, run_range(self->fd, BLOOM_IOC_ADD, 0, LIVE, NULL));
+	base = info_of(_metadata, self->fd);
+
+	c->name = "conc";
+	c->deadline = now_sec() + CONC_SECONDS;
+	atomic_store(&c->writers_left, WRITERS);
+	for (i = 0; i < WRITERS; i++) {
+		ww[i].c = c;
+		ww[i].id = i;
+		ASSERT_EQ(0, pthread_create(&wt[i], NULL, conc_writer, &ww[i]));
+	}
+	for (i = 0; i < READERS; i++) {
+		rw[i].c = c;
+		rw[i].id = i;
+		ASSERT_EQ(0, pthread_create(&rt[i], NULL, conc_reader, &rw[i]));
+	}
+	for (i = 0; i < WRITERS; i++)
+		pthread_join(wt[i], NULL);
+	for (i = 0; i < READERS; i++)
+		pthread_join(rt[i], NULL);
+
+	ksft_print_msg("%s: %lu add/delete rounds of %u keys by %d writers, %lu live-key queries by %d readers\n",
+		       tname(variant->type), atomic_load(&c->rounds), CHURN,
+		       WRITERS, atomic_load(&c->queried), READERS);
+	fflush(stdout);
+	EXPECT_EQ(0, atomic_load(&c->errors)) TH_LOG("last errno %s",
+						     strerror(c->last_errno));
+	EXPECT_EQ(0, atomic_load(&c->false_negatives));
+	EXPECT_EQ(0, atomic_load(&c->delete_not_found));
+	EXPECT_LT(0, atomic_load(&c->rounds));
+	EXPECT_LT(0, atomic_load(&c->queried));
+
+	/* Everything the writers added they deleted: back to the live set. */
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(base.adds + atomic_load(&c->deletes), info.adds);
+	EXPECT_EQ(atomic_load(&c->deletes), info.deletes);
+	EXPECT_EQ(0, info.delete_misses);
+	EXPECT_EQ(base.bits_set, info.bits_set)
+		TH_LOG("a lost or doubled counter update");
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(base.subtable_used[i], info.subtable_used[i]);
+	}
+	h = run_range(self->fd, BLOOM_IOC_QUERY, 0, LIVE, NULL);
+	EXPECT_EQ(LIVE, h);
+	free(c);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memory per key, every type side by side, with the theory                */
+/* ---------------------------------------------------------------------- */
+
+FIXTURE(summary) { int unused; };
+FIXTURE_SETUP(summary) {}
+FIXTURE_TEARDOWN(summary) {}
+
+/* After the property tests (fixtures run in the order defined). */
+TEST_F(summary, memory_per_key_table)
+{
+	const __u32 ppbs[2] = { P01, P001 };
+	struct bloom_info info;
+	int fd = bloom_open(), j;
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(NULL, measured);
+	ksft_print_msg("memory per key at capacity %u (storage: the filter's bits; memory: memory_bytes, all included)\n",
+		       PN);
+	ksft_print_msg("%-9s %-6s %14s %14s %14s %12s %12s\n", "type", "p",
+		       "storage b/key", "memory b/key", "theory b/key",
+		       "fpr full", "fpr -40%");
+	for (j = 0; j < 2; j++) {
+		double p = ppbs[j] / 1e9, std = -log2(p) / log(2);
+		int t;
+
+		/* Standard and blocked: sized only, no keys needed. */
+		for (t = STD; t <= BLK; t++) {
+			ASSERT_OK(bloom_create(fd, "mem", t, PN, ppbs[j], 0));
+			ASSERT_OK(bloom_info(fd, "mem", &info));
+			ksft_print_msg("%-9s %-6g %14.2f %14.2f %14.2f %12s %12s\n",
+				       tname(t), p, (double)info.bits / PN,
+				       8.0 * info.memory_bytes / PN, std,
+				       "-", "-");
+			ASSERT_OK(bloom_destroy(fd, "mem"));
+		}
+		for (t = CNT; t <= DLF; t++) {
+			struct measured *m = slot(t, ppbs[j]);
+			double theory;
+
+			EXPECT_TRUE(m && m->done) TH_LOG("%s p=%g did not run",
+							 tname(t), p);
+			if (!m || !m->done)
+				continue;
+			/*
+			 * d-left (Bonomi et al.): at load L (keys per cell) a
+			 * query compares 32 L fingerprints of f bits, so
+			 * f = log2(32 L / p), plus a 2-bit counter, per L.
+			 */
+			theory = t == CNT ? 4 * std :
+				 (log2(32 * m->load / p) + 2) / m->load;
+			ksft_print_msg("%-9s %-6g %14.2f %14.2f %14.2f %12.6f %12.6f\n",
+				       tname(t), p, m->storage_bpk,
+				       m->memory_bpk, theory, m->fpr_full,
+				       m->fpr_after);
+			/* And at the load Bonomi et al. size for. */
+			if (t == DLF)
+				ksft_print_msg("          (d-left: %u-bit fingerprints, load %.3f keys per cell; theory at load 0.75: %.2f b/key)\n",
+					       m->fingerprint_bits, m->load,
+					       (log2(32 * 0.75 / p) + 2) / 0.75);
+		}
+	}
+	fflush(stdout);
+	close(fd);
+}
+
+BLOOM_LEAK_CHECK_TEST()
+
+TEST_HARNESS_MAIN

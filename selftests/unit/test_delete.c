@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Unit tests of the deletable filters of the core (counting and d-left) in
+ * userspace, TAP 13: no false negatives after adds and deletes with
+ * repeated keys, the false-positive rate at capacity and after deletes,
+ * deletes of keys never added, saturation, d-left ENOSPC and its exact
+ * rollback, d-left never failing at capacity, lockless readers beside
+ * serialised writers, batch/single agreement, and memory per key against
+ * the theory. Exit status 0 iff every check passed.
+ */
+#include "unit.h"
+
+#define P2		10000000u	/* p = 0.01 */
+#define P3		1000000u	/* p = 0.001 */
+
+static const char *tname(u32 type)
+{
+	switch (type) {
+	case BLOOM_CORE_STANDARD:
+		return "standard";
+	case BLOOM_CORE_BLOCKED:
+		return "blocked";
+	case BLOOM_CORE_COUNTING:
+		return "counting";
+	default:
+		return "d-left";
+	}
+}
+
+static struct bloom_core_stats stats(const struct filter *f)
+{
+	struct bloom_core_stats s;
+
+	bloom_core_stats(&f->core, &s);
+	return s;
+}
+
+/* Cells in use, counted by hand from the layout dleft.c documents. */
+static u64 dl_cells_used(const struct filter *f, u64 *full_buckets,
+			 u32 *max_load)
+{
+	u64 b, nb = f->core.geo.buckets * BLOOM_DLEFT_SUBTABLES, used = 0;
+	u32 j, load, c;
+
+	*full_buckets = 0;
+	*max_load = 0;
+	for (b = 0; b < nb; b++) {
+		for (load = 0, j = 0; j < BLOOM_DLEFT_CELLS; j++) {
+			u64 i = b * BLOOM_DLEFT_CELLS + j;
+
+			c = f->core.geo.cell_bits == 16 ?
+			    ((u16 *)f->mem)[i] : ((u32 *)f->mem)[i];
+			load += (c & 3) != 0;
+		}
+		used += load;
+		*full_buckets += load == BLOOM_DLEFT_CELLS;
+		if (load > *max_load)
+			*max_load = load;
+	}
+	return used;
+}
+
+/* Non-zero 4-bit counters, counted by hand. */
+static u64 cnt_nonzero(const struct filter *f)
+{
+	const u8 *b = f->mem;
+	u64 i, n = 0;
+
+	for (i = 0; i < f->bytes; i++)
+		n += ((b[i] & 15) != 0) + ((b[i] >> 4) != 0);
+	return n;
+}
+
+/* ------------------------------------------------------------- sizing */
+
+static double bpk(u32 type, u32 ppb, u64 n)
+{
+	struct bloom_geometry g;
+
+	if (bloom_geometry_size(type, n, ppb, &g))
+		return -1;
+	return bloom_core_storage_bytes(&g) * 8.0 / n;
+}
+
+static void test_memory(void)
+{
+	static const u32 ppbs[] = { P2, P3, 100000, 1000 };
+	const u64 n = 1000000;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ppbs) / sizeof(ppbs[0]); i++) {
+		double p = ppbs[i] / 1e9, std = -log2(p) / log(2);
+		double s = bpk(BLOOM_CORE_STANDARD, ppbs[i], n);
+		double c = bpk(BLOOM_CORE_COUNTING, ppbs[i], n);
+		double d = bpk(BLOOM_CORE_DLEFT, ppbs[i], n);
+		struct bloom_geometry g;
+		double l, dth;
+
+		bloom_geometry_size(BLOOM_CORE_DLEFT, n, ppbs[i], &g);
+		l = (double)n / (4.0 * g.buckets);
+		dth = 8.0 * g.cell_bits / l;
+		printf("# memory, p=%g, n=%llu: bits/key standard %.2f (theory %.2f), counting %.2f (theory 4x = %.2f), d-left %.2f (theory 8*%u/L = %.2f, L=%.3f, r=%u, predicted FPR 4L/2^r = %.3g) = %.3f x counting\n",
+		       p, (unsigned long long)n, s, std, c, 4 * std, d,
+		       g.cell_bits, dth, l, g.fingerprint_bits,
+		       4 * l / pow(2, g.fingerprint_bits), d / c);
+		check(fabs(c / s - 4) < 0.001,
+		      "counting p=%g: 4x the standard filter's memory (%.2f vs %.2f bits/key)",
+		      p, c, s);
+		check(fabs(d / dth - 1) < 0.001 && l <= 6.0001 &&
+		      4 * l / pow(2, g.fingerprint_bits) <= p,
+		      "d-left p=%g: %.2f bits/key = 8w/L, L=%.3f <= 6, 4L/2^r <= p",
+		      p, d, l);
+	}
+	check(bloom_geometry_size(BLOOM_CORE_DLEFT, n, P2, &(struct bloom_geometry){ 0 }) == 0 &&
+	      fabs(bpk(BLOOM_CORE_DLEFT, P2, n) - 21.33) < 0.01 &&
+	      fabs(bpk(BLOOM_CORE_DLEFT, P3, n) - 32.5) < 0.1 &&
+	      bpk(BLOOM_CORE_DLEFT, P2, n) < 0.6 * bpk(BLOOM_CORE_COUNTING, P2, n) &&
+	      bpk(BLOOM_CORE_DLEFT, P3, n) < 0.6 * bpk(BLOOM_CORE_COUNTING, P3, n),
+	      "d-left: 21.33 bits/key at p=0.01, 32.5 at p=0.001, under 0.6x counting");
+}
+
+/* ----------------------------------------------------------- property */
+
+/* Key i of the set S is added 1 + (i % 10 == 0) + (i % 30 == 0) times. */
+static u32 mult(u64 i)
+{
+	return 1 + (i % 10 == 0) + (i % 30 == 0);
+}
+
+/* Fraction of @n never-added keys (tag @tag) the filter reports present. */
+static double fpr(const struct filter *f, u32 tag, u64 n)
+{
+	u64 i, fp = 0;
+
+	for (i = 0; i < n; i++)
+		fp += bloom_core_query_hash(&f->core, key_hash(&f->core, tag, i));
+	return (double)fp / n;
+}
+
+static void test_property(u32 type, u32 ppb)
+{
+	enum { S = 150000, QN = 1000000, CHUNK = 4096 };
+	static u64 hs[CHUNK];
+	double p = ppb / 1e9, fpr_full, fpr_after, gone_rate;
+	u64 i, adds = 0, dels = 0, del_ok = 0, fn = 0, gone = 0, gone_n = 0;
+	u64 saturated_kept = 0;
+	struct bloom_core_stats st;
+	struct filter f;
+	u32 n, r, add_err = 0;
+	int ret;
+
+	if (filter_new(&f, type, S, ppb)) {
+		check(false, "%s p=%g: sizing failed", tname(type), p);
+		return;
+	}
+	/* pass 1 in batches, the repeats one by one */
+	for (i = 0; i < S; i += n) {
+		n = S - i < CHUNK ? (u32)(S - i) : CHUNK;
+		for (r = 0; r < n; r++)
+			hs[r] = key_hash(&f.core, 10, i + r);
+		ret = bloom_core_add_batch(&f.core, hs, n, NULL);
+		add_err += ret < 0;
+		adds += n;
+	}
+	for (i = 0; i < S; i++)
+		for (r = 1; r < mult(i); r++, adds++)
+			add_err += bloom_core_add_hash(&f.core,
+						       key_hash(&f.core, 10, i)) < 0;
+	fpr_full = fpr(&f, 11, QN);
+
+	/* delete D = { i % 3 == 0 } as often as added: batch, then singles */
+	for (i = 0; i < S; i += 3) {
+		for (r = 0; r < mult(i); r++, dels++) {
+			u64 h = key_hash(&f.core, 10, i);
+
+			if (r == 0) {
+				u8 res = 0;
+
+				del_ok += bloom_core_delete_batch(&f.core, &h, 1,
+								  &res) == 1 &&
+					  res == 1;
+			} else {
+				del_ok += bloom_core_delete_hash(&f.core, h);
+			}
+		}
+	}
+	for (i = 0; i < S; i++) {
+		bool q = bloom_core_query_hash(&f.core, key_hash(&f.core, 10, i));
+
+		if (i % 3) {
+			fn += !q;
+		} else if (mult(i) < 3) {
+			gone_n++;
+			gone += q;
+		} else {
+			saturated_kept += q;
+		}
+	}
+	fpr_after = fpr(&f, 12, QN);
+	gone_rate = (double)gone / gone_n;
+	st = stats(&f);
+
+	printf("# %s p=%g: %llu adds of %u keys, FPR at capacity %.6f (%.3f x p), after deleting 1/3: %.6f (%.3f x p); deleted keys still reported %.6f; keys added 3x and deleted 3x still present: %llu; saturated %llu; bits/key %.2f\n",
+	       tname(type), p, (unsigned long long)adds, (unsigned)S, fpr_full,
+	       fpr_full / p, fpr_after, fpr_after / p, gone_rate,
+	       (unsigned long long)saturated_kept,
+	       (unsigned long long)st.saturated, f.bytes * 8.0 / S);
+	check(add_err == 0, "%s p=%g: no add failed (%u)", tname(type), p,
+	      add_err);
+	check(del_ok == dels, "%s p=%g: every delete of an added key found it (%llu of %llu)",
+	      tname(type), p, (unsigned long long)del_ok,
+	      (unsigned long long)dels);
+	check(fn == 0, "%s p=%g: no false negatives among the %u keys of S \\ D (%llu)",
+	      tname(type), p, S - S / 3, (unsigned long long)fn);
+	check(fpr_full <= 1.2 * p && fpr_after <= 1.2 * p,
+	      "%s p=%g: FPR on %u never-added keys <= 1.2p at capacity (%.6f) and after deletes (%.6f)",
+	      tname(type), p, QN, fpr_full, fpr_after);
+	check(gone_rate <= 1.2 * p,
+	      "%s p=%g: deleted keys answer like never-added ones (%.6f <= 1.2p)",
+	      tname(type), p, gone_rate);
+	if (type == BLOOM_CORE_DLEFT) {
+		u64 full, used = dl_cells_used(&f, &full, &r);
+
+		/* the 5000 keys added 3x saturate their cell and stay */
+		check(saturated_kept == S / 30 && st.saturated >= S / 30 &&
+		      st.saturated < S / 30 * 1.05,
+		      "d-left p=%g: the %u keys added 3 times stay present after 3 deletes (%llu), saturated = %llu",
+		      p, S / 30, (unsigned long long)saturated_kept,
+		      (unsigned long long)st.saturated);
+		check(used == bloom_core_bits_set(&f.core) &&
+		      used == st.subtable_used[0] + st.subtable_used[1] +
+			      st.subtable_used[2] + st.subtable_used[3] &&
+		      st.subtables == 4 &&
+		      st.subtable_cells == f.core.geo.buckets * 8 &&
+		      st.fingerprint_bits == f.core.geo.fingerprint_bits,
+		      "d-left p=%g: cells in use %llu = bits_set = sum of subtable_used (%llu %llu %llu %llu)",
+		      p, (unsigned long long)used,
+		      (unsigned long long)st.subtable_used[0],
+		      (unsigned long long)st.subtable_used[1],
+		      (unsigned long long)st.subtable_used[2],
+		      (unsigned long long)st.subtable_used[3]);
+	} else {
+		check(bloom_core_bits_set(&f.core) == cnt_nonzero(&f) &&
+		      st.subtables == 0 && st.insert_failures == 0,
+		      "counting p=%g: bits_set = non-zero counters counted by hand (%llu)",
+		      p, (unsigned long long)cnt_nonzero(&f));
+	}
+	filter_free(&f);
+}
+
+/* ------------------------------------------------- deletes that miss */
+
+static void test_delete_absent(u32 type)
+{
+	struct filter f;
+	struct bloom_core_stats s0, s1;
+	u64 i, h, tried = 0, refused = 0, fp = 0;
+	void *copy;
+
+	filter_new(&f, type, 20000, P2);
+	for (i = 0; i < 20000; i++)
+		bloom_core_add_hash(&f.core, key_hash(&f.core, 20, i));
+	copy = xalloc(f.bytes);
+	memcpy(copy, f.mem, f.bytes);
+	s0 = stats(&f);
+	for (i = 0; i < 100000; i++) {
+		h = key_hash(&f.core, 21, i);
+		if (bloom_core_query_hash(&f.core, h)) {
+			fp++;	/* cannot tell: a delete would remove others' */
+			continue;
+		}
+		tried++;
+		refused += !bloom_core_delete_hash(&f.core, h);
+	}
+	s1 = stats(&f);
+	check(tried > 90000 && refused == tried &&
+	      !memcmp(copy, f.mem, f.bytes) && !memcmp(&s0, &s1, sizeof(s0)),
+	      "%s: %llu deletes of never-added keys report not found and change no byte (%llu false positives skipped)",
+	      tname(type), (unsigned long long)tried, (unsigned long long)fp);
+	free(copy);
+	filter_free(&f);
+
+	filter_new(&f, BLOOM_CORE_STANDARD, 1000, P2);
+	check(!bloom_core_can_delete(&f.core) &&
+	      !bloom_core_writers_exclusive(&f.core) &&
+	      !bloom_core_delete_hash(&f.core, 1) &&
+	      bloom_core_delete_batch(&f.core, &h, 1, NULL) == 0,
+	      "standard: cannot delete, writers need no lock");
+	filter_free(&f);
+	filter_new(&f, type, 1000, P2);
+	check(bloom_core_can_delete(&f.core) &&
+	      bloom_core_writers_exclusive(&f.core),
+	      "%s: can delete, writers must be serialised", tname(type));
+	filter_free(&f);
+}
+
+/* ---------------------------------------------------------- saturation */
+
+static void test_saturation(u32 type)
+{
+	struct filter f;
+	u64 h, other = 0x5555aaaa5555aaaaULL;
+	u32 i, found = 0, adds_present = 0;
+
+	filter_new(&f, type, 1000, P2);
+	h = key_hash(&f.core, 70, 0);
+	bloom_core_add_hash(&f.core, other);
+	for (i = 0; i < 20; i++)
+		adds_present += bloom_core_add_hash(&f.core, h) == 1;
+	for (i = 0; i < 20; i++)
+		found += bloom_core_delete_hash(&f.core, h);
+	check(adds_present == 19 && found == 20 &&
+	      bloom_core_query_hash(&f.core, h) &&
+	      bloom_core_query_hash(&f.core, other) &&
+	      stats(&f).saturated > 0,
+	      "%s: a key added 20 times and deleted 20 times stays (saturated: %llu), its neighbour too",
+	      tname(type), (unsigned long long)stats(&f).saturated);
+	check(bloom_core_delete_hash(&f.core, other) &&
+	      !bloom_core_query_hash(&f.core, other) &&
+	      !bloom_core_delete_hash(&f.core, other),
+	      "%s: a key added once is gone after one delete, a second delete misses",
+	      tname(type));
+	filter_free(&f);
+}
+
+/* -------------------------------------------- counting: k positions */
+
+/* Counter @c of a counting filter, from the layout counting.c documents. */
+static u32 ctr(const struct filter *f, u32 c)
+{
+	return ((const u8 *)f->mem)[c / 2] >> (c % 2 * 4) & 15;
+}
+
+/* The counters key @h adds to, by adding it to an empty filter. */
+static void ctr_vector(struct filter *scratch, u64 h, u32 v[64])
+{
+	u32 c;
+
+	memset(scratch->mem, 0, scratch->bytes);
+	bloom_core_add_hash(&scratch->core, h);
+	for (c = 0; c < 64; c++)
+		v[c] = ctr(scratch, c);
+}
+
+/*
+ * A key whose k positions coincide holds that counter twice. If the
+ * counter is 1 (another key's), the key cannot have been added: deleting it
+ * must miss and change nothing, not decrement the counter twice.
+ */
+static void test_multiplicity(void)
+{
+	struct bloom_geometry g = {
+		.type = BLOOM_CORE_COUNTING, .hashes = 7, .bits = 64,
+		.capacity = 10, .fpp_ppb = P2,
+	};
+	u32 va[64], v[64], c, dup = 64, covered = 0, need = 0;
+	struct filter s, f;
+	bloom_hash_key_t k;
+	u64 a = 0, i, hc = 0;
+	bool have_c = false;
+	void *copy;
+
+	bloom_hash_key_from_bytes(&k, test_key);
+	check(bloom_geometry_check(&g) == 0 && bloom_core_storage_bytes(&g) == 64,
+	      "counting: explicit geometry m=64 k=7 is valid, 64 bytes");
+	s.bytes = f.bytes = 64;
+	s.mem = xalloc(64);
+	f.mem = xalloc(64);
+	bloom_core_init(&s.core, &g, &k, s.mem);
+	bloom_core_init(&f.core, &g, &k, f.mem);
+	for (i = 0; dup == 64; i++) {
+		a = key_hash(&s.core, 80, i);
+		ctr_vector(&s, a, va);
+		for (c = 0; c < 64; c++)
+			if (va[c] == 2)
+				dup = c;
+	}
+	for (c = 0; c < 64; c++)
+		need += va[c] && c != dup;
+	/* cover the key's other counters with keys that avoid @dup */
+	for (i = 0; covered < need || !have_c; i++) {
+		u64 h = key_hash(&s.core, 81, i);
+
+		ctr_vector(&s, h, v);
+		if (v[dup] == 1 && !have_c) {
+			have_c = true;
+			hc = h;
+			bloom_core_add_hash(&f.core, h);
+		} else if (!v[dup]) {
+			bloom_core_add_hash(&f.core, h);
+		}
+		for (covered = 0, c = 0; c < 64; c++)
+			covered += va[c] && c != dup && ctr(&f, c);
+	}
+	copy = xalloc(64);
+	memcpy(copy, f.mem, 64);
+	check(ctr(&f, dup) == 1 && bloom_core_query_hash(&f.core, a) &&
+	      !bloom_core_delete_hash(&f.core, a) && !memcmp(copy, f.mem, 64) &&
+	      bloom_core_query_hash(&f.core, hc),
+	      "counting: a key holding counter %u twice, which is 1, is not deleted (query says present) and nothing changes",
+	      dup);
+	bloom_core_add_hash(&f.core, a);
+	check(ctr(&f, dup) == 3 && bloom_core_delete_hash(&f.core, a) &&
+	      !memcmp(copy, f.mem, 64),
+	      "counting: added, the same key increments that counter twice and its delete restores every counter");
+	free(copy);
+	free(s.mem);
+	free(f.mem);
+}
+
+/* ------------------------------------------------------- d-left ENOSPC */
+
+static void test_enospc(void)
+{
+	enum { N = 1000 };
+	static u64 hs[N + 60];
+	struct bloom_core_stats s0, s1;
+	struct filter f;
+	u32 i, added = 0;
+	void *copy;
+	int ret = 0;
+
+	/* capacity 100: 5 buckets per subtable, 160 cells */
+	filter_new(&f, BLOOM_CORE_DLEFT, 100, P2);
+	for (i = 0; i < 50; i++)
+		bloom_core_add_hash(&f.core, key_hash(&f.core, 30, i));
+	copy = xalloc(f.bytes);
+	memcpy(copy, f.mem, f.bytes);
+	s0 = stats(&f);
+	/*
+	 * one batch: 20 present keys three times each (their cells go
+	 * 1 -> 2 -> 3: saturated, and 3 stays), then 1000 new keys, far
+	 * more than the 110 free cells
+	 */
+	for (i = 0; i < 60; i++)
+		hs[i] = key_hash(&f.core, 30, i % 20);
+	for (i = 0; i < N; i++)
+		hs[60 + i] = key_hash(&f.core, 31, i);
+	ret = bloom_core_add_batch(&f.core, hs, N + 60, NULL);
+	s1 = stats(&f);
+	check(ret == -ENOSPC && !memcmp(copy, f.mem, f.bytes) &&
+	      s1.insert_failures == s0.insert_failures + 1 &&
+	      s1.saturated == s0.saturated &&
+	      !memcmp(s0.subtable_used, s1.subtable_used,
+		      sizeof(s0.subtable_used)),
+	      "d-left: a batch that overflows returns -ENOSPC (%d), storage byte-identical, saturations undone, insert_failures %llu",
+	      ret, (unsigned long long)s1.insert_failures);
+
+	/* one by one until the first failure: it changes nothing */
+	for (i = 0; i < N; i++) {
+		memcpy(copy, f.mem, f.bytes);
+		ret = bloom_core_add_hash(&f.core, key_hash(&f.core, 32, i));
+		if (ret < 0)
+			break;
+		added++;
+	}
+	check(ret == -ENOSPC && !memcmp(copy, f.mem, f.bytes) &&
+	      added + 50 > 100 && stats(&f).insert_failures == 2,
+	      "d-left capacity 100: %u keys fit, the next add fails with -ENOSPC and changes nothing",
+	      added + 50);
+	free(copy);
+	filter_free(&f);
+}
+
+/*
+ * Inserting exactly `capacity` distinct keys must never fail: at L = 6 of 8
+ * (p = 0.01) and L = 3.94 (p = 0.001), at small and large sizes, many
+ * trials of the small ones (small filters fluctuate most).
+ */
+static void test_capacity(void)
+{
+	static const u64 sizes[] = { 1, 7, 24, 100, 1000, 12345, 100000, 1000000 };
+	static const u32 ppbs[] = { P2, P3 };
+	u64 full_total = 0, buckets_total = 0, fails = 0, runs = 0;
+	u32 s, j, t, max_load = 0;
+
+	for (j = 0; j < 2; j++) {
+		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			u32 trials = sizes[s] <= 1000 ? 200 : sizes[s] <= 100000 ? 4 : 1;
+
+			for (t = 0; t < trials; t++) {
+				struct filter f;
+				u64 i, full;
+				u32 ml;
+
+				filter_new(&f, BLOOM_CORE_DLEFT, sizes[s], ppbs[j]);
+				for (i = 0; i < sizes[s]; i++)
+					fails += bloom_core_add_hash(&f.core,
+						key_hash(&f.core, 40 + t, i)) < 0;
+				dl_cells_used(&f, &full, &ml);
+				full_total += full;
+				buckets_total += f.core.geo.buckets * 4;
+				if (ml > max_load)
+					max_load = ml;
+				runs++;
+				filter_free(&f);
+			}
+		}
+	}
+	printf("# d-left at capacity: %llu filters, %llu buckets, %llu full (%.2e), largest load %u of 8\n",
+	       (unsigned long long)runs, (unsigned long long)buckets_total,
+	       (unsigned long long)full_total,
+	       (double)full_total / buckets_total, max_load);
+	check(fails == 0,
+	      "d-left: inserting exactly capacity keys never fails (%llu filters, sizes 1..1000000, p = 0.01 and 0.001; %llu failures)",
+	      (unsigned long long)runs, (unsigned long long)fails);
+}
+
+/* --------------------------------------------------- batch vs single */
+
+static void test_batch_agree(u32 type)
+{
+	enum { N = 30011 };
+	static u64 hs[N];
+	static u8 r1[(N + 7) / 8], r2[(N + 7) / 8];
+	struct bloom_core_stats sa, sb;
+	struct filter a, b;
+	u32 i, c1 = 0, c2;
+	int ret;
+
+	filter_new(&a, type, N, P3);
+	filter_new(&b, type, N, P3);
+	for (i = 0; i < N; i++)	/* about 1 in 5 keys twice */
+		hs[i] = key_hash(&a.core, 50, i % (N - N / 5));
+	memset(r1, 0, sizeof(r1));
+	memset(r2, 0xff, sizeof(r2));
+	for (i = 0; i < N; i++) {
+		int r = bloom_core_add_hash(&a.core, hs[i]);
+
+		c1 += r == 1;
+		if (r == 1)
+			r1[i / 8] |= 1 << (i % 8);
+	}
+	ret = bloom_core_add_batch(&b.core, hs, N, r2);
+	sa = stats(&a);
+	sb = stats(&b);
+	check(ret >= 0 && (u32)ret == c1 && c1 >= N / 5 &&
+	      !memcmp(r1, r2, sizeof(r1)) && !memcmp(a.mem, b.mem, a.bytes) &&
+	      !memcmp(&sa, &sb, sizeof(sa)),
+	      "%s: add_batch = add_hash one by one (%u keys, %u present already, same storage, results, stats)",
+	      tname(type), N, c1);
+
+	/* odd: keys 1, 3, .. (those under N - N / 5 were added); even: never */
+	for (i = 0; i < N; i++)
+		hs[i] = key_hash(&a.core, i % 2 ? 50 : 51, i);
+	memset(r1, 0, sizeof(r1));
+	memset(r2, 0xff, sizeof(r2));
+	for (c1 = 0, i = 0; i < N; i++) {
+		bool r = bloom_core_delete_hash(&a.core, hs[i]);
+
+		c1 += r;
+		if (r)
+			r1[i / 8] |= 1 << (i % 8);
+	}
+	c2 = bloom_core_delete_batch(&b.core, hs, N, r2);
+	check(c1 == c2 && c1 >= N / 3 && c1 <= N / 2 &&
+	      !memcmp(r1, r2, sizeof(r1)) && !memcmp(a.mem, b.mem, a.bytes),
+	      "%s: delete_batch = delete_hash one by one (%u keys, %u removed)",
+	      tname(type), N, c1);
+
+	memset(r1, 0, sizeof(r1));
+	memset(r2, 0xff, sizeof(r2));
+	for (c1 = 0, i = 0; i < N; i++) {
+		bool r = bloom_core_query_hash(&a.core, hs[i]);
+
+		bloom_core_prefetch_hash(&a.core, hs[i]);
+		c1 += r;
+		if (r)
+			r1[i / 8] |= 1 << (i % 8);
+	}
+	c2 = bloom_core_query_batch(&b.core, hs, N, r2);
+	check(c1 == c2 && !memcmp(r1, r2, sizeof(r1)) &&
+	      bloom_core_query_batch(&b.core, hs, N, NULL) == c1,
+	      "%s: query_batch = query_hash one by one (%u hits)", tname(type),
+	      c1);
+	filter_free(&a);
+	filter_free(&b);
+}
+
+/* --------------------------------------------------------- concurrency */
+
+/*
+ * Two writers, serialised by a mutex as bloom.ko serialises them, add and
+ * delete their own keys over and over while two readers query keys that
+ * stay live the whole time: a reader must never see one of them absent.
+ * The filter is small so writers and readers share words and buckets.
+ */
+struct conc {
+	struct filter *f;
+	pthread_mutex_t lock;
+	const u64 *live;
+	u32 nlive;
+	int stop;
+	u64 absent, queries;
+};
+
+struct writer {
+	struct conc *c;
+	u32 tag, rounds;
+	u64 failures;
+};
+
+static void *writer(void *arg)
+{
+	enum { K = 200 };
+	struct writer *w = arg;
+	struct bloom_core *core = &w->c->f->core;
+	u64 hs[K];
+	u32 r, i;
+
+	for (i = 0; i < K; i++)
+		hs[i] = key_hash(core, w->tag, i);
+	for (r = 0; r < w->rounds; r++) {
+		pthread_mutex_lock(&w->c->lock);
+		if (r & 1) {
+			w->failures += bloom_core_add_batch(core, hs, K, NULL) < 0;
+		} else {
+			for (i = 0; i < K; i++)
+				w->failures += bloom_core_add_hash(core, hs[i]) < 0;
+		}
+		pthread_mutex_unlock(&w->c->lock);
+		pthread_mutex_lock(&w->c->lock);
+		if (r & 2) {
+			w->failures += bloom_core_delete_batch(core, hs, K, NULL) != K;
+		} else {
+			for (i = 0; i < K; i++)
+				w->failures += !bloom_core_delete_hash(core, hs[i]);
+		}
+		pthread_mutex_unlock(&w->c->lock);
+	}
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	struct conc *c = arg;
+	u64 absent = 0, q = 0;
+	u32 i;
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+		for (i = 0; i < c->nlive; i++)
+			absent += !bloom_core_query_hash(&c->f->core, c->live[i]);
+		q += c->nlive;
+	}
+	__atomic_fetch_add(&c->absent, absent, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->queries, q, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_concurrency(u32 type)
+{
+	enum { LIVE = 1000 };
+	static u64 live[LIVE];
+	struct writer w[2];
+	pthread_t wt[2], rt[2];
+	struct filter f;
+	struct conc c = { .f = &f, .live = live, .nlive = LIVE };
+	void *before;
+	u32 i;
+
+	filter_new(&f, type, 2000, P2);
+	for (i = 0; i < LIVE; i++) {
+		live[i] = key_hash(&f.core, 60, i);
+		bloom_core_add_hash(&f.core, live[i]);
+	}
+	before = xalloc(f.bytes);
+	memcpy(before, f.mem, f.bytes);
+	pthread_mutex_init(&c.lock, NULL);
+	for (i = 0; i < 2; i++)
+		pthread_create(&rt[i], NULL, reader, &c);
+	for (i = 0; i < 2; i++) {
+		w[i] = (struct writer){ &c, 61 + i, 1500, 0 };
+		pthread_create(&wt[i], NULL, writer, &w[i]);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(wt[i], NULL);
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 2; i++)
+		pthread_join(rt[i], NULL);
+	pthread_mutex_destroy(&c.lock);
+	check(c.absent == 0 && c.queries > 0 &&
+	      w[0].failures + w[1].failures == 0,
+	      "%s: 2 serialised writers churning 2x200 keys 1500 times, 2 lockless readers: %llu queries of live keys, %llu absent",
+	      tname(type), (unsigned long long)c.queries,
+	      (unsigned long long)c.absent);
+	check(!memcmp(before, f.mem, f.bytes),
+	      "%s: after the writers deleted all they added the storage is as before",
+	      tname(type));
+	free(before);
+	filter_free(&f);
+}
+
+int main(void)
+{
+	static const u32 types[] = { BLOOM_CORE_COUNTING, BLOOM_CORE_DLEFT };
+	double t0 = now();
+	unsigned int i;
+
+	printf("TAP version 13\n");
+	test_memory();
+	for (i = 0; i < 2; i++) {
+		test_property(types[i], P2);
+		test_property(types[i], P3);
+		test_delete_absent(types[i]);
+		test_saturation(types[i]);
+		test_batch_agree(types[i]);
+		test_concurrency(types[i]);
+	}
+	test_multiplicity();
+	test_enospc();
+	test_capacity();
+	printf("1..%d\n", test_no);
+	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
+	       test_failed, now() - t0);
+	return test_failed ? 1 : 0;
+}

@@ -1,0 +1,614 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turns the raw JSON of the benchmark parts into results/latest.json,
+results/latest.md and the PNG plots (gnuplot).
+
+The targets of the project are checked here, in one place (TARGETS below
+and the check_* functions), so the Markdown, the JSON and the lead's
+summary can never disagree about what passed.
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+
+TYPES = ["standard", "blocked", "baseline", "floor"]
+OPS = [("add", "add"), ("query_present", "query, present keys"),
+       ("query_absent", "query, absent keys")]
+MODES = ["single", "batch"]
+
+
+# ----------------------------------------------------------------------------
+# Theory
+
+
+def theory_bits_per_key(p):
+    """Optimal bits a key of a standard Bloom filter: log2(1/p) / ln 2."""
+    return math.log2(1 / p) / math.log(2)
+
+
+def fpr_standard(n, m, k):
+    return (1 - math.exp(-k * n / m)) ** k
+
+
+def fpr_blocked(n, m, k, block=512):
+    """Putze, Sanders, Singler: keys per block are Poisson(n / blocks)."""
+    lam = n / (m / block)
+    total, j, pj = 0.0, 0, math.exp(-lam)
+    while j < lam + 20 * math.sqrt(lam) + 20:
+        total += pj * (1 - (1 - 1 / block) ** (j * k)) ** k
+        j += 1
+        pj *= lam / j
+    return total
+
+
+# ----------------------------------------------------------------------------
+# Machine
+
+
+def read_first(path, prefix):
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(prefix):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def machine(top):
+    def sh(*cmd):
+        try:
+            return subprocess.run(cmd, cwd=top, capture_output=True,
+                                  text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "unknown"
+    thp = "unknown"
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            thp = f.read().strip()
+    except OSError:
+        pass
+    commit = sh("git", "rev-parse", "--short", "HEAD")
+    if sh("git", "status", "--porcelain", "--untracked-files=no"):
+        commit += " (with uncommitted changes)"
+    return {
+        "cpu": read_first("/proc/cpuinfo", "model name"),
+        "cores": os.cpu_count(),
+        "kernel": platform.release(),
+        "memory": read_first("/proc/meminfo", "MemTotal"),
+        "thp": thp,
+        "commit": commit,
+        "compiler": sh("cc", "--version").splitlines()[0]
+        if sh("cc", "--version") != "unknown" else "unknown",
+    }
+
+
+# ----------------------------------------------------------------------------
+# Targets
+
+
+def verdict(ok):
+    return "PASS" if ok else "MISS"
+
+
+def fmt(x, digits=3):
+    if x is None:
+        return "n/a"
+    if isinstance(x, int):
+        return f"{x:,}"
+    if x == 0:
+        return "0"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    return f"{x:.{digits}g}"
+
+
+def target(results, tid, text, value, limit, ok, note=""):
+    results.append({"id": tid, "target": text, "value": value,
+                    "limit": limit, "status": verdict(ok), "note": note})
+
+
+def native_index(native):
+    """{(size, p): {type: target dict}}"""
+    idx = {}
+    for c in native["configs"]:
+        idx[(c["size"], c["p"])] = {"config": c, **{
+            t["name"]: t for t in c["targets"]}}
+    return idx
+
+
+def ns(t, op, mode):
+    return t["ns_per_key"][op][mode]["median"]
+
+
+def check_native(native, out):
+    idx = native_index(native)
+    for (size, p), c in sorted(idx.items()):
+        std, blk = c["standard"], c["blocked"]
+        th = theory_bits_per_key(p)
+        r = std["bits_per_key"] / th
+        target(out, "T1", f"standard bits/key <= 1.01x theory ({size}, "
+               f"p={p})", r, 1.01, r <= 1.01)
+        if p == 0.01:
+            r = blk["bits_per_key"] / std["bits_per_key"]
+            target(out, "T2", f"blocked bits/key <= 1.05x standard "
+                   f"({size}, p={p})", r, 1.05, r <= 1.05)
+        r = std["fpr"] / p
+        target(out, "T3", f"standard measured FPR in [0.8p, 1.2p] ({size}, "
+               f"p={p}, {c['config']['absent_keys']:,} absent keys)",
+               r, "0.8..1.2", 0.8 <= r <= 1.2)
+    for (size, p), c in sorted(idx.items()):
+        if size != "out-of-cache":
+            continue
+        std, blk, base, flo = (c[t] for t in TYPES)
+        for op in ("query_present", "query_absent"):
+            r = ns(blk, op, "batch") / ns(flo, op, "batch")
+            target(out, "T4", f"out-of-cache batched {op.replace('_', ' ')}"
+                   f": blocked <= 1.3x floor (p={p})", r, 1.3, r <= 1.3)
+        for op in ("query_present", "query_absent"):
+            r = ns(base, op, "batch") / ns(std, op, "batch")
+            target(out, "T5", f"out-of-cache batched {op.replace('_', ' ')}"
+                   f": standard >= 2x faster than baseline (p={p})",
+                   r, 2.0, r >= 2.0)
+
+
+def vm_ns(vm, name):
+    return vm["ns_per_key"][name]["median"]
+
+
+def check_vm(vm, out):
+    r = vm_ns(vm, "query_4096") / vm_ns(vm, "core_query_batch")
+    target(out, "T6", "VM: ioctl query, 4096-key batches, per key <= 1.3x "
+           "the core in userspace in the same guest", r, 1.3, r <= 1.3)
+    r = vm_ns(vm, "query_1") / vm_ns(vm, "bpf_lookup")
+    target(out, "T7", "VM: one-key query <= 1.2x the BPF Bloom map's "
+           "lookup (present keys)", r, 1.2, r <= 1.2)
+    r = vm_ns(vm, "bpf_lookup") / vm_ns(vm, "query_4096")
+    target(out, "T8", "VM: batched query (4096) >= 5x the keys/s of the "
+           "BPF map's lookup", r, 5.0, r >= 5.0)
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    if not n:
+        return None
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def cli_rates(cli):
+    s = cli["seconds"]
+    n, a = cli["present_keys"], cli["absent_keys"]
+    return {
+        "bloomctl_add": n / median(s["bloomctl_add"]),
+        "dcso_insert": n / median(s["dcso_insert"]),
+        "bloomctl_test": a / median(s["bloomctl_test_absent"]),
+        "dcso_check": a / median(s["dcso_check_absent"]),
+        "bloomctl_test_present": n / median(s["bloomctl_test_present"]),
+        "dcso_check_present": n / median(s["dcso_check_present"]),
+    }
+
+
+def check_cli(cli, out):
+    r = cli_rates(cli)
+    x = r["bloomctl_test"] / r["dcso_check"]
+    target(out, "T9", "CLI: bloomctl test -f >= 2x the keys/s of DCSO "
+           "bloom check (absent keys, same guest)", x, 2.0, x >= 2.0)
+
+
+# ----------------------------------------------------------------------------
+# Plots
+
+
+def gnuplot(script, workdir):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=workdir,
+                       check=True, capture_output=True)
+        return True
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"report: gnuplot failed: {getattr(e, 'stderr', e)}",
+              file=sys.stderr)
+        return False
+
+
+def plot_native(native, p, png, work):
+    idx = native_index(native)
+    dat = os.path.join(work, f"native_{p}.dat")
+    with open(dat, "w") as f:
+        for size in ("in-cache", "out-of-cache"):
+            c = idx.get((size, p))
+            f.write(f"# {size}: op, then " + " ".join(TYPES) + "\n")
+            for op, label in OPS:
+                for mode in MODES:
+                    row = [ns(c[t], op, mode) for t in TYPES]
+                    short = label.replace("query, ", "").replace(" keys", "")
+                    f.write(f'"{short}\\n{mode}" ' +
+                            " ".join(f"{v:.3f}" for v in row) + "\n")
+            f.write("\n\n")
+    script = f"""
+set terminal pngcairo noenhanced size 1200,520 font ",10"
+set output "{png}"
+set multiplot layout 1,2 title "Native ns per key (lower is better), p = {p}; hash included"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set grid ytics
+set ylabel "ns / key"
+set key outside bottom center horizontal
+set bmargin 6
+set yrange [0:*]
+do for [i=0:1] {{
+  set title (i == 0 ? "in cache ({idx[('in-cache', p)]['config']['keys']:,} keys)" : "out of cache ({idx[('out-of-cache', p)]['config']['keys']:,} keys)")
+  plot "{dat}" index i using 2:xtic(1) title "standard" lc rgb "#1f77b4", \\
+       "" index i using 3 title "blocked" lc rgb "#2ca02c", \\
+       "" index i using 4 title "baseline (classic)" lc rgb "#d62728", \\
+       "" index i using 5 title "floor (hash + 1 line)" lc rgb "#7f7f7f"
+}}
+unset multiplot
+"""
+    return gnuplot(script, work)
+
+
+def plot_vm(vm, png, work):
+    dat = os.path.join(work, "vm.dat")
+    floor_call = vm_ns(vm, "ioctl_version")
+    sizes = sorted(v["keys_per_call"] for k, v in vm["ns_per_key"].items()
+                   if k.startswith("query_") and not k.endswith("absent"))
+    with open(dat, "w") as f:
+        for b in sizes:
+            f.write(f"{b} {vm_ns(vm, f'query_{b}'):.3f} "
+                    f"{floor_call / b:.3f}\n")
+    core = vm_ns(vm, "core_query_batch")
+    bpf = vm_ns(vm, "bpf_lookup")
+    low = min([core] + [vm_ns(vm, f"query_{b}") for b in sizes]) / 8
+    script = f"""
+set terminal pngcairo noenhanced size 900,560 font ",10"
+set output "{png}"
+set title "In the VM (TCG: ratios only): per-key cost of a /dev/bloom query vs keys per ioctl"
+set logscale xy 2
+set format y "%g"
+set grid
+set xlabel "keys per BLOOM_IOC_QUERY"
+set ylabel "guest ns / key (present keys, standard, p = 0.01)"
+set key top right
+set xrange [0.8:{max(sizes) * 1.25}]
+set yrange [{low}:*]
+plot "{dat}" using 1:2 with linespoints lw 2 pt 7 lc rgb "#1f77b4" title "/dev/bloom query", \\
+     "{dat}" using 1:3 with lines dt 2 lw 2 lc rgb "#7f7f7f" title "syscall floor (do-nothing ioctl) / keys per call", \\
+     {core} with lines lw 2 lc rgb "#2ca02c" title "same core in userspace in the guest (batched)", \\
+     {bpf} with lines lw 2 lc rgb "#d62728" title "BPF Bloom map lookup (one key per bpf())"
+"""
+    return gnuplot(script, work)
+
+
+def plot_cli(cli, png, work):
+    r = cli_rates(cli)
+    dat = os.path.join(work, "cli.dat")
+    with open(dat, "w") as f:
+        f.write(f'"add / insert" {r["bloomctl_add"]:.1f} {r["dcso_insert"]:.1f}\n')
+        f.write(f'"test / check\\nabsent keys" {r["bloomctl_test"]:.1f} {r["dcso_check"]:.1f}\n')
+        f.write(f'"test / check\\npresent keys" {r["bloomctl_test_present"]:.1f} {r["dcso_check_present"]:.1f}\n')
+    script = f"""
+set terminal pngcairo noenhanced size 800,480 font ",10"
+set output "{png}"
+set title "CLI in the VM (TCG: ratios only): keys per second, higher is better"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set grid ytics
+set ylabel "keys / s (guest)"
+set yrange [0:*]
+set key outside bottom center horizontal
+set bmargin 6
+plot "{dat}" using 2:xtic(1) title "bloomctl (/dev/bloom)" lc rgb "#1f77b4", \\
+     "" using 3 title "DCSO bloom (Go, file)" lc rgb "#ff7f0e"
+"""
+    return gnuplot(script, work)
+
+
+# ----------------------------------------------------------------------------
+# Markdown
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def md_targets(results, prefix):
+    rows = []
+    for t in results:
+        if t["id"] in prefix:
+            v = t["value"]
+            rows.append([t["id"], t["target"], fmt(v) + "x", t["limit"] if
+                         isinstance(t["limit"], str) else f"{t['limit']}x",
+                         f"**{t['status']}**"])
+    return md_table(["", "target", "measured", "limit", ""], rows) if rows \
+        else "_not measured in this run_"
+
+
+def md_native(native, results, pngs):
+    idx = native_index(native)
+    ref = native["reference"]
+    out = []
+    out.append("### Space and accuracy\n")
+    rows = []
+    for (size, p), c in sorted(idx.items(), key=lambda x: (x[0][0], -x[0][1])):
+        cfg = c["config"]
+        th = theory_bits_per_key(p)
+        for t in TYPES[:3]:
+            x = c[t]
+            model = (fpr_blocked if t == "blocked" else fpr_standard)(
+                cfg["keys"], x["bits"], x["hashes"])
+            rows.append([size, fmt(cfg["keys"]), p, t, x["hashes"],
+                         f"{x['bits_per_key']:.3f}",
+                         f"{x['bits_per_key'] / th:.4f}",
+                         f"{x['bits_per_key'] / c['standard']['bits_per_key']:.4f}",
+                         f"{model:.5f}", f"{x['fpr']:.5f}",
+                         f"{x['fpr'] / p:.3f}", x["false_negatives"]])
+    out.append(md_table(["size", "keys", "p", "type", "k", "bits/key",
+                         "/ theory", "/ standard", "FPR model",
+                         "FPR measured", "FPR / p", "false neg."], rows))
+    out.append(f"\nTheory: log2(1/p)/ln 2 bits a key ({theory_bits_per_key(0.01):.3f} at "
+               "p = 0.01, "
+               f"{theory_bits_per_key(0.001):.3f} at 0.001). FPR model: "
+               "(1 - e^(-kn/m))^k for standard and baseline (same geometry), "
+               "the Poisson block-load model (Putze et al.) for blocked. "
+               f"Measured FPR: {fmt(idx[next(iter(idx))]['config']['absent_keys'])} "
+               "never-added keys per filter. False negatives: present keys "
+               "reported absent over all query samples (must be 0).\n")
+    out.append("### Speed (ns per key, median of interleaved samples)\n")
+    out.append(f"What a key costs here: computing the 16-byte key from its "
+               f"index ({ref['keygen_ns']:.1f} ns), the keyed SipHash-2-4 "
+               f"({ref['core_hash_ns']:.1f} ns with keygen, through the "
+               f"core's bloom_core_hash, which every variant here calls; "
+               f"{ref['libsodium_hash_ns']:.1f} ns when libsodium is called "
+               f"directly: the difference is the userspace shim; "
+               f"{'same hash values' if ref['libsodium_equals_core'] else 'NOT the same hash values'}), "
+               f"and the operation. *single*: hash, then "
+               f"bloom_core_add_hash/query_hash, per key. *batch*: hash "
+               f"{native['chunk']} keys into an array, then one "
+               f"bloom_core_add_batch/query_batch call (which prefetches), as "
+               f"the module's ioctl does. Baseline batches are the same loop "
+               f"without prefetch (the peers have none); the floor's batches "
+               f"prefetch as far ahead as the core's.\n")
+    for (size, p), c in sorted(idx.items(), key=lambda x: (x[0][0] != "in-cache", -x[0][1])):
+        cfg = c["config"]
+        mb = c["standard"]["bytes"] / 1e6
+        out.append(f"**{size}: {cfg['keys']:,} keys, p = {p}** "
+                   f"(standard {mb:.1f} MB, blocked "
+                   f"{c['blocked']['bytes'] / 1e6:.1f} MB)\n")
+        rows = []
+        for op, label in OPS:
+            for mode in MODES:
+                v = [ns(c[t], op, mode) for t in TYPES]
+                rows.append([label, mode] + [f"{x:.1f}" for x in v] + [
+                    f"{v[2] / v[0]:.2f}", f"{v[0] / v[3]:.2f}",
+                    f"{v[1] / v[3]:.2f}"])
+        out.append(md_table(["operation", "mode", "standard", "blocked",
+                             "baseline", "floor", "baseline / standard",
+                             "standard / floor", "blocked / floor"], rows))
+        out.append("")
+    for p, png in pngs:
+        out.append(f"![native ns/key, p = {p}]({png})\n")
+    out.append("### Targets\n")
+    out.append(md_targets(results, {"T1", "T2", "T3", "T4", "T5"}))
+    return "\n".join(out)
+
+
+VM_ROWS = [
+    ("ioctl_version", "do-nothing ioctl (BLOOM_IOC_VERSION): syscall floor"),
+    ("ioctl_enotty", "unknown ioctl command (ENOTTY)"),
+    ("query_1", "BLOOM_IOC_QUERY, 1 key a call"),
+    ("query_16", "BLOOM_IOC_QUERY, 16 keys a call"),
+    ("query_64", "BLOOM_IOC_QUERY, 64 keys a call"),
+    ("query_256", "BLOOM_IOC_QUERY, 256 keys a call"),
+    ("query_1024", "BLOOM_IOC_QUERY, 1024 keys a call"),
+    ("query_4096", "BLOOM_IOC_QUERY, 4096 keys a call"),
+    ("query_16384", "BLOOM_IOC_QUERY, 16384 keys a call"),
+    ("query_65536", "BLOOM_IOC_QUERY, 65536 keys a call"),
+    ("query_1_absent", "BLOOM_IOC_QUERY, 1 absent key a call"),
+    ("query_4096_absent", "BLOOM_IOC_QUERY, 4096 absent keys a call"),
+    ("blocked_query_1", "blocked filter: QUERY, 1 key a call"),
+    ("blocked_query_4096", "blocked filter: QUERY, 4096 keys a call"),
+    ("add_1", "BLOOM_IOC_ADD, 1 key a call"),
+    ("add_4096", "BLOOM_IOC_ADD, 4096 keys a call"),
+    ("core_query_single", "core in guest userspace: query, single"),
+    ("core_query_batch", "core in guest userspace: query, batched (4096)"),
+    ("core_query_batch_absent", "core in guest userspace: query absent, batched"),
+    ("core_blocked_query_batch", "core in guest userspace: blocked, batched"),
+    ("bpf_lookup", "BPF Bloom map: bpf(BPF_MAP_LOOKUP_ELEM), present key"),
+    ("bpf_lookup_absent", "BPF Bloom map: lookup, absent key"),
+    ("bpf_update", "BPF Bloom map: bpf(BPF_MAP_UPDATE_ELEM)"),
+]
+
+
+def md_vm(vm, results, png):
+    out = []
+    base = vm_ns(vm, "ioctl_version")
+    q1 = vm_ns(vm, "query_1")
+    core = vm_ns(vm, "core_query_batch")
+    bpf = vm_ns(vm, "bpf_lookup")
+    out.append(f"Guest kernel {vm.get('guest_kernel', '?')}, QEMU TCG (every "
+               f"instruction emulated: only ratios mean anything). Standard "
+               f"filter of {vm['keys']:,} keys at p = {vm['p']} "
+               f"(k = {vm['hashes']}, m = {vm['bits']:,}); the BPF map has "
+               f"max_entries = {vm['keys']:,}, value_size = 16, "
+               f"map_extra = k = {vm['hashes']}. Keys are 16 bytes; present "
+               f"keys unless marked absent. Per sample: "
+               f"{vm['calls_per_sample']:,} calls for one-key rows, "
+               f"{vm['batched_keys_per_sample']:,} keys for batched rows; "
+               f"median of {vm['ns_per_key']['query_1']['samples']} "
+               f"interleaved rounds. Beware one difference: the core in "
+               f"guest userspace hashes with libsodium through the core's "
+               f"userspace shim, the module with the kernel's siphash(), "
+               f"which is faster; so the ioctl can beat the in-guest core "
+               f"per key.\n")
+    rows = []
+    for name, label in VM_ROWS:
+        if name not in vm["ns_per_key"]:
+            continue
+        v = vm_ns(vm, name)
+        rows.append([label, f"{v:,.0f}", f"{v / base:.2f}",
+                     f"{v / q1:.3f}", f"{v / core:.2f}", f"{v / bpf:.3f}",
+                     f"{1e9 / v:,.0f}"])
+    out.append(md_table(["per key", "guest ns", "/ syscall floor",
+                         "/ query 1", "/ core batched", "/ BPF lookup",
+                         "keys/s (guest)"], rows))
+    f = vm["fpr"]
+    out.append(f"\nMeasured FPR in the guest: /dev/bloom standard "
+               f"{f['standard']:.4f} over {f['standard_absent_keys']:,} "
+               f"absent keys; BPF map {f['bpf']:.4f} over "
+               f"{f['bpf_absent_keys']:,} (its m is n·k·7/5 rounded up to a "
+               f"power of two, so its FPR is not p).\n")
+    if png:
+        out.append(f"![VM per-key cost vs batch size]({png})\n")
+    out.append("### Targets\n")
+    out.append(md_targets(results, {"T6", "T7", "T8"}))
+    return "\n".join(out)
+
+
+def md_cli(cli, results, png):
+    r = cli_rates(cli)
+    s = cli["seconds"]
+    rows = [
+        [f"add / insert {cli['present_keys']:,} keys", f"{r['bloomctl_add']:,.0f}",
+         f"{r['dcso_insert']:,.0f}", f"{r['bloomctl_add'] / r['dcso_insert']:.2f}",
+         f"{median(s['bloomctl_add']):.2f} / {median(s['dcso_insert']):.2f}"],
+        [f"test / check {cli['absent_keys']:,} absent keys", f"{r['bloomctl_test']:,.0f}",
+         f"{r['dcso_check']:,.0f}", f"{r['bloomctl_test'] / r['dcso_check']:.2f}",
+         f"{median(s['bloomctl_test_absent']):.2f} / {median(s['dcso_check_absent']):.2f}"],
+        [f"test / check {cli['present_keys']:,} present keys (1 round)",
+         f"{r['bloomctl_test_present']:,.0f}", f"{r['dcso_check_present']:,.0f}",
+         f"{r['bloomctl_test_present'] / r['dcso_check_present']:.2f}",
+         f"{median(s['bloomctl_test_present']):.2f} / {median(s['dcso_check_present']):.2f}"],
+    ]
+    out = [f"Same guest (kernel {cli['guest_kernel']}), same files: "
+           f"{cli['present_keys']:,} inserted keys, {cli['absent_keys']:,} "
+           f"never-inserted keys, 32 hex digits a line; both filters sized "
+           f"for {cli['present_keys']:,} keys at p = {cli['p']}. bloomctl: "
+           f"`bloomctl create NAME --capacity N --fpp 0.01`, `bloomctl add "
+           f"NAME -f FILE`, `bloomctl test NAME -f FILE | wc -l`; DCSO bloom "
+           f"{cli['dcso_version']} (Debian golang-github-dcso-bloom-cli): "
+           f"`bloom create -n N -p 0.01 F`, `bloom insert F < FILE`, `bloom "
+           f"check F < FILE | wc -l`. Median of {cli['rounds']} rounds, "
+           f"tools taking turns; wall time of the whole command (start-up and "
+           f"reading the file included).\n",
+           md_table(["", "bloomctl keys/s", "DCSO keys/s", "ratio",
+                     "seconds (bloomctl / DCSO)"], rows),
+           f"\nFalse positives among the {cli['absent_keys']:,} absent keys: "
+           f"bloomctl {cli['false_positives']['bloomctl']:,} "
+           f"({cli['false_positives']['bloomctl'] / cli['absent_keys']:.4f}), "
+           f"DCSO {cli['false_positives']['dcso']:,} "
+           f"({cli['false_positives']['dcso'] / cli['absent_keys']:.4f}). "
+           f"Present keys found: bloomctl {cli['present_found']['bloomctl']:,}, "
+           f"DCSO {cli['present_found']['dcso']:,} of "
+           f"{cli['present_keys']:,}.\n"]
+    if png:
+        out.append(f"![CLI keys/s]({png})\n")
+    out.append("### Target\n")
+    out.append(md_targets(results, {"T9"}))
+    return "\n".join(out)
+
+
+def load(raw, part):
+    path = os.path.join(raw, f"{part}.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f), None
+    err = os.path.join(raw, f"{part}.err")
+    if os.path.exists(err):
+        with open(err) as f:
+            return None, f.read()
+    return None, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--started", required=True)
+    ap.add_argument("--command", required=True)
+    ap.add_argument("--parts", default="native vm cli")
+    a = ap.parse_args()
+
+    top = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
+    work = os.path.join(a.raw, "..", "plot")
+    os.makedirs(work, exist_ok=True)
+    os.makedirs(a.out, exist_ok=True)
+    m = machine(top)
+    native, native_err = load(a.raw, "native")
+    vm, vm_err = load(a.raw, "vm")
+    cli, cli_err = load(a.raw, "cli")
+
+    results = []
+    if native:
+        check_native(native, results)
+    if vm:
+        check_vm(vm, results)
+    if cli:
+        check_cli(cli, results)
+
+    # Plots are written next to latest.md and named by content.
+    native_pngs = []
+    if native:
+        for p in (0.01, 0.001):
+            name = f"native_p{p}.png"
+            if plot_native(native, p, os.path.abspath(os.path.join(a.out, name)), work):
+                native_pngs.append((p, name))
+    vm_png = "vm_batch.png" if vm and plot_vm(
+        vm, os.path.abspath(os.path.join(a.out, "vm_batch.png")), work) else None
+    cli_png = "cli.png" if cli and plot_cli(
+        cli, os.path.abspath(os.path.join(a.out, "cli.png")), work) else None
+
+    doc = {"date": a.started, "command": a.command, "machine": m,
+           "targets": results, "native": native, "vm": vm, "cli": cli}
+    with open(os.path.join(a.out, "latest.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+    npass = sum(t["status"] == "PASS" for t in results)
+    md = [f"# bloom benchmarks\n",
+          f"- date: {a.started}",
+          f"- machine: {m['cpu']}, {m['cores']} cores, {m['memory']} "
+          f"memory, kernel {m['kernel']}; a shared machine (other jobs ran "
+          f"at the same time: compare ratios within this run, not absolute "
+          f"times across runs)",
+          f"- L3 cache reported: "
+          f"{(native or {}).get('l3_bytes', 0) / 2**20:.0f} MiB; transparent "
+          f"huge pages: {m['thp']} (the benchmark does not ask for them)",
+          f"- compiler: {m['compiler']}, -O2; commit {m['commit']}",
+          f"- reproduce: `{a.command}` at the top of the repository "
+          f"(parts: `make -C tools/bench run PARTS=\"native vm cli\"`)",
+          f"- targets: **{npass} PASS, {len(results) - npass} MISS** of "
+          f"{len(results)} checked\n"]
+    for title, data, err, body in (
+            ("1. Native: the core in userspace", native, native_err,
+             lambda: md_native(native, results, native_pngs)),
+            ("2. In the VM: /dev/bloom, the core in the guest, the BPF map",
+             vm, vm_err, lambda: md_vm(vm, results, vm_png)),
+            ("3. CLI: bloomctl against DCSO bloom", cli, cli_err,
+             lambda: md_cli(cli, results, cli_png))):
+        md.append(f"## {title}\n")
+        if data:
+            md.append(body())
+        elif err:
+            md.append("**FAILED** in this run; the end of its output:\n\n```\n"
+                      + err.strip() + "\n```")
+        else:
+            md.append("_not run this time_")
+        md.append("")
+    with open(os.path.join(a.out, "latest.md"), "w") as f:
+        f.write("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()

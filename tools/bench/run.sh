@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/bench/run.sh [native] [vm] [cli]: runs the benchmarks (all three
+# parts by default) and writes tools/bench/results/latest.{json,md} and the
+# plots. Called by "make bench" at the top (make -C tools/bench run).
+#   native  bench-native on this host: the core, the baseline, the floor
+#   vm      bench-vm in the QEMU VM (selftests/vm/run.sh): /dev/bloom, the
+#           core in the guest, the BPF Bloom filter map
+#   cli     cli_bench.sh in the VM: bloomctl against DCSO's bloom
+# Raw JSON goes to $BUILD/bench/raw/; a part that is not run this time is
+# reported as "not run", never taken from an older run.
+# BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+out=$BUILD/bench
+raw=$out/raw
+quick=${BENCH_QUICK:-}
+parts=${*:-native vm cli}
+
+mkdir -p "$raw"
+rm -f "$raw"/*.json "$raw"/*.err "$raw"/*.log
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
+vm() {
+	# The VM's cwd must exist in the guest: the repository does.
+	(cd "$top" && selftests/vm/run.sh --timeout "$1" --mem 2G -- "${@:2}")
+}
+
+run_part() {
+	case $1 in
+	native)
+		echo "bench: native (this host)" >&2
+		"$out/bench-native" ${quick:+--quick} > "$raw/native.json"
+		;;
+	vm)
+		echo "bench: vm (QEMU, TCG)" >&2
+		if [ -n "$quick" ]; then
+			args=(--keys 100000 --rounds 2 --calls 2000 --batch-keys 65536)
+		else
+			args=(--keys 1000000 --rounds 9 --calls 50000 --batch-keys 524288)
+		fi
+		vm 1800 "$out/bench-vm" "${args[@]}" > "$raw/vm.json"
+		;;
+	cli)
+		echo "bench: cli (QEMU, TCG): bloomctl against DCSO bloom" >&2
+		local n=1000000 a=2000000 rounds=2
+		[ -n "$quick" ] && n=100000 a=200000 rounds=1
+		mkdir -p "$out/cli"
+		"$out/bench-keyfile" present $n > "$out/cli/present.txt"
+		"$out/bench-keyfile" absent $a > "$out/cli/absent.txt"
+		vm 1800 "$here/cli_bench.sh" "$out/cli" $rounds > "$raw/cli.json"
+		;;
+	*)
+		echo "bench: unknown part '$1' (native, vm, cli)" >&2
+		return 2
+		;;
+	esac
+}
+
+# A part that fails does not stop the others: the report says it failed,
+# with the end of its error output.
+for part in $parts; do
+	t0=$(date +%s)
+	status=0
+	run_part "$part" 2> >(tee "$raw/$part.log" >&2) || status=$?
+	wait $! 2>/dev/null || true	# tee has written all of the log
+	if [ $status != 0 ]; then
+		rm -f "$raw/$part.json"
+		tail -n 20 "$raw/$part.log" > "$raw/$part.err"
+		echo "bench: $part FAILED" >&2
+	fi
+	echo "bench: $part took $(($(date +%s) - t0)) s" >&2
+done
+
+python3 "$here/report.py" --raw "$raw" --out "$here/results" \
+	--started "$started" --command "make bench${quick:+ (BENCH_QUICK=1)}" \
+	--parts "$parts"
+echo "bench: wrote $here/results/latest.md and latest.json" >&2
