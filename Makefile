@@ -33,8 +33,8 @@ DESTDIR ?=
 
 export BUILD PREFIX DESTDIR
 
-.PHONY: all module tools deps check check-unit check-vm check-debug demo vm \
-	bench install clean lint fuzz
+.PHONY: all module tools deps check check-debug demo vm bench install clean \
+	lint fuzz
 
 all: module tools
 
@@ -83,15 +83,17 @@ vm:
 	$(MAKE) -C $(CURDIR) all
 	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- sh -c "$$CMD"
 
-bench: deps
+bench:
+	tools/deps.sh bench
 	$(MAKE) -C $(CURDIR) all
 	$(MAKE) -C tools/bench run
 
-fuzz:
+fuzz: deps
 	$(MAKE) -C tools/fuzz run
 
-lint:
-	KDIR=$(KDIR) tools/lint.sh
+# lint.sh finds the kernel tree itself (tools/kver.sh), after deps.sh.
+lint: deps
+	tools/lint.sh
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
