@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -132,6 +133,8 @@ static int bloom_batch_hash(const struct bloom_filter *f,
 		for (j = 0; j < n && !ret; j++)
 			ret = bloom_hash_one(&k, b->key_size ?: lens[j],
 					     &hashes[i + j]);
+		/* A full batch is 4 MiB of hashing: let others run. */
+		cond_resched();
 	}
 	/* Every byte of keys_len must belong to a key. */
 	if (!ret && (k.copied != k.keys_len || k.pos != k.have))

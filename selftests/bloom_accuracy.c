@@ -30,10 +30,7 @@ static struct measured *measured;	/* [type - 1][0: p=0.01, 1: p=0.001] */
 
 static void __attribute__((constructor)) map_measured(void)
 {
-	measured = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (measured == MAP_FAILED)
-		measured = NULL;
+	measured = bloom_shared_page();
 }
 
 static struct measured *slot(__u32 type, __u32 ppb)

@@ -83,6 +83,19 @@ static inline void set_name(char *field, const char *name)
 	memcpy(field, name, strnlen(name, BLOOM_NAME_LEN - 1));
 }
 
+/*
+ * A page shared by the harness's forked tests (each TEST runs in a child):
+ * earlier tests leave their figures there for a last one to print side by
+ * side. NULL if it cannot be mapped; the tests then skip the summary.
+ */
+static inline void *bloom_shared_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 static inline int bloom_open(void)
 {
 	return open(BLOOM_DEV, O_RDWR | O_CLOEXEC);
