@@ -83,14 +83,16 @@ static inline void bloom_std_prefetch(const struct bloom_core *f, u64 h,
 #define BLOOM_STD_FIRST		2
 #define BLOOM_STD_NEAR		4
 
+/* Probes 0 and 1: BLOOM_STD_FIRST is 2. */
 static inline void bloom_std_prefetch_first(const struct bloom_core *f,
 					    u64 h)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
-	u32 i;
+	u64 m = f->geo.bits;
 
-	for (i = 0; i < BLOOM_STD_FIRST && i < f->geo.hashes; i++, g += h2)
-		prefetch(&f->words[BIT_WORD(bloom_std_pos(g, m))]);
+	prefetch(&f->words[BIT_WORD(bloom_std_pos(h, m))]);
+	if (f->geo.hashes > 1)
+		prefetch(&f->words[BIT_WORD(bloom_std_pos(h + bloom_std_h2(h),
+							  m))]);
 }
 
 static inline void bloom_std_prefetch_rest(const struct bloom_core *f, u64 h)

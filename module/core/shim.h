@@ -65,7 +65,19 @@ static inline unsigned int hweight_long(unsigned long w)
 	return (unsigned int)__builtin_popcountl(w);
 }
 
+/*
+ * On x86 a read prefetch is asm, as in the kernel: GCC 12 at -O2 deletes
+ * some __builtin_prefetch() calls (stage one of the standard batched query
+ * vanished entirely), and an asm volatile statement is never deleted.
+ */
+#ifdef __x86_64__
+static inline void prefetch(const void *x)
+{
+	__asm__ volatile("prefetcht0 %0" : : "m" (*(const char *)x));
+}
+#else
 #define prefetch(x)	__builtin_prefetch((x), 0)
+#endif
 #define prefetchw(x)	__builtin_prefetch((x), 1)
 
 static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
