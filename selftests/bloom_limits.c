@@ -242,20 +242,6 @@ static int run_child(const char *cg, __u64 capacity, struct child_report *r)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : status;
 }
 
-static long long wait_live(long long want)
-{
-	long long v = -1;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		v = live_allocations();
-		if (v == want)
-			break;
-		usleep(10000);
-	}
-	return v;
-}
-
 /*
  * A filter larger than the cgroup's limit but under max_memory: ENOMEM, the
  * creator survives, nothing stays allocated or reserved, no name remains.
@@ -294,7 +280,7 @@ TEST_F(limits, cgroup_over_limit_enomem)
 	       cg_key(self->cg, "memory.events", "max"),
 	       cg_key(self->cg, "memory.events", "oom"),
 	       cg_key(self->cg, "memory.events", "oom_kill"));
-	EXPECT_EQ(self->live0, wait_live(self->live0))
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 2000))
 		TH_LOG("live_allocations not back at the baseline");
 	EXPECT_EQ(self->used0, memory_used())
 		TH_LOG("memory_used not back at the baseline");
@@ -335,7 +321,7 @@ TEST_F(limits, cgroup_under_limit_charged)
 	/* And uncharged once the filter is freed. */
 	EXPECT_GT(r.mem_after - r.memory_bytes + (long long)CHARGE_SLACK,
 		  r.mem_destroyed);
-	EXPECT_EQ(self->live0, wait_live(self->live0));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 2000));
 	EXPECT_EQ(self->used0, memory_used());
 }
 

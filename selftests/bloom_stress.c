@@ -55,24 +55,9 @@ static __u64 xrand(__u64 *s)
 }
 
 /*
- * Waits for live_allocations to come back to @want (frees of destroyed
- * filters may wait for an RCU grace period). Every open descriptor holds
- * an allocation, so the baseline is taken with the fixture's fd open.
+ * Every open descriptor holds an allocation, so the live_allocations
+ * baseline is taken with the fixture's fd open.
  */
-static long long wait_live(long long want)
-{
-	long long v = -1;
-	int i;
-
-	for (i = 0; i < 300; i++) {
-		v = live_allocations();
-		if (v == want)
-			break;
-		usleep(10000);
-	}
-	return v;
-}
-
 FIXTURE(stress) {
 	int fd;
 	long long live0;
@@ -188,7 +173,7 @@ TEST_F_TIMEOUT(stress, destroy_while_in_use, 60)
 			close(u[i].fd);
 		}
 	}
-	EXPECT_EQ(self->live0, wait_live(self->live0));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
 }
 
 /* ---- close() of a descriptor another thread is using ------------------ */
@@ -286,7 +271,7 @@ TEST_F_TIMEOUT(stress, close_fd_mid_batch, 60)
 	TH_LOG("%d rounds, %lu batch calls (%lu ok), closed with a call in flight %lu times",
 	       CLOSE_ROUNDS, calls, oks, closed_busy);
 	EXPECT_LT(0, closed_busy);
-	EXPECT_EQ(self->live0, wait_live(self->live0));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
 }
 
 /* ---- rmmod while open --------------------------------------------------- */
@@ -354,7 +339,7 @@ TEST_F(stress, rmmod_refused_while_open)
 	close(fd2);
 	self->fd = bloom_open();
 	ASSERT_LE(0, self->fd);
-	EXPECT_EQ(self->live0, wait_live(self->live0));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
 }
 
 /* ---- the mix ------------------------------------------------------------ */
@@ -619,7 +604,7 @@ TEST_F_TIMEOUT(stress, mixed_threads_all_types, 90)
 	}
 	EXPECT_GT(m->deadline + 20, now_sec()) TH_LOG("threads overran");
 	bloom_destroy_all();
-	EXPECT_EQ(self->live0, wait_live(self->live0));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
 	free(m);
 }
 

@@ -291,12 +291,13 @@ static inline int bloom_destroy_all(void)
 }
 
 /*
- * Waits up to timeout_ms for live_allocations to reach 0. Closing the last
- * descriptor of a destroyed filter may free it from an RCU callback, so the
- * count can lag the close() by a grace period; we poll instead of expecting
- * it at once. Returns the last value read.
+ * Waits up to timeout_ms for live_allocations to reach @want. A filter is
+ * freed by its kobject's release, which a debug kernel
+ * (CONFIG_DEBUG_KOBJECT_RELEASE) delays by seconds, so the count can lag the
+ * destroy or the last close(); we poll instead of expecting it at once.
+ * Returns the last value read.
  */
-static inline long long wait_live_allocations_zero(int timeout_ms)
+static inline long long wait_live_allocations(long long want, int timeout_ms)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	long long v = -1;
@@ -304,11 +305,16 @@ static inline long long wait_live_allocations_zero(int timeout_ms)
 
 	for (waited = 0; waited <= timeout_ms; waited += 10) {
 		v = live_allocations();
-		if (v == 0)
+		if (v == want)
 			break;
 		nanosleep(&ts, NULL);
 	}
 	return v;
+}
+
+static inline long long wait_live_allocations_zero(int timeout_ms)
+{
+	return wait_live_allocations(0, timeout_ms);
 }
 
 /*
