@@ -59,7 +59,7 @@ check: deps
 DEBUG_KCACHE ?= $(or $(BLOOM_DEBUG_KERNEL_CACHE),/var/cache/bloom/debug-kernel)
 DEBUG_KDIR := $(DEBUG_KCACHE)/src
 DEBUG_MOD := $(BUILD)/debug-module
-DEBUG_TIMEOUT ?= 5400
+DEBUG_TIMEOUT ?= 7200
 
 check-debug:
 	tools/deps.sh debug

@@ -11,6 +11,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 
 #include "alloc.h"
 #include "filter.h"
@@ -27,6 +28,9 @@ module_param(max_memory, ulong, 0644);
 MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1 GiB)");
 
 static atomic64_t memory_used = ATOMIC64_INIT(0);
+
+/* Filter structs not yet freed by their kobject's release; see filter.h. */
+static atomic_t bloom_filter_structs = ATOMIC_INIT(0);
 
 static_assert(ARRAY_SIZE(((struct bloom_info *)0)->subtable_used) ==
 	      ARRAY_SIZE(((struct bloom_core_stats *)0)->subtable_used));
@@ -132,6 +136,9 @@ int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 	f = bloom_kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		goto err_release;
+	atomic_inc(&bloom_filter_structs);
+	refcount_set(&f->users, 1);
+	mutex_init(&f->write_lock);
 	f->memory_bytes = memory_bytes;
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
@@ -160,14 +167,13 @@ int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 	memzero_explicit(&key, sizeof(key));
 	strscpy(f->name, arg->name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
-	mutex_init(&f->write_lock);
 	bloom_sysfs_init_filter(f);
 	*out = f;
 	return 0;
 
 err_free:
 	bloom_kvfree(f->storage);
-	bloom_kfree(f);
+	bloom_filter_free(f);
 err_release:
 	bloom_memory_release(memory_bytes);
 	return ret;
@@ -175,23 +181,38 @@ err_release:
 
 void bloom_filter_free(struct bloom_filter *f)
 {
-	u64 memory_bytes = f->memory_bytes;
-
 	mutex_destroy(&f->write_lock);
-	bloom_free_percpu(f->stats);
-	bloom_kvfree(f->storage);
 	bloom_kfree(f);
-	bloom_memory_release(memory_bytes);
+	if (atomic_dec_and_test(&bloom_filter_structs))
+		wake_up_var(&bloom_filter_structs);
+}
+
+void bloom_filter_wait_freed(void)
+{
+	wait_var_event(&bloom_filter_structs,
+		       !atomic_read(&bloom_filter_structs));
 }
 
 struct bloom_filter *bloom_filter_get(struct bloom_filter *f)
 {
-	kobject_get(&f->kobj);
+	refcount_inc(&f->users);
 	return f;
 }
 
+/*
+ * The last user frees what the filter is made of and gives its memory back
+ * at once; the struct follows when the kobject's last reference goes.
+ */
 void bloom_filter_put(struct bloom_filter *f)
 {
+	if (!refcount_dec_and_test(&f->users))
+		return;
+	bloom_free_percpu(f->stats);
+	f->stats = NULL;
+	bloom_kvfree(f->storage);
+	f->storage = NULL;
+	f->core.words = NULL;
+	bloom_memory_release(f->memory_bytes);
 	kobject_put(&f->kobj);
 }
 

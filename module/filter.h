@@ -3,11 +3,14 @@
  * A filter as the module keeps it: the core filter plus its name, its sysfs
  * directory, statistics and lifetime.
  *
- * Lifetime: the embedded kobject's reference count is the filter's. The
- * registry holds one reference while the name exists; every descriptor bound
- * to the filter holds one. Destroy removes the name and the sysfs directory
- * and marks the filter dead; the memory goes with the last reference, so a
- * bound descriptor never touches freed memory and queries need no lock.
+ * Lifetime: @users counts who may touch the filter. The registry holds one
+ * reference while the name exists; every descriptor bound to the filter holds
+ * one. Destroy removes the name and the sysfs directory and marks the filter
+ * dead; the bit array, the counters and the filter's share of max_memory go
+ * with the last user, so a bound descriptor never touches freed memory and
+ * queries need no lock. Only the struct itself is left to the kobject's
+ * release, which the kernel may run later (CONFIG_DEBUG_KOBJECT_RELEASE
+ * delays it by seconds): memory_used must not wait for it.
  */
 #ifndef BLOOM_FILTER_H
 #define BLOOM_FILTER_H
@@ -16,6 +19,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/bloom.h>
 
@@ -32,7 +36,8 @@ struct bloom_stats {
 };
 
 struct bloom_filter {
-	struct kobject kobj;
+	struct kobject kobj;		/* holds the struct only */
+	refcount_t users;		/* holds everything else */
 	struct list_head node;		/* in the registry, under its lock */
 	char name[BLOOM_NAME_LEN];
 	bool dead;			/* destroyed: READ_ONCE/WRITE_ONCE */
@@ -57,8 +62,10 @@ void bloom_filter_fill_info(const struct bloom_filter *f,
 			    struct bloom_info *info);
 const char *bloom_filter_type_name(const struct bloom_filter *f);
 
-/* Called by the kobject's release: frees everything, returns the memory. */
+/* Called by the kobject's release, after the last user: frees the struct. */
 void bloom_filter_free(struct bloom_filter *f);
+/* Module exit: waits until every filter's struct has been freed. */
+void bloom_filter_wait_freed(void);
 
 u64 bloom_memory_used(void);
 u64 bloom_memory_limit(void);

@@ -16,6 +16,7 @@
 
 #include "core.h"
 #include "dev.h"
+#include "filter.h"
 
 /* The core is freestanding and keeps its own copy of the ABI's limits. */
 static_assert((int)BLOOM_CORE_STANDARD == (int)BLOOM_TYPE_STANDARD);
@@ -46,6 +47,11 @@ static int __init bloom_init(void)
 static void __exit bloom_exit(void)
 {
 	bloom_dev_exit();
+	/*
+	 * A kobject's release may run after its last put (later still with
+	 * CONFIG_DEBUG_KOBJECT_RELEASE); the release is this module's code.
+	 */
+	bloom_filter_wait_freed();
 }
 
 module_init(bloom_init);

@@ -22,7 +22,8 @@
 #
 # Environment: BUILD (default: ../build next to this script);
 # BLOOM_SELFTESTS="bloom_batch ..." runs only those programs (and not the
-# CLI test), for quick iterations.
+# CLI test), for quick iterations; BLOOM_TEST_TIMEOUT=SECONDS replaces the
+# per-program timeout of ./settings (the debug kernel needs far longer).
 
 set -u
 
@@ -34,6 +35,13 @@ timeout_s=300
 if [ -r "$here/settings" ]; then
 	t=$(sed -n 's/^timeout=\([0-9]\+\)$/\1/p' "$here/settings")
 	[ -n "$t" ] && timeout_s=$t
+fi
+if [ -n "${BLOOM_TEST_TIMEOUT:-}" ]; then
+	case $BLOOM_TEST_TIMEOUT in
+	*[!0-9]* | 0*) echo "run_tests.sh: BLOOM_TEST_TIMEOUT must be a positive number of seconds" >&2
+		exit 2 ;;
+	esac
+	timeout_s=$BLOOM_TEST_TIMEOUT
 fi
 
 # Order: the fast, precise ABI checks first, the long measurement last.
