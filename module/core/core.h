@@ -73,9 +73,12 @@ struct bloom_geometry {
 	u64 buckets;
 };
 
+struct bloom_core_ops;
+
 /**
  * struct bloom_core - a filter
  * @geo: its geometry
+ * @ops: its type's operations (internal.h)
  * @key: the SipHash key
  * @words: the storage, BLOOM_CORE_ALIGN-aligned, bloom_core_storage_bytes():
  *	bits (standard, blocked), 4-bit counters (counting) or cells (d-left)
@@ -89,6 +92,7 @@ struct bloom_geometry {
  */
 struct bloom_core {
 	struct bloom_geometry geo;
+	const struct bloom_core_ops *ops;
 	bloom_hash_key_t key;
 	unsigned long *words;
 	u64 nblocks;

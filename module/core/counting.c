@@ -80,7 +80,7 @@ static inline int bloom_cnt_add_one(struct bloom_core *f, u64 h)
 	return present;
 }
 
-int bloom_cnt_add(struct bloom_core *f, u64 h)
+static int bloom_cnt_add(struct bloom_core *f, u64 h)
 {
 	return bloom_cnt_add_one(f, h);
 }
@@ -120,7 +120,7 @@ static inline bool bloom_cnt_delete_one(struct bloom_core *f, u64 h)
 	return true;
 }
 
-bool bloom_cnt_delete(struct bloom_core *f, u64 h)
+static bool bloom_cnt_delete(struct bloom_core *f, u64 h)
 {
 	return bloom_cnt_delete_one(f, h);
 }
@@ -136,12 +136,12 @@ static inline bool bloom_cnt_query_one(const struct bloom_core *f, u64 h)
 	return true;
 }
 
-bool bloom_cnt_query(const struct bloom_core *f, u64 h)
+static bool bloom_cnt_query(const struct bloom_core *f, u64 h)
 {
 	return bloom_cnt_query_one(f, h);
 }
 
-void bloom_cnt_prefetch(const struct bloom_core *f, u64 h, bool write)
+static void bloom_cnt_prefetch(const struct bloom_core *f, u64 h, bool write)
 {
 	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
 	u32 i;
@@ -151,8 +151,8 @@ void bloom_cnt_prefetch(const struct bloom_core *f, u64 h, bool write)
 				    write);
 }
 
-u32 bloom_cnt_query_batch(const struct bloom_core *f, const u64 *hashes,
-			  u32 n, u8 *results)
+static u32 bloom_cnt_query_batch(const struct bloom_core *f,
+				 const u64 *hashes, u32 n, u8 *results)
 {
 	u32 i, hits = 0;
 	bool r;
@@ -169,8 +169,8 @@ u32 bloom_cnt_query_batch(const struct bloom_core *f, const u64 *hashes,
 }
 
 /* A counting add cannot fail: there is nothing to undo. */
-int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			u8 *results)
+static int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes,
+			       u32 n, u8 *results)
 {
 	u32 i;
 	int r, hits = 0;
@@ -186,8 +186,8 @@ int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 	return hits;
 }
 
-u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			   u8 *results)
+static u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes,
+				  u32 n, u8 *results)
 {
 	u32 i, removed = 0;
 	bool r;
@@ -204,7 +204,7 @@ u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 }
 
 /* Non-zero counters: fold each nibble onto its low bit, then popcount. */
-u64 bloom_cnt_in_use(const struct bloom_core *f)
+static u64 bloom_cnt_in_use(const struct bloom_core *f)
 {
 	const unsigned long low = ~0UL / BLOOM_CTR_MAX;	/* 0x1111... */
 	u64 i, n = bloom_cnt_storage_bytes(&f->geo) / sizeof(unsigned long);
@@ -219,3 +219,15 @@ u64 bloom_cnt_in_use(const struct bloom_core *f)
 	}
 	return sum;
 }
+
+const struct bloom_core_ops bloom_cnt_ops = {
+	.writers_exclusive = true,
+	.add = bloom_cnt_add,
+	.delete = bloom_cnt_delete,
+	.query = bloom_cnt_query,
+	.prefetch_hash = bloom_cnt_prefetch,
+	.add_batch = bloom_cnt_add_batch,
+	.delete_batch = bloom_cnt_delete_batch,
+	.query_batch = bloom_cnt_query_batch,
+	.in_use = bloom_cnt_in_use,
+};

@@ -272,24 +272,24 @@ static void bloom_dl_unsaturate(struct bloom_core *f, u64 h)
 	}
 }
 
-int bloom_dl_add(struct bloom_core *f, u64 h)
+static int bloom_dl_add(struct bloom_core *f, u64 h)
 {
 	bool sat;
 
 	return bloom_dl_add_one(f, h, &sat);
 }
 
-bool bloom_dl_delete(struct bloom_core *f, u64 h)
+static bool bloom_dl_delete(struct bloom_core *f, u64 h)
 {
 	return bloom_dl_delete_one(f, h);
 }
 
-bool bloom_dl_query(const struct bloom_core *f, u64 h)
+static bool bloom_dl_query(const struct bloom_core *f, u64 h)
 {
 	return bloom_dl_query_one(f, h);
 }
 
-void bloom_dl_prefetch(const struct bloom_core *f, u64 h, bool write)
+static void bloom_dl_prefetch(const struct bloom_core *f, u64 h, bool write)
 {
 	struct bloom_dl_cand c;
 	u32 i, shift = f->geo.cell_bits == 16 ? 1 : 2;
@@ -300,8 +300,8 @@ void bloom_dl_prefetch(const struct bloom_core *f, u64 h, bool write)
 				    write);
 }
 
-u32 bloom_dl_query_batch(const struct bloom_core *f, const u64 *hashes,
-			 u32 n, u8 *results)
+static u32 bloom_dl_query_batch(const struct bloom_core *f,
+				const u64 *hashes, u32 n, u8 *results)
 {
 	u32 i, hits = 0;
 	bool r;
@@ -327,8 +327,8 @@ u32 bloom_dl_query_batch(const struct bloom_core *f, const u64 *hashes,
  * So the rollback is exact unless a batch saturated more cells than that;
  * those stay at 3, which only over-counts (never a false negative).
  */
-int bloom_dl_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-		       u8 *results)
+static int bloom_dl_add_batch(struct bloom_core *f, const u64 *hashes,
+			      u32 n, u8 *results)
 {
 	u32 sat_at[BLOOM_DL_UNDO_SAT], nsat = 0, i;
 	int r, hits = 0;
@@ -360,8 +360,8 @@ undo:
 	return r;
 }
 
-u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			  u8 *results)
+static u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes,
+				 u32 n, u8 *results)
 {
 	u32 i, removed = 0;
 	bool r;
@@ -377,7 +377,7 @@ u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 	return removed;
 }
 
-u64 bloom_dl_in_use(const struct bloom_core *f)
+static u64 bloom_dl_in_use(const struct bloom_core *f)
 {
 	u64 i, n = f->geo.buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
 	u64 used = 0;
@@ -386,3 +386,15 @@ u64 bloom_dl_in_use(const struct bloom_core *f)
 		used += !!(bloom_dl_get(f, i) & BLOOM_DL_CTR_MASK);
 	return used;
 }
+
+const struct bloom_core_ops bloom_dl_ops = {
+	.writers_exclusive = true,
+	.add = bloom_dl_add,
+	.delete = bloom_dl_delete,
+	.query = bloom_dl_query,
+	.prefetch_hash = bloom_dl_prefetch,
+	.add_batch = bloom_dl_add_batch,
+	.delete_batch = bloom_dl_delete_batch,
+	.query_batch = bloom_dl_query_batch,
+	.in_use = bloom_dl_in_use,
+};

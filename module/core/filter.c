@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The filters: standard and blocked Bloom filters over one 64-bit hash, and
- * the API entry points, which dispatch counting and d-left filters to
- * counting.c and dleft.c.
+ * the API entry points, which call through the filter's type table
+ * (struct bloom_core_ops: these two here, counting.c, dleft.c).
  *
  * Standard: Kirsch-Mitzenmacher double hashing (internal.h, shared with the
  * counting filter).
@@ -38,7 +38,7 @@ static inline bool bloom_test_set(unsigned long *words, u64 bit)
 
 /* ---- standard ---- */
 
-static inline bool bloom_std_add(struct bloom_core *f, u64 h)
+static inline int bloom_std_add(struct bloom_core *f, u64 h)
 {
 	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
 	bool present = true;
@@ -135,7 +135,7 @@ static inline u64 bloom_blk_base(const struct bloom_core *f, u64 h)
 	return mul_u64_u64_shr(h, f->nblocks, 64) << BLOOM_BLOCK_SHIFT;
 }
 
-static inline bool bloom_blk_add(struct bloom_core *f, u64 h)
+static inline int bloom_blk_add(struct bloom_core *f, u64 h)
 {
 	u64 base = bloom_blk_base(f, h), state = h, r = 0;
 	bool present = true;
@@ -174,11 +174,111 @@ static inline bool bloom_blk_query(const struct bloom_core *f, u64 h)
 	return true;
 }
 
+static inline void bloom_blk_prefetch(const struct bloom_core *f, u64 h,
+				      bool write)
+{
+	bloom_prefetch_word(&f->words[BIT_WORD(bloom_blk_base(f, h))], write);
+}
+
+/*
+ * The bit-array batches. @blocked is a constant in each caller, so each
+ * gets its own loop with the type's per-key work inlined.
+ */
+static __always_inline int bloom_bits_add_batch(struct bloom_core *f,
+						const u64 *hashes, u32 n,
+						u8 *results, bool blocked)
+{
+	u32 i;
+	int r, hits = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i + BLOOM_PREFETCH_AHEAD < n) {
+			u64 ahead = hashes[i + BLOOM_PREFETCH_AHEAD];
+
+			if (blocked)
+				bloom_blk_prefetch(f, ahead, true);
+			else
+				bloom_std_prefetch(f, ahead, true);
+		}
+		r = blocked ? bloom_blk_add(f, hashes[i]) :
+			      bloom_std_add(f, hashes[i]);
+		hits += r;
+		bloom_result(results, i, r);
+	}
+	return hits;
+}
+
+static int bloom_std_add_batch(struct bloom_core *f, const u64 *hashes,
+			       u32 n, u8 *results)
+{
+	return bloom_bits_add_batch(f, hashes, n, results, false);
+}
+
+static int bloom_blk_add_batch(struct bloom_core *f, const u64 *hashes,
+			       u32 n, u8 *results)
+{
+	return bloom_bits_add_batch(f, hashes, n, results, true);
+}
+
+static u32 bloom_blk_query_batch(const struct bloom_core *f,
+				 const u64 *hashes, u32 n, u8 *results)
+{
+	u32 i, hits = 0;
+	bool r;
+
+	for (i = 0; i < n; i++) {
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			bloom_blk_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD],
+					   false);
+		r = bloom_blk_query(f, hashes[i]);
+		hits += r;
+		bloom_result(results, i, r);
+	}
+	return hits;
+}
+
+static u64 bloom_bits_in_use(const struct bloom_core *f)
+{
+	u64 i, n = bloom_core_storage_bytes(&f->geo) / sizeof(unsigned long);
+	u64 sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += hweight_long(READ_ONCE(f->words[i]));
+	return sum;
+}
+
+const struct bloom_core_ops bloom_std_ops = {
+	.add = bloom_std_add,
+	.query = bloom_std_query,
+	.prefetch_hash = bloom_std_prefetch,
+	.add_batch = bloom_std_add_batch,
+	.query_batch = bloom_std_query_batch,
+	.in_use = bloom_bits_in_use,
+};
+
+const struct bloom_core_ops bloom_blk_ops = {
+	.add = bloom_blk_add,
+	.query = bloom_blk_query,
+	.prefetch_hash = bloom_blk_prefetch,
+	.add_batch = bloom_blk_add_batch,
+	.query_batch = bloom_blk_query_batch,
+	.in_use = bloom_bits_in_use,
+};
+
 /* ---- the API ---- */
 
-static inline bool bloom_deletable(u32 type)
+static const struct bloom_core_ops *bloom_type_ops(u32 type)
 {
-	return type == BLOOM_CORE_COUNTING || type == BLOOM_CORE_DLEFT;
+	switch (type) {
+	case BLOOM_CORE_BLOCKED:
+		return &bloom_blk_ops;
+	case BLOOM_CORE_COUNTING:
+		return &bloom_cnt_ops;
+	case BLOOM_CORE_DLEFT:
+		return &bloom_dl_ops;
+	default:
+		return &bloom_std_ops;
+	}
 }
 
 void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
@@ -187,6 +287,7 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	u32 i;
 
 	f->geo = *geo;
+	f->ops = bloom_type_ops(geo->type);
 	f->key = *key;
 	f->words = storage;
 	f->nblocks = geo->type == BLOOM_CORE_BLOCKED ?
@@ -199,124 +300,44 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 
 bool bloom_core_can_delete(const struct bloom_core *f)
 {
-	return bloom_deletable(f->geo.type);
+	return f->ops->delete;
 }
 
-/* Counters and cells need read-modify-write: one writer at a time. */
 bool bloom_core_writers_exclusive(const struct bloom_core *f)
 {
-	return bloom_deletable(f->geo.type);
+	return f->ops->writers_exclusive;
 }
 
 int bloom_core_add_hash(struct bloom_core *f, u64 h)
 {
-	switch (f->geo.type) {
-	case BLOOM_CORE_BLOCKED:
-		return bloom_blk_add(f, h);
-	case BLOOM_CORE_COUNTING:
-		return bloom_cnt_add(f, h);
-	case BLOOM_CORE_DLEFT:
-		return bloom_dl_add(f, h);
-	default:
-		return bloom_std_add(f, h);
-	}
+	return f->ops->add(f, h);
 }
 
 bool bloom_core_delete_hash(struct bloom_core *f, u64 h)
 {
-	switch (f->geo.type) {
-	case BLOOM_CORE_COUNTING:
-		return bloom_cnt_delete(f, h);
-	case BLOOM_CORE_DLEFT:
-		return bloom_dl_delete(f, h);
-	default:
-		return false;
-	}
+	return f->ops->delete && f->ops->delete(f, h);
 }
 
 bool bloom_core_query_hash(const struct bloom_core *f, u64 h)
 {
-	switch (f->geo.type) {
-	case BLOOM_CORE_BLOCKED:
-		return bloom_blk_query(f, h);
-	case BLOOM_CORE_COUNTING:
-		return bloom_cnt_query(f, h);
-	case BLOOM_CORE_DLEFT:
-		return bloom_dl_query(f, h);
-	default:
-		return bloom_std_query(f, h);
-	}
-}
-
-/* Standard and blocked only: the batch loops below inline it. */
-static inline void bloom_prefetch(const struct bloom_core *f, u64 h,
-				  bool write)
-{
-	if (f->geo.type == BLOOM_CORE_BLOCKED)
-		bloom_prefetch_word(&f->words[BIT_WORD(bloom_blk_base(f, h))],
-				    write);
-	else
-		bloom_std_prefetch(f, h, write);
+	return f->ops->query(f, h);
 }
 
 void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h)
 {
-	switch (f->geo.type) {
-	case BLOOM_CORE_COUNTING:
-		bloom_cnt_prefetch(f, h, false);
-		break;
-	case BLOOM_CORE_DLEFT:
-		bloom_dl_prefetch(f, h, false);
-		break;
-	default:
-		bloom_prefetch(f, h, false);
-	}
+	f->ops->prefetch_hash(f, h, false);
 }
 
 u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
 			   u32 n, u8 *results)
 {
-	u32 i, hits = 0;
-	bool r;
-
-	if (f->geo.type == BLOOM_CORE_COUNTING)
-		return bloom_cnt_query_batch(f, hashes, n, results);
-	if (f->geo.type == BLOOM_CORE_DLEFT)
-		return bloom_dl_query_batch(f, hashes, n, results);
-	if (f->geo.type != BLOOM_CORE_BLOCKED)
-		return bloom_std_query_batch(f, hashes, n, results);
-	for (i = 0; i < n; i++) {
-		if (i + BLOOM_PREFETCH_AHEAD < n)
-			bloom_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD], false);
-		r = bloom_blk_query(f, hashes[i]);
-		hits += r;
-		bloom_result(results, i, r);
-	}
-	return hits;
+	return f->ops->query_batch(f, hashes, n, results);
 }
 
 int bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			 u8 *results)
 {
-	u32 i;
-	int hits = 0;
-	bool r;
-
-	if (f->geo.type == BLOOM_CORE_COUNTING)
-		return bloom_cnt_add_batch(f, hashes, n, results);
-	if (f->geo.type == BLOOM_CORE_DLEFT)
-		return bloom_dl_add_batch(f, hashes, n, results);
-	for (i = 0; i < n; i++) {
-		if (i + BLOOM_PREFETCH_AHEAD < n)
-			bloom_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD], true);
-		if (f->geo.type == BLOOM_CORE_BLOCKED)
-			r = bloom_blk_add(f, hashes[i]);
-		else
-			r = bloom_std_add(f, hashes[i]);
-		hits += r;
-		bloom_result(results, i, r);
-	}
-	return hits;
+	return f->ops->add_batch(f, hashes, n, results);
 }
 
 u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
@@ -324,10 +345,8 @@ u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 {
 	u32 i;
 
-	if (f->geo.type == BLOOM_CORE_COUNTING)
-		return bloom_cnt_delete_batch(f, hashes, n, results);
-	if (f->geo.type == BLOOM_CORE_DLEFT)
-		return bloom_dl_delete_batch(f, hashes, n, results);
+	if (f->ops->delete_batch)
+		return f->ops->delete_batch(f, hashes, n, results);
 	for (i = 0; i < n; i++)
 		bloom_result(results, i, false);
 	return 0;
@@ -335,16 +354,7 @@ u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 
 u64 bloom_core_bits_set(const struct bloom_core *f)
 {
-	u64 i, n = bloom_core_storage_bytes(&f->geo) / sizeof(unsigned long);
-	u64 sum = 0;
-
-	if (f->geo.type == BLOOM_CORE_COUNTING)
-		return bloom_cnt_in_use(f);
-	if (f->geo.type == BLOOM_CORE_DLEFT)
-		return bloom_dl_in_use(f);
-	for (i = 0; i < n; i++)
-		sum += hweight_long(READ_ONCE(f->words[i]));
-	return sum;
+	return f->ops->in_use(f);
 }
 
 void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s)

@@ -2,8 +2,8 @@
 /*
  * What the filter types share inside the core: the mixing function, the
  * standard filter's position derivation (the counting filter uses the same
- * positions, so one copy lives here), the result bitmap and the per-type
- * entry points that filter.c dispatches to. Not part of the API.
+ * positions, so one copy lives here), the result bitmap and the table of
+ * per-type operations the API dispatches through. Not part of the API.
  */
 #ifndef BLOOM_CORE_INTERNAL_H
 #define BLOOM_CORE_INTERNAL_H
@@ -56,32 +56,42 @@ static inline void bloom_result(u8 *results, u32 i, bool set)
 		results[i >> 3] |= 1U << (i & 7);
 }
 
+/*
+ * What a filter type provides; bloom_core_init() points the filter at its
+ * type's table and the API calls through it. Each batch function is written
+ * per type so that the per-key work inlines into its loop: the indirect call
+ * is paid once per batch, not per key.
+ *
+ * @writers_exclusive: counters and cells need read-modify-write, so the
+ *	caller serialises adds and deletes (bloom_core_writers_exclusive())
+ * @delete, @delete_batch: NULL for the types that cannot delete
+ * @in_use: bits set, non-zero counters or cells in use, by a scan
+ */
+struct bloom_core_ops {
+	bool writers_exclusive;
+	int (*add)(struct bloom_core *f, u64 h);
+	bool (*delete)(struct bloom_core *f, u64 h);
+	bool (*query)(const struct bloom_core *f, u64 h);
+	void (*prefetch_hash)(const struct bloom_core *f, u64 h, bool write);
+	int (*add_batch)(struct bloom_core *f, const u64 *hashes, u32 n,
+			 u8 *results);
+	u32 (*delete_batch)(struct bloom_core *f, const u64 *hashes, u32 n,
+			    u8 *results);
+	u32 (*query_batch)(const struct bloom_core *f, const u64 *hashes,
+			   u32 n, u8 *results);
+	u64 (*in_use)(const struct bloom_core *f);
+};
+
+/* filter.c */
+extern const struct bloom_core_ops bloom_std_ops;
+extern const struct bloom_core_ops bloom_blk_ops;
+
 /* counting.c */
+extern const struct bloom_core_ops bloom_cnt_ops;
 u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);
-int bloom_cnt_add(struct bloom_core *f, u64 h);
-bool bloom_cnt_delete(struct bloom_core *f, u64 h);
-bool bloom_cnt_query(const struct bloom_core *f, u64 h);
-void bloom_cnt_prefetch(const struct bloom_core *f, u64 h, bool write);
-u32 bloom_cnt_query_batch(const struct bloom_core *f, const u64 *hashes,
-			  u32 n, u8 *results);
-int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			u8 *results);
-u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			   u8 *results);
-u64 bloom_cnt_in_use(const struct bloom_core *f);
 
 /* dleft.c */
+extern const struct bloom_core_ops bloom_dl_ops;
 int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
-int bloom_dl_add(struct bloom_core *f, u64 h);
-bool bloom_dl_delete(struct bloom_core *f, u64 h);
-bool bloom_dl_query(const struct bloom_core *f, u64 h);
-void bloom_dl_prefetch(const struct bloom_core *f, u64 h, bool write);
-u32 bloom_dl_query_batch(const struct bloom_core *f, const u64 *hashes,
-			 u32 n, u8 *results);
-int bloom_dl_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-		       u8 *results);
-u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			  u8 *results);
-u64 bloom_dl_in_use(const struct bloom_core *f);
 
 #endif /* BLOOM_CORE_INTERNAL_H */
