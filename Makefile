@@ -70,7 +70,7 @@ check-debug:
 		cpio -pdmu --quiet $(DEBUG_MOD)
 	nice -n 19 $(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) modules
 	BLOOM_CHECK_UNIT=0 BLOOM_VM_CMD=selftests/debug-kernel/guest.sh \
-	BLOOM_VM_OPTS="--kernel $(DEBUG_KDIR)/arch/x86/boot/bzImage --module $(DEBUG_MOD)/bloom.ko --env BLOOM_MODULE=$(DEBUG_MOD)/bloom.ko --mem 3G --timeout $(DEBUG_TIMEOUT)" \
+	BLOOM_VM_OPTS="--kernel $(DEBUG_KDIR)/arch/x86/boot/bzImage --module $(DEBUG_MOD)/bloom.ko --mem 3G --timeout $(DEBUG_TIMEOUT)" \
 		selftests/check.sh
 
 demo: deps
