@@ -10,7 +10,9 @@
 #   cli     cli_bench.sh in the VM: bloomctl against DCSO's bloom
 # Raw JSON goes to $BUILD/bench/raw/; a part that is not run this time is
 # reported as "not run", never taken from an older run.
-# BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes).
+# BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes); its
+# report goes to $BUILD/bench/quick-results/, never over the committed
+# tools/bench/results/ of a real run.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,6 +22,8 @@ out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
 parts=${*:-native vm cli}
+results=$here/results
+[ -n "$quick" ] && results=$out/quick-results
 
 mkdir -p "$raw"
 rm -f "$raw"/*.json "$raw"/*.err "$raw"/*.log
@@ -76,7 +80,8 @@ for part in $parts; do
 	echo "bench: $part took $(($(date +%s) - t0)) s" >&2
 done
 
-python3 "$here/report.py" --raw "$raw" --out "$here/results" \
+mkdir -p "$results"
+python3 "$here/report.py" --raw "$raw" --out "$results" \
 	--started "$started" --command "make bench${quick:+ (BENCH_QUICK=1)}" \
 	--parts "$parts"
-echo "bench: wrote $here/results/latest.md and latest.json" >&2
+echo "bench: wrote $results/latest.md and latest.json" >&2
