@@ -126,8 +126,8 @@ else
 fi
 
 # Unloading proves no reference (fd, filter, sysfs) is left behind;
-# bloom_unload does it a moment after destroying a filter, so that on a
-# kernel that defers kobject releases the unload meets a pending one.
+# bloom_unload does it a moment after destroying filters, so that on a
+# kernel that defers kobject releases the unload meets pending ones.
 # BLOOM_UNLOAD_SETTLE: seconds it waits afterwards (guest.sh: 5).
 run_one rmmod "$bindir/bloom_unload" "${BLOOM_UNLOAD_SETTLE:-0}"
 
