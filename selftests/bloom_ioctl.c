@@ -828,14 +828,18 @@ TEST_F(ioctl, destroyed_filter_estale)
 	struct bloom_info info;
 	__u8 key = 9;
 	int fd2 = bloom_open();
-	long long live_before;
+	long long live_before, used_bound;
 
 	ASSERT_LE(0, fd2);
 	ASSERT_OK(bloom_create(self->fd, "st", STD, 1000, 10000000,
 			       BLOOM_CREATE_F_BIND));
 	ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, &key, 1));
 	live_before = live_allocations();
+	used_bound = read_u64_file(BLOOM_SYSFS "/memory_used");
 	ASSERT_OK(bloom_destroy(fd2, "st"));
+	/* The bound descriptor still holds the memory: it stays counted. */
+	EXPECT_LT(0, used_bound);
+	EXPECT_EQ(used_bound, read_u64_file(BLOOM_SYSFS "/memory_used"));
 
 	/* The name is gone at once ... */
 	EXPECT_ERRNO(ENOENT, bloom_info(fd2, "st", &info));
@@ -867,9 +871,15 @@ TEST_F(ioctl, destroyed_filter_estale)
 	ASSERT_OK(bloom_destroy(fd2, "st"));
 	close(fd2);
 
-	/* The stale filter's memory lives until its last descriptor closes. */
+	/*
+	 * The stale filter's memory lives until its last descriptor closes,
+	 * and is un-counted by that close, not later (a kernel may defer the
+	 * kobject release, which frees only the struct).
+	 */
 	EXPECT_LT(0, live_before);
+	EXPECT_EQ(used_bound, read_u64_file(BLOOM_SYSFS "/memory_used"));
 	close(self->fd);
+	EXPECT_EQ(0, read_u64_file(BLOOM_SYSFS "/memory_used"));
 	self->fd = bloom_open();
 	ASSERT_LE(0, self->fd);
 	close(self->fd);
