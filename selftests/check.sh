@@ -7,6 +7,8 @@
 #   1. the userspace unit tests:  make -C selftests/unit run   (TAP)
 #      and a short libFuzzer round: make -C tools/fuzz check    (TAP)
 #   2. build the kselftests:      make -C selftests
+#      and check that the VM reaches a directory under /tmp:
+#                                     selftests/vm/test_share.sh (TAP)
 #   3. the kselftests in the VM:  selftests/vm/run.sh --timeout 900 -- \
 #                                     selftests/run_tests.sh
 #   4. count, and end with exactly one line "N passed, N failed" (with
@@ -190,6 +192,18 @@ fi
 echo "# check.sh: make -C selftests"
 if ! make -C "$here" 2>&1; then
 	step_fail "kselftests did not build (make -C selftests)"
+fi
+
+# 2b. The VM harness itself: it reaches a current directory under the host's
+# /tmp, which the guest's own tmpfs /tmp hides (selftests/vm/test_share.sh,
+# one short VM boot without the module; TAP).
+echo "# check.sh: selftests/vm/test_share.sh"
+if [ -x "$here/vm/test_share.sh" ]; then
+	"$here/vm/test_share.sh" 2>&1 | tee "$work/share.tap"
+	count_tap "$work/share.tap"
+	[ "$last_total" -gt 0 ] || step_fail "selftests/vm/test_share.sh: no TAP results"
+else
+	step_fail "selftests/vm/test_share.sh is missing"
 fi
 
 # 3. The kselftests in the VM. run_tests.sh prints TAP; run.sh's own

@@ -19,7 +19,9 @@ usage: selftests/vm/run.sh [options] -- CMD [ARGS...]
 
 Runs CMD as root in a QEMU VM (TCG) with bloom.ko loaded, in the host's
 current directory, with the host's file system visible (read-only, writes go
-to a tmpfs overlay; /tmp and /run are empty tmpfs). Exits with CMD's status.
+to a tmpfs overlay; /tmp and /run are fresh tmpfs, except that a current
+directory, checkout or build directory under them is shared at its path).
+Exits with CMD's status.
 
 options:
   --kernel IMAGE  boot IMAGE (a vmlinux with a PVH entry, or a bzImage)
@@ -149,9 +151,38 @@ fi
 
 cwd=$(pwd -P)
 case $cwd/ in
-/tmp/*|/run/*|/proc/*|/sys/*|/dev/*)
-	die "the current directory $cwd does not exist in the guest (its /tmp, /run, /proc, /sys, /dev are its own): run from elsewhere" ;;
+/proc/*|/sys/*|/dev/*)
+	case $cwd/ in
+	/dev/shm/*) ;;
+	*) die "the current directory $cwd cannot be reached in the guest (its /proc, /sys and /dev are its own): run from elsewhere" ;;
+	esac ;;
 esac
+
+# The guest mounts fresh tmpfs on /tmp, /run and /dev/shm, which hides the
+# host's. A checkout, a build directory or a current directory under one of
+# them is shared with the guest as a 9p mount of its own, mounted (read-only,
+# with a tmpfs overlay like the root) at the same path over the guest's tmpfs.
+# Nested paths share their outermost directory once.
+shares=()
+for d in "$cwd" "$REPO" "$(mkdir -p "$BUILD" && cd "$BUILD" && pwd -P)"; do
+	case $d/ in
+	/tmp/?*|/run/?*|/dev/shm/?*) ;;
+	*) continue ;;
+	esac
+	[[ $d != *$'\n'* ]] || die "cannot share $d with the guest: its name holds a newline"
+	keep=()
+	covered=0
+	for s in "${shares[@]+"${shares[@]}"}"; do
+		if [[ $d/ == "$s"/* ]]; then
+			covered=1
+			keep+=("$s")
+		elif [[ $s/ != "$d"/* ]]; then
+			keep+=("$s")
+		fi
+	done
+	[ $covered = 1 ] || keep+=("$d")
+	shares=("${keep[@]}")
+done
 
 mkdir -p "$VMDIR"
 
@@ -279,6 +310,14 @@ job=$run/stage/job/job.sh
 	sed -n '/^#@JOB-BEGIN$/,/^#@JOB-END$/{//!p}' "$SELF"
 } >"$job"
 [ $load_module = 0 ] || cp "$module" "$run/stage/job/$(basename "$module")"
+# the extra 9p shares: "TAG PATH" per line, read by /init
+: >"$run/stage/job/shares"
+virtfs_extra=()
+for i in "${!shares[@]}"; do
+	printf 'share%d %s\n' "$i" "${shares[$i]}" >>"$run/stage/job/shares"
+	# QEMU's option syntax: a comma in a value is written twice
+	virtfs_extra+=(-virtfs "local,path=${shares[$i]//,/,,},mount_tag=share$i,security_model=none,readonly=on,multidevs=remap")
+done
 (cd "$run/stage" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) >"$run/job.cpio"
 cat "$initramfs" "$run/job.cpio" >"$run/initrd"
 rm -rf "$run/stage" "$run/job.cpio"
@@ -316,7 +355,8 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m "$mem"
 	-chardev "file,id=res,path=$result" -serial chardev:res
 	-chardev "file,id=out,path=$out_path,append=on" -serial chardev:out
 	-chardev "file,id=err,path=$err_path,append=on" -serial chardev:err
-	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap)
+	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap
+	"${virtfs_extra[@]+"${virtfs_extra[@]}"}")
 
 rc=0
 timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null &
@@ -419,6 +459,18 @@ mount -t tmpfs -o mode=755 tmpfs /newroot/run
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /newroot/dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
+# host directories under /tmp, /run or /dev/shm (the checkout, the build, the
+# current directory): each its own 9p share, read-only with a tmpfs overlay,
+# mounted at its host path over the guest's fresh tmpfs
+while read -r tag path; do
+	[ -n "$tag" ] || continue
+	mkdir -p /share/$tag /ovl/$tag/upper /ovl/$tag/work "/newroot$path" ||
+		fail "cannot create the mount point $path"
+	mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000,cache=loose $tag /share/$tag ||
+		fail "cannot mount the host's $path over 9p"
+	mount -t overlay -o lowerdir=/share/$tag,upperdir=/ovl/$tag/upper,workdir=/ovl/$tag/work overlay "/newroot$path" ||
+		fail "cannot mount the overlay on $path"
+done </job/shares
 cp -a /job /newroot/run/bloom-vm
 # raw serial ports for CMD's output (termios outlives the open), the
 # kernel log's length before the job (scanned after CMD from there on)
