@@ -74,6 +74,7 @@ struct bloom_geometry {
 };
 
 struct bloom_core_ops;
+struct bloom_scale;
 
 /**
  * struct bloom_core - a filter
@@ -86,6 +87,8 @@ struct bloom_core_ops;
  * @saturated: counting, d-left: counters that reached their maximum
  * @insert_failures: d-left: keys refused with -ENOSPC
  * @subtable_used: d-left: cells in use in each subtable
+ * @scale: a scalable filter's stages (bloom_scale_init()); else NULL.
+ *	@words is then NULL: the stages hold the storage
  *
  * The statistics are written by the (serialised) writers with WRITE_ONCE and
  * read racily with READ_ONCE by bloom_core_stats().
@@ -99,6 +102,7 @@ struct bloom_core {
 	u64 saturated;
 	u64 insert_failures;
 	u64 subtable_used[BLOOM_DLEFT_SUBTABLES];
+	struct bloom_scale *scale;
 };
 
 /**
@@ -203,6 +207,159 @@ u64 bloom_core_bits_set(const struct bloom_core *f);
 
 /* The counting/d-left statistics, read racily (zero for the other types). */
 void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s);
+
+/*
+ * Scalable filters (Almeida, Baquero, Preguica, Hutchison 2007): a chain of
+ * standard or blocked filters, the stages. Stage i is sized with
+ * bloom_geometry_size() for capacity N * s^i at rate P * (1 - r) * r^i, so
+ * the compound rate, at most the sum of the stages' rates, stays under P
+ * however many stages there are. An add checks every stage first (a key
+ * present anywhere is not added again), then sets its bits in the newest
+ * stage, which takes at most its capacity of new keys: when it is full, the
+ * caller allocates the next stage (bloom_scale_next_geometry(), then
+ * bloom_scale_publish()) and continues. Stages are only ever added, never
+ * moved or freed while the filter lives: a query reads the number of
+ * stages once (acquire) and checks those; a stage published meanwhile holds
+ * no key whose add completed before the query started. Adders to a full
+ * stage stop (they never overfill it), so concurrent adds across a stage
+ * boundary lose nothing: each key lands in a stage that was published.
+ *
+ * s (growth) is an integer, BLOOM_SCALE_GROWTH_MIN..MAX: stage capacities
+ * stay exact integers; under 2 the chain gets long (every query checks
+ * every stage), over 16 the newest stage is mostly empty memory. r
+ * (tightening) is given in parts per million, BLOOM_SCALE_TIGHTEN_MIN..MAX:
+ * under 0.5 later stages pay many bits per key for little rate, over 0.95
+ * stage 0 gets under 5% of P. Stage rates are computed in 32.32 fixed point
+ * and rounded down to whole ppb (a lower rate is always safe).
+ */
+#define BLOOM_SCALE_STAGES_MAX		32
+#define BLOOM_SCALE_GROWTH_MIN		2
+#define BLOOM_SCALE_GROWTH_MAX		16
+#define BLOOM_SCALE_GROWTH_DEFAULT	2
+#define BLOOM_SCALE_TIGHTEN_MIN		500000	/* ppm: r = 0.5 */
+#define BLOOM_SCALE_TIGHTEN_MAX		950000	/* ppm: r = 0.95 */
+#define BLOOM_SCALE_TIGHTEN_DEFAULT	850000	/* ppm: r = 0.85 */
+
+/**
+ * struct bloom_scale_params - what a scalable filter was asked for
+ * @type: BLOOM_CORE_STANDARD or BLOOM_CORE_BLOCKED, the type of every stage
+ * @growth: s
+ * @capacity: N, stage 0's capacity
+ * @fpp_ppb: P, the compound rate, parts per billion
+ * @tightening_ppm: r, parts per million
+ */
+struct bloom_scale_params {
+	u32 type;
+	u32 growth;
+	u64 capacity;
+	u32 fpp_ppb;
+	u32 tightening_ppm;
+};
+
+/**
+ * struct bloom_scale_stage - one stage
+ * @core: its filter (bloom_core_init() by bloom_scale_publish())
+ * @count: new keys added to it, at most @core.geo.capacity (cmpxchg64)
+ */
+struct bloom_scale_stage {
+	struct bloom_core core;
+	u64 count;
+};
+
+/**
+ * struct bloom_scale - the stages of a scalable filter
+ * @p: its parameters
+ * @nstages: stages published (smp_store_release after @stage[i] is set)
+ * @stage: the stages, oldest first; set once each, never changed
+ */
+struct bloom_scale {
+	struct bloom_scale_params p;
+	u32 nstages;
+	struct bloom_scale_stage *stage[BLOOM_SCALE_STAGES_MAX];
+};
+
+/*
+ * Checks @p: -EOPNOTSUPP for a type other than standard and blocked,
+ * -EINVAL for a value out of range (also a P so small that stage 0's rate
+ * rounds to 0 ppb), -E2BIG when stage 0 is over BLOOM_CORE_BITS_MAX.
+ */
+int bloom_scale_check(const struct bloom_scale_params *p);
+
+/*
+ * Capacity and rate of stage @i: N * s^i and floor(P * (1 - r) * r^i) ppb.
+ * -ENOSPC when @i is BLOOM_SCALE_STAGES_MAX or more, the capacity is over
+ * BLOOM_CORE_CAPACITY_MAX or the rate rounds to 0 ppb.
+ */
+int bloom_scale_stage_params(const struct bloom_scale_params *p, u32 i,
+			     u64 *capacity, u32 *fpp_ppb);
+/* Stage @i's geometry: the above, sized by bloom_geometry_size(). */
+int bloom_scale_stage_geometry(const struct bloom_scale_params *p, u32 i,
+			       struct bloom_geometry *geo);
+
+/*
+ * Makes @f a scalable filter with no stages yet over @s (which must live as
+ * long as @f). @p must have passed bloom_scale_check(). @f->geo is stage
+ * 0's geometry with @p's capacity and rate. Publish stage 0 before use.
+ */
+void bloom_scale_init(struct bloom_core *f, struct bloom_scale *s,
+		      const struct bloom_scale_params *p,
+		      const bloom_hash_key_t *key);
+
+/* Is @f scalable? */
+bool bloom_core_is_scalable(const struct bloom_core *f);
+
+/* Stages published now (acquire: their pointers may be read). */
+u32 bloom_scale_stages(const struct bloom_core *f);
+
+/* Stage @i, for @i under bloom_scale_stages(). */
+const struct bloom_scale_stage *bloom_scale_stage(const struct bloom_core *f,
+						  u32 i);
+
+/*
+ * Does @f need another stage before it can take a new key (no stage yet, or
+ * the newest is at its capacity)?
+ */
+bool bloom_scale_full(const struct bloom_core *f);
+
+/*
+ * The geometry of the next stage: bloom_scale_stage_geometry() for stage
+ * bloom_scale_stages(), with its errors.
+ */
+int bloom_scale_next_geometry(const struct bloom_core *f,
+			      struct bloom_geometry *geo);
+
+/*
+ * Publishes @st as the next stage, over zeroed @storage of
+ * bloom_core_storage_bytes(@geo) bytes; @geo is from
+ * bloom_scale_next_geometry(). Callers serialise publishes (and check
+ * bloom_scale_full() under that exclusion); queries and adds run meanwhile.
+ */
+void bloom_scale_publish(struct bloom_core *f, struct bloom_scale_stage *st,
+			 const struct bloom_geometry *geo, void *storage);
+
+/*
+ * Adds keys @hashes[*@pos..@n) and advances *@pos over them; results and
+ * the return value as bloom_core_add_batch() (the number of keys found
+ * present, among the keys of this call). Stops early with *@pos < @n when
+ * the newest stage is full: the caller publishes the next stage and calls
+ * again. bloom_core_add_batch() and bloom_core_add_hash() on a scalable
+ * filter do the same from 0 and return -ENOSPC when they stop early (the
+ * keys before the stop are added).
+ */
+int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			  u8 *results, u32 *pos);
+
+/* Total bits of the storage: of all stages for a scalable filter. */
+u64 bloom_core_bits(const struct bloom_core *f);
+
+/*
+ * Estimated false-positive rate now, in ppb, from the fill ratio of each
+ * filter: (bits set / bits)^k; for a scalable filter the compound
+ * 1 - prod(1 - fpp_i) of its stages. For standard filters this is the usual
+ * estimate; blocked filters fill their blocks unevenly, so it reads a little
+ * low for them. Counting and d-left: 0 (not estimated here).
+ */
+u32 bloom_core_est_fpp_ppb(const struct bloom_core *f);
 
 /*
  * The SipHash key from its 16 bytes, as the reference implementation reads

@@ -296,6 +296,7 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	f->insert_failures = 0;
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		f->subtable_used[i] = 0;
+	f->scale = NULL;
 }
 
 bool bloom_core_can_delete(const struct bloom_core *f)

@@ -86,6 +86,9 @@ struct bloom_core_ops {
 extern const struct bloom_core_ops bloom_std_ops;
 extern const struct bloom_core_ops bloom_blk_ops;
 
+/* scale.c */
+extern const struct bloom_core_ops bloom_scale_ops;
+
 /* counting.c */
 extern const struct bloom_core_ops bloom_cnt_ops;
 u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);

@@ -7,8 +7,10 @@
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
  * siphash(), set_bit() (atomic), BIT_WORD/BIT_MASK/BITS_PER_LONG,
  * hweight_long(), prefetch()/prefetchw(), READ_ONCE()/WRITE_ONCE(),
- * mul_u64_u64_shr() (64x64->128 multiply, shifted) and div64_u64() (the
- * kernel has no plain 64-bit division on 32-bit machines).
+ * mul_u64_u64_shr() (64x64->128 multiply, shifted), div64_u64() (the
+ * kernel has no plain 64-bit division on 32-bit machines),
+ * smp_load_acquire()/smp_store_release() and cmpxchg64() (returns the old
+ * value; fully ordered in the kernel, relaxed is all the core relies on).
  */
 #ifndef BLOOM_CORE_SHIM_H
 #define BLOOM_CORE_SHIM_H
@@ -22,6 +24,7 @@
 #include <linux/math64.h>
 #include <linux/prefetch.h>
 #include <linux/compiler.h>
+#include <linux/atomic.h>
 
 /* a macro, not a typedef: the key type is the kernel's own */
 #define bloom_hash_key_t	siphash_key_t
@@ -54,6 +57,18 @@ struct bloom_hash_key {
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 /* one untorn store, like the kernel's for naturally aligned words */
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* the kernel's acquire load, for reading a published pointer */
+#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+/* the kernel's release store, for publishing a pointer */
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+static inline u64 cmpxchg64(u64 *p, u64 old, u64 new)
+{
+	__atomic_compare_exchange_n(p, &old, new, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
 
 static inline void set_bit(u64 nr, unsigned long *addr)
 {

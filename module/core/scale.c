@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Scalable filters: a chain of standard or blocked stages (core.h has the
+ * scheme). The filter that callers hold is a struct bloom_core whose
+ * operations are the chain's, so every query path (batches, single keys,
+ * whoever calls the core) sees all the stages; only the add needs the
+ * caller's help, to allocate a stage when the newest is full.
+ */
+#include "internal.h"
+
+#define BLOOM_FP_SHIFT	32
+#define BLOOM_PPM_ONE	1000000ULL
+
+int bloom_scale_stage_params(const struct bloom_scale_params *p, u32 i,
+			     u64 *capacity, u32 *fpp_ppb)
+{
+	u64 cap = p->capacity, q, r;
+	u32 j;
+
+	if (i >= BLOOM_SCALE_STAGES_MAX)
+		return -ENOSPC;
+	for (j = 0; j < i; j++) {
+		/* cap <= 2^32 here and growth <= 16: no overflow */
+		cap *= p->growth;
+		if (cap > BLOOM_CORE_CAPACITY_MAX)
+			return -ENOSPC;
+	}
+	/*
+	 * q = P * (1 - r) in ppb, 32.32 fixed point (under 2^61: P < 2^29),
+	 * then times r i times, each product rounded down.
+	 */
+	q = div64_u64((u64)p->fpp_ppb << BLOOM_FP_SHIFT, BLOOM_PPM_ONE) *
+	    (BLOOM_PPM_ONE - p->tightening_ppm);
+	r = div64_u64((u64)p->tightening_ppm << BLOOM_FP_SHIFT, BLOOM_PPM_ONE);
+	for (j = 0; j < i; j++)
+		q = mul_u64_u64_shr(q, r, BLOOM_FP_SHIFT);
+	q >>= BLOOM_FP_SHIFT;
+	if (q < BLOOM_CORE_FPP_PPB_MIN)
+		return -ENOSPC;
+	*capacity = cap;
+	*fpp_ppb = (u32)q;
+	return 0;
+}
+
+int bloom_scale_stage_geometry(const struct bloom_scale_params *p, u32 i,
+			       struct bloom_geometry *geo)
+{
+	u64 capacity;
+	u32 fpp_ppb;
+	int ret;
+
+	ret = bloom_scale_stage_params(p, i, &capacity, &fpp_ppb);
+	if (ret)
+		return ret;
+	return bloom_geometry_size(p->type, capacity, fpp_ppb, geo);
+}
+
+int bloom_scale_check(const struct bloom_scale_params *p)
+{
+	struct bloom_geometry geo;
+	int ret;
+
+	if (p->type != BLOOM_CORE_STANDARD && p->type != BLOOM_CORE_BLOCKED)
+		return -EOPNOTSUPP;
+	if (p->growth < BLOOM_SCALE_GROWTH_MIN ||
+	    p->growth > BLOOM_SCALE_GROWTH_MAX ||
+	    p->tightening_ppm < BLOOM_SCALE_TIGHTEN_MIN ||
+	    p->tightening_ppm > BLOOM_SCALE_TIGHTEN_MAX ||
+	    p->capacity < 1 || p->capacity > BLOOM_CORE_CAPACITY_MAX ||
+	    p->fpp_ppb < BLOOM_CORE_FPP_PPB_MIN ||
+	    p->fpp_ppb > BLOOM_CORE_FPP_PPB_MAX)
+		return -EINVAL;
+	ret = bloom_scale_stage_geometry(p, 0, &geo);
+	return ret == -ENOSPC ? -EINVAL : ret;
+}
+
+bool bloom_core_is_scalable(const struct bloom_core *f)
+{
+	return f->scale;
+}
+
+u32 bloom_scale_stages(const struct bloom_core *f)
+{
+	/* Pairs with smp_store_release() in bloom_scale_publish(). */
+	return smp_load_acquire(&f->scale->nstages);
+}
+
+const struct bloom_scale_stage *bloom_scale_stage(const struct bloom_core *f,
+						  u32 i)
+{
+	return f->scale->stage[i];
+}
+
+static bool bloom_scale_stage_full(const struct bloom_scale_stage *st)
+{
+	return READ_ONCE(st->count) >= st->core.geo.capacity;
+}
+
+bool bloom_scale_full(const struct bloom_core *f)
+{
+	u32 n = bloom_scale_stages(f);
+
+	return !n || bloom_scale_stage_full(f->scale->stage[n - 1]);
+}
+
+int bloom_scale_next_geometry(const struct bloom_core *f,
+			      struct bloom_geometry *geo)
+{
+	return bloom_scale_stage_geometry(&f->scale->p, bloom_scale_stages(f),
+					  geo);
+}
+
+void bloom_scale_publish(struct bloom_core *f, struct bloom_scale_stage *st,
+			 const struct bloom_geometry *geo, void *storage)
+{
+	struct bloom_scale *s = f->scale;
+	u32 n = s->nstages;	/* publishers are serialised */
+
+	bloom_core_init(&st->core, geo, &f->key, storage);
+	st->count = 0;
+	s->stage[n] = st;
+	/* Pairs with smp_load_acquire() in bloom_scale_stages(). */
+	smp_store_release(&s->nstages, n + 1);
+}
+
+/* A slot for one new key in @st, unless it is full. */
+static bool bloom_scale_reserve(struct bloom_scale_stage *st)
+{
+	u64 c = READ_ONCE(st->count), old;
+
+	while (c < st->core.geo.capacity) {
+		old = cmpxchg64(&st->count, c, c + 1);
+		if (old == c)
+			return true;
+		c = old;
+	}
+	return false;
+}
+
+static void bloom_scale_unreserve(struct bloom_scale_stage *st)
+{
+	u64 c = READ_ONCE(st->count), old;
+
+	while ((old = cmpxchg64(&st->count, c, c - 1)) != c)
+		c = old;
+}
+
+/* Is the key with hash @h in one of the first @n stages? Newest first. */
+static bool bloom_scale_query_n(const struct bloom_scale *s, u32 n, u64 h)
+{
+	while (n--)
+		if (bloom_core_query_hash(&s->stage[n]->core, h))
+			return true;
+	return false;
+}
+
+/*
+ * 1: present already; 0: added to the newest stage; -ENOSPC: the newest
+ * stage is full (or there is none), nothing changed.
+ */
+static int bloom_scale_add_one(struct bloom_scale *s, u64 h)
+{
+	/* Pairs with smp_store_release() in bloom_scale_publish(). */
+	u32 n = smp_load_acquire(&s->nstages);
+	struct bloom_scale_stage *st;
+	int r;
+
+	if (bloom_scale_query_n(s, n, h))
+		return 1;
+	if (!n)
+		return -ENOSPC;
+	st = s->stage[n - 1];
+	if (!bloom_scale_reserve(st))
+		return -ENOSPC;
+	r = bloom_core_add_hash(&st->core, h);
+	/* Another adder set the same key meanwhile: not new here. */
+	if (r == 1)
+		bloom_scale_unreserve(st);
+	return r;
+}
+
+int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			  u8 *results, u32 *pos)
+{
+	struct bloom_scale *s = f->scale;
+	int r, hits = 0;
+	u32 i;
+
+	for (i = *pos; i < n; i++) {
+		r = bloom_scale_add_one(s, hashes[i]);
+		if (r < 0)
+			break;
+		hits += r;
+		bloom_result(results, i, r);
+	}
+	*pos = i;
+	return hits;
+}
+
+/* ---- the operations of the filter callers hold ---- */
+
+static int bloom_scale_add(struct bloom_core *f, u64 h)
+{
+	return bloom_scale_add_one(f->scale, h);
+}
+
+static bool bloom_scale_query(const struct bloom_core *f, u64 h)
+{
+	return bloom_scale_query_n(f->scale, bloom_scale_stages(f), h);
+}
+
+static void bloom_scale_prefetch(const struct bloom_core *f, u64 h,
+				 bool write)
+{
+	u32 n = bloom_scale_stages(f);
+	const struct bloom_core *newest;
+
+	if (!n)
+		return;
+	newest = &f->scale->stage[n - 1]->core;
+	newest->ops->prefetch_hash(newest, h, write);
+}
+
+static int bloom_scale_ops_add_batch(struct bloom_core *f, const u64 *hashes,
+				     u32 n, u8 *results)
+{
+	u32 pos = 0;
+	int hits = bloom_scale_add_batch(f, hashes, n, results, &pos);
+
+	return pos < n ? -ENOSPC : hits;
+}
+
+/*
+ * Newest stage first: it holds about half the keys (s = 2), so present keys
+ * are found soonest. Prefetching covers the newest stage only.
+ */
+static u32 bloom_scale_query_batch(const struct bloom_core *f,
+				   const u64 *hashes, u32 n, u8 *results)
+{
+	const struct bloom_scale *s = f->scale;
+	u32 ns = bloom_scale_stages(f), i, hits = 0;
+	const struct bloom_core *newest;
+	bool r;
+
+	if (!ns) {
+		for (i = 0; i < n; i++)
+			bloom_result(results, i, false);
+		return 0;
+	}
+	newest = &s->stage[ns - 1]->core;
+	for (i = 0; i < n; i++) {
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			bloom_core_prefetch_hash(newest,
+						 hashes[i + BLOOM_PREFETCH_AHEAD]);
+		r = bloom_scale_query_n(s, ns, hashes[i]);
+		hits += r;
+		bloom_result(results, i, r);
+	}
+	return hits;
+}
+
+static u64 bloom_scale_in_use(const struct bloom_core *f)
+{
+	u32 n = bloom_scale_stages(f), i;
+	u64 sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += bloom_core_bits_set(&f->scale->stage[i]->core);
+	return sum;
+}
+
+const struct bloom_core_ops bloom_scale_ops = {
+	.add = bloom_scale_add,
+	.query = bloom_scale_query,
+	.prefetch_hash = bloom_scale_prefetch,
+	.add_batch = bloom_scale_ops_add_batch,
+	.query_batch = bloom_scale_query_batch,
+	.in_use = bloom_scale_in_use,
+};
+
+void bloom_scale_init(struct bloom_core *f, struct bloom_scale *s,
+		      const struct bloom_scale_params *p,
+		      const bloom_hash_key_t *key)
+{
+	struct bloom_geometry geo;
+	u32 i;
+
+	/* checked by bloom_scale_check(): cannot fail */
+	bloom_scale_stage_geometry(p, 0, &geo);
+	geo.capacity = p->capacity;
+	geo.fpp_ppb = p->fpp_ppb;
+	bloom_core_init(f, &geo, key, NULL);
+	f->ops = &bloom_scale_ops;
+	f->scale = s;
+	s->p = *p;
+	s->nstages = 0;
+	for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++)
+		s->stage[i] = NULL;
+}
+
+u64 bloom_core_bits(const struct bloom_core *f)
+{
+	u32 n, i;
+	u64 sum = 0;
+
+	if (!f->scale)
+		return f->geo.bits;
+	n = bloom_scale_stages(f);
+	for (i = 0; i < n; i++)
+		sum += f->scale->stage[i]->core.geo.bits;
+	return sum;
+}
+
+/* (bits set / bits)^k in 0.32 fixed point. */
+static u64 bloom_fill_pow(const struct bloom_core *f)
+{
+	u64 x = bloom_core_bits_set(f), m = f->geo.bits, fill, e;
+	u32 i;
+
+	if (x > m)
+		x = m;
+	while (m >> 31) {
+		m >>= 1;
+		x >>= 1;
+	}
+	if (!m)
+		return 0;
+	fill = div64_u64(x << BLOOM_FP_SHIFT, m);
+	e = 1ULL << BLOOM_FP_SHIFT;
+	for (i = 0; i < f->geo.hashes; i++)
+		e = mul_u64_u64_shr(e, fill, BLOOM_FP_SHIFT);
+	return e;
+}
+
+static u32 bloom_fp_to_ppb(u64 fp)
+{
+	return (u32)mul_u64_u64_shr(fp, 1000000000ULL, BLOOM_FP_SHIFT);
+}
+
+u32 bloom_core_est_fpp_ppb(const struct bloom_core *f)
+{
+	u64 miss = 1ULL << BLOOM_FP_SHIFT;	/* prod(1 - fpp_i) */
+	u32 n, i;
+
+	if (f->geo.type != BLOOM_CORE_STANDARD &&
+	    f->geo.type != BLOOM_CORE_BLOCKED)
+		return 0;
+	if (!f->scale)
+		return bloom_fp_to_ppb(bloom_fill_pow(f));
+	n = bloom_scale_stages(f);
+	for (i = 0; i < n; i++)
+		miss = mul_u64_u64_shr(miss, (1ULL << BLOOM_FP_SHIFT) -
+				       bloom_fill_pow(&f->scale->stage[i]->core),
+				       BLOOM_FP_SHIFT);
+	return bloom_fp_to_ppb((1ULL << BLOOM_FP_SHIFT) - miss);
+}

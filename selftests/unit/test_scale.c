@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Unit tests of scalable filters in the core (module/core/scale.c), TAP 13:
+ * the stage math against the formulas in double precision, the bounds,
+ * growth by 20x and 100x (no false negatives, measured rate under P on a
+ * million absent keys, the stages the formula predicts), and concurrent
+ * adds across stage boundaries. Stages are allocated here as bloom.ko
+ * does: the core says when and how big, the caller allocates and publishes.
+ */
+#include "unit.h"
+
+#define ABSENT		1000000u
+
+struct sfilter {
+	struct bloom_core core;
+	struct bloom_scale scale;
+	pthread_mutex_t grow_lock;
+	void *mem[BLOOM_SCALE_STAGES_MAX];
+	struct bloom_scale_stage st[BLOOM_SCALE_STAGES_MAX];
+};
+
+static int sfilter_grow(struct sfilter *f)
+{
+	struct bloom_geometry g;
+	u32 n;
+	int err = 0;
+
+	pthread_mutex_lock(&f->grow_lock);
+	if (bloom_scale_full(&f->core)) {
+		n = bloom_scale_stages(&f->core);
+		err = bloom_scale_next_geometry(&f->core, &g);
+		if (!err) {
+			f->mem[n] = xalloc(bloom_core_storage_bytes(&g));
+			bloom_scale_publish(&f->core, &f->st[n], &g, f->mem[n]);
+		}
+	}
+	pthread_mutex_unlock(&f->grow_lock);
+	return err;
+}
+
+static int sfilter_new(struct sfilter *f, u32 type, u64 n, u32 ppb,
+		       u32 growth, u32 tightening_ppm)
+{
+	struct bloom_scale_params p = {
+		.type = type, .growth = growth, .capacity = n,
+		.fpp_ppb = ppb, .tightening_ppm = tightening_ppm,
+	};
+	bloom_hash_key_t k;
+	int err = bloom_scale_check(&p);
+
+	if (err)
+		return err;
+	memset(f->mem, 0, sizeof(f->mem));
+	pthread_mutex_init(&f->grow_lock, NULL);
+	bloom_hash_key_from_bytes(&k, test_key);
+	bloom_scale_init(&f->core, &f->scale, &p, &k);
+	return sfilter_grow(f);
+}
+
+static void sfilter_free(struct sfilter *f)
+{
+	u32 i;
+
+	for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++)
+		free(f->mem[i]);
+	pthread_mutex_destroy(&f->grow_lock);
+}
+
+/* Adds @n hashes, growing as the core asks; returns keys found present. */
+static long sfilter_add(struct sfilter *f, const u64 *h, u32 n, u8 *results)
+{
+	u32 pos = 0;
+	long hits = 0;
+	int err;
+
+	for (;;) {
+		hits += bloom_scale_add_batch(&f->core, h, n, results, &pos);
+		if (pos == n)
+			return hits;
+		err = sfilter_grow(f);
+		if (err)
+			return err;
+	}
+}
+
+static const char *tname(u32 type)
+{
+	return type == BLOOM_CORE_BLOCKED ? "blocked" : "standard";
+}
+
+/* ---------------------------------------------------------- stage math */
+
+static void test_stage_math(void)
+{
+	struct bloom_scale_params p = {
+		.type = BLOOM_CORE_STANDARD, .growth = 2, .capacity = 10000,
+		.fpp_ppb = 1000000, .tightening_ppm = 850000,
+	};
+	static const u32 ts[] = { 500000, 850000, 900000, 950000 };
+	static const u32 gs[] = { 2, 3, 4, 16 };
+	static const u32 ps[] = { 500000000, 10000000, 1000000, 1000 };
+	unsigned int a, b, c, i, bad = 0, combos = 0;
+	struct bloom_geometry g, want;
+	double sum_max = 0;
+	u64 cap;
+	u32 ppb;
+
+	for (a = 0; a < 4; a++)
+		for (b = 0; b < 4; b++)
+			for (c = 0; c < 4; c++) {
+				double sum = 0;
+
+				p.tightening_ppm = ts[a];
+				p.growth = gs[b];
+				p.fpp_ppb = ps[c];
+				combos++;
+				for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++) {
+					double r = ts[a] / 1e6, exact, capd;
+					int err = bloom_scale_stage_params(&p, i, &cap, &ppb);
+
+					/* (1 - r) in double is off by an ulp */
+					exact = ps[c] * (1 - r) * pow(r, i) * (1 + 1e-12);
+					capd = 10000 * pow(gs[b], i);
+					if (capd > 4294967295.0 || exact < 1) {
+						/* growth ends with ENOSPC */
+						bad += err != -ENOSPC;
+						break;
+					}
+					if (err || cap != (u64)capd ||
+					    ppb > exact || ppb < exact - 1.0 - exact * 1e-5)
+						bad++;
+					sum += ppb;
+				}
+				if (sum / ps[c] > sum_max)
+					sum_max = sum / ps[c];
+			}
+	check(bad == 0,
+	      "stage i: capacity N*s^i, rate floor(P*(1-r)*r^i) ppb (within 1 ppb, never over), ENOSPC past 2^32-1 keys or 1 ppb; %u combinations of r, s, P",
+	      combos);
+	check(sum_max < 1.0,
+	      "sum of all stage rates under P for every combination (largest sum %.6f P)",
+	      sum_max);
+
+	p.growth = 2;
+	p.fpp_ppb = 1000000;
+	p.tightening_ppm = 850000;
+	bloom_scale_stage_params(&p, 0, &cap, &ppb);
+	check(cap == 10000 && ppb == 150000,
+	      "defaults N=10000 P=0.001: stage 0 holds 10000 keys at 150000 ppb (P*(1-r))");
+	bloom_scale_stage_params(&p, 3, &cap, &ppb);
+	check(cap == 80000 && ppb == 92118,
+	      "stage 3: 80000 keys at 92118 ppb (0.001*0.15*0.85^3 = 92118.75 rounded down), got %llu at %u",
+	      (unsigned long long)cap, ppb);
+	bad = 0;
+	for (a = 0; a < 2; a++) {
+		p.type = a ? BLOOM_CORE_BLOCKED : BLOOM_CORE_STANDARD;
+		for (i = 0; i < 12; i++) {
+			bloom_scale_stage_params(&p, i, &cap, &ppb);
+			if (bloom_scale_stage_geometry(&p, i, &g) ||
+			    bloom_geometry_size(p.type, cap, ppb, &want) ||
+			    memcmp(&g, &want, sizeof(g)))
+				bad++;
+		}
+	}
+	check(bad == 0,
+	      "each stage's geometry is bloom_geometry_size() of its capacity and rate (standard, blocked, 12 stages)");
+	p.type = BLOOM_CORE_STANDARD;
+	check(bloom_scale_stage_params(&p, BLOOM_SCALE_STAGES_MAX, &cap, &ppb) == -ENOSPC,
+	      "stage %d (past BLOOM_SCALE_STAGES_MAX): -ENOSPC",
+	      BLOOM_SCALE_STAGES_MAX);
+}
+
+static void test_bounds(void)
+{
+	struct bloom_scale_params p = {
+		.type = BLOOM_CORE_STANDARD, .growth = 2, .capacity = 1000,
+		.fpp_ppb = 10000000, .tightening_ppm = 850000,
+	}, q;
+
+	check(bloom_scale_check(&p) == 0, "defaults are valid");
+	q = p; q.growth = 1;
+	check(bloom_scale_check(&q) == -EINVAL, "growth 1: -EINVAL");
+	q = p; q.growth = 17;
+	check(bloom_scale_check(&q) == -EINVAL, "growth 17: -EINVAL");
+	q = p; q.growth = 16;
+	check(bloom_scale_check(&q) == 0, "growth 16: valid");
+	q = p; q.tightening_ppm = 499999;
+	check(bloom_scale_check(&q) == -EINVAL, "tightening 0.499999: -EINVAL");
+	q = p; q.tightening_ppm = 950001;
+	check(bloom_scale_check(&q) == -EINVAL, "tightening 0.950001: -EINVAL");
+	q = p; q.tightening_ppm = 500000;
+	check(bloom_scale_check(&q) == 0, "tightening 0.5: valid");
+	q = p; q.type = BLOOM_CORE_COUNTING;
+	check(bloom_scale_check(&q) == -EOPNOTSUPP, "counting: -EOPNOTSUPP");
+	q = p; q.type = BLOOM_CORE_DLEFT;
+	check(bloom_scale_check(&q) == -EOPNOTSUPP, "d-left: -EOPNOTSUPP");
+	q = p; q.fpp_ppb = 6;
+	check(bloom_scale_check(&q) == -EINVAL,
+	      "P = 6 ppb: stage 0's rate 0.9 ppb rounds to 0: -EINVAL");
+	q = p; q.capacity = 0;
+	check(bloom_scale_check(&q) == -EINVAL, "capacity 0: -EINVAL");
+}
+
+/* -------------------------------------------------------------- growth */
+
+/* Stages the formula predicts for @count new keys: all full but the last. */
+static u32 stages_for(u64 n0, u32 s, u64 count)
+{
+	u64 total = 0, cap = n0;
+	u32 i = 0;
+
+	do {
+		total += cap;
+		cap *= s;
+		i++;
+	} while (total < count);
+	return i;
+}
+
+static void test_growth(u32 type, u32 factor)
+{
+	const u64 n0 = 10000;
+	const u32 ppb = 1000000;	/* P = 0.001 */
+	u32 nkeys = n0 * factor, i, fn = 0, fp = 0, full_ok = 1, ns;
+	u64 *h = malloc(sizeof(u64) * nkeys), count = 0;
+	struct sfilter f;
+	long hits;
+
+	check(sfilter_new(&f, type, n0, ppb, 2, 850000) == 0,
+	      "%s scalable N=10000 P=0.001: created", tname(type));
+	for (i = 0; i < nkeys; i++)
+		h[i] = key_hash(&f.core, 1, i);
+	hits = sfilter_add(&f, h, nkeys, NULL);
+	for (i = 0; i < nkeys; i++)
+		fn += !bloom_core_query_hash(&f.core, h[i]);
+	for (i = 0; i < ABSENT; i++)
+		fp += bloom_core_query_hash(&f.core, key_hash(&f.core, 2, i));
+	ns = bloom_scale_stages(&f.core);
+	for (i = 0; i < ns; i++) {
+		const struct bloom_scale_stage *st = bloom_scale_stage(&f.core, i);
+
+		count += st->count;
+		if (i + 1 < ns && st->count != st->core.geo.capacity)
+			full_ok = 0;
+	}
+	check(hits >= 0 && fn == 0,
+	      "%s fed %ux capacity (%u keys): no false negatives (%u)",
+	      tname(type), factor, nkeys, fn);
+	check(fp <= ABSENT / 1000,
+	      "%s fed %ux: %u of %u absent keys hit, rate %.6f <= P = 0.001 (estimate %.6f)",
+	      tname(type), factor, fp, ABSENT, fp / (double)ABSENT,
+	      bloom_core_est_fpp_ppb(&f.core) / 1e9);
+	check(count + hits == nkeys && ns == stages_for(n0, 2, count) && full_ok,
+	      "%s fed %ux: %u stages for %llu new keys, as the formula says (older stages exactly at capacity)",
+	      tname(type), factor, ns, (unsigned long long)count);
+	printf("# %s %ux: %u stages, %.3f bits/key over %u keys, measured rate %.6f\n",
+	       tname(type), factor, ns, bloom_core_bits(&f.core) / (double)nkeys,
+	       nkeys, fp / (double)ABSENT);
+	sfilter_free(&f);
+	free(h);
+}
+
+/* ----------------------------------------------------- limits, results */
+
+static void test_limits(void)
+{
+	struct sfilter f;
+	u64 h[64];
+	u8 res[8];
+	u32 i, pos = 0;
+	int hits, r;
+
+	/* N = 2^31, s = 2: stage 1 would hold 2^32 > 2^32 - 1 keys */
+	check(sfilter_new(&f, BLOOM_CORE_STANDARD, 1, 10000000, 2, 850000) == 0,
+	      "N=1 created");
+	for (i = 0; i < 64; i++)
+		h[i] = key_hash(&f.core, 3, i);
+	hits = bloom_scale_add_batch(&f.core, h, 64, res, &pos);
+	check(pos == 1 && hits == 0 && bloom_scale_full(&f.core),
+	      "a batch stops when the newest stage is full (pos %u)", pos);
+	r = bloom_core_add_hash(&f.core, h[1]);
+	check(r == -ENOSPC, "bloom_core_add_hash on a full scalable filter: -ENOSPC (%d)", r);
+	check(bloom_core_add_batch(&f.core, h, 64, res) == -ENOSPC,
+	      "bloom_core_add_batch on a full scalable filter: -ENOSPC");
+	check(bloom_core_add_hash(&f.core, h[0]) == 1,
+	      "a present key on a full filter: 1, no growth needed");
+	check(sfilter_add(&f, h, 64, res) >= 1 && bloom_scale_stages(&f.core) == 7,
+	      "64 keys at N=1, s=2: 7 stages (1+2+4+...+64 >= 64)");
+	for (i = 0; i < 64; i++)
+		if (!bloom_core_query_hash(&f.core, h[i]))
+			break;
+	check(i == 64 && (res[0] & 1), "all 64 present; key 0 reported present on the second add");
+	sfilter_free(&f);
+}
+
+/* --------------------------------------------------------- concurrency */
+
+struct worker {
+	struct sfilter *f;
+	const u64 *h;
+	u32 n;
+	long ret;
+	pthread_barrier_t *start;
+};
+
+static void *worker_add(void *arg)
+{
+	struct worker *w = arg;
+	u32 i;
+
+	pthread_barrier_wait(w->start);
+	/* small batches: many boundary crossings inside each thread */
+	for (i = 0; i < w->n && w->ret >= 0; i += 16) {
+		u32 m = w->n - i < 16 ? w->n - i : 16;
+		long r = sfilter_add(w->f, w->h + i, m, NULL);
+
+		if (r < 0)
+			w->ret = r;
+	}
+	return NULL;
+}
+
+static void test_concurrency(u32 type, u32 rounds)
+{
+	const u32 threads = 4, per = 3000;
+	u64 *h = malloc(sizeof(u64) * threads * per);
+	u32 r, t, i, lost = 0, failed = 0, overfull = 0, ns_min = 99;
+
+	for (r = 0; r < rounds; r++) {
+		pthread_t tid[4];
+		struct worker w[4];
+		pthread_barrier_t start;
+		struct sfilter f;
+
+		/* N = 100: stages 100, 200, ..., 6400: 7 boundaries */
+		sfilter_new(&f, type, 100, 10000000, 2, 850000);
+		for (i = 0; i < threads * per; i++)
+			h[i] = key_hash(&f.core, 100 + r, i);
+		pthread_barrier_init(&start, NULL, threads);
+		for (t = 0; t < threads; t++) {
+			w[t] = (struct worker){ &f, h + t * per, per, 0, &start };
+			pthread_create(&tid[t], NULL, worker_add, &w[t]);
+		}
+		for (t = 0; t < threads; t++) {
+			pthread_join(tid[t], NULL);
+			failed += w[t].ret < 0;
+		}
+		pthread_barrier_destroy(&start);
+		for (i = 0; i < threads * per; i++)
+			lost += !bloom_core_query_hash(&f.core, h[i]);
+		for (i = 0; i < bloom_scale_stages(&f.core); i++) {
+			const struct bloom_scale_stage *st =
+				bloom_scale_stage(&f.core, i);
+
+			overfull += st->count > st->core.geo.capacity;
+		}
+		if (bloom_scale_stages(&f.core) < ns_min)
+			ns_min = bloom_scale_stages(&f.core);
+		sfilter_free(&f);
+	}
+	free(h);
+	check(!lost && !failed && !overfull && ns_min >= 7,
+	      "%s: 4 threads x 3000 keys in batches of 16 across 7+ stage boundaries, %u rounds: %u keys lost, %u failed adds, %u stages over capacity",
+	      tname(type), rounds, lost, failed, overfull);
+}
+
+static void test_estimate(void)
+{
+	struct sfilter f;
+	u64 h[2000];
+	u32 i, est0, est1;
+
+	sfilter_new(&f, BLOOM_CORE_STANDARD, 1000, 10000000, 2, 850000);
+	est0 = bloom_core_est_fpp_ppb(&f.core);
+	for (i = 0; i < 2000; i++)
+		h[i] = key_hash(&f.core, 9, i);
+	sfilter_add(&f, h, 2000, NULL);
+	est1 = bloom_core_est_fpp_ppb(&f.core);
+	check(est0 == 0 && est1 > 0 && est1 < 10000000,
+	      "compound estimated rate: 0 when empty, %u ppb after 2x capacity (under P = 10000000)",
+	      est1);
+	check(bloom_core_bits(&f.core) ==
+	      bloom_scale_stage(&f.core, 0)->core.geo.bits +
+	      bloom_scale_stage(&f.core, 1)->core.geo.bits,
+	      "bloom_core_bits is the sum of the stages' bits");
+	sfilter_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+	double t0 = now();
+	u32 rounds = argc > 1 ? (u32)atoi(argv[1]) : 20;
+
+	printf("TAP version 13\n");
+	test_stage_math();
+	test_bounds();
+	test_limits();
+	test_estimate();
+	test_growth(BLOOM_CORE_STANDARD, 20);
+	test_growth(BLOOM_CORE_STANDARD, 100);
+	test_growth(BLOOM_CORE_BLOCKED, 20);
+	test_growth(BLOOM_CORE_BLOCKED, 100);
+	test_concurrency(BLOOM_CORE_STANDARD, rounds);
+	test_concurrency(BLOOM_CORE_BLOCKED, rounds);
+	printf("1..%d\n", test_no);
+	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
+	       test_failed, now() - t0);
+	return test_failed ? 1 : 0;
+}
