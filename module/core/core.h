@@ -367,6 +367,9 @@ u32 bloom_core_est_fpp_ppb(const struct bloom_core *f);
  */
 void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
 			       const u8 bytes[BLOOM_CORE_HASH_KEY_LEN]);
+/* The inverse: the 16 bytes of a key (snapshots store them). */
+void bloom_hash_key_to_bytes(const bloom_hash_key_t *k,
+			     u8 bytes[BLOOM_CORE_HASH_KEY_LEN]);
 
 /*
  * Checks the published SipHash-2-4 test vectors (key 00..0f, message

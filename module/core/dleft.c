@@ -121,15 +121,16 @@ struct bloom_dl_cand {
 	u32 fp[BLOOM_DLEFT_SUBTABLES];
 };
 
-static inline void bloom_dl_cand(const struct bloom_core *f, u64 h,
-				 struct bloom_dl_cand *c)
+/* The candidates of x = (@q, the low fingerprint bits of @x). */
+static inline void bloom_dl_cand_x(const struct bloom_core *f, u64 q, u64 x,
+				   struct bloom_dl_cand *c)
 {
-	u64 nb = f->geo.buckets, q = mul_u64_u64_shr(h, nb, 64), b;
+	u64 nb = f->geo.buckets, b;
 	u64 mask = (1ULL << f->geo.fingerprint_bits) - 1, fp;
 	u32 i;
 
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++) {
-		fp = (h ^ bloom_mix64(q + (i + 1) * BLOOM_GOLDEN)) & mask;
+		fp = (x ^ bloom_mix64(q + (i + 1) * BLOOM_GOLDEN)) & mask;
 		b = q + mul_u64_u64_shr(bloom_mix64(fp + (i + 5) * BLOOM_GOLDEN),
 					nb, 64);
 		if (b >= nb)
@@ -137,6 +138,12 @@ static inline void bloom_dl_cand(const struct bloom_core *f, u64 h,
 		c->cell[i] = (i * nb + b) * BLOOM_DLEFT_CELLS;
 		c->fp[i] = (u32)fp;
 	}
+}
+
+static inline void bloom_dl_cand(const struct bloom_core *f, u64 h,
+				 struct bloom_dl_cand *c)
+{
+	bloom_dl_cand_x(f, mul_u64_u64_shr(h, f->geo.buckets, 64), h, c);
 }
 
 /*
@@ -385,6 +392,88 @@ static u64 bloom_dl_in_use(const struct bloom_core *f)
 	for (i = 0; i < n; i++)
 		used += !!(bloom_dl_get(f, i) & BLOOM_DL_CTR_MASK);
 	return used;
+}
+
+/* ---- snapshots ---- */
+
+/*
+ * A d-left geometry from a snapshot: the shape the code above works on
+ * (whole 16- or 32-bit cells, 4 subtables of 8-cell buckets), whatever the
+ * sizing rule of the module that wrote it.
+ */
+int bloom_dl_geometry_check(const struct bloom_geometry *geo)
+{
+	u64 cells_max;
+
+	if (geo->cell_bits != 16 && geo->cell_bits != 32)
+		return -EINVAL;
+	if (geo->fingerprint_bits != geo->cell_bits - BLOOM_DL_CTR_BITS ||
+	    geo->hashes != BLOOM_DLEFT_SUBTABLES || !geo->buckets)
+		return -EINVAL;
+	cells_max = BLOOM_CORE_BITS_MAX / geo->cell_bits;
+	if (geo->buckets > cells_max / (BLOOM_DLEFT_SUBTABLES *
+					BLOOM_DLEFT_CELLS))
+		return -E2BIG;
+	if (geo->bits != geo->buckets * BLOOM_DLEFT_SUBTABLES *
+			 BLOOM_DLEFT_CELLS * geo->cell_bits)
+		return -EINVAL;
+	if (geo->capacity < 1 || geo->capacity > BLOOM_CORE_CAPACITY_MAX ||
+	    geo->fpp_ppb < BLOOM_CORE_FPP_PPB_MIN ||
+	    geo->fpp_ppb > BLOOM_CORE_FPP_PPB_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Cells loaded from a snapshot: an empty cell is all zero, and a used cell's
+ * fingerprint is the only one of its value x among x's 4 candidate buckets
+ * (the invariant add and delete rely on). x is recovered from the cell by
+ * inverting the Feistel rounds of its subtable. Recomputes the cells in use
+ * per subtable and the saturated cells. 0 or -EBADMSG.
+ */
+int bloom_dl_snap_check(struct bloom_core *f)
+{
+	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
+	u64 n = nb * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
+	u64 used[BLOOM_DLEFT_SUBTABLES] = { 0 }, sat = 0, i, idx, q, b;
+	struct bloom_dl_cand c;
+	u32 sub, s, j, v, fp;
+
+	for (i = 0; i < n; i++) {
+		if (!(i & 0xffff))
+			bloom_cond_resched();
+		v = bloom_dl_get(f, i);
+		if (!(v & BLOOM_DL_CTR_MASK)) {
+			if (v)
+				return -EBADMSG;
+			continue;
+		}
+		sub = (u32)div64_u64(i, nb * BLOOM_DLEFT_CELLS);
+		b = div64_u64(i, BLOOM_DLEFT_CELLS) - sub * nb;
+		fp = v >> BLOOM_DL_CTR_BITS;
+		used[sub]++;
+		sat += (v & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX;
+		q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + (sub + 5) *
+							 BLOOM_GOLDEN), nb, 64);
+		if (q >= nb)
+			q -= nb;
+		bloom_dl_cand_x(f, q, (fp ^ bloom_mix64(q + (sub + 1) *
+							 BLOOM_GOLDEN)) & mask,
+				&c);
+		for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++) {
+			for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
+				idx = c.cell[s] + j;
+				if (idx != i &&
+				    bloom_dl_match(bloom_dl_get(f, idx),
+						   c.fp[s]))
+					return -EBADMSG;
+			}
+		}
+	}
+	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++)
+		f->subtable_used[s] = used[s];
+	f->saturated = sat;
+	return 0;
 }
 
 const struct bloom_core_ops bloom_dl_ops = {

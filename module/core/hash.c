@@ -21,6 +21,17 @@ void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
 	k->key[1] = hi;
 }
 
+void bloom_hash_key_to_bytes(const bloom_hash_key_t *k,
+			     u8 bytes[BLOOM_CORE_HASH_KEY_LEN])
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		bytes[i] = (u8)(k->key[0] >> (8 * i));
+		bytes[8 + i] = (u8)(k->key[1] >> (8 * i));
+	}
+}
+
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len)
 {
 	return siphash(data, len, &f->key);

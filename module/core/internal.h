@@ -22,6 +22,20 @@ static inline u64 bloom_mix64(u64 z)
 }
 
 /*
+ * The position scheme id, written into every snapshot (snapshot.h): it pins
+ * the keyed hash (SipHash-2-4 of the key under the 128-bit key, hash.c) and
+ * the way every type derives its positions from that hash and lays out its
+ * storage: bloom_std_h2()/bloom_std_pos() below (standard, counting), the
+ * blocked filter's block and in-block bits (filter.c), the counting
+ * filter's nibbles (counting.c) and the d-left candidates (dleft.c). A
+ * snapshot with another id is refused: its bits would answer for other
+ * keys. Any change to any of those functions must bump this number; the
+ * unit test test_snapshot pins each type's storage image for fixed keys to
+ * the id, so a change without a bump fails it.
+ */
+#define BLOOM_SCHEME_ID		1
+
+/*
  * Standard and counting positions: Kirsch-Mitzenmacher double hashing.
  * h1 = h, h2 = a 64-bit mix of h forced odd, g_i = h1 + i * h2 (mod 2^64),
  * and position i is the high 64 bits of g_i * m: a multiply-shift onto
@@ -96,5 +110,7 @@ u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);
 /* dleft.c */
 extern const struct bloom_core_ops bloom_dl_ops;
 int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
+int bloom_dl_geometry_check(const struct bloom_geometry *geo);
+int bloom_dl_snap_check(struct bloom_core *f);
 
 #endif /* BLOOM_CORE_INTERNAL_H */

@@ -10,7 +10,12 @@
  * mul_u64_u64_shr() (64x64->128 multiply, shifted), div64_u64() (the
  * kernel has no plain 64-bit division on 32-bit machines),
  * smp_load_acquire()/smp_store_release() and cmpxchg64() (returns the old
- * value; fully ordered in the kernel, relaxed is all the core relies on).
+ * value; fully ordered in the kernel, relaxed is all the core relies on),
+ * xxh64 for the snapshot checksums: bloom_xxh64_state, bloom_xxh64_reset()
+ * (seed 0), bloom_xxh64_update(), bloom_xxh64_digest() (the kernel's
+ * lib/xxhash.c; in userspace libxxhash's header, inlined, so nothing extra
+ * is linked), and bloom_cond_resched() for long scans (a no-op in
+ * userspace).
  */
 #ifndef BLOOM_CORE_SHIM_H
 #define BLOOM_CORE_SHIM_H
@@ -25,9 +30,19 @@
 #include <linux/prefetch.h>
 #include <linux/compiler.h>
 #include <linux/atomic.h>
+#include <linux/xxhash.h>
+#include <linux/sched.h>
 
 /* a macro, not a typedef: the key type is the kernel's own */
 #define bloom_hash_key_t	siphash_key_t
+
+#define bloom_xxh64_state	struct xxh64_state
+#define bloom_xxh64_reset(s)	xxh64_reset((s), 0)
+#define bloom_xxh64_update(s, p, n)	xxh64_update((s), (p), (n))
+#define bloom_xxh64_digest(s)	xxh64_digest(s)
+
+/* Long scans (snapshot checks) yield now and then. */
+#define bloom_cond_resched()	cond_resched()
 
 #else /* userspace */
 
@@ -37,6 +52,8 @@
 #include <errno.h>
 #include <string.h>
 #include <sodium.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
@@ -140,6 +157,14 @@ static inline u64 siphash(const void *data, size_t len,
 	return h;
 }
 #endif
+
+/* The kernel's xxh64 streaming API, from libxxhash (same function). */
+#define bloom_xxh64_state	XXH64_state_t
+#define bloom_xxh64_reset(s)	((void)XXH64_reset((s), 0))
+#define bloom_xxh64_update(s, p, n)	((void)XXH64_update((s), (p), (n)))
+#define bloom_xxh64_digest(s)	((u64)XXH64_digest(s))
+
+#define bloom_cond_resched()	do { } while (0)
 
 #endif /* __KERNEL__ */
 

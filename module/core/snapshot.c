@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The snapshot header: serializer, parser and checks (snapshot.h,
+ * Documentation/snapshot.rst). Every field is read and written byte by
+ * byte as little-endian, so the header means the same on every host.
+ */
+#include "internal.h"
+#include "snapshot.h"
+
+/* Field offsets in the header (Documentation/snapshot.rst). */
+#define OFF_MAGIC	0
+#define OFF_VERSION	8
+#define OFF_HDR_SIZE	12
+#define OFF_INCOMPAT	16
+#define OFF_COMPAT	20
+#define OFF_SCHEME	24
+#define OFF_TYPE	28
+#define OFF_HASHES	32
+#define OFF_FPP		36
+#define OFF_BITS	40
+#define OFF_CAPACITY	48
+#define OFF_FP_BITS	56
+#define OFF_CELL_BITS	60
+#define OFF_BUCKETS	64
+#define OFF_PAYLOAD	72
+#define OFF_PAYLOAD_H	80
+#define OFF_NAME	88
+#define OFF_KEY		120
+#define OFF_STATS	136	/* 7 x u64, in struct bloom_snap_stats order */
+#define OFF_RESERVED	192	/* up to the checksum: zero when written */
+/* The header's checksum is its last 8 bytes, over all bytes before them. */
+
+#define BLOOM_SNAP_NSTATS	7
+
+static u32 get32(const u8 *p)
+{
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static u64 get64(const u8 *p)
+{
+	return (u64)get32(p) | (u64)get32(p + 4) << 32;
+}
+
+static void put32(u8 *p, u32 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)(v >> 16);
+	p[3] = (u8)(v >> 24);
+}
+
+static void put64(u8 *p, u64 v)
+{
+	put32(p, (u32)v);
+	put32(p + 4, (u32)(v >> 32));
+}
+
+u64 bloom_snap_hash(const void *p, u64 len)
+{
+	bloom_xxh64_state s;
+
+	bloom_xxh64_reset(&s);
+	bloom_xxh64_update(&s, p, len);
+	return bloom_xxh64_digest(&s);
+}
+
+static u64 *bloom_snap_stat(struct bloom_snap_stats *s, int i)
+{
+	u64 *v[BLOOM_SNAP_NSTATS] = {
+		&s->count, &s->adds, &s->queries, &s->hits, &s->deletes,
+		&s->delete_misses, &s->insert_failures,
+	};
+
+	return v[i];
+}
+
+void bloom_snap_header_init(struct bloom_snap_header *h,
+			    const struct bloom_core *f)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = BLOOM_SNAP_VERSION;
+	h->header_size = BLOOM_SNAP_HEADER_SIZE;
+	h->scheme = BLOOM_SCHEME_ID;
+	h->geo = f->geo;
+	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
+	bloom_hash_key_to_bytes(&f->key, h->hash_key);
+}
+
+void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h)
+{
+	struct bloom_snap_stats st = h->stats;
+	int i;
+
+	memset(buf, 0, BLOOM_SNAP_HEADER_SIZE);
+	memcpy(buf + OFF_MAGIC, BLOOM_SNAP_MAGIC, BLOOM_SNAP_MAGIC_LEN);
+	put32(buf + OFF_VERSION, BLOOM_SNAP_VERSION);
+	put32(buf + OFF_HDR_SIZE, BLOOM_SNAP_HEADER_SIZE);
+	put32(buf + OFF_INCOMPAT, h->incompat);
+	put32(buf + OFF_COMPAT, h->compat);
+	put32(buf + OFF_SCHEME, h->scheme);
+	put32(buf + OFF_TYPE, h->geo.type);
+	put32(buf + OFF_HASHES, h->geo.hashes);
+	put32(buf + OFF_FPP, h->geo.fpp_ppb);
+	put64(buf + OFF_BITS, h->geo.bits);
+	put64(buf + OFF_CAPACITY, h->geo.capacity);
+	put32(buf + OFF_FP_BITS, h->geo.fingerprint_bits);
+	put32(buf + OFF_CELL_BITS, h->geo.cell_bits);
+	put64(buf + OFF_BUCKETS, h->geo.buckets);
+	put64(buf + OFF_PAYLOAD, h->payload_bytes);
+	put64(buf + OFF_PAYLOAD_H, h->payload_hash);
+	memcpy(buf + OFF_NAME, h->name, BLOOM_SNAP_NAME_LEN);
+	memcpy(buf + OFF_KEY, h->hash_key, BLOOM_CORE_HASH_KEY_LEN);
+	for (i = 0; i < BLOOM_SNAP_NSTATS; i++)
+		put64(buf + OFF_STATS + 8 * i, *bloom_snap_stat(&st, i));
+	put64(buf + BLOOM_SNAP_HEADER_SIZE - 8,
+	      bloom_snap_hash(buf, BLOOM_SNAP_HEADER_SIZE - 8));
+}
+
+int bloom_snap_header_size(const u8 *buf, u64 len, u32 *size)
+{
+	u32 v;
+
+	if (len < BLOOM_SNAP_PREFIX ||
+	    memcmp(buf + OFF_MAGIC, BLOOM_SNAP_MAGIC, BLOOM_SNAP_MAGIC_LEN))
+		return -EBADMSG;
+	v = get32(buf + OFF_VERSION);
+	if (v != BLOOM_SNAP_VERSION)
+		return -EPROTONOSUPPORT;
+	v = get32(buf + OFF_HDR_SIZE);
+	if (v < BLOOM_SNAP_HEADER_SIZE || v > BLOOM_SNAP_HEADER_MAX || v % 8)
+		return -EBADMSG;
+	*size = v;
+	return 0;
+}
+
+int bloom_snap_geometry_check(const struct bloom_geometry *geo)
+{
+	if (geo->type == BLOOM_CORE_DLEFT)
+		return bloom_dl_geometry_check(geo);
+	if (geo->type == BLOOM_CORE_COUNTING && geo->cell_bits != 4)
+		return -EINVAL;
+	if (geo->type != BLOOM_CORE_COUNTING && geo->cell_bits)
+		return -EINVAL;
+	if (geo->fingerprint_bits || geo->buckets)
+		return -EINVAL;
+	return bloom_geometry_check(geo);
+}
+
+/* Refuses: @err, with the reason in *@why when the caller asked. */
+static int bloom_snap_fail(const char **why, int err, const char *text)
+{
+	if (why)
+		*why = text;
+	return err;
+}
+
+int bloom_snap_header_read(const u8 *buf, u64 len,
+			   struct bloom_snap_header *h, const char **why)
+{
+	u32 size, i;
+	int ret;
+
+	ret = bloom_snap_header_size(buf, len, &size);
+	if (ret == -EPROTONOSUPPORT)
+		return bloom_snap_fail(why, ret, "format version unknown to this version of bloom");
+	if (ret)
+		return bloom_snap_fail(why, ret, len < BLOOM_SNAP_PREFIX ||
+				       memcmp(buf, BLOOM_SNAP_MAGIC,
+					      BLOOM_SNAP_MAGIC_LEN) ?
+				       "not a bloom snapshot (bad magic bytes)" :
+				       "header size out of range");
+	if (len < size)
+		return bloom_snap_fail(why, -EBADMSG, "truncated header");
+	if (get64(buf + size - 8) != bloom_snap_hash(buf, size - 8))
+		return bloom_snap_fail(why, -EBADMSG,
+				       "header checksum mismatch (corrupt snapshot)");
+
+	memset(h, 0, sizeof(*h));
+	h->version = BLOOM_SNAP_VERSION;
+	h->header_size = size;
+	h->incompat = get32(buf + OFF_INCOMPAT);
+	h->compat = get32(buf + OFF_COMPAT);
+	h->scheme = get32(buf + OFF_SCHEME);
+	h->geo.type = get32(buf + OFF_TYPE);
+	h->geo.hashes = get32(buf + OFF_HASHES);
+	h->geo.fpp_ppb = get32(buf + OFF_FPP);
+	h->geo.bits = get64(buf + OFF_BITS);
+	h->geo.capacity = get64(buf + OFF_CAPACITY);
+	h->geo.fingerprint_bits = get32(buf + OFF_FP_BITS);
+	h->geo.cell_bits = get32(buf + OFF_CELL_BITS);
+	h->geo.buckets = get64(buf + OFF_BUCKETS);
+	h->payload_bytes = get64(buf + OFF_PAYLOAD);
+	h->payload_hash = get64(buf + OFF_PAYLOAD_H);
+	memcpy(h->name, buf + OFF_NAME, BLOOM_SNAP_NAME_LEN);
+	memcpy(h->hash_key, buf + OFF_KEY, BLOOM_CORE_HASH_KEY_LEN);
+	for (i = 0; i < BLOOM_SNAP_NSTATS; i++)
+		*bloom_snap_stat(&h->stats, i) = get64(buf + OFF_STATS + 8 * i);
+
+	if (h->incompat & ~BLOOM_SNAP_INCOMPAT_KNOWN)
+		return bloom_snap_fail(why, -EPROTONOSUPPORT,
+				       "needs a feature unknown to this version of bloom");
+	if (h->scheme != BLOOM_SCHEME_ID)
+		return bloom_snap_fail(why, -EPROTONOSUPPORT,
+				       "another hash or position scheme: rebuild it from the keys");
+	if (h->geo.type < BLOOM_CORE_STANDARD ||
+	    h->geo.type > BLOOM_CORE_DLEFT)
+		return bloom_snap_fail(why, -EOPNOTSUPP, "unknown filter type");
+	ret = bloom_snap_geometry_check(&h->geo);
+	if (ret)
+		return bloom_snap_fail(why, ret, ret == -E2BIG ?
+				       "filter larger than bloom's limit" :
+				       "geometry not valid for its type");
+	if (h->payload_bytes != bloom_core_storage_bytes(&h->geo))
+		return bloom_snap_fail(why, -EBADMSG, "payload size does not match the geometry");
+	/* the name: NUL-terminated, zero after the NUL, not empty */
+	for (i = 0; i < BLOOM_SNAP_NAME_LEN && h->name[i]; i++)
+		;
+	if (!i || i == BLOOM_SNAP_NAME_LEN)
+		return bloom_snap_fail(why, -EBADMSG, "bad filter name");
+	for (; i < BLOOM_SNAP_NAME_LEN; i++)
+		if (h->name[i])
+			return bloom_snap_fail(why, -EBADMSG, "bad filter name");
+	return 0;
+}
+
+/* Bits (or bytes' bits) from @from to the end of the storage are all 0. */
+static bool bloom_snap_tail_zero(const struct bloom_core *f, u64 from_bit)
+{
+	const u8 *p = (const u8 *)f->words;
+	u64 bytes = bloom_core_storage_bytes(&f->geo), i = from_bit / 8;
+
+	if (from_bit % 8 && i < bytes && (p[i] >> (from_bit % 8)))
+		return false;
+	for (i = (from_bit + 7) / 8; i < bytes; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Counting: counters at 15 (the image is little-endian: byte c/2). */
+static u64 bloom_snap_cnt_saturated(const struct bloom_core *f)
+{
+	const u8 *p = (const u8 *)f->words;
+	u64 i, n = f->geo.bits, sat = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!(i & 0xfffff))
+			bloom_cond_resched();
+		sat += ((p[i / 2] >> (4 * (i % 2))) & 15) == 15;
+	}
+	return sat;
+}
+
+int bloom_snap_payload_check(struct bloom_core *f)
+{
+	u32 i;
+
+	f->saturated = 0;
+	f->insert_failures = 0;
+	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
+		f->subtable_used[i] = 0;
+	switch (f->geo.type) {
+	case BLOOM_CORE_STANDARD:
+	case BLOOM_CORE_BLOCKED:
+		return bloom_snap_tail_zero(f, f->geo.bits) ? 0 : -EBADMSG;
+	case BLOOM_CORE_COUNTING:
+		if (!bloom_snap_tail_zero(f, f->geo.bits * 4))
+			return -EBADMSG;
+		f->saturated = bloom_snap_cnt_saturated(f);
+		return 0;
+	case BLOOM_CORE_DLEFT:
+		return bloom_dl_snap_check(f);
+	}
+	return -EBADMSG;
+}
+
+int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
+		    const u8 *buf, u64 len, void *storage, const char **why)
+{
+	bloom_hash_key_t key;
+
+	if (!bloom_snap_native())
+		return bloom_snap_fail(why, -EOPNOTSUPP, "snapshots need a little-endian host");
+	if (len < h->header_size ||
+	    len - h->header_size < h->payload_bytes)
+		return bloom_snap_fail(why, -EBADMSG, "truncated snapshot");
+	if (len - h->header_size > h->payload_bytes)
+		return bloom_snap_fail(why, -EBADMSG, "trailing bytes after the payload");
+	buf += h->header_size;
+	if (bloom_snap_hash(buf, h->payload_bytes) != h->payload_hash)
+		return bloom_snap_fail(why, -EBADMSG,
+				       "payload checksum mismatch (corrupt snapshot)");
+	memcpy(storage, buf, h->payload_bytes);
+	bloom_hash_key_from_bytes(&key, h->hash_key);
+	bloom_core_init(f, &h->geo, &key, storage);
+	if (bloom_snap_payload_check(f))
+		return bloom_snap_fail(why, -EBADMSG,
+				       "payload holds values its filter type cannot hold");
+	f->insert_failures = h->stats.insert_failures;
+	return 0;
+}
+
+void bloom_snap_header_make(u8 *buf, const struct bloom_core *f,
+			    const char *name,
+			    const struct bloom_snap_stats *stats)
+{
+	struct bloom_snap_header h;
+	u32 i;
+
+	bloom_snap_header_init(&h, f);
+	for (i = 0; i < BLOOM_SNAP_NAME_LEN - 1 && name[i]; i++)
+		h.name[i] = name[i];
+	if (stats)
+		h.stats = *stats;
+	h.payload_hash = bloom_snap_hash(f->words, h.payload_bytes);
+	bloom_snap_header_write(buf, &h);
+}
