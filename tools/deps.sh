@@ -5,7 +5,8 @@
 # machine that lacks it. Usage: tools/deps.sh [check|bench|debug]
 #
 # check: compiler, kernel image and headers for the test VM, QEMU, busybox,
-#        libsodium (the userspace SipHash), the kernel source tarball (it holds
+#        libsodium (the userspace SipHash), libxxhash (the snapshot checksum,
+#        xxh64, as the kernel's), the kernel source tarball (it holds
 #        the kselftest harness and checkpatch.pl), clang with its runtime
 #        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), sparse (make lint)
 # bench: the above plus the peers and plotting the benchmarks use
@@ -13,7 +14,7 @@
 #        needs, for make check-debug (selftests/debug-kernel/)
 set -e
 
-pkgs="build-essential pkg-config libsodium-dev linux-image-amd64 \
+pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev sparse"
 if [ "$1" = bench ]; then

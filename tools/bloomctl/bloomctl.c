@@ -88,6 +88,29 @@ static const struct verb verbs[] = {
 	{ "destroy", cmd_destroy,
 	  "destroy NAME",
 	  "Destroys filter NAME and frees its memory (needs CAP_NET_ADMIN).\n" },
+	{ "build", cmd_build,
+	  "build FILE --name NAME [--type T] --capacity N --fpp P -f KEYS\n"
+	  "       [--hash-key HEX32 | --hash-key-file F] [--ipv4|--ipv6]\n"
+	  "       [--skip-empty] [--threads N] [-v]",
+	  "Builds a filter from a key file without the module, with the kernel's\n"
+	  "own filter code on every CPU, and writes it to FILE as a snapshot\n"
+	  "('-': standard output; a file is written atomically, mode 0600: it\n"
+	  "holds the hash key). 'bloomctl restore FILE' loads it in one call.\n"
+	  "  -n, --name NAME      the filter's name in the snapshot\n"
+	  "  -t, --type T         standard (default), blocked, counting, dleft\n"
+	  "  -c, --capacity N     keys the filter is sized for\n"
+	  "  -p, --fpp P          false-positive rate wanted at N keys\n"
+	  "  -f, --file KEYS      one key per line ('-': standard input), as add -f\n"
+	  "      --hash-key H     the 128-bit SipHash key as 32 hex digits\n"
+	  "      --hash-key-file F  the key from a file: 32 hex digits or 16 bytes\n"
+	  "                       (default: random). With the key of a kernel\n"
+	  "                       filter of the same type and size, the bits are\n"
+	  "                       exactly those 'bloomctl add -f' would set there\n"
+	  "      --ipv4/--ipv6    keys are addresses, as with add\n"
+	  "      --skip-empty     skip empty lines instead of stopping at them\n"
+	  "      --threads N      hashing threads (default: the online CPUs)\n"
+	  "  -v, --verbose        print keys, time and rate on stderr\n"
+	  "A bad line stops the command and nothing is written.\n" },
 	{ "version", cmd_version,
 	  "version [--json]",
 	  "Prints the module's ABI version, filter types, limits and memory use.\n" },

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bloomctl build: a filter built from a key file in userspace, with the
+ * kernel's own core (module/core) on every CPU, written as a snapshot that
+ * "bloomctl restore" loads in one call. No module needed.
+ *
+ * Keys are read in chunks; the threads hash a chunk's keys (SipHash is most
+ * of the work) and, for standard and blocked filters, set their bits right
+ * away (atomic bit sets: order does not matter). Counting and d-left
+ * filters need exclusive writers, and a d-left table depends on the order
+ * of inserts, so their adds run on one thread in file order after the
+ * chunk is hashed. Either way the storage is byte for byte what the kernel
+ * builds from the same keys in the same order under the same hash key.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sodium.h>
+#include "bloomctl.h"
+#include "snapfile.h"
+
+#define CHUNK_KEYS	(1U << 18)
+#define CHUNK_BYTES	(32U << 20)
+#define MAX_THREADS	256
+
+struct chunk {
+	struct bloom_core *f;
+	u8 *bytes;		/* the keys, packed */
+	size_t *off;		/* key i is bytes[off[i] .. off[i + 1]) */
+	u64 *hashes;
+	size_t n;
+	int add_here;		/* standard, blocked: threads add too */
+	u64 new_keys;		/* keys that set a bit (per thread) */
+};
+
+struct slice {
+	struct chunk *c;
+	size_t from, to;
+	u64 new_keys;
+};
+
+static void *hash_slice(void *arg)
+{
+	struct slice *s = arg;
+	struct chunk *c = s->c;
+	size_t i;
+
+	for (i = s->from; i < s->to; i++)
+		c->hashes[i] = bloom_core_hash(c->f, c->bytes + c->off[i],
+					       c->off[i + 1] - c->off[i]);
+	s->new_keys = 0;
+	if (c->add_here && s->to > s->from) {
+		u32 n = (u32)(s->to - s->from);
+
+		s->new_keys = n - (u32)bloom_core_add_batch(c->f,
+							    c->hashes + s->from,
+							    n, NULL);
+	}
+	return NULL;
+}
+
+/* Hashes (and maybe adds) the chunk on @nthreads threads. */
+static void run_chunk(struct chunk *c, unsigned int nthreads)
+{
+	pthread_t tid[MAX_THREADS];
+	struct slice sl[MAX_THREADS];
+	unsigned int t, started = 0;
+	size_t per = (c->n + nthreads - 1) / nthreads;
+
+	for (t = 0; t < nthreads; t++) {
+		sl[t].c = c;
+		sl[t].from = t * per < c->n ? t * per : c->n;
+		sl[t].to = (t + 1) * per < c->n ? (t + 1) * per : c->n;
+	}
+	/* thread 0's slice runs here */
+	for (t = 1; t < nthreads; t++) {
+		if (pthread_create(&tid[t], NULL, hash_slice, &sl[t]))
+			break;
+		started = t;
+	}
+	hash_slice(&sl[0]);
+	/* slices whose thread could not start run here too */
+	for (t = started + 1; t < nthreads; t++)
+		hash_slice(&sl[t]);
+	for (t = 1; t <= started; t++)
+		pthread_join(tid[t], NULL);
+	for (t = 0; t < nthreads; t++)
+		c->new_keys += sl[t].new_keys;
+}
+
+static int read_hash_key_file(const char *path, u8 key[BLOOM_HASH_KEY_LEN])
+{
+	char buf[80];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (n == BLOOM_HASH_KEY_LEN) {	/* 16 raw bytes */
+		memcpy(key, buf, n);
+		return 0;
+	}
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	return parse_hex_key(buf, key) ? -EINVAL : 0;
+}
+
+int cmd_build(const char *dev, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "type", required_argument, NULL, 't' },
+		{ "capacity", required_argument, NULL, 'c' },
+		{ "fpp", required_argument, NULL, 'p' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "hash-key", required_argument, NULL, 'K' },
+		{ "hash-key-file", required_argument, NULL, 'F' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "ipv4", no_argument, NULL, '4' },
+		{ "ipv6", no_argument, NULL, '6' },
+		{ "skip-empty", no_argument, NULL, 'e' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum bloom_type type = BLOOM_TYPE_STANDARD;
+	const char *name = NULL, *keys = NULL, *out;
+	uint64_t capacity = 0, v;
+	double fpp = 0, t0;
+	uint32_t ppb = 0;
+	u8 key[BLOOM_HASH_KEY_LEN];
+	int have_key = 0, family = 0, skip_empty = 0, verbose = 0, c, err;
+	long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
+	struct bloom_geometry geo;
+	struct bloom_snap_stats st = { 0 };
+	struct line_reader lr;
+	struct bloom_core f;
+	struct chunk ch = { 0 };
+	bloom_hash_key_t hk;
+	u8 hdr[BLOOM_SNAP_HEADER_SIZE];
+	size_t used = 0;
+	u64 bytes;
+	void *storage;
+	char *line;
+	long len;
+
+	(void)dev;
+	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			name = optarg;
+			break;
+		case 't':
+			type = parse_type(optarg);
+			if (!type)
+				die_usage("build", "unknown filter type '%s': use standard, blocked, counting or dleft",
+					  optarg);
+			break;
+		case 'c':
+			if (parse_count(optarg, &capacity) || !capacity ||
+			    capacity > BLOOM_CAPACITY_MAX)
+				die_usage("build", "bad capacity '%s': give a number of keys from 1 to %llu, k/M/G suffixes allowed (e.g. 1M)",
+					  optarg, BLOOM_CAPACITY_MAX);
+			break;
+		case 'p':
+			if (parse_fpp(optarg, &fpp) ||
+			    bloom_fpp_to_ppb(fpp, &ppb))
+				die_usage("build", "bad false-positive rate '%s': give a probability from 1e-9 to 0.5, e.g. 0.01 or 1e-3",
+					  optarg);
+			break;
+		case 'f':
+			keys = optarg;
+			break;
+		case 'K':
+			if (parse_hex_key(optarg, key))
+				die_usage("build", "bad hash key '%s': give %d hexadecimal digits (128 bits)",
+					  optarg, 2 * BLOOM_HASH_KEY_LEN);
+			have_key = 1;
+			break;
+		case 'F':
+			err = read_hash_key_file(optarg, key);
+			if (err == -EINVAL)
+				die_usage("build", "hash key file '%s' holds neither 32 hexadecimal digits nor 16 bytes",
+					  optarg);
+			if (err)
+				die("cannot read hash key file '%s': %s",
+				    optarg, strerror(-err));
+			have_key = 1;
+			break;
+		case 'T':
+			if (parse_count(optarg, &v) || !v || v > MAX_THREADS)
+				die_usage("build", "bad thread count '%s': give 1 to %d",
+					  optarg, MAX_THREADS);
+			nthreads = (long)v;
+			break;
+		case '4':
+			family = AF_INET;
+			break;
+		case '6':
+			family = AF_INET6;
+			break;
+		case 'e':
+			skip_empty = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			print_help(stdout, "build");
+			return EXIT_OK;
+		default:
+			die_getopt("build", c, argv);
+		}
+	}
+	if (optind >= argc)
+		die_usage("build", "build needs an output FILE ('-': standard output)");
+	if (optind + 1 < argc)
+		die_usage("build", "unexpected argument '%s'", argv[optind + 1]);
+	out = argv[optind];
+	if (!name)
+		die_usage("build", "build needs --name NAME (the name the filter gets when restored)");
+	check_name("build", name);
+	if (!capacity || !ppb)
+		die_usage("build", "build needs --capacity N and --fpp P (e.g. --capacity 1M --fpp 0.01)");
+	if (!keys)
+		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
+	if (nthreads < 1)
+		nthreads = 1;
+	if (nthreads > MAX_THREADS)
+		nthreads = MAX_THREADS;
+
+	err = bloom_geometry_size(type, capacity, ppb, &geo);
+	if (err == -E2BIG)
+		die("a %s filter for %" PRIu64 " keys at rate %g is larger than bloom's limit of 2^40 bits",
+		    type_name(type), capacity, fpp);
+	if (err)
+		die("cannot size a %s filter for %" PRIu64 " keys at rate %g: %s",
+		    type_name(type), capacity, fpp, strerror(-err));
+	if (sodium_init() < 0)
+		die("libsodium failed to initialise");
+	if (!have_key)
+		randombytes_buf(key, sizeof(key));
+	bloom_hash_key_from_bytes(&hk, key);
+	sodium_memzero(key, sizeof(key));
+	bytes = bloom_core_storage_bytes(&geo);
+	storage = aligned_alloc(BLOOM_CORE_ALIGN, bytes);
+	ch.bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
+	ch.off = malloc((CHUNK_KEYS + 1) * sizeof(*ch.off));
+	ch.hashes = malloc(CHUNK_KEYS * sizeof(*ch.hashes));
+	if (!storage || !ch.bytes || !ch.off || !ch.hashes)
+		die("out of memory: the %s filter needs %" PRIu64 " bytes",
+		    type_name(type), bytes);
+	memset(storage, 0, bytes);
+	bloom_core_init(&f, &geo, &hk, storage);
+	sodium_memzero(&hk, sizeof(hk));
+	ch.f = &f;
+	ch.add_here = !bloom_core_writers_exclusive(&f);
+
+	err = lr_open(&lr, keys);
+	if (err)
+		die("cannot open key file '%s': %s", keys, strerror(-err));
+	t0 = now_seconds();
+	for (;;) {
+		uint8_t addr[16];
+		const void *k = NULL;
+		size_t klen = 0;
+		int eof = 0;
+
+		len = lr_next(&lr, &line);
+		if (len == -2)
+			die("cannot read '%s': %s", lr.path, strerror(errno));
+		if (len == -1) {
+			eof = 1;
+		} else if (len == 0) {
+			if (!skip_empty)
+				die("%s:%" PRIu64 ": empty line: keys are 1 to %d bytes (--skip-empty skips empty lines); nothing was written",
+				    lr.path, lr.lineno, BLOOM_KEY_MAX);
+			continue;
+		} else if (family) {
+			if (parse_addr(family, line, len, addr))
+				die("%s:%" PRIu64 ": not an %s address; nothing was written",
+				    lr.path, lr.lineno,
+				    family == AF_INET ? "IPv4" : "IPv6");
+			k = addr;
+			klen = family == AF_INET ? 4 : 16;
+		} else if (len > BLOOM_KEY_MAX) {
+			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
+			    lr.path, lr.lineno, BLOOM_KEY_MAX);
+		} else {
+			k = line;
+			klen = len;
+		}
+		if (eof || ch.n == CHUNK_KEYS || used + klen > CHUNK_BYTES) {
+			ch.off[ch.n] = used;
+			run_chunk(&ch, (unsigned int)nthreads);
+			if (!ch.add_here) {
+				int r = bloom_core_add_batch(&f, ch.hashes,
+							     (u32)ch.n, NULL);
+
+				if (r < 0)
+					die("the dleft filter is full: a key found every candidate bucket full after %" PRIu64 " keys; build with a larger --capacity; nothing was written",
+					    st.adds);
+				ch.new_keys += ch.n - (u32)r;
+			}
+			st.adds += ch.n;
+			st.count += ch.new_keys;
+			ch.new_keys = 0;
+			ch.n = 0;
+			used = 0;
+		}
+		if (eof)
+			break;
+		ch.off[ch.n++] = used;
+		memcpy(ch.bytes + used, k, klen);
+		used += klen;
+	}
+	lr_close(&lr);
+
+	bloom_snap_header_make(hdr, &f, name, &st);
+	err = snap_write(out, hdr, sizeof(hdr), storage, bytes);
+	if (err)
+		die("cannot write snapshot '%s': %s", out, strerror(-err));
+	if (verbose) {
+		double secs = now_seconds() - t0;
+
+		fprintf(stderr, "%s: %" PRIu64 " keys (%" PRIu64 " new) into a %s filter of %" PRIu64 " bytes in %.3f s (%.0f keys/s, %ld threads)\n",
+			name, st.adds, st.count, type_name(type), bytes, secs,
+			secs > 0 ? st.adds / secs : 0.0, nthreads);
+	}
+	sodium_memzero(storage, bytes);
+	free(storage);
+	free(ch.bytes);
+	free(ch.off);
+	free(ch.hashes);
+	return EXIT_OK;
+}
