@@ -19,38 +19,12 @@
 #include <string.h>
 
 #include "core.h"
+#include "fuzz.h"
 
 #define NKEYS		64	/* the key space: small, so keys repeat */
 #define MAX_OPS		400	/* per input, to keep executions fast */
 #define MAX_CAPACITY	512
 #define MAX_BITS	8192
-
-/* Fails loudly: libFuzzer keeps the input that got here. */
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "fuzz_core: %s:%d: %s: ", __FILE__,	\
-			__LINE__, #cond);				\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		abort();						\
-	}								\
-} while (0)
-
-struct input {
-	const u8 *p;
-	size_t left;
-};
-
-/* Reads n bytes little-endian; past the end of the input reads zeros. */
-static u64 take(struct input *in, unsigned int n)
-{
-	u64 v = 0;
-	unsigned int i;
-
-	for (i = 0; i < n && in->left; i++, in->left--)
-		v |= (u64)*in->p++ << (8 * i);
-	return v;
-}
 
 struct state {
 	struct bloom_core f;

@@ -23,35 +23,11 @@
 #include <string.h>
 
 #include "core.h"
+#include "fuzz.h"
 #include "snapshot.h"
 
 #define MAX_PAYLOAD	(1U << 16)	/* bytes: keeps executions fast */
 #define MAX_FILE	(BLOOM_SNAP_HEADER_SIZE + MAX_PAYLOAD)
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "fuzz_snapshot: %s:%d: %s: ", __FILE__,	\
-			__LINE__, #cond);				\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		abort();						\
-	}								\
-} while (0)
-
-struct input {
-	const u8 *p;
-	size_t left;
-};
-
-static u64 take(struct input *in, unsigned int n)
-{
-	u64 v = 0;
-	unsigned int i;
-
-	for (i = 0; i < n && in->left; i++, in->left--)
-		v |= (u64)*in->p++ << (8 * i);
-	return v;
-}
 
 static void put64(u8 *p, u64 v)
 {
