@@ -9,7 +9,15 @@
  * never holds more than the hashes (8 bytes a key) and one chunk of keys.
  *
  * Writers of counting and d-left filters take the filter's write_lock for
- * the second pass only: hashing, the expensive part, runs unlocked.
+ * the second pass only: hashing, the expensive part, runs unlocked. Under
+ * the lock the filter's store cannot change or go (filter.h).
+ *
+ * Everything else (queries, adds to standard and blocked filters) applies
+ * the hashes under rcu_read_lock(), BLOOM_APPLY_CHUNK keys at a time, and
+ * may yield between chunks. Each chunk uses the store published at its
+ * start: a destroy between two chunks fails the batch with ESTALE (what it
+ * added went with the filter), a replace with another hash key makes the
+ * rest of the batch be hashed again with the new key from the user's keys.
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -17,6 +25,7 @@
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -27,6 +36,8 @@
 
 #define BLOOM_CHUNK_BYTES	(64 * 1024)	/* holds 16 keys of the longest size */
 #define BLOOM_LENS_CHUNK	64
+/* Keys per RCU read section; a multiple of 8, one results byte per 8 keys. */
+#define BLOOM_APPLY_CHUNK	1024
 /*
  * Small batches (a daemon asking about one address) work on the stack: two
  * allocations would cost as much as the rest of the call.
@@ -35,7 +46,7 @@
 #define BLOOM_SMALL_BYTES	256
 
 struct bloom_keys {
-	const struct bloom_core *core;
+	const struct bloom_core *hasher;
 	const u8 __user *ukeys;
 	const u32 __user *ulens;
 	u64 keys_len;
@@ -93,17 +104,20 @@ static int bloom_hash_one(struct bloom_keys *k, u32 len, u64 *hash)
 	ret = bloom_keys_fill(k, len);
 	if (ret)
 		return ret;
-	*hash = bloom_core_hash(k->core, k->buf + k->pos, len);
+	*hash = bloom_core_hash(k->hasher, k->buf + k->pos, len);
 	k->pos += len;
 	return 0;
 }
 
-/* Pass one: copies, checks and hashes every key of the batch. */
-static int bloom_batch_hash(const struct bloom_filter *f,
+/*
+ * Pass one: copies, checks and hashes every key of the batch with the hash
+ * key of @hasher (the only field of it that is used).
+ */
+static int bloom_batch_hash(const struct bloom_core *hasher,
 			    const struct bloom_batch *b, u64 *hashes)
 {
 	struct bloom_keys k = {
-		.core = &f->core,
+		.hasher = hasher,
 		.ukeys = u64_to_user_ptr(b->keys),
 		.ulens = u64_to_user_ptr(b->lens),
 		.keys_len = b->keys_len,
@@ -150,26 +164,174 @@ enum bloom_batch_op {
 	BLOOM_BATCH_DELETE,
 };
 
-/* Pass two. Returns the number of set result bits, or a negative errno. */
-static int bloom_batch_apply(struct bloom_filter *f, enum bloom_batch_op op,
-			     const u64 *hashes, u32 n, u8 *results)
+/* What pass two needs; @hasher carries the hash key the hashes were made with. */
+struct bloom_apply {
+	struct bloom_filter *f;
+	struct bloom_batch *b;
+	enum bloom_batch_op op;
+	struct bloom_core hasher;
+	u64 *hashes;
+	u8 *results;	/* NULL when the caller wants no bitmap */
+	u32 done;
+	u32 hits;
+};
+
+static bool bloom_same_key(const bloom_hash_key_t *a, const bloom_hash_key_t *b)
 {
-	bool exclusive;
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* Hashes the batch again with @key, the key of the store now published. */
+static int bloom_apply_rehash(struct bloom_apply *a, const bloom_hash_key_t *key)
+{
+	a->hasher.key = *key;
+	return bloom_batch_hash(&a->hasher, a->b, a->hashes);
+}
+
+static void bloom_apply_stats(struct bloom_store *s, enum bloom_batch_op op,
+			      u32 done, u32 hits)
+{
+	switch (op) {
+	case BLOOM_BATCH_QUERY:
+		this_cpu_add(s->stats->queries, done);
+		this_cpu_add(s->stats->hits, hits);
+		break;
+	case BLOOM_BATCH_ADD:
+		this_cpu_add(s->stats->adds, done);
+		this_cpu_add(s->stats->count, done - hits);
+		break;
+	case BLOOM_BATCH_DELETE:
+		this_cpu_add(s->stats->deletes, hits);
+		this_cpu_add(s->stats->delete_misses, done - hits);
+		break;
+	}
+}
+
+/* Counting and d-left writers: the whole batch under the write lock. */
+static int bloom_apply_locked(struct bloom_apply *a)
+{
+	u32 n = a->b->nkeys;
+	struct bloom_store *s;
 	int ret;
 
-	if (op == BLOOM_BATCH_QUERY)
-		return bloom_core_query_batch(&f->core, hashes, n, results);
-
-	exclusive = bloom_core_writers_exclusive(&f->core);
-	if (exclusive && mutex_lock_killable(&f->write_lock))
+	if (mutex_lock_killable(&a->f->write_lock))
 		return -EINTR;
-	if (op == BLOOM_BATCH_ADD)
-		ret = bloom_core_add_batch(&f->core, hashes, n, results);
-	else
-		ret = bloom_core_delete_batch(&f->core, hashes, n, results);
-	if (exclusive)
-		mutex_unlock(&f->write_lock);
+	s = bloom_filter_store_locked(a->f);
+	ret = -ESTALE;
+	if (!s)
+		goto out;
+	if (!bloom_same_key(&s->core.key, &a->hasher.key)) {
+		ret = bloom_apply_rehash(a, &s->core.key);
+		if (ret)
+			goto out;
+	}
+	if (a->op == BLOOM_BATCH_ADD) {
+		ret = bloom_core_add_batch(&s->core, a->hashes, n, a->results);
+		if (ret < 0)
+			goto out;
+	} else {
+		ret = bloom_core_delete_batch(&s->core, a->hashes, n,
+					      a->results);
+	}
+	a->done = n;
+	a->hits = ret;
+	bloom_apply_stats(s, a->op, n, ret);
+	ret = 0;
+out:
+	mutex_unlock(&a->f->write_lock);
 	return ret;
+}
+
+/* Queries, and adds to standard and blocked filters: RCU only. */
+static int bloom_apply_rcu(struct bloom_apply *a)
+{
+	u32 n = a->b->nkeys, len, hits;
+	bloom_hash_key_t key;
+	struct bloom_store *s;
+	u8 *results;
+	int ret;
+
+	while (a->done < n) {
+		len = min_t(u32, n - a->done, BLOOM_APPLY_CHUNK);
+		results = a->results ? a->results + a->done / 8 : NULL;
+		rcu_read_lock();
+		s = bloom_filter_store(a->f);
+		if (!s) {
+			rcu_read_unlock();
+			return -ESTALE;
+		}
+		if (!bloom_same_key(&s->core.key, &a->hasher.key)) {
+			key = s->core.key;
+			rcu_read_unlock();
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			ret = bloom_apply_rehash(a, &key);
+			memzero_explicit(&key, sizeof(key));
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (a->op == BLOOM_BATCH_QUERY)
+			hits = bloom_core_query_batch(&s->core,
+						      a->hashes + a->done, len,
+						      results);
+		else
+			hits = bloom_core_add_batch(&s->core,
+						    a->hashes + a->done, len,
+						    results);
+		/* A query counts once its answers reached the caller. */
+		if (a->op != BLOOM_BATCH_QUERY)
+			bloom_apply_stats(s, a->op, len, hits);
+		rcu_read_unlock();
+		a->done += len;
+		a->hits += hits;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Pass two. Which path a batch takes depends on the type, which never
+ * changes; a destroyed filter is ESTALE.
+ */
+static int bloom_batch_apply(struct bloom_apply *a)
+{
+	struct bloom_store *s;
+	bool locked;
+
+	rcu_read_lock();
+	s = bloom_filter_store(a->f);
+	locked = s && a->op != BLOOM_BATCH_QUERY &&
+		 bloom_core_writers_exclusive(&s->core);
+	rcu_read_unlock();
+	if (!s)
+		return -ESTALE;
+	return locked ? bloom_apply_locked(a) : bloom_apply_rcu(a);
+}
+
+/* Counts a query in the store published now (if any). */
+static void bloom_batch_count_queries(struct bloom_filter *f, u32 done, u32 hits)
+{
+	struct bloom_store *s;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s)
+		bloom_apply_stats(s, BLOOM_BATCH_QUERY, done, hits);
+	rcu_read_unlock();
+}
+
+/* The hash key of @f's store now: false once @f was destroyed. */
+static bool bloom_batch_key(struct bloom_filter *f, bloom_hash_key_t *key)
+{
+	struct bloom_store *s;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s)
+		*key = s->core.key;
+	rcu_read_unlock();
+	return s;
 }
 
 static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
@@ -179,8 +341,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	size_t result_bytes = DIV_ROUND_UP(b->nkeys, 8);
 	/* The hashes, then the results bitmap (at most 8 bytes here). */
 	u64 small[BLOOM_SMALL_KEYS + 1];
-	u8 *results = NULL;
-	u64 *hashes = small;
+	struct bloom_apply a = { .f = f, .b = b, .op = op };
 	int ret;
 
 	b->out_done = 0;
@@ -188,18 +349,24 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	ret = bloom_batch_check(b);
 	if (ret || !b->nkeys)
 		return ret;
+	if (!bloom_batch_key(f, &a.hasher.key))
+		return -ESTALE;
 
 	/* One allocation: the hashes, then the results bitmap. */
+	a.hashes = small;
 	if (b->nkeys > BLOOM_SMALL_KEYS) {
-		hashes = bloom_kvzalloc(array_size(b->nkeys, sizeof(*hashes)) +
-					result_bytes, GFP_KERNEL);
-		if (!hashes)
-			return -ENOMEM;
+		a.hashes = bloom_kvzalloc(array_size(b->nkeys,
+						     sizeof(*a.hashes)) +
+					  result_bytes, GFP_KERNEL);
+		if (!a.hashes) {
+			ret = -ENOMEM;
+			goto out_key;
+		}
 	}
 	if (b->results)
-		results = (u8 *)(hashes + b->nkeys);
+		a.results = (u8 *)(a.hashes + b->nkeys);
 
-	ret = bloom_batch_hash(f, b, hashes);
+	ret = bloom_batch_hash(&a.hasher, b, a.hashes);
 	if (ret)
 		goto out;
 	/*
@@ -212,54 +379,47 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 		goto out;
 	}
 
-	ret = bloom_batch_apply(f, op, hashes, b->nkeys, results);
-	if (ret < 0)
+	ret = bloom_batch_apply(&a);
+	if (ret)
 		goto out;
-	b->out_hits = ret;
-	b->out_done = b->nkeys;
-	ret = 0;
-	if (results && copy_to_user(uresults, results, result_bytes))
+	b->out_hits = a.hits;
+	b->out_done = a.done;
+	if (a.results && copy_to_user(uresults, a.results, result_bytes))
 		ret = -EFAULT;
+	else if (op == BLOOM_BATCH_QUERY)
+		bloom_batch_count_queries(f, a.done, a.hits);
 out:
-	if (hashes != small)
-		bloom_kvfree(hashes);
+	if (a.hashes != small)
+		bloom_kvfree(a.hashes);
+out_key:
+	memzero_explicit(&a.hasher.key, sizeof(a.hasher.key));
 	return ret;
 }
 
 int bloom_batch_query(struct bloom_filter *f, struct bloom_batch *b)
 {
-	int ret = bloom_batch_run(f, b, BLOOM_BATCH_QUERY);
-
-	if (!ret) {
-		this_cpu_add(f->stats->queries, b->out_done);
-		this_cpu_add(f->stats->hits, b->out_hits);
-	}
-	return ret;
+	return bloom_batch_run(f, b, BLOOM_BATCH_QUERY);
 }
 
+/* out_done is set once the keys are in, even if results faulted. */
 int bloom_batch_add(struct bloom_filter *f, struct bloom_batch *b)
 {
-	int ret = bloom_batch_run(f, b, BLOOM_BATCH_ADD);
-
-	/* out_done is set once the keys are in, even if results faulted. */
-	if (b->out_done) {
-		this_cpu_add(f->stats->adds, b->out_done);
-		this_cpu_add(f->stats->count, b->out_done - b->out_hits);
-	}
-	return ret;
+	return bloom_batch_run(f, b, BLOOM_BATCH_ADD);
 }
 
+/* out_done is set once the keys are out, even if results faulted. */
 int bloom_batch_delete(struct bloom_filter *f, struct bloom_batch *b)
 {
-	int ret;
+	struct bloom_store *s;
+	bool can;
 
-	if (!bloom_core_can_delete(&f->core))
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	can = s && bloom_core_can_delete(&s->core);
+	rcu_read_unlock();
+	if (!s)
+		return -ESTALE;
+	if (!can)
 		return -EOPNOTSUPP;
-	ret = bloom_batch_run(f, b, BLOOM_BATCH_DELETE);
-	/* out_done is set once the keys are out, even if results faulted. */
-	if (b->out_done) {
-		this_cpu_add(f->stats->deletes, b->out_hits);
-		this_cpu_add(f->stats->delete_misses, b->out_done - b->out_hits);
-	}
-	return ret;
+	return bloom_batch_run(f, b, BLOOM_BATCH_DELETE);
 }

@@ -86,7 +86,7 @@ static struct bloom_filter *bloom_file_filter(struct bloom_file *bf)
 
 	if (!f)
 		return ERR_PTR(-EBADFD);
-	if (READ_ONCE(f->dead))
+	if (bloom_filter_dead(f))
 		return ERR_PTR(-ESTALE);
 	return f;
 }
@@ -158,6 +158,7 @@ static int bloom_ioc_info(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 {
 	struct bloom_info *info = &arg->info;
 	struct bloom_filter *f;
+	int ret;
 
 	if (info->flags)
 		return -EINVAL;
@@ -165,17 +166,17 @@ static int bloom_ioc_info(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 		f = bloom_file_filter(bf);
 		if (IS_ERR(f))
 			return PTR_ERR(f);
-		bloom_filter_fill_info(f, info);
-		return 0;
+		return bloom_filter_fill_info(f, info);
 	}
 	if (!bloom_name_valid(info->name))
 		return -EINVAL;
 	f = bloom_registry_lookup(info->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	bloom_filter_fill_info(f, info);
+	ret = bloom_filter_fill_info(f, info);
 	bloom_filter_put(f);
-	return 0;
+	/* Destroyed since the lookup: the name is gone. */
+	return ret == -ESTALE ? -ENOENT : ret;
 }
 
 static int bloom_ioc_list(struct bloom_file *bf, union bloom_ioctl_arg *arg)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Filter objects: validating a create request, sizing, allocating under the
- * module's memory limit, statistics.
+ * module's memory limit, publishing, replacing and retiring a filter's store
+ * under RCU (see filter.h), statistics.
  */
 #include <linux/atomic.h>
 #include <linux/cache.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
@@ -12,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "alloc.h"
 #include "filter.h"
@@ -107,76 +110,131 @@ static int bloom_create_geometry(const struct bloom_create *arg,
 	return bloom_geometry_check(geo);
 }
 
-int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
+static struct workqueue_struct *bloom_free_wq;
+
+static void bloom_store_free(struct bloom_store *s)
 {
-	struct bloom_geometry geo;
-	bloom_hash_key_t key;
+	bloom_free_percpu(s->stats);
+	bloom_kvfree(s->mem);
+	memzero_explicit(&s->core.key, sizeof(s->core.key));
+	bloom_kfree(s);
+}
+
+static void bloom_store_free_work(struct work_struct *work)
+{
+	bloom_store_free(container_of(to_rcu_work(work), struct bloom_store,
+				      free_work));
+}
+
+struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
+				    const u8 *hash_key)
+{
 	u8 key_bytes[BLOOM_HASH_KEY_LEN];
-	struct bloom_filter *f;
+	struct bloom_store *s;
 	u64 storage_bytes, memory_bytes;
+	bloom_hash_key_t key;
 	int ret;
 
-	ret = bloom_create_geometry(arg, &geo);
-	if (ret)
-		return ret;
-
 	/*
-	 * Everything the filter takes counts against max_memory: the bit
-	 * array (with room to align it to a cache line), the object and the
-	 * per-CPU counters.
+	 * Everything a filter takes counts against max_memory: the storage
+	 * (with room to align it to a cache line), the per-CPU counters and
+	 * the structs.
 	 */
-	storage_bytes = bloom_core_storage_bytes(&geo) + BLOOM_CORE_ALIGN;
-	memory_bytes = storage_bytes + sizeof(*f) +
+	storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+	memory_bytes = storage_bytes + sizeof(*s) +
+		       sizeof(struct bloom_filter) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
 	ret = bloom_memory_reserve(memory_bytes);
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 
 	ret = -ENOMEM;
-	f = bloom_kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
-	if (!f)
+	s = bloom_kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
 		goto err_release;
-	atomic_inc(&bloom_filter_structs);
-	refcount_set(&f->users, 1);
-	mutex_init(&f->write_lock);
-	f->memory_bytes = memory_bytes;
+	s->memory_bytes = memory_bytes;
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
 	 * cgroup must fail the create with -ENOMEM, not wake the cgroup's
 	 * OOM killer on the creator.
 	 */
-	f->storage = bloom_kvzalloc(storage_bytes,
-				    GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
-	if (!f->storage)
+	s->mem = bloom_kvzalloc(storage_bytes,
+				GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+	if (!s->mem)
 		goto err_free;
-	f->stats = bloom_alloc_percpu(sizeof(struct bloom_stats),
+	s->stats = bloom_alloc_percpu(sizeof(struct bloom_stats),
 				      __alignof__(struct bloom_stats),
 				      GFP_KERNEL_ACCOUNT);
-	if (!f->stats)
+	if (!s->stats)
 		goto err_free;
 
-	if (arg->flags & BLOOM_CREATE_F_HASH_KEY)
-		memcpy(key_bytes, arg->hash_key, sizeof(key_bytes));
+	if (hash_key)
+		memcpy(key_bytes, hash_key, sizeof(key_bytes));
 	else
 		get_random_bytes(key_bytes, sizeof(key_bytes));
 	bloom_hash_key_from_bytes(&key, key_bytes);
 	memzero_explicit(key_bytes, sizeof(key_bytes));
-
-	bloom_core_init(&f->core, &geo, &key,
-			PTR_ALIGN(f->storage, BLOOM_CORE_ALIGN));
+	bloom_core_init(&s->core, geo, &key,
+			PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN));
 	memzero_explicit(&key, sizeof(key));
+	return s;
+
+err_free:
+	bloom_store_free(s);
+err_release:
+	bloom_memory_release(memory_bytes);
+	return ERR_PTR(ret);
+}
+
+void bloom_store_discard(struct bloom_store *s)
+{
+	bloom_memory_release(s->memory_bytes);
+	bloom_store_free(s);
+}
+
+/*
+ * Unpublished: readers that found @s before may use it until their read
+ * section ends. Its bytes are given back now, so that a destroy followed by
+ * a create of the same size works at once; the memory itself follows a grace
+ * period later (measured in notes/life.md).
+ */
+static void bloom_store_retire(struct bloom_store *s)
+{
+	bloom_memory_release(s->memory_bytes);
+	INIT_RCU_WORK(&s->free_work, bloom_store_free_work);
+	queue_rcu_work(bloom_free_wq, &s->free_work);
+}
+
+int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
+{
+	struct bloom_geometry geo;
+	struct bloom_filter *f;
+	struct bloom_store *s;
+	int ret;
+
+	ret = bloom_create_geometry(arg, &geo);
+	if (ret)
+		return ret;
+	s = bloom_store_new(&geo, arg->flags & BLOOM_CREATE_F_HASH_KEY ?
+				  arg->hash_key : NULL);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+
+	f = bloom_kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f) {
+		bloom_store_discard(s);
+		return -ENOMEM;
+	}
+	atomic_inc(&bloom_filter_structs);
+	refcount_set(&f->users, 1);
+	mutex_init(&f->write_lock);
+	f->type = geo.type;
+	RCU_INIT_POINTER(f->store, s);
 	strscpy(f->name, arg->name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
 	bloom_sysfs_init_filter(f);
 	*out = f;
 	return 0;
-
-err_free:
-	bloom_kvfree(f->storage);
-	bloom_filter_free(f);
-err_release:
-	bloom_memory_release(memory_bytes);
-	return ret;
 }
 
 void bloom_filter_free(struct bloom_filter *f)
@@ -187,8 +245,25 @@ void bloom_filter_free(struct bloom_filter *f)
 		wake_up_var(&bloom_filter_structs);
 }
 
-void bloom_filter_wait_freed(void)
+int bloom_filter_init(void)
 {
+	bloom_free_wq = alloc_workqueue("bloom_free", 0, 0);
+	return bloom_free_wq ? 0 : -ENOMEM;
+}
+
+void bloom_filter_exit(void)
+{
+	/*
+	 * Every store was retired by now. rcu_barrier() waits for their
+	 * grace periods' callbacks, which queue the free work; destroying
+	 * the workqueue runs what is queued.
+	 */
+	rcu_barrier();
+	destroy_workqueue(bloom_free_wq);
+	/*
+	 * A kobject's release may run after its last put (later still with
+	 * CONFIG_DEBUG_KOBJECT_RELEASE); the release is this module's code.
+	 */
 	wait_var_event(&bloom_filter_structs,
 		       !atomic_read(&bloom_filter_structs));
 }
@@ -200,43 +275,101 @@ struct bloom_filter *bloom_filter_get(struct bloom_filter *f)
 }
 
 /*
- * The last user frees what the filter is made of and gives its memory back
- * at once; the struct follows when the kobject's last reference goes.
+ * The last user: a filter that was never destroyed (a create that failed to
+ * register) gives its store back here; the struct follows when the
+ * kobject's last reference goes.
  */
 void bloom_filter_put(struct bloom_filter *f)
 {
 	if (!refcount_dec_and_test(&f->users))
 		return;
-	bloom_free_percpu(f->stats);
-	f->stats = NULL;
-	bloom_kvfree(f->storage);
-	f->storage = NULL;
-	f->core.words = NULL;
-	bloom_memory_release(f->memory_bytes);
+	bloom_filter_destroy(f);
 	kobject_put(&f->kobj);
 }
 
-void bloom_filter_sum_stats(const struct bloom_filter *f,
-			    struct bloom_stats *sum)
+void bloom_filter_destroy(struct bloom_filter *f)
+{
+	struct bloom_store *s;
+
+	/* Writers hold the lock for one batch at most. */
+	mutex_lock(&f->write_lock);
+	s = bloom_filter_store_locked(f);
+	RCU_INIT_POINTER(f->store, NULL);
+	mutex_unlock(&f->write_lock);
+	if (s)
+		bloom_store_retire(s);
+}
+
+int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
+{
+	struct bloom_store *old;
+
+	if (s->core.geo.type != f->type)
+		return -EINVAL;
+	if (mutex_lock_killable(&f->write_lock))
+		return -EINTR;
+	old = bloom_filter_store_locked(f);
+	if (old)
+		rcu_assign_pointer(f->store, s);
+	mutex_unlock(&f->write_lock);
+	if (!old)
+		return -ESTALE;
+	bloom_store_retire(old);
+	return 0;
+}
+
+int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
+{
+	struct bloom_store *sa, *sb;
+	int ret = 0;
+
+	if (a->type != b->type)
+		return -EINVAL;
+	if (a == b)
+		return 0;
+	/* Two filters' locks: always in address order. */
+	if (a > b)
+		swap(a, b);
+	if (mutex_lock_killable(&a->write_lock))
+		return -EINTR;
+	if (mutex_lock_killable_nested(&b->write_lock, SINGLE_DEPTH_NESTING)) {
+		mutex_unlock(&a->write_lock);
+		return -EINTR;
+	}
+	sa = bloom_filter_store_locked(a);
+	sb = bloom_filter_store_locked(b);
+	if (sa && sb) {
+		rcu_assign_pointer(a->store, sb);
+		rcu_assign_pointer(b->store, sa);
+	} else {
+		ret = -ESTALE;
+	}
+	mutex_unlock(&b->write_lock);
+	mutex_unlock(&a->write_lock);
+	return ret;
+}
+
+void bloom_store_sum_stats(const struct bloom_store *s,
+			   struct bloom_stats *sum)
 {
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		const struct bloom_stats *s = per_cpu_ptr(f->stats, cpu);
+		const struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
 
-		sum->adds += READ_ONCE(s->adds);
-		sum->count += READ_ONCE(s->count);
-		sum->queries += READ_ONCE(s->queries);
-		sum->hits += READ_ONCE(s->hits);
-		sum->deletes += READ_ONCE(s->deletes);
-		sum->delete_misses += READ_ONCE(s->delete_misses);
+		sum->adds += READ_ONCE(c->adds);
+		sum->count += READ_ONCE(c->count);
+		sum->queries += READ_ONCE(c->queries);
+		sum->hits += READ_ONCE(c->hits);
+		sum->deletes += READ_ONCE(c->deletes);
+		sum->delete_misses += READ_ONCE(c->delete_misses);
 	}
 }
 
 const char *bloom_filter_type_name(const struct bloom_filter *f)
 {
-	switch (f->core.geo.type) {
+	switch (f->type) {
 	case BLOOM_TYPE_STANDARD:
 		return "standard";
 	case BLOOM_TYPE_BLOCKED:
@@ -249,16 +382,23 @@ const char *bloom_filter_type_name(const struct bloom_filter *f)
 	return "unknown";
 }
 
-void bloom_filter_fill_info(const struct bloom_filter *f,
-			    struct bloom_info *info)
+int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 {
-	const struct bloom_geometry *geo = &f->core.geo;
+	const struct bloom_geometry *geo;
 	struct bloom_core_stats core;
+	struct bloom_store *s;
 	struct bloom_stats sum;
 	int i;
 
-	bloom_filter_sum_stats(f, &sum);
-	bloom_core_stats(&f->core, &core);
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (!s) {
+		rcu_read_unlock();
+		return -ESTALE;
+	}
+	geo = &s->core.geo;
+	bloom_store_sum_stats(s, &sum);
+	bloom_core_stats(&s->core, &core);
 	memcpy(info->name, f->name, sizeof(info->name));
 	info->type = geo->type;
 	info->hashes = geo->hashes;
@@ -266,12 +406,12 @@ void bloom_filter_fill_info(const struct bloom_filter *f,
 	info->capacity = geo->capacity;
 	info->fpp_ppb = geo->fpp_ppb;
 	info->reserved = 0;
-	info->memory_bytes = f->memory_bytes;
+	info->memory_bytes = s->memory_bytes;
 	info->count = sum.count;
 	info->adds = sum.adds;
 	info->queries = sum.queries;
 	info->hits = sum.hits;
-	info->bits_set = bloom_core_bits_set(&f->core);
+	info->bits_set = bloom_core_bits_set(&s->core);
 	info->deletes = sum.deletes;
 	info->delete_misses = sum.delete_misses;
 	info->saturated = core.saturated;
@@ -281,4 +421,6 @@ void bloom_filter_fill_info(const struct bloom_filter *f,
 	info->subtable_cells = core.subtable_cells;
 	for (i = 0; i < ARRAY_SIZE(info->subtable_used); i++)
 		info->subtable_used[i] = core.subtable_used[i];
+	rcu_read_unlock();
+	return 0;
 }

@@ -1,16 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A filter as the module keeps it: the core filter plus its name, its sysfs
- * directory, statistics and lifetime.
+ * A filter as the module keeps it: a name, a sysfs directory and a lifetime
+ * (struct bloom_filter), and, reached through an RCU-protected pointer, what
+ * it holds (struct bloom_store: the core filter, its bit array, counters or
+ * cells, and the per-CPU statistics).
  *
- * Lifetime: @users counts who may touch the filter. The registry holds one
- * reference while the name exists; every descriptor bound to the filter holds
- * one. Destroy removes the name and the sysfs directory and marks the filter
- * dead; the bit array, the counters and the filter's share of max_memory go
- * with the last user, so a bound descriptor never touches freed memory and
- * queries need no lock. Only the struct itself is left to the kobject's
- * release, which the kernel may run later (CONFIG_DEBUG_KOBJECT_RELEASE
- * delays it by seconds): memory_used must not wait for it.
+ * Lifetime. @users counts who may touch the struct: the registry holds one
+ * reference while the name exists, every descriptor bound to the filter one.
+ * Destroy removes the name and the sysfs directory, unpublishes the store
+ * (@store becomes NULL), gives the store's bytes back to max_memory at once
+ * and frees the store after an RCU grace period. A descriptor that is still
+ * bound keeps only the struct (a few hundred bytes, not counted in
+ * memory_used) and gets ESTALE from every call on the filter: nobody can pin
+ * a destroyed filter's memory. The struct itself goes with the kobject's
+ * release after the last user, which the kernel may run later
+ * (CONFIG_DEBUG_KOBJECT_RELEASE delays it by seconds).
+ *
+ * Reading a store: rcu_read_lock(), bloom_filter_store(); NULL means the
+ * filter was destroyed (ESTALE). Nothing in a store may be used after
+ * rcu_read_unlock(): it may be replaced and freed. Queries and the adds of
+ * standard and blocked filters run under RCU alone; the writers of counting
+ * and d-left filters hold @write_lock, under which the store cannot change
+ * (bloom_filter_store_locked()).
+ *
+ * Replacing a store (restore --replace, flush, swap, growth): build the new
+ * one with bloom_store_new(), publish it with bloom_filter_replace() or
+ * exchange two filters' stores with bloom_filter_swap(). The old store is
+ * freed after a grace period; no caller ever waits for one. A filter's type
+ * never changes (its sysfs files depend on it), its geometry and hash key
+ * may. A batch that overlaps a replace applies each of its chunks to the
+ * store published at that chunk's start (re-hashing its keys if the hash
+ * key changed), so a lock-free add (standard, blocked) that overlaps a
+ * replace may land in the old store and be lost with it; counting and
+ * d-left batches and every replace hold @write_lock, so those never
+ * straddle one.
  */
 #ifndef BLOOM_FILTER_H
 #define BLOOM_FILTER_H
@@ -19,8 +42,10 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/bloom.h>
 
 #include "core.h"
@@ -35,37 +60,100 @@ struct bloom_stats {
 	u64 delete_misses;
 };
 
+/**
+ * struct bloom_store - what a filter holds
+ * @core: the core filter: geometry, hash key, @core.words into @mem
+ * @mem: the allocation behind @core.words
+ * @stats: what was done to this store, per CPU
+ * @memory_bytes: charged against max_memory: the storage, the statistics,
+ *	this struct and the filter's struct (so that INFO's memory_bytes is the
+ *	filter's whole cost)
+ * @free_work: frees the store after a grace period
+ */
+struct bloom_store {
+	struct bloom_core core;
+	void *mem;
+	struct bloom_stats __percpu *stats;
+	u64 memory_bytes;
+	struct rcu_work free_work;
+};
+
 struct bloom_filter {
 	struct kobject kobj;		/* holds the struct only */
-	refcount_t users;		/* holds everything else */
+	refcount_t users;		/* holds the struct's contents */
 	struct list_head node;		/* in the registry, under its lock */
 	char name[BLOOM_NAME_LEN];
-	bool dead;			/* destroyed: READ_ONCE/WRITE_ONCE */
+	u32 type;			/* enum bloom_type; never changes */
 	/*
 	 * Serialises adds and deletes of the types whose writers must be
-	 * exclusive (counting, d-left); queries never take it.
+	 * exclusive (counting, d-left) and every change of @store; queries
+	 * never take it.
 	 */
 	struct mutex write_lock;
-	struct bloom_core core;
-	void *storage;			/* allocation behind core.words */
-	u64 memory_bytes;		/* charged against max_memory */
-	struct bloom_stats __percpu *stats;
+	struct bloom_store __rcu *store;	/* NULL once destroyed */
 };
 
 int bloom_filter_new(const struct bloom_create *arg,
 		     struct bloom_filter **out);
 struct bloom_filter *bloom_filter_get(struct bloom_filter *f);
 void bloom_filter_put(struct bloom_filter *f);
-void bloom_filter_sum_stats(const struct bloom_filter *f,
-			    struct bloom_stats *sum);
-void bloom_filter_fill_info(const struct bloom_filter *f,
-			    struct bloom_info *info);
+/* The registry's part of destroy, after the name and sysfs are gone. */
+void bloom_filter_destroy(struct bloom_filter *f);
+
+/* The store under rcu_read_lock(); NULL once destroyed. */
+static inline struct bloom_store *bloom_filter_store(struct bloom_filter *f)
+{
+	return rcu_dereference(f->store);
+}
+
+/* The store under @f->write_lock; NULL once destroyed. */
+static inline struct bloom_store *
+bloom_filter_store_locked(struct bloom_filter *f)
+{
+	return rcu_dereference_protected(f->store,
+					 lockdep_is_held(&f->write_lock));
+}
+
+static inline bool bloom_filter_dead(struct bloom_filter *f)
+{
+	return !rcu_access_pointer(f->store);
+}
+
+/*
+ * A new, empty store of @geo (checked by the caller with
+ * bloom_geometry_check() or made by bloom_geometry_size()), hashing with
+ * @hash_key (BLOOM_HASH_KEY_LEN bytes) or a random key when NULL. Its bytes
+ * are charged against max_memory: ERR_PTR(-EDQUOT) over the limit,
+ * ERR_PTR(-ENOMEM). Sleeps.
+ */
+struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
+				    const u8 *hash_key);
+/* Frees a store that was never published, at once. */
+void bloom_store_discard(struct bloom_store *s);
+
+/*
+ * Publishes @s as @f's store; the old one is freed after a grace period and
+ * its bytes are given back at once. -ESTALE if @f was destroyed, -EINVAL if
+ * @s is not of @f's type, -EINTR on a fatal signal: then @s still belongs to
+ * the caller. Sleeps (takes @f->write_lock); never waits for a grace period.
+ */
+int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s);
+/* Exchanges the stores of two filters of one type; errors as above. */
+int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b);
+
+/* Under rcu_read_lock() or @f->write_lock, with the store in hand. */
+void bloom_store_sum_stats(const struct bloom_store *s,
+			   struct bloom_stats *sum);
+/* Fills INFO's outputs; -ESTALE once @f was destroyed. */
+int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info);
 const char *bloom_filter_type_name(const struct bloom_filter *f);
 
 /* Called by the kobject's release, after the last user: frees the struct. */
 void bloom_filter_free(struct bloom_filter *f);
-/* Module exit: waits until every filter's struct has been freed. */
-void bloom_filter_wait_freed(void);
+
+int bloom_filter_init(void);
+/* Module exit: waits until every store and every struct has been freed. */
+void bloom_filter_exit(void);
 
 u64 bloom_memory_used(void);
 u64 bloom_memory_limit(void);

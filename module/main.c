@@ -37,9 +37,14 @@ static int __init bloom_init(void)
 		pr_err("filter core self-test failed (%d): not loading\n", ret);
 		return -ENOTRECOVERABLE;
 	}
-	ret = bloom_dev_init();
+	ret = bloom_filter_init();
 	if (ret)
 		return ret;
+	ret = bloom_dev_init();
+	if (ret) {
+		bloom_filter_exit();
+		return ret;
+	}
 	pr_info("ready: /dev/bloom, ABI %d\n", BLOOM_ABI_VERSION);
 	return 0;
 }
@@ -47,11 +52,7 @@ static int __init bloom_init(void)
 static void __exit bloom_exit(void)
 {
 	bloom_dev_exit();
-	/*
-	 * A kobject's release may run after its last put (later still with
-	 * CONFIG_DEBUG_KOBJECT_RELEASE); the release is this module's code.
-	 */
-	bloom_filter_wait_freed();
+	bloom_filter_exit();
 }
 
 module_init(bloom_init);

@@ -58,7 +58,6 @@ static void bloom_registry_remove(struct bloom_filter *f)
 	lockdep_assert_held(&bloom_registry_lock);
 	list_del_init(&f->node);
 	bloom_registry_count--;
-	WRITE_ONCE(f->dead, true);
 	/*
 	 * Under the lock, so that the name is free in sysfs by the time a
 	 * create of the same name can find it free in the registry.
@@ -78,6 +77,7 @@ int bloom_registry_destroy(const char *name)
 	mutex_unlock(&bloom_registry_lock);
 	if (!f)
 		return -ENOENT;
+	bloom_filter_destroy(f);
 	bloom_filter_put(f);
 	return 0;
 }
@@ -133,6 +133,7 @@ void bloom_registry_destroy_all(void)
 	mutex_lock(&bloom_registry_lock);
 	list_for_each_entry_safe(f, tmp, &bloom_registry, node) {
 		bloom_registry_remove(f);
+		bloom_filter_destroy(f);
 		bloom_filter_put(f);
 	}
 	mutex_unlock(&bloom_registry_lock);

@@ -3,10 +3,13 @@
  * sysfs attributes of the device and of each filter.
  *
  * Per-filter files read the filter without a lock: kernfs keeps the filter
- * alive while a show() runs (kobject_del() waits for it), the geometry never
- * changes, and the counters are per-CPU sums.
+ * alive while a show() runs (kobject_del() waits for it, and destroy removes
+ * the directory before it unpublishes the store), the store is read under
+ * RCU (filter.h), and the counters are per-CPU sums.
  */
 #include <linux/kobject.h>
+#include <linux/rcupdate.h>
+#include <linux/stddef.h>
 #include <linux/stringify.h>
 #include <linux/sysfs.h>
 
@@ -27,107 +30,89 @@ static ssize_t type_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", bloom_filter_type_name(to_filter(kobj)));
 }
 
-static ssize_t bits_show(struct kobject *kobj, struct kobj_attribute *attr,
-			 char *buf)
-{
-	return sysfs_emit(buf, "%llu\n", to_filter(kobj)->core.geo.bits);
-}
-
-static ssize_t hashes_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_filter(kobj)->core.geo.hashes);
-}
-
-static ssize_t capacity_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
-{
-	return sysfs_emit(buf, "%llu\n", to_filter(kobj)->core.geo.capacity);
-}
-
-static ssize_t fpp_ppb_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_filter(kobj)->core.geo.fpp_ppb);
-}
-
-static ssize_t memory_bytes_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%llu\n", to_filter(kobj)->memory_bytes);
-}
-
-static ssize_t bits_set_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
-{
-	return sysfs_emit(buf, "%llu\n",
-			  bloom_core_bits_set(&to_filter(kobj)->core));
-}
-
-#define BLOOM_STAT_ATTR(field)						\
+/*
+ * A file showing one u64 of the filter's store, @expr, with the store in
+ * @s. The store is read under RCU (a replace may swap it at any time); a
+ * show() that finds none (cannot happen while the directory exists) reads
+ * as ENODEV.
+ */
+#define BLOOM_STORE_ATTR(field, expr)					\
 static ssize_t field##_show(struct kobject *kobj,			\
 			    struct kobj_attribute *attr, char *buf)	\
 {									\
-	struct bloom_stats sum;						\
+	struct bloom_store *s;						\
+	ssize_t ret = -ENODEV;						\
 									\
-	bloom_filter_sum_stats(to_filter(kobj), &sum);			\
-	return sysfs_emit(buf, "%llu\n", sum.field);			\
+	rcu_read_lock();						\
+	s = bloom_filter_store(to_filter(kobj));			\
+	if (s)								\
+		ret = sysfs_emit(buf, "%llu\n", (u64)(expr));		\
+	rcu_read_unlock();						\
+	return ret;							\
 }									\
 static struct kobj_attribute field##_attr = {				\
 	.attr = { .name = __stringify(field), .mode = 0444 },		\
 	.show = field##_show,						\
 }
 
-BLOOM_STAT_ATTR(adds);
-BLOOM_STAT_ATTR(count);
-BLOOM_STAT_ATTR(queries);
-BLOOM_STAT_ATTR(hits);
-BLOOM_STAT_ATTR(deletes);
-BLOOM_STAT_ATTR(delete_misses);
+static struct bloom_stats bloom_sysfs_stats(const struct bloom_store *s)
+{
+	struct bloom_stats sum;
 
-#define BLOOM_CORE_STAT_ATTR(field)					\
-static ssize_t field##_show(struct kobject *kobj,			\
-			    struct kobj_attribute *attr, char *buf)	\
-{									\
-	struct bloom_core_stats s;					\
-									\
-	bloom_core_stats(&to_filter(kobj)->core, &s);			\
-	return sysfs_emit(buf, "%llu\n", (u64)s.field);			\
-}									\
-static struct kobj_attribute field##_attr = {				\
-	.attr = { .name = __stringify(field), .mode = 0444 },		\
-	.show = field##_show,						\
+	bloom_store_sum_stats(s, &sum);
+	return sum;
 }
 
-BLOOM_CORE_STAT_ATTR(saturated);
-BLOOM_CORE_STAT_ATTR(insert_failures);
-BLOOM_CORE_STAT_ATTR(fingerprint_bits);
-BLOOM_CORE_STAT_ATTR(subtable_cells);
+static struct bloom_core_stats bloom_sysfs_core_stats(const struct bloom_store *s)
+{
+	struct bloom_core_stats cs;
+
+	bloom_core_stats(&s->core, &cs);
+	return cs;
+}
+
+BLOOM_STORE_ATTR(bits, s->core.geo.bits);
+BLOOM_STORE_ATTR(hashes, s->core.geo.hashes);
+BLOOM_STORE_ATTR(capacity, s->core.geo.capacity);
+BLOOM_STORE_ATTR(fpp_ppb, s->core.geo.fpp_ppb);
+BLOOM_STORE_ATTR(memory_bytes, s->memory_bytes);
+BLOOM_STORE_ATTR(bits_set, bloom_core_bits_set(&s->core));
+BLOOM_STORE_ATTR(adds, bloom_sysfs_stats(s).adds);
+BLOOM_STORE_ATTR(count, bloom_sysfs_stats(s).count);
+BLOOM_STORE_ATTR(queries, bloom_sysfs_stats(s).queries);
+BLOOM_STORE_ATTR(hits, bloom_sysfs_stats(s).hits);
+BLOOM_STORE_ATTR(deletes, bloom_sysfs_stats(s).deletes);
+BLOOM_STORE_ATTR(delete_misses, bloom_sysfs_stats(s).delete_misses);
+BLOOM_STORE_ATTR(saturated, bloom_sysfs_core_stats(s).saturated);
+BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
+BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
+BLOOM_STORE_ATTR(subtable_cells, bloom_sysfs_core_stats(s).subtable_cells);
 
 /* An array of one type, one number per subtable, as sysfs allows. */
 static ssize_t subtable_used_show(struct kobject *kobj,
 				  struct kobj_attribute *attr, char *buf)
 {
-	struct bloom_core_stats s;
+	struct bloom_core_stats cs;
+	struct bloom_store *s;
 	ssize_t len = 0;
 	u32 i;
 
-	bloom_core_stats(&to_filter(kobj)->core, &s);
-	for (i = 0; i < s.subtables && i < ARRAY_SIZE(s.subtable_used); i++)
+	rcu_read_lock();
+	s = bloom_filter_store(to_filter(kobj));
+	if (s)
+		bloom_core_stats(&s->core, &cs);
+	rcu_read_unlock();
+	if (!s)
+		return -ENODEV;
+	for (i = 0; i < cs.subtables && i < ARRAY_SIZE(cs.subtable_used); i++)
 		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",
-				     s.subtable_used[i]);
+				     cs.subtable_used[i]);
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static struct kobj_attribute subtable_used_attr = __ATTR_RO(subtable_used);
 
 static struct kobj_attribute type_attr = __ATTR_RO(type);
-static struct kobj_attribute bits_attr = __ATTR_RO(bits);
-static struct kobj_attribute hashes_attr = __ATTR_RO(hashes);
-static struct kobj_attribute capacity_attr = __ATTR_RO(capacity);
-static struct kobj_attribute fpp_ppb_attr = __ATTR_RO(fpp_ppb);
-static struct kobj_attribute memory_bytes_attr = __ATTR_RO(memory_bytes);
-static struct kobj_attribute bits_set_attr = __ATTR_RO(bits_set);
 
 static struct attribute *bloom_filter_attrs[] = {
 	&type_attr.attr,
@@ -159,7 +144,10 @@ static struct attribute *bloom_delete_attrs[] = {
 static umode_t bloom_delete_visible(struct kobject *kobj,
 				    struct attribute *attr, int n)
 {
-	return bloom_core_can_delete(&to_filter(kobj)->core) ? attr->mode : 0;
+	u32 type = to_filter(kobj)->type;
+
+	return type == BLOOM_TYPE_COUNTING || type == BLOOM_TYPE_DLEFT ?
+	       attr->mode : 0;
 }
 
 static const struct attribute_group bloom_delete_group = {
@@ -179,8 +167,7 @@ static struct attribute *bloom_dleft_attrs[] = {
 static umode_t bloom_dleft_visible(struct kobject *kobj,
 				   struct attribute *attr, int n)
 {
-	return to_filter(kobj)->core.geo.type == BLOOM_CORE_DLEFT ?
-	       attr->mode : 0;
+	return to_filter(kobj)->type == BLOOM_TYPE_DLEFT ? attr->mode : 0;
 }
 
 static const struct attribute_group bloom_dleft_group = {

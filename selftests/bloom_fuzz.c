@@ -423,7 +423,9 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_LE(0, self->fd);
 	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
 	ASSERT_LE(0, self->saved_max_memory);
-	self->live0 = live_allocations();
+	/* Our descriptor and nothing else. */
+	self->live0 = live_allocations_baseline(1);
+	ASSERT_EQ(1, self->live0) TH_LOG("allocations left by earlier tests");
 }
 
 FIXTURE_TEARDOWN(fuzz)

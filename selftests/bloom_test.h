@@ -291,25 +291,56 @@ static inline int bloom_destroy_all(void)
 }
 
 /*
- * Waits up to timeout_ms for live_allocations to reach @want. A filter is
- * freed by its kobject's release, which a debug kernel
- * (CONFIG_DEBUG_KOBJECT_RELEASE) delays by seconds, so the count can lag the
- * destroy or the last close(); we poll instead of expecting it at once.
- * Returns the last value read.
+ * Polls the number in @path every 10 ms for up to @timeout_ms until it is
+ * @want. Returns the last value read.
  */
-static inline long long wait_live_allocations(long long want, int timeout_ms)
+static inline long long wait_u64_file(const char *path, long long want,
+				      int timeout_ms)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	long long v = -1;
 	int waited;
 
 	for (waited = 0; waited <= timeout_ms; waited += 10) {
-		v = live_allocations();
+		v = read_u64_file(path);
 		if (v == want)
 			break;
 		nanosleep(&ts, NULL);
 	}
 	return v;
+}
+
+/*
+ * Waits up to timeout_ms for live_allocations to reach @want. A destroyed
+ * filter's storage is freed an RCU grace period after the destroy, and its
+ * struct by its kobject's release, which a debug kernel
+ * (CONFIG_DEBUG_KOBJECT_RELEASE) delays by seconds, so the count can lag the
+ * destroy or the last close(); we poll instead of expecting it at once.
+ * Returns the last value read.
+ */
+static inline long long wait_live_allocations(long long want, int timeout_ms)
+{
+	return wait_u64_file(BLOOM_SYSFS "/live_allocations", want, timeout_ms);
+}
+
+/*
+ * A test's baseline: what earlier tests destroyed is freed a grace period
+ * after each destroy, so a test that holds @fds open descriptors and no
+ * filter first waits for live_allocations to come down to exactly that.
+ * Returns the value (the caller asserts it is @fds).
+ */
+static inline long long live_allocations_baseline(long long fds)
+{
+	return wait_live_allocations(fds, 5000);
+}
+
+/*
+ * Waits up to timeout_ms for memory_used to reach @want. Destroy gives a
+ * filter's bytes back at once, but tests do not depend on when.
+ */
+static inline long long wait_memory_used(long long want, int timeout_ms)
+{
+	return wait_u64_file(BLOOM_SYSFS "/memory_used", want, timeout_ms);
 }
 
 static inline long long wait_live_allocations_zero(int timeout_ms)
@@ -337,7 +368,7 @@ static inline long long wait_live_allocations_zero(int timeout_ms)
 			TH_LOG("filters left behind by earlier tests");	\
 		close(fd);						\
 		bloom_destroy_all();					\
-		EXPECT_EQ(0, wait_live_allocations_zero(2000))	\
+		EXPECT_EQ(0, wait_live_allocations_zero(5000))	\
 			TH_LOG("live_allocations did not return to 0");	\
 	}
 

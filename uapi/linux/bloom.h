@@ -14,11 +14,13 @@
  * one filter (BLOOM_IOC_BIND, or BLOOM_IOC_CREATE with BLOOM_CREATE_F_BIND).
  * Keys are added, queried and deleted through a bound descriptor, so the hot
  * path never looks a name up. A descriptor stays bound until it is closed.
- * Destroying a filter removes its name at once; descriptors still bound to it
- * keep the memory alive until they are closed, and ADD, QUERY and INFO of
- * the bound filter through them fail with ESTALE (BIND fails with EBUSY: the
- * descriptor stays bound; VERSION, LIST and calls naming another filter
- * work as on any descriptor).
+ * Destroying a filter removes its name and gives its memory back at once
+ * (the memory itself is freed after an RCU grace period), whether or not
+ * descriptors are still bound to it: ADD, QUERY, DELETE and INFO of the
+ * bound filter through them fail with ESTALE from then on (BIND fails with
+ * EBUSY: the descriptor stays bound; VERSION, LIST and calls naming another
+ * filter work as on any descriptor). A batch that overlaps the destroy of
+ * its filter fails with ESTALE; the keys it had added went with the filter.
  *
  * Keys are byte strings of 1..BLOOM_KEY_MAX bytes. Fixed-size keys (an IPv4
  * address is 4 bytes, an IPv6 address 16, both in network byte order) can be
