@@ -227,44 +227,50 @@ static int bloom_ioc_delete(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	return bloom_batch_delete(f, &arg->batch);
 }
 
+/* What a command needs and does (struct bloom_ioctl_op's @flags). */
+#define BLOOM_OP_F_WRITE	BIT(0)	/* needs a descriptor open for writing */
+#define BLOOM_OP_F_ADMIN	BIT(1)	/* needs CAP_NET_ADMIN */
+#define BLOOM_OP_F_OUT		BIT(2)	/* copies the struct back */
+/* ... even after an EFAULT, when out_done says how far the call got */
+#define BLOOM_OP_F_PARTIAL	BIT(3)
+/* A change to the filters: see "Security model" in Documentation/bloom.rst. */
+#define BLOOM_OP_F_MUTATES	(BLOOM_OP_F_WRITE | BLOOM_OP_F_ADMIN)
+
 struct bloom_ioctl_op {
 	unsigned int cmd;
 	u32 size;	/* of the struct this module knows */
 	u32 min_size;	/* of the first version of the struct */
-	bool admin;	/* needs CAP_NET_ADMIN */
-	bool copy_out;
+	u32 flags;	/* BLOOM_OP_F_* */
 	int (*fn)(struct bloom_file *bf, union bloom_ioctl_arg *arg);
 };
 
-#define BLOOM_OP(_cmd, _fn, type, _last, _admin, _out)			\
+#define BLOOM_OP(_cmd, _fn, type, _last, _flags)			\
 	{								\
 		.cmd = _cmd,						\
 		.size = sizeof(struct type),				\
 		.min_size = offsetofend(struct type, _last),		\
-		.admin = _admin,					\
-		.copy_out = _out,					\
+		.flags = _flags,					\
 		.fn = _fn,						\
 	}
 
 static const struct bloom_ioctl_op bloom_ops[] = {
 	BLOOM_OP(BLOOM_IOC_VERSION, bloom_ioc_version, bloom_version,
-		 memory_used, false, true),
+		 memory_used, BLOOM_OP_F_OUT),
 	BLOOM_OP(BLOOM_IOC_CREATE, bloom_ioc_create, bloom_create, hash_key,
-		 true, false),
+		 BLOOM_OP_F_MUTATES),
 	BLOOM_OP(BLOOM_IOC_DESTROY, bloom_ioc_destroy, bloom_name, name,
-		 true, false),
-	BLOOM_OP(BLOOM_IOC_BIND, bloom_ioc_bind, bloom_name, name, false,
-		 false),
-	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, bits_set, false,
-		 true),
-	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, names, false,
-		 true),
-	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch, out_hits, true,
-		 true),
+		 BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_BIND, bloom_ioc_bind, bloom_name, name, 0),
+	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, bits_set,
+		 BLOOM_OP_F_OUT),
+	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, names,
+		 BLOOM_OP_F_OUT),
+	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch, out_hits,
+		 BLOOM_OP_F_MUTATES | BLOOM_OP_F_OUT | BLOOM_OP_F_PARTIAL),
 	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, out_hits,
-		 false, true),
+		 BLOOM_OP_F_OUT),
 	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch, out_hits,
-		 true, true),
+		 BLOOM_OP_F_MUTATES | BLOOM_OP_F_OUT | BLOOM_OP_F_PARTIAL),
 };
 
 static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
@@ -281,7 +287,14 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 			break;
 	if (op == bloom_ops + ARRAY_SIZE(bloom_ops))
 		return -ENOTTY;
-	if (op->admin && !capable(CAP_NET_ADMIN))
+	/*
+	 * A descriptor opened read-only never changes anything, whoever
+	 * holds it; then the caller needs the capability, checked at each
+	 * call.
+	 */
+	if ((op->flags & BLOOM_OP_F_WRITE) && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if ((op->flags & BLOOM_OP_F_ADMIN) && !capable(CAP_NET_ADMIN))
 		return -EPERM;
 	if (get_user(usize, (u32 __user *)ubuf))
 		return -EFAULT;
@@ -296,7 +309,8 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 	 * ADD and DELETE report how far they got even when the results bitmap
 	 * faulted.
 	 */
-	if ((!ret || (ret == -EFAULT && op->admin)) && op->copy_out &&
+	if ((!ret || (ret == -EFAULT && (op->flags & BLOOM_OP_F_PARTIAL))) &&
+	    (op->flags & BLOOM_OP_F_OUT) &&
 	    copy_to_user(ubuf, &arg, min(usize, op->size)))
 		return -EFAULT;
 	return ret;

@@ -1331,6 +1331,72 @@ TEST_F(ioctl, max_memory_edquot)
 	EXPECT_OK(bloom_create(self->fd, "big", STD, 1000000, 10000000, 0));
 }
 
+/*
+ * Issue 10 item 7: a descriptor opened read-only never changes a filter,
+ * even root's: CREATE, DESTROY, ADD and DELETE are EBADF and change
+ * nothing; everything that only reads works. O_WRONLY counts as writable.
+ */
+TEST_F(ioctl, readonly_descriptor_cannot_change)
+{
+	struct bloom_info info;
+	struct bloom_version v;
+	struct bloom_list l = { .size = sizeof(l) };
+	__u8 key = 7, other = 8;
+	int ro, wo;
+
+	ASSERT_OK(bloom_create(self->fd, "ro", CNT, 1000, 10000000,
+			       BLOOM_CREATE_F_BIND));
+	ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, &key, 1));
+	ro = open(BLOOM_DEV, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, ro);
+
+	/* Unbound: the changes that name a filter. */
+	EXPECT_ERRNO(EBADF, bloom_create(ro, "ro2", STD, 1000, 10000000, 0));
+	EXPECT_ERRNO(EBADF, bloom_create(ro, "ro2", STD, 1000, 10000000,
+					 BLOOM_CREATE_F_BIND));
+	EXPECT_ERRNO(EBADF, bloom_destroy(ro, "ro"));
+	/* EBADF comes before the name is looked at. */
+	EXPECT_ERRNO(EBADF, bloom_destroy(ro, "no such filter"));
+	/* Reading works. */
+	EXPECT_OK(bloom_version(ro, &v));
+	EXPECT_OK(ioctl(ro, BLOOM_IOC_LIST, &l));
+	EXPECT_EQ(1, l.out_count);
+	EXPECT_OK(bloom_info(ro, "ro", &info));
+	ASSERT_OK(bloom_bind(ro, "ro"));
+	EXPECT_EQ(1, bloom_one(ro, BLOOM_IOC_QUERY, &key, 1));
+	EXPECT_OK(bloom_info(ro, NULL, &info));
+
+	/* Bound: the changes of the filter's keys. */
+	EXPECT_ERRNO(EBADF, bloom_batch(ro, BLOOM_IOC_ADD, &other, 1, 1, 1,
+					NULL, NULL, NULL));
+	EXPECT_ERRNO(EBADF, bloom_batch(ro, BLOOM_IOC_DELETE, &key, 1, 1, 1,
+					NULL, NULL, NULL));
+	/* Even an empty batch: the mode is checked first. */
+	EXPECT_ERRNO(EBADF, bloom_batch(ro, BLOOM_IOC_ADD, NULL, 0, 0, 1,
+					NULL, NULL, NULL));
+
+	/* Nothing changed. */
+	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	EXPECT_EQ(1, info.adds);
+	EXPECT_EQ(0, info.deletes);
+	EXPECT_EQ(0, info.delete_misses);
+	EXPECT_EQ(1, nfilters(self->fd));
+	EXPECT_EQ(1, bloom_one(self->fd, BLOOM_IOC_QUERY, &key, 1));
+	close(ro);
+
+	/* Write-only is writable: it may change, and query too. */
+	wo = open(BLOOM_DEV, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, wo);
+	ASSERT_OK(bloom_bind(wo, "ro"));
+	EXPECT_EQ(0, bloom_one(wo, BLOOM_IOC_ADD, &other, 1));
+	EXPECT_EQ(1, bloom_one(wo, BLOOM_IOC_QUERY, &other, 1));
+	EXPECT_EQ(1, bloom_one(wo, BLOOM_IOC_DELETE, &other, 1));
+	close(wo);
+	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	EXPECT_EQ(2, info.adds);
+	EXPECT_EQ(1, info.deletes);
+}
+
 /* What the unprivileged child saw, written to shared memory. */
 struct perm_result {
 	int open_err;		/* errno of open(), 0 on success */

@@ -19,6 +19,7 @@ echo "TAP version 13"
 
 cleanup() {
 	[ -n "${mode-}" ] && chmod "$mode" /dev/bloom
+	[ -n "${group-}" ] && chgrp "$group" /dev/bloom
 	[ -n "${maxmem-}" ] && echo "$maxmem" >/sys/module/bloom/parameters/max_memory
 	for f in $(timeout 30 bloomctl list -n 2>/dev/null | grep "^$P"); do
 		timeout 30 bloomctl destroy "$f" >/dev/null 2>&1
@@ -386,8 +387,27 @@ if command -v setpriv >/dev/null && chmod 644 /dev/bloom; then
 	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		bloomctl add ${P}s omega >"$W/out" 2>"$W/err"
 	rc=$?
-	check "an unprivileged add is refused, naming CAP_NET_ADMIN, exit 3" \
+	check "an add through the read-only open is refused (EBADF), saying write access is needed, exit 3" \
+		sh -c "[ $rc = 3 ] && grep -q 'needs write access to the bloom device' '$W/err'"
+	chmod "$mode" /dev/bloom
+fi
+# The udev rule's model (group "bloom", 0660), with the user's own group
+# standing in: a member opens read-write, queries, and may not add without
+# CAP_NET_ADMIN.
+group=$(stat -c %g /dev/bloom)
+if command -v setpriv >/dev/null && chgrp 65534 /dev/bloom &&
+   chmod 660 /dev/bloom; then
+	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bloomctl test ${P}s alpha >"$W/out" 2>"$W/err"
+	rc=$?
+	check "a member of the device's group (mode 0660) can query" \
+		sh -c "[ $rc = 0 ] && grep -qx 'alpha: may be present' '$W/out'"
+	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bloomctl add ${P}s omega >"$W/out" 2>"$W/err"
+	rc=$?
+	check "a member's add is refused, naming CAP_NET_ADMIN, exit 3" \
 		sh -c "[ $rc = 3 ] && grep -q 'needs CAP_NET_ADMIN: run as root' '$W/err'"
+	chgrp "$group" /dev/bloom
 	chmod "$mode" /dev/bloom
 fi
 # Over the module's memory limit: the message says how to raise it.

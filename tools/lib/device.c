@@ -12,7 +12,10 @@ int bloom_open(const char *devpath)
 	if (!devpath)
 		devpath = BLOOM_DEFAULT_DEVICE;
 	fd = open(devpath, O_RDWR | O_CLOEXEC);
-	/* Queries need only an open descriptor, so read access suffices. */
+	/*
+	 * Queries need only an open descriptor, so read access suffices for
+	 * readers; a change through a read-only descriptor is EBADF.
+	 */
 	if (fd < 0 && errno == EACCES)
 		fd = open(devpath, O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;

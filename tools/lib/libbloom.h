@@ -37,7 +37,9 @@ extern "C" {
 /*
  * Opens the bloom device (NULL means BLOOM_DEFAULT_DEVICE) read-write and
  * close-on-exec. When that is refused with EACCES it retries read-only, so
- * users who may only query still get a descriptor. Returns the descriptor.
+ * users who may only query still get a descriptor; changing filters through
+ * such a descriptor fails with -EBADF (and needs CAP_NET_ADMIN anyway).
+ * Returns the descriptor.
  */
 int bloom_open(const char *devpath);
 int bloom_close(int fd);

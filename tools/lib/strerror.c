@@ -52,7 +52,7 @@ static const char *filter_error(enum bloom_op op, int err)
 	case EPERM:
 		return "%s: this needs CAP_NET_ADMIN: run as root (querying and info do not)";
 	case EBADF:
-		return "%s: the device was opened read-only, so this needs more access: run as root";
+		return "%s: changing filters needs write access to the bloom device, and this user may only read it: run as root (with CAP_NET_ADMIN)";
 	case EDQUOT:
 		return "%s: the filter would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 	case ENOMEM:

@@ -93,8 +93,12 @@
  *
  * Privilege
  * ---------
- * Querying and reading information need only an open descriptor. Creating,
- * destroying, adding and deleting need CAP_NET_ADMIN (EPERM otherwise).
+ * VERSION, BIND, INFO, LIST and QUERY need only an open descriptor, in any
+ * mode. CREATE, DESTROY, ADD and DELETE change filters: they need a
+ * descriptor opened for writing (O_RDWR or O_WRONLY; EBADF otherwise, checked
+ * first) and CAP_NET_ADMIN (EPERM otherwise, checked at each call). Who may
+ * open /dev/bloom at all is the device node's mode (see "Security model" in
+ * Documentation/bloom.rst).
  *
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
@@ -115,17 +119,29 @@
  *              was undone (create a larger filter)
  *   EEXIST     a filter of that name exists already
  *   ENOENT     no filter of that name
- *   EBADFD     the command needs a bound descriptor and this one is not bound
- *   EBUSY      BIND on a descriptor that is bound already
- *   ESTALE     the filter this descriptor is bound to was destroyed
- *   EPERM      the caller lacks CAP_NET_ADMIN
+ *   EBADF      CREATE, DESTROY, ADD or DELETE through a descriptor that was
+ *              not opened for writing
+ *   EBADFD     ADD, QUERY, DELETE or INFO of the bound filter (no name) on a
+ *              descriptor that is not bound
+ *   EBUSY      BIND, or CREATE with BLOOM_CREATE_F_BIND, on a descriptor
+ *              that is bound already
+ *   ESTALE     ADD, QUERY, DELETE or INFO of the bound filter after that
+ *              filter was destroyed (also when the destroy happens during
+ *              the call)
+ *   EPERM      CREATE, DESTROY, ADD or DELETE without CAP_NET_ADMIN
  *   EDQUOT     the filter would take the module's memory over its limit
  *              (module parameter max_memory)
  *   ENOMEM     the kernel could not allocate the memory (or the caller's
  *              memory cgroup is at its limit)
- *   EINTR      interrupted by a fatal signal while waiting for a lock
- * On any error a filter is left as it was, except ADD with an EFAULT on the
- * results bitmap caused by the caller unmapping it during the call.
+ *   EINTR      interrupted by a fatal signal while waiting for a lock (or
+ *              while a batch is hashed again after its filter's contents
+ *              were replaced with another hash key)
+ * On any error a filter is left as it was, with two exceptions. ADD or
+ * DELETE failing with EFAULT because the results bitmap became unwritable
+ * during the call (the caller unmapped it; it is checked writable before the
+ * filter changes): every key was applied, out_done is nkeys and out_hits is
+ * right, only the bitmap is missing. And a batch whose filter is destroyed
+ * during the call fails with ESTALE: what it had done went with the filter.
  */
 #ifndef _UAPI_LINUX_BLOOM_H
 #define _UAPI_LINUX_BLOOM_H
