@@ -66,7 +66,7 @@ check-debug:
 	BLOOM_DEBUG_KERNEL_CACHE=$(DEBUG_KCACHE) selftests/debug-kernel/build.sh
 	$(MAKE) -C $(CURDIR) tools
 	mkdir -p $(DEBUG_MOD)
-	find Kbuild module uapi \( -name Kbuild -o -name '*.[ch]' \) -print | \
+	find Kbuild VERSION module uapi \( -name Kbuild -o -name VERSION -o -name '*.[ch]' \) -print | \
 		cpio -pdmu --quiet $(DEBUG_MOD)
 	nice -n 19 $(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) modules
 	BLOOM_CHECK_UNIT=0 BLOOM_VM_CMD=selftests/debug-kernel/guest.sh \

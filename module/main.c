@@ -61,4 +61,4 @@ module_exit(bloom_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("bloom developers");
 MODULE_DESCRIPTION("Bloom filters in kernel memory behind /dev/bloom");
-MODULE_VERSION("0.1");
+MODULE_VERSION(BLOOM_VERSION);	/* the file VERSION, through Kbuild */

@@ -78,7 +78,7 @@ fi
 src=$out/src
 rm -rf "$src"
 mkdir -p "$src"
-cp -r Kbuild module uapi "$src/"
+cp -r Kbuild VERSION module uapi "$src/"
 find "$src" \( -name '*.o' -o -name '*.cmd' -o -name '*.mod*' -o -name '*.ko' \) -delete
 # Kernel messages name files relative to the copy: map them back.
 unmap() { sed -e "s|$src/||g" -e 's|^\./||'; }

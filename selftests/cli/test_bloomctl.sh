@@ -197,14 +197,28 @@ run test ${P}s k1 k2 k3 k4
 check "every line of the file was added without its line ending" sh -c "[ $rc = 0 ]"
 printf 'k1\nzz-absent-1\nk2\nzz-absent-2\nk3\nk4\nzz-absent-3\n' >"$W/mixed"
 run test ${P}s -f "$W/mixed"
-check "test -f prints the present lines in input order, exit 0" \
-	sh -c "[ $rc = 0 ] && printf 'k1\nk2\nk3\nk4\n' | cmp -s - '$W/out'"
+check "test -f prints the present lines in input order, exit 1 (some absent)" \
+	sh -c "[ $rc = 1 ] && printf 'k1\nk2\nk3\nk4\n' | cmp -s - '$W/out'"
 run test ${P}s --absent -f "$W/mixed"
-check "test -f --absent prints the absent lines in input order" \
-	sh -c "[ $rc = 0 ] && printf 'zz-absent-1\nzz-absent-2\nzz-absent-3\n' | cmp -s - '$W/out'"
+check "test -f --absent prints the absent lines in input order, exit 1" \
+	sh -c "[ $rc = 1 ] && printf 'zz-absent-1\nzz-absent-2\nzz-absent-3\n' | cmp -s - '$W/out'"
 runin "$W/mixed" test ${P}s -f -
 check "test -f - reads standard input" \
-	sh -c "[ $rc = 0 ] && printf 'k1\nk2\nk3\nk4\n' | cmp -s - '$W/out'"
+	sh -c "[ $rc = 1 ] && printf 'k1\nk2\nk3\nk4\n' | cmp -s - '$W/out'"
+printf 'k1\nk2\n' >"$W/present"
+run test ${P}s -f "$W/present"
+check "test -f exits 0 when every line may be present" \
+	sh -c "[ $rc = 0 ] && printf 'k1\nk2\n' | cmp -s - '$W/out'"
+run test ${P}s --absent -f "$W/present"
+check "test -f --absent exits 0 and prints nothing when every line may be present" \
+	sh -c "[ $rc = 0 ] && [ ! -s '$W/out' ]"
+printf 'zz-absent-9\nk4\n' >"$W/mixed2"
+run test ${P}s -f "$W/present" -f "$W/mixed" -f "$W/mixed2"
+check "repeated -f reads every file, in order, as grep -f does" \
+	sh -c "[ $rc = 1 ] && printf 'k1\nk2\nk1\nk2\nk3\nk4\nk4\n' | cmp -s - '$W/out'"
+run add ${P}s -f "$W/present" -f "$W/mixed2"
+check "add with two -f adds the keys of both" \
+	sh -c "[ $rc = 0 ] && bloomctl test -q ${P}s zz-absent-9"
 printf 'e1\ne2\n\ne3\n' >"$W/empty"
 expect_err "an empty line stops add -f with its line number, exit 3" 3 \
 	"line 3: empty key.*--skip-empty.*the 2 keys before it were added" add ${P}s -f "$W/empty"
@@ -239,7 +253,7 @@ check "the text form was not added (the 4-byte form was)" sh -c "[ $rc = 1 ]"
 printf '192.168.1.254\n10.9.9.9\n10.0.0.1\n' >"$W/v4"
 run test ${P}s --ipv4 -f "$W/v4"
 check "test --ipv4 -f prints the present lines as given" \
-	sh -c "[ $rc = 0 ] && printf '192.168.1.254\n10.0.0.1\n' | cmp -s - '$W/out'"
+	sh -c "[ $rc = 1 ] && printf '192.168.1.254\n10.0.0.1\n' | cmp -s - '$W/out'"
 expect_err "a bad IPv4 address exits 3" 3 "not an IPv4 address" add ${P}s --ipv4 10.0.0.256
 expect "add --ipv6 two addresses" 0 add ${P}s --ipv6 2001:db8::1 ::1
 run test ${P}s --ipv6 2001:0db8:0:0:0:0:0:1 0:0:0:0:0:0:0:1
@@ -312,7 +326,7 @@ check "del -f counts 500 removed and 500 not found, exit 1" \
 	sh -c "[ $rc = 1 ] && [ \"\$(cat '$W/out')\" = '${P}c: removed 500 keys, 500 not found' ]"
 run test ${P}c --absent -f "$W/del_add"
 check "exactly the deleted lines of the file are absent now" \
-	sh -c "[ $rc = 0 ] && awk 'BEGIN { for (i = 0; i < 1000; i += 2) printf \"k%d\\n\", i }' | cmp -s - '$W/out'"
+	sh -c "[ $rc = 1 ] && awk 'BEGIN { for (i = 0; i < 1000; i += 2) printf \"k%d\\n\", i }' | cmp -s - '$W/out'"
 expect_err "an empty line stops del -f without --skip-empty" 3 \
 	"line 1001: empty key.*the 1000 keys before it were deleted" del ${P}c -f "$W/del_f"
 run add ${P}d --ipv4 10.0.0.1 10.0.0.2
@@ -320,7 +334,7 @@ run del ${P}d --ipv4 10.0.0.1
 check "del --ipv4 removes the 4-byte form" \
 	sh -c "[ $rc = 0 ] && ! bloomctl test -q ${P}d --ipv4 10.0.0.1 && bloomctl test -q ${P}d --ipv4 10.0.0.2"
 expect_err "del on a standard filter says it cannot, exit 3" 3 \
-	"filter ${P}b is a standard or blocked filter, which cannot delete keys: create it with --type counting or dleft" \
+	"filter ${P}b is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can \\(create one with --type counting or --type dleft\\)" \
 	del ${P}b alpha
 expect_err "del without keys is a usage error" 2 "needs keys" del ${P}c
 run info ${P}c
@@ -420,6 +434,71 @@ check "max_memory is restored" sh -c "[ \$(cat /sys/module/bloom/parameters/max_
 expect_err "a missing device says to load the module" 3 \
 	"/nonexistent/bloom not found: is the bloom module loaded\\? \\(modprobe bloom\\)" \
 	--device /nonexistent/bloom list
+
+# --- output that cannot be written, input that cannot be a key (issue 10) ---------
+# Every output is checked, the final flush included: exit 3 with a message.
+for args in "list" "list --json" "list -n" "info ${P}s" "info --json ${P}s" "version" \
+	"test ${P}s alpha" "--version" "help"; do
+	# shellcheck disable=SC2086 # the words of $args are the arguments
+	timeout "$LIMIT" bloomctl $args >/dev/full 2>"$W/err"
+	rc=$?
+	check "bloomctl $args >/dev/full exits 3 saying it cannot write" \
+		sh -c "[ $rc = 3 ] && grep -q '^bloomctl: cannot write the output: No space left on device$' '$W/err'"
+done
+timeout "$LIMIT" bloomctl test ${P}b -f "$W/big" >/dev/full 2>"$W/err"
+rc=$?
+check "test -f of 100000 keys into /dev/full exits 3 saying it cannot write" \
+	sh -c "[ $rc = 3 ] && grep -q 'cannot write the output' '$W/err'"
+# A line longer than a key is found in bounded memory (the reader keeps one
+# buffer): an endless line from /dev/zero is line 1, under a 64 MiB limit.
+timeout "$LIMIT" sh -c "ulimit -v 65536; exec bloomctl test ${P}s -f /dev/zero" >"$W/out" 2>"$W/err"
+rc=$?
+check "test -f /dev/zero stops at line 1 (too long) in bounded memory, exit 3" \
+	sh -c "[ $rc = 3 ] && [ ! -s '$W/out' ] && grep -q '^bloomctl: /dev/zero, line 1: key longer than 4096 bytes' '$W/err'"
+{ echo ok1; echo ok2; head -c 100000 /dev/zero | tr '\0' z; echo; } >"$W/long3"
+expect_err "a 100000-byte line 3 stops add -f naming file and line" 3 \
+	"$W/long3, line 3: key longer than 4096 bytes.*the 2 keys before it were added" \
+	add ${P}s -f "$W/long3"
+{ head -c 4096 /dev/zero | tr '\0' w; printf '\r\n'; } >"$W/crlf4096"
+expect "a 4096-byte key ending in CRLF is a key" 0 add ${P}s -f "$W/crlf4096"
+expect_err "a read error is an error, not the end of the input" 3 \
+	"cannot read / after line 0: Is a directory" test ${P}s -f /
+expect_err "a missing second -f file stops after the first file's keys" 3 \
+	"cannot open $W/nofile.*the 2 keys before it were added" add ${P}s -f "$W/present" -f "$W/nofile"
+
+# Names: the rule (printable ASCII, no space, no '/') and one-line messages.
+expect_err "a name with a newline gets a one-line message with it escaped" 2 \
+	"invalid filter name 'a\\\\x0ab'" info "$(printf 'a\nb')"
+expect_err "a name with a space is refused by the documented rule" 2 \
+	"invalid filter name 'a b': use 1 to 31 printable ASCII characters other than space and '/'" info "a b"
+
+# Rates the module cannot represent: refused, or the value used is said.
+expect_err "fpp 5e-10 is refused (below one part per billion)" 2 \
+	"bad false-positive rate '5e-10'" create ${P}x --capacity 10 --fpp 5e-10
+run create ${P}r --capacity 10 --fpp 1.5e-9
+check "fpp 1.5e-9 creates with 1 ppb and says the value used" \
+	sh -c "[ $rc = 0 ] && [ '$(sysval ${P}r fpp_ppb)' = 1 ] && grep -q 'false-positive rate 1.5e-9 is used as 1e-09' '$W/err'"
+run destroy ${P}r
+
+# --hash-key-file: the same filter as --hash-key, without the key in ps.
+echo "$K" >"$W/hk"
+expect "create with --hash-key-file" 0 \
+	create ${P}h --capacity 8 --fpp 0.1 --hash-key-file "$W/hk" --bits 64 --hashes 1
+run add ${P}h k1 k2 k3 k4 k5 k6 k7 k8
+run test ${P}h -f "$W/q"
+check "--hash-key-file gives the filter --hash-key gives (same 200 answers)" \
+	cmp -s "$W/ans_g1" "$W/out"
+printf '0123\n' >"$W/hkbad"
+expect_err "a hash key file without 32 hex digits is refused" 2 \
+	"hash key file '$W/hkbad' holds neither 32 hexadecimal digits" create ${P}x --capacity 8 --fpp 0.1 --hash-key-file "$W/hkbad"
+expect_err "a missing hash key file is an error" 3 \
+	"cannot read hash key file '$W/nofile': No such file" create ${P}x --capacity 8 --fpp 0.1 --hash-key-file "$W/nofile"
+run destroy ${P}h
+
+# --version: this program's version, from the file VERSION.
+run --version
+check "bloomctl --version prints the version of the file VERSION" \
+	sh -c "[ $rc = 0 ] && grep -q '^bloomctl $(cat "$(dirname "$0")/../../VERSION") (libbloom ' '$W/out'"
 
 # --- destroy -----------------------------------------------------------------------
 expect "destroy a filter" 0 destroy ${P}s

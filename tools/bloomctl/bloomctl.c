@@ -19,9 +19,12 @@ struct verb {
 static const struct verb verbs[] = {
 	{ "create", cmd_create,
 	  "create NAME [--type standard|blocked|counting|dleft] --capacity N\n"
-	  "       --fpp P [--hash-key HEX32] [--bits M --hashes K]",
+	  "       --fpp P [--hash-key HEX32 | --hash-key-file FILE]\n"
+	  "       [--bits M --hashes K]",
 	  "Creates filter NAME sized for N keys (k/M/G suffixes: 1M = 1000000)\n"
-	  "at false-positive rate P (1e-9 to 0.5, e.g. 0.01 or 1e-3).\n"
+	  "at false-positive rate P (1e-9 to 0.5, e.g. 0.01 or 1e-3; the module\n"
+	  "counts whole parts per billion, so P is rounded down to one and the\n"
+	  "value used is printed when that changed it).\n"
 	  "  -t, --type T      standard (default); blocked (one cache line per key);\n"
 	  "                    counting (deletable, 4x the memory of standard);\n"
 	  "                    dleft (d-left counting: deletable in about half the\n"
@@ -30,7 +33,11 @@ static const struct verb verbs[] = {
 	  "  -c, --capacity N  keys the filter is sized for\n"
 	  "  -p, --fpp P       false-positive rate wanted at N keys\n"
 	  "      --hash-key H  the 128-bit SipHash key as 32 hex digits (default:\n"
-	  "                    random); the same key and geometry give the same bits\n"
+	  "                    random); the same key and geometry give the same bits;\n"
+	  "                    other users can see it in ps: prefer --hash-key-file\n"
+	  "      --hash-key-file FILE  the key from FILE: 32 hex digits and at most\n"
+	  "                    a newline (openssl rand -hex 16 >FILE), or exactly\n"
+	  "                    16 bytes; '-': standard input\n"
 	  "      --bits M      explicit geometry: M bits (blocked: a multiple of 512;\n"
 	  "                    counting: M counters; not for dleft)\n"
 	  "      --hashes K    explicit geometry: K hashes (1 to 32)\n" },
@@ -39,7 +46,8 @@ static const struct verb verbs[] = {
 	  "       add NAME [--ipv4|--ipv6] [--skip-empty] [-v] -f FILE",
 	  "Adds keys to filter NAME (needs CAP_NET_ADMIN).\n"
 	  "  -f, --file FILE   one key per line ('-': standard input); \"\\n\" or\n"
-	  "                    \"\\r\\n\" ends a line; sent in batches of thousands\n"
+	  "                    \"\\r\\n\" ends a line; sent in batches of thousands;\n"
+	  "                    repeatable: the files are read in order\n"
 	  "      --skip-empty  skip empty lines instead of stopping at them\n"
 	  "      --ipv4        keys are IPv4 addresses: add their 4 bytes\n"
 	  "      --ipv6        keys are IPv6 addresses: add their 16 bytes\n"
@@ -50,11 +58,13 @@ static const struct verb verbs[] = {
 	  "test NAME [--ipv4|--ipv6] [-q] KEY...\n"
 	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--absent] [-v] -f FILE",
 	  "Asks filter NAME about keys.\n"
-	  "With KEYs, prints \"KEY: may be present\" or \"KEY: absent\" for each; exits\n"
-	  "0 if every key may be present, 1 if any is definitely absent.\n"
-	  "With -f FILE, works as a filter: prints the lines that may be present, in\n"
-	  "input order, and exits 0.\n"
-	  "  -f, --file FILE   one key per line ('-': standard input)\n"
+	  "With KEYs, prints \"KEY: may be present\" or \"KEY: absent\" for each.\n"
+	  "With -f FILE, works as a filter: prints the lines that may be present\n"
+	  "(with --absent: those definitely absent), in input order.\n"
+	  "Either way exits 0 if every key may be present, 1 if any is definitely\n"
+	  "absent (in a pipeline under 'set -o pipefail', allow for the 1).\n"
+	  "  -f, --file FILE   one key per line ('-': standard input); repeatable:\n"
+	  "                    the files are read in order, as grep -f does\n"
 	  "      --absent      with -f: print the lines that are definitely absent\n"
 	  "      --skip-empty  skip empty lines instead of stopping at them\n"
 	  "      --ipv4/--ipv6 keys are addresses, as with add\n"
@@ -141,8 +151,10 @@ int print_help(FILE *f, const char *name)
 		      "Manages Bloom filters in kernel memory (/dev/bloom).\n\n", f);
 		for (i = 0; i < NVERBS; i++)
 			fprintf(f, "  bloomctl %s\n", verbs[i].synopsis);
-		fputs("\nGlobal option:\n"
-		      "  -d, --device PATH   the bloom device (default /dev/bloom)\n\n"
+		fputs("\nGlobal options:\n"
+		      "  -d, --device PATH   the bloom device (default /dev/bloom)\n"
+		      "  -V, --version       print bloomctl's version and exit\n"
+		      "  -h, --help          print this help and exit\n\n"
 		      "Exit status: 0 success; 1 test: a key is definitely absent,\n"
 		      "del: a key was not found; 2 usage error; 3 the operation failed.\n"
 		      "'bloomctl help VERB' for details; bloomctl(8) for everything.\n",
@@ -172,6 +184,8 @@ int main(int argc, char **argv)
 	const struct verb *v;
 	int i = 1;
 
+	/* Every way out checks that the output was written (exit 3 if not). */
+	atexit(close_stdout);
 	/* Global options come before the verb; the verb parses the rest. */
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--device")) {
@@ -184,6 +198,13 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			print_help(stdout, NULL);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			/* This program's version; 'bloomctl version' asks the
+			 * module for its own. */
+			printf("bloomctl %s (libbloom %s, bloom ioctl ABI %d)\n",
+			       BLOOMCTL_VERSION, bloom_library_version(),
+			       BLOOM_ABI_VERSION);
 			return EXIT_OK;
 		} else {
 			die_usage(NULL, "unknown option '%s'", argv[i]);

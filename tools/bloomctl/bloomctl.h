@@ -17,12 +17,28 @@ enum {
 	EXIT_FAIL = 3,		/* the operation failed: device, module, input */
 };
 
+#define BLOOMCTL_STR_(x)	#x
+#define BLOOMCTL_STR(x)		BLOOMCTL_STR_(x)
+#define BLOOM_KEY_MAX_STR	BLOOMCTL_STR(BLOOM_KEY_MAX)
+
+/*
+ * report.c: output that fails is an error. check_output() flushes stdout and
+ * exits with EXIT_FAIL and a message if anything written to it so far was
+ * lost; main() registers close_stdout() with atexit(), so the last flush
+ * and the close are checked on every way out.
+ */
+void check_output(void);
+void close_stdout(void);
+
 /* report.c: one line on stderr, then exit. */
 void die_usage(const char *verb, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_op(enum bloom_op op, const char *subject, int err)
 	__attribute__((noreturn));
+/* bloom_strerror() and the bloomctl command that helps, if there is one. */
+const char *op_message(char *buf, size_t len, enum bloom_op op,
+		       const char *subject, int err);
 /* Handles getopt_long's '?' and ':' answers: exits with a usage error. */
 void die_getopt(const char *verb, int c, char **argv)
 	__attribute__((noreturn));
@@ -35,22 +51,29 @@ double now_seconds(void);
 int parse_count(const char *s, uint64_t *out);
 int parse_fpp(const char *s, double *p);
 int parse_hex_key(const char *s, uint8_t key[BLOOM_HASH_KEY_LEN]);
-enum bloom_type parse_type(const char *s);
+int read_hash_key_file(const char *path, uint8_t key[BLOOM_HASH_KEY_LEN]);
 const char *type_name(uint32_t type);
 /* Address text (NUL-terminated, @len bytes) to 4 or 16 bytes. */
 int parse_addr(int family, const char *s, size_t len, uint8_t *out);
 
-/* lines.c: reads a file of keys, one per line, with line numbers. */
+/* lines.c: reads a file of keys, one per line, in bounded memory. */
 struct line_reader {
-	FILE *f;
-	const char *path;
+	int fd;
+	const char *path;	/* for messages: the file, or "standard input" */
 	char *buf;
-	size_t cap;
-	uint64_t lineno;
+	size_t start, end;	/* the unread bytes: buf[start, end) */
+	int eof;
+	uint64_t lineno;	/* of the line returned last */
 };
+enum {
+	LR_END = -1,		/* no more lines */
+	LR_ERROR = -2,		/* read error, errno set */
+	LR_TOO_LONG = -3,	/* line lineno is over BLOOM_KEY_MAX bytes */
+};
+/* 0 or -errno; "-" is standard input. */
 int lr_open(struct line_reader *lr, const char *path);
-/* Next line without its "\n" or "\r\n": its length, -1 at the end, -2 on a
- * read error (errno set). */
+/* Next line, NUL-terminated, without its "\n" or "\r\n": its length, or
+ * one of the LR_ values. The line stays valid until the next call. */
 long lr_next(struct line_reader *lr, char **line);
 void lr_close(struct line_reader *lr);
 

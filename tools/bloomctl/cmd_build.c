@@ -94,26 +94,6 @@ static void run_chunk(struct chunk *c, unsigned int nthreads)
 		c->new_keys += sl[t].new_keys;
 }
 
-static int read_hash_key_file(const char *path, u8 key[BLOOM_HASH_KEY_LEN])
-{
-	char buf[80];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	if (n == BLOOM_HASH_KEY_LEN) {	/* 16 raw bytes */
-		memcpy(key, buf, n);
-		return 0;
-	}
-	buf[n] = '\0';
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		buf[--n] = '\0';
-	return parse_hex_key(buf, key) ? -EINVAL : 0;
-}
-
 int cmd_build(const char *dev, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -160,7 +140,7 @@ int cmd_build(const char *dev, int argc, char **argv)
 			name = optarg;
 			break;
 		case 't':
-			type = parse_type(optarg);
+			type = bloom_type_from_name(optarg);
 			if (!type)
 				die_usage("build", "unknown filter type '%s': use standard, blocked, counting or dleft",
 					  optarg);
@@ -168,7 +148,7 @@ int cmd_build(const char *dev, int argc, char **argv)
 		case 'c':
 			if (parse_count(optarg, &capacity) || !capacity ||
 			    capacity > BLOOM_CAPACITY_MAX)
-				die_usage("build", "bad capacity '%s': give a number of keys from 1 to %llu, k/M/G suffixes allowed (e.g. 1M)",
+				die_usage("build", "bad capacity '%s': give a number of keys from 1 to %llu; k/M/G/T (powers of 1000) and Ki/Mi/Gi/Ti (of 1024) suffixes allowed (e.g. 1M)",
 					  optarg, BLOOM_CAPACITY_MAX);
 			break;
 		case 'p':
@@ -276,9 +256,12 @@ int cmd_build(const char *dev, int argc, char **argv)
 		int eof = 0;
 
 		len = lr_next(&lr, &line);
-		if (len == -2)
+		if (len == LR_ERROR)
 			die("cannot read '%s': %s", lr.path, strerror(errno));
-		if (len == -1) {
+		if (len == LR_TOO_LONG)
+			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
+			    lr.path, lr.lineno, BLOOM_KEY_MAX);
+		if (len == LR_END) {
 			eof = 1;
 		} else if (len == 0) {
 			if (!skip_empty)

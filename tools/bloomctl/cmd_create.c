@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The verbs that make and remove filters: create, destroy. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include "bloomctl.h"
 
 int cmd_create(const char *dev, int argc, char **argv)
@@ -12,12 +16,13 @@ int cmd_create(const char *dev, int argc, char **argv)
 		{ "capacity", required_argument, NULL, 'c' },
 		{ "fpp", required_argument, NULL, 'p' },
 		{ "hash-key", required_argument, NULL, 'K' },
+		{ "hash-key-file", required_argument, NULL, 'F' },
 		{ "bits", required_argument, NULL, 'm' },
 		{ "hashes", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bloom_create_opts o = { .type = BLOOM_TYPE_STANDARD };
+	BLOOM_OPTS(bloom_create_opts, o, .type = BLOOM_TYPE_STANDARD);
 	uint8_t key[BLOOM_HASH_KEY_LEN];
 	int have_cap = 0, have_fpp = 0, c, fd, err;
 	uint64_t v;
@@ -27,7 +32,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":t:c:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			o.type = parse_type(optarg);
+			o.type = bloom_type_from_name(optarg);
 			if (!o.type)
 				die_usage("create", "unknown filter type '%s': use standard, blocked, counting or dleft",
 					  optarg);
@@ -44,12 +49,30 @@ int cmd_create(const char *dev, int argc, char **argv)
 			    bloom_fpp_to_ppb(o.fpp, &ppb))
 				die_usage("create", "bad false-positive rate '%s': give a probability from 1e-9 to 0.5, e.g. 0.01 or 1e-3",
 					  optarg);
+			/* The module counts in parts per billion. */
+			if (fabs(ppb / 1e9 - o.fpp) > 1e-12 * o.fpp)
+				fprintf(stderr, "bloomctl: false-positive rate %s is used as %.9g (the module counts rates in whole parts per billion, rounded down)\n",
+					optarg, ppb / 1e9);
 			have_fpp = 1;
 			break;
 		case 'K':
+			if (o.hash_key)
+				die_usage("create", "give one --hash-key or --hash-key-file");
 			if (parse_hex_key(optarg, key))
 				die_usage("create", "bad hash key '%s': give %d hexadecimal digits (128 bits)",
 					  optarg, 2 * BLOOM_HASH_KEY_LEN);
+			o.hash_key = key;
+			break;
+		case 'F':
+			if (o.hash_key)
+				die_usage("create", "give one --hash-key or --hash-key-file");
+			err = read_hash_key_file(optarg, key);
+			if (err == -EINVAL)
+				die_usage("create", "hash key file '%s' holds neither 32 hexadecimal digits (and at most a newline) nor 16 bytes",
+					  optarg);
+			if (err)
+				die("cannot read hash key file '%s': %s",
+				    optarg, strerror(-err));
 			o.hash_key = key;
 			break;
 		case 'm':

@@ -40,7 +40,8 @@ static const char *const op_done[] = {
 struct key_opts {
 	const char *verb;
 	enum key_op op;
-	const char *file;
+	const char **files;	/* -f FILE..., in the order given */
+	int nfiles;
 	int family;		/* 0: keys are the bytes given; AF_INET(6) */
 	int skip_empty;
 	int absent;		/* test -f: print the absent lines instead */
@@ -72,7 +73,7 @@ static const char *to_key(const struct key_opts *o, const char *text,
 		return NULL;
 	}
 	if (len > BLOOM_KEY_MAX)
-		return "key longer than 4096 bytes";
+		return "key longer than " BLOOM_KEY_MAX_STR " bytes";
 	*key = text;
 	*klen = len;
 	return NULL;
@@ -97,7 +98,11 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":f:vqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			o->file = optarg;
+			/* Repeatable, read in order, as grep -f is. */
+			o->files = realloc(o->files, (o->nfiles + 1) * sizeof(*o->files));
+			if (!o->files)
+				die("out of memory");
+			o->files[o->nfiles++] = optarg;
 			break;
 		case '4':
 		case '6':
@@ -133,14 +138,14 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 	check_name(o->verb, o->name);
 	o->keys = argv + optind + 1;
 	o->nkeys = argc - optind - 1;
-	if (o->file && o->nkeys)
+	if (o->nfiles && o->nkeys)
 		die_usage(o->verb, "give keys or -f FILE, not both");
-	if (!o->file && !o->nkeys)
+	if (!o->nfiles && !o->nkeys)
 		die_usage(o->verb, "%s needs keys, or -f FILE (- for standard input)",
 			  o->verb);
-	if (o->absent && !o->file)
+	if (o->absent && !o->nfiles)
 		die_usage(o->verb, "--absent works with -f FILE only");
-	if (o->quiet && o->file)
+	if (o->quiet && o->nfiles)
 		die_usage(o->verb, "--quiet works with keys on the command line only");
 }
 
@@ -256,11 +261,10 @@ static void flush(struct batch_state *s)
 	enum key_op op = s->o->op;
 
 	if (ret < 0) {
-		char msg[512];
+		char msg[768];
 
 		die("%s; %" PRIu64 " keys before this batch were %s",
-		    bloom_strerror(msg, sizeof(msg), op_lib[op], s->o->name,
-				   ret),
+		    op_message(msg, sizeof(msg), op_lib[op], s->o->name, ret),
 		    s->keys, op_done[op]);
 	}
 	s->pending = 0;
@@ -282,22 +286,82 @@ static void flush(struct batch_state *s)
 			fwrite_unlocked(key, 1, len, stdout);
 			putc_unlocked('\n', stdout);
 		}
-		if (ferror(stdout))
-			die("cannot write the output: %s", strerror(errno));
+		/* a full disk stops the command now, not at the end */
+		check_output();
 	}
 	progress(&s->prog, s->o, s->keys, 0);
 }
 
-static int keys_from_file(const struct key_opts *o, int fd)
+/* Everything before the bad line is done, nothing after: say so and exit. */
+static void __attribute__((noreturn))
+stop_at(struct batch_state *s, const struct line_reader *lr, const char *why,
+	const char *extra)
 {
+	enum key_op op = s->o->op;
+
+	flush(s);
+	progress(&s->prog, s->o, s->keys, 1);
+	die("%s, line %" PRIu64 ": %s%s; the %" PRIu64 " key%s before it %s %s, none after",
+	    lr->path, lr->lineno, why, extra, s->keys, s->keys == 1 ? "" : "s",
+	    s->keys == 1 ? "was" : "were", op_done[op]);
+}
+
+/* One file's lines into the batch. */
+static void keys_from_file(struct batch_state *s, const char *path)
+{
+	const struct key_opts *o = s->o;
 	enum key_op op = o->op;
-	struct batch_state s = { .o = o };
 	struct line_reader lr;
 	uint8_t addr[16];
-	double t0;
 	char *line;
 	long len;
 	int err;
+
+	err = lr_open(&lr, path);
+	if (err) {
+		flush(s);
+		die("cannot open %s: %s; the %" PRIu64 " keys before it were %s",
+		    path, strerror(-err), s->keys, op_done[op]);
+	}
+	while ((len = lr_next(&lr, &line)) != LR_END) {
+		const char *why;
+		const void *key;
+		size_t klen;
+
+		if (len == LR_ERROR) {
+			err = errno;
+			flush(s);
+			progress(&s->prog, o, s->keys, 1);
+			die("cannot read %s after line %" PRIu64 ": %s; the %" PRIu64 " keys before were %s",
+			    lr.path, lr.lineno, strerror(err), s->keys,
+			    op_done[op]);
+		}
+		if (len == LR_TOO_LONG)
+			stop_at(s, &lr, "key longer than " BLOOM_KEY_MAX_STR " bytes", "");
+		if (len == 0 && o->skip_empty)
+			continue;
+		why = to_key(o, line, len, &key, &klen, addr);
+		if (why)
+			stop_at(s, &lr, why, len == 0 ?
+				" (--skip-empty skips empty lines)" : "");
+		if (!bloom_builder_room(s->b, klen))
+			flush(s);
+		if (s->texts)
+			memcpy(s->texts[s->pending], line, len + 1);
+		err = bloom_builder_push(s->b, key, klen);
+		if (err)
+			die("internal error: batch refused a key: %s", strerror(-err));
+		s->pending++;
+	}
+	lr_close(&lr);
+}
+
+static int keys_from_files(const struct key_opts *o, int fd)
+{
+	enum key_op op = o->op;
+	struct batch_state s = { .o = o };
+	double t0;
+	int err, i;
 
 	err = bloom_builder_new(&s.b, fd, op_ioctl[op], fixed_size(o->family));
 	if (!err && o->family) {
@@ -307,53 +371,16 @@ static int keys_from_file(const struct key_opts *o, int fd)
 	}
 	if (err)
 		die("cannot set up a batch: %s", strerror(-err));
-	err = lr_open(&lr, o->file);
-	if (err)
-		die("cannot open %s: %s", o->file, strerror(-err));
 	if (op == OP_TEST)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	s.prog.on = isatty(STDERR_FILENO);
 	s.prog.start = s.prog.last = t0 = now_seconds();
 
-	while ((len = lr_next(&lr, &line)) != -1) {
-		const char *why;
-		const void *key;
-		size_t klen;
-
-		if (len == -2) {
-			err = errno;
-			flush(&s);
-			progress(&s.prog, o, s.keys, 1);
-			die("cannot read %s after line %" PRIu64 ": %s; the %" PRIu64 " keys before were %s",
-			    lr.path, lr.lineno, strerror(err), s.keys,
-			    op_done[op]);
-		}
-		if (len == 0 && o->skip_empty)
-			continue;
-		why = to_key(o, line, len, &key, &klen, addr);
-		if (why) {
-			/* Everything before the bad line is done, nothing after. */
-			flush(&s);
-			progress(&s.prog, o, s.keys, 1);
-			die("%s, line %" PRIu64 ": %s%s; the %" PRIu64 " key%s before it %s %s, none after",
-			    lr.path, lr.lineno, why,
-			    len == 0 ? " (--skip-empty skips empty lines)" : "",
-			    s.keys, s.keys == 1 ? "" : "s",
-			    s.keys == 1 ? "was" : "were", op_done[op]);
-		}
-		if (!bloom_builder_room(s.b, klen))
-			flush(&s);
-		if (s.texts)
-			memcpy(s.texts[s.pending], line, len + 1);
-		err = bloom_builder_push(s.b, key, klen);
-		if (err)
-			die("internal error: batch refused a key: %s", strerror(-err));
-		s.pending++;
-	}
+	for (i = 0; i < o->nfiles; i++)
+		keys_from_file(&s, o->files[i]);
 	flush(&s);
 	progress(&s.prog, o, s.keys, 1);
-	if (fflush(stdout))
-		die("cannot write the output: %s", strerror(errno));
+	check_output();
 	if (o->verbose) {
 		double t = now_seconds() - t0;
 
@@ -364,10 +391,12 @@ static int keys_from_file(const struct key_opts *o, int fd)
 			op == OP_ADD ? "probably present already" :
 				       "found and removed");
 	}
-	lr_close(&lr);
 	free(s.texts);
 	bloom_builder_free(s.b);
-	return op == OP_DEL ? del_summary(o, s.keys, s.hits) : EXIT_OK;
+	if (op == OP_DEL)
+		return del_summary(o, s.keys, s.hits);
+	/* test: the rule of keys on the command line, --absent or not */
+	return op == OP_TEST && s.hits < s.keys ? EXIT_ABSENT : EXIT_OK;
 }
 
 static int keys_verb(const char *verb, enum key_op op, const char *dev,
@@ -378,7 +407,7 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 
 	parse_key_opts(&o, argc, argv);
 	fd = open_bound(dev, o.name);
-	return o.file ? keys_from_file(&o, fd) : keys_from_args(&o, fd);
+	return o.nfiles ? keys_from_files(&o, fd) : keys_from_args(&o, fd);
 }
 
 int cmd_add(const char *dev, int argc, char **argv)

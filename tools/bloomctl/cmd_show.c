@@ -215,9 +215,7 @@ static void json_names(uint32_t v, const char *const *names, int n)
 
 int cmd_version(const char *dev, int argc, char **argv)
 {
-	static const char *const types[] = {
-		NULL, "standard", "blocked", "counting", "dleft",
-	};
+	static const char *const types[] = BLOOM_TYPE_NAMES;
 	static const char *const cflags[] = { "bind", "hash-key", "geometry" };
 	struct bloom_version v;
 	int json = 0, fd, err;
@@ -235,7 +233,7 @@ int cmd_version(const char *dev, int argc, char **argv)
 		printf("{\n  \"bloomctl_abi_version\": %d,\n  \"abi_version\": %u,\n"
 		       "  \"types\": %u,\n  \"type_names\": [", BLOOM_ABI_VERSION,
 		       v.abi_version, v.types);
-		json_names(v.types, types, 5);
+		json_names(v.types, types, sizeof(types) / sizeof(types[0]));
 		printf("],\n  \"create_flags\": %u,\n"
 		       "  \"batch_flags\": %u,\n  \"key_max\": %u,\n"
 		       "  \"batch_max_keys\": %u,\n  \"batch_max_bytes\": %" PRIu64 ",\n"
@@ -248,7 +246,7 @@ int cmd_version(const char *dev, int argc, char **argv)
 	printf("bloomctl ABI:    %d\n", BLOOM_ABI_VERSION);
 	printf("module ABI:      %u\n", v.abi_version);
 	printf("filter types:    ");
-	print_flags(v.types, types, 5);
+	print_flags(v.types, types, sizeof(types) / sizeof(types[0]));
 	printf("create options:  ");
 	print_flags(v.create_flags, cflags, 3);
 	printf("longest key:     %u bytes\n", v.key_max);

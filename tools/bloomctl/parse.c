@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Parsing command-line values: counts, rates, hash keys, types, addresses. */
+/* Parsing command-line values: counts, rates, hash keys, addresses. */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bloomctl.h"
 
 /* "1000000", "1000k", "1M", "2G": decimal multipliers, as key counts are. */
@@ -70,33 +72,53 @@ int parse_hex_key(const char *s, uint8_t key[BLOOM_HASH_KEY_LEN])
 	return 0;
 }
 
-enum bloom_type parse_type(const char *s)
+/*
+ * --hash-key-file of create and build: exactly 16 bytes are the key as it
+ * is; otherwise 32 hex digits and at most a newline ("openssl rand -hex 16
+ * >FILE"), so the secret never shows in ps. "-" is standard input. Read in
+ * bounded memory. 0, -errno, or -EINVAL for a file that holds no key.
+ */
+int read_hash_key_file(const char *path, uint8_t key[BLOOM_HASH_KEY_LEN])
 {
-	if (!strcmp(s, "standard"))
-		return BLOOM_TYPE_STANDARD;
-	if (!strcmp(s, "blocked"))
-		return BLOOM_TYPE_BLOCKED;
-	if (!strcmp(s, "counting"))
-		return BLOOM_TYPE_COUNTING;
-	/* "dleft" as sysfs spells it; "d-left" as the literature does. */
-	if (!strcmp(s, "dleft") || !strcmp(s, "d-left"))
-		return BLOOM_TYPE_DLEFT;
-	return 0;
+	char buf[2 * BLOOM_HASH_KEY_LEN + 3];
+	size_t len = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0)
+		return -errno;
+	do {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = -errno;
+		else
+			len += n;
+	} while (n != 0 && !err && len < sizeof(buf) - 1);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (!err && len == BLOOM_HASH_KEY_LEN) {
+		memcpy(key, buf, len);
+	} else if (!err) {
+		buf[len] = '\0';
+		if (len && buf[len - 1] == '\n')
+			buf[--len] = '\0';
+		if (len && buf[len - 1] == '\r')
+			buf[--len] = '\0';
+		err = parse_hex_key(buf, key) ? -EINVAL : 0;
+	}
+	explicit_bzero(buf, sizeof(buf));
+	return err;
 }
 
+/* For output: the library's name of the type (one table, <linux/bloom.h>). */
 const char *type_name(uint32_t type)
 {
-	switch (type) {
-	case BLOOM_TYPE_STANDARD:
-		return "standard";
-	case BLOOM_TYPE_BLOCKED:
-		return "blocked";
-	case BLOOM_TYPE_COUNTING:
-		return "counting";
-	case BLOOM_TYPE_DLEFT:
-		return "dleft";	/* as in sysfs, so scripts compare one name */
-	}
-	return "unknown";
+	const char *n = bloom_type_name(type);
+
+	return n ? n : "unknown";
 }
 
 /* inet_pton stops at a NUL: a key with an embedded NUL is no address. */

@@ -9,7 +9,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "bloomctl.h"
+
+static int output_failed;	/* reported once */
+
+static void __attribute__((noreturn)) output_error(int err)
+{
+	output_failed = 1;
+	fprintf(stderr, "bloomctl: cannot write the output: %s\n",
+		err ? strerror(err) : "write error");
+	_exit(EXIT_FAIL);
+}
+
+void check_output(void)
+{
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout))
+		output_error(errno);
+}
+
+void close_stdout(void)
+{
+	int err;
+
+	errno = 0;
+	err = fflush(stdout) == EOF || ferror(stdout);
+	if (fclose(stdout) == EOF)
+		err = 1;
+	if (err && !output_failed)
+		output_error(errno);
+	if (err)
+		_exit(EXIT_FAIL);
+}
 
 static void vline(const char *fmt, va_list ap)
 {
@@ -44,11 +76,45 @@ void die(const char *fmt, ...)
 	exit(EXIT_FAIL);
 }
 
+/*
+ * The library's sentence speaks about its calls; a bloomctl user also wants
+ * the command that helps. @subject was checked by check_name() (or is the
+ * device path, which the library escapes).
+ */
+const char *op_message(char *buf, size_t len, enum bloom_op op,
+		       const char *subject, int err)
+{
+	const char *hint = NULL;
+	size_t n;
+
+	bloom_strerror(buf, len, op, subject, err);
+	if (err < 0)
+		err = -err;
+	if (op == BLOOM_OP_OPEN) {
+		if (err == ENOTDIR || err == ENOENT)
+			hint = "; --device PATH names another device";
+	} else if (err == EEXIST) {
+		hint = " ('bloomctl destroy NAME' removes it)";
+	} else if (err == ENOENT) {
+		hint = " ('bloomctl list' shows the filters there are)";
+	} else if (err == EOPNOTSUPP && op == BLOOM_OP_DELETE) {
+		hint = " (create one with --type counting or --type dleft)";
+	} else if (err == EOPNOTSUPP && op == BLOOM_OP_CREATE) {
+		hint = " ('bloomctl version' lists what the module supports)";
+	} else if (err == EINVAL && op == BLOOM_OP_CREATE) {
+		hint = " (see 'bloomctl help create')";
+	}
+	n = strlen(buf);
+	if (hint && n < len)
+		snprintf(buf + n, len - n, "%s", hint);
+	return buf;
+}
+
 void die_op(enum bloom_op op, const char *subject, int err)
 {
-	char msg[512];
+	char msg[768];
 
-	die("%s", bloom_strerror(msg, sizeof(msg), op, subject, err));
+	die("%s", op_message(msg, sizeof(msg), op, subject, err));
 }
 
 void die_getopt(const char *verb, int c, char **argv)
@@ -85,13 +151,12 @@ int open_bound(const char *dev, const char *name)
 void check_name(const char *verb, const char *name)
 {
 	int err = bloom_name_check(name);
+	char msg[512];
 
-	if (err == -ENAMETOOLONG)
-		die_usage(verb, "filter name '%s' is too long: use at most %d characters",
-			  name, BLOOM_NAME_LEN - 1);
+	/* The library's sentence prints the name on one line, escaped. */
 	if (err)
-		die_usage(verb, "invalid filter name '%s': use 1 to %d printable characters without '/' or spaces",
-			  name, BLOOM_NAME_LEN - 1);
+		die_usage(verb, "%s", bloom_strerror(msg, sizeof(msg), BLOOM_OP_BIND,
+						      name, err));
 }
 
 double now_seconds(void)

@@ -11,8 +11,15 @@ int bloom_fpp_to_ppb(double p, uint32_t *ppb)
 	/* Written so that NaN fails too. */
 	if (!(p > 0.0 && p <= 0.5))
 		return -EINVAL;
-	/* p * 1e9 is exact enough in double; round half away from zero. */
+	/*
+	 * Rounded down, so the filter's rate is never worse than asked; but
+	 * p * 1e9 may land a hair under the integer p meant (0.07 * 1e9 is
+	 * 70000000.000000015, 0.035 * 1e9 34999999.999999996): within a
+	 * relative 1e-12 of an integer, that integer.
+	 */
 	scaled = round(p * 1e9);
+	if (fabs(scaled - p * 1e9) > 1e-12 * p * 1e9)
+		scaled = floor(p * 1e9);
 	if (scaled < BLOOM_FPP_PPB_MIN || scaled > BLOOM_FPP_PPB_MAX)
 		return -EINVAL;
 	*ppb = (uint32_t)scaled;
@@ -22,44 +29,57 @@ int bloom_fpp_to_ppb(double p, uint32_t *ppb)
 int bloom_create_opts(int fd, const char *name,
 		      const struct bloom_create_opts *o)
 {
+	const uint8_t *hash_key;
 	struct bloom_create c;
+	uint32_t flags;
 	int err;
 
-	memset(&c, 0, sizeof(c));
-	c.size = sizeof(c);
-	c.type = o->type ? o->type : BLOOM_TYPE_STANDARD;
-	c.capacity = o->capacity;
-	err = lb_name_copy(c.name, name);
-	if (!err)
-		err = bloom_fpp_to_ppb(o->fpp, &c.fpp_ppb);
+	if (!o)
+		return -EINVAL;	/* capacity and rate have no defaults */
+	err = OPTS_CHECK(o, bloom_create_opts);
 	if (err)
 		return err;
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.type = OPTS_GET(o, type, 0);
+	if (!c.type)
+		c.type = BLOOM_TYPE_STANDARD;
+	c.capacity = OPTS_GET(o, capacity, 0);
+	err = lb_name_copy(c.name, name);
+	if (!err)
+		err = bloom_fpp_to_ppb(OPTS_GET(o, fpp, 0.0), &c.fpp_ppb);
+	if (err)
+		return err;
+	flags = OPTS_GET(o, flags, 0);
+	c.bits = OPTS_GET(o, bits, 0);
+	c.hashes = OPTS_GET(o, hashes, 0);
 	/* Half a geometry is a caller's mistake, not a request for defaults. */
-	if (!o->bits != !o->hashes)
+	if (!c.bits != !c.hashes)
 		return -EINVAL;
-	if (o->bits) {
-		c.flags |= BLOOM_CREATE_F_GEOMETRY;
-		c.bits = o->bits;
-		c.hashes = o->hashes;
+	if ((flags & BLOOM_CREATE_F_GEOMETRY) && !c.bits)
+		return -EINVAL;
+	if (c.bits)
+		flags |= BLOOM_CREATE_F_GEOMETRY;
+	hash_key = OPTS_GET(o, hash_key, NULL);
+	if ((flags & BLOOM_CREATE_F_HASH_KEY) && !hash_key)
+		return -EINVAL;
+	if (hash_key) {
+		flags |= BLOOM_CREATE_F_HASH_KEY;
+		memcpy(c.hash_key, hash_key, BLOOM_HASH_KEY_LEN);
 	}
-	if (o->hash_key) {
-		c.flags |= BLOOM_CREATE_F_HASH_KEY;
-		memcpy(c.hash_key, o->hash_key, BLOOM_HASH_KEY_LEN);
-	}
-	if (o->bind)
-		c.flags |= BLOOM_CREATE_F_BIND;
+	c.flags = flags;
 	return bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
 }
 
 int bloom_create(int fd, const char *name, enum bloom_type type,
 		 uint64_t capacity, double fpp, uint32_t flags)
 {
-	struct bloom_create_opts o = {
+	BLOOM_OPTS(bloom_create_opts, o,
 		.type = type,
 		.capacity = capacity,
 		.fpp = fpp,
-		.bind = !!(flags & BLOOM_CREATE_F_BIND),
-	};
+		.flags = flags,
+	);
 
 	/* The other flags need arguments this call does not take. */
 	if (flags & ~BLOOM_CREATE_F_BIND)

@@ -7,6 +7,27 @@
 #include <sys/ioctl.h>
 #include "libbloom.h"
 
+#include <stddef.h>
+
+/*
+ * Option structs (libbloom.h, "Option structs"), the libbpf way: OPTS_CHECK
+ * is 0 or the negative errno for the caller's @opts (NULL is fine: all
+ * defaults); OPTS_GET reads a member, or @fallback when the caller's struct
+ * is too old to have it.
+ */
+#define lb_offsetofend(TYPE, MEMBER) \
+	(offsetof(TYPE, MEMBER) + sizeof(((TYPE *)0)->MEMBER))
+int lb_opts_check(const void *opts, size_t user_sz, size_t min_sz,
+		  size_t lib_sz);
+#define OPTS_CHECK(opts, TYPE)						\
+	((opts) ? lb_opts_check((opts), (opts)->sz,			\
+				lb_offsetofend(struct TYPE, sz),	\
+				sizeof(struct TYPE)) : 0)
+#define OPTS_HAS(opts, MEMBER)						\
+	((opts) && (opts)->sz >= lb_offsetofend(__typeof__(*(opts)), MEMBER))
+#define OPTS_GET(opts, MEMBER, fallback)				\
+	(OPTS_HAS(opts, MEMBER) ? (opts)->MEMBER : (fallback))
+
 /* ioctl() with the library's convention: 0 or -errno. */
 static inline int bloom_ioctl(int fd, unsigned long cmd, void *arg)
 {

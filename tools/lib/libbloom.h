@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>	/* memset, for BLOOM_OPTS() */
 #include <linux/bloom.h>
 
 #ifdef __cplusplus
@@ -33,6 +34,42 @@ extern "C" {
 #endif
 
 #define BLOOM_DEFAULT_DEVICE	"/dev/bloom"
+
+/*
+ * Option structs
+ * --------------
+ * A call with optional parameters takes a struct bloom_*_opts whose first
+ * member, sz, holds the size of the struct the caller was compiled with
+ * (the libbpf convention). Members are only ever appended, so:
+ *  - a program built against an older libbloom.h passes a smaller sz, and
+ *    the members it does not know read as zero (their defaults);
+ *  - a program built against a newer header passes a larger sz: accepted
+ *    when every byte the library does not know is zero, -E2BIG otherwise;
+ *  - sz smaller than the first version of the struct is -EINVAL.
+ * BLOOM_OPTS(TYPE, NAME, ...) declares struct TYPE NAME zeroed, with sz set
+ * and the designated initialisers given. Booleans are bits in a flags member.
+ */
+#define BLOOM_OPTS(TYPE, NAME, ...)					\
+	struct TYPE NAME = ({						\
+		memset(&NAME, 0, sizeof(struct TYPE));			\
+		(struct TYPE) {						\
+			.sz = sizeof(struct TYPE),			\
+			__VA_ARGS__					\
+		};							\
+	})
+
+/* The library's version, "MAJOR.MINOR.PATCH" (the file VERSION it was
+ * built from; its SONAME is libbloom.so.MAJOR). */
+const char *bloom_library_version(void);
+
+/*
+ * Filter type names, as sysfs's "type" file spells them ("standard",
+ * "blocked", "counting", "dleft"): bloom_type_name() returns NULL for a
+ * value that is no type; bloom_type_from_name() returns the type, also for
+ * the spelling "d-left", or 0 for a name that is no type.
+ */
+const char *bloom_type_name(uint32_t type);
+enum bloom_type bloom_type_from_name(const char *name);
 
 /*
  * Opens the bloom device (NULL means BLOOM_DEFAULT_DEVICE) read-write and
@@ -54,9 +91,10 @@ int bloom_version(int fd, struct bloom_version *v);
 int bloom_name_check(const char *name);
 
 /*
- * Converts a false-positive rate p in (0, 0.5] to parts per billion, rounded
- * to the nearest integer. -EINVAL for p outside (0, 0.5], NaN, or a p so
- * small that it rounds to 0 ppb (below 5e-10).
+ * Converts a false-positive rate p in [1e-9, 0.5] to parts per billion,
+ * rounded down (the rate used is never worse than p; 1.5e-9 becomes 1 ppb).
+ * -EINVAL for p outside [1e-9, 0.5] or NaN: a rate below one part per
+ * billion cannot be honoured.
  */
 int bloom_fpp_to_ppb(double p, uint32_t *ppb);
 
@@ -67,15 +105,30 @@ int bloom_fpp_to_ppb(double p, uint32_t *ppb);
 int bloom_create(int fd, const char *name, enum bloom_type type,
 		 uint64_t capacity, double fpp, uint32_t flags);
 
-/* Everything BLOOM_IOC_CREATE can do; zero-initialise and fill what you need. */
+/*
+ * Everything BLOOM_IOC_CREATE can do. Declare it with BLOOM_OPTS(), which
+ * zeroes it and sets sz:
+ *
+ *	BLOOM_OPTS(bloom_create_opts, o, .capacity = 1000000, .fpp = 0.01,
+ *		   .type = BLOOM_TYPE_BLOCKED, .flags = BLOOM_CREATE_F_BIND);
+ *	err = bloom_create_opts(fd, "spam", &o);
+ *
+ * @flags takes the BLOOM_CREATE_F_* bits of <linux/bloom.h>: the library
+ * sets BLOOM_CREATE_F_HASH_KEY itself when @hash_key is given and
+ * BLOOM_CREATE_F_GEOMETRY when @bits and @hashes are; passing one of those
+ * two without its field is -EINVAL. Other bits go to the module as they are.
+ */
 struct bloom_create_opts {
+	size_t sz;			/* sizeof(struct bloom_create_opts) */
 	enum bloom_type type;		/* 0 means BLOOM_TYPE_STANDARD */
+	uint32_t flags;			/* BLOOM_CREATE_F_* */
 	uint64_t capacity;		/* keys expected */
 	double fpp;			/* false-positive rate, (0, 0.5] */
 	uint64_t bits;			/* with hashes: explicit geometry m */
 	uint32_t hashes;		/* with bits: explicit geometry k */
 	const uint8_t *hash_key;	/* BLOOM_HASH_KEY_LEN bytes, or NULL */
-	int bind;			/* non-zero: bind fd to the new filter */
+	/* new members go here, at the end (see "Option structs" above) */
+	size_t :0;
 };
 int bloom_create_opts(int fd, const char *name,
 		      const struct bloom_create_opts *opts);
@@ -209,8 +262,10 @@ enum bloom_op {
  * Writes into @buf a sentence that says what went wrong and what to do,
  * e.g. "/dev/bloom not found: is the bloom module loaded? (modprobe bloom)".
  * @subject is the device path for BLOOM_OP_OPEN and the filter name for the
- * others (NULL if unknown). @err is the negative errno a function returned.
- * Returns @buf.
+ * others (NULL if unknown), printed with every byte outside printable ASCII
+ * as \xHH. @err is the negative errno a function returned. An @op outside
+ * enum bloom_op gets a generic message. Writes at most @len bytes, always
+ * NUL-terminated (nothing when @len is 0). Returns @buf.
  */
 const char *bloom_strerror(char *buf, size_t len, enum bloom_op op,
 			   const char *subject, int err);

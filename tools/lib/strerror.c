@@ -28,12 +28,12 @@ static const char *open_error(int err)
 		return "%s not found: is the bloom module loaded? (modprobe bloom)";
 	case EACCES:
 	case EPERM:
-		return "permission denied on %s: run as root or ask for access (see bloomctl(8))";
+		return "permission denied on %s: run as root, or get read-write access to the device";
 	case ENXIO:
 	case ENODEV:
 		return "%s has no driver behind it: load the bloom module again (modprobe -r bloom; modprobe bloom)";
 	case ENOTDIR:
-		return "%s is not a valid device path: check the --device option";
+		return "%s is not a valid device path: a path component is not a directory";
 	}
 	return NULL;
 }
@@ -44,9 +44,9 @@ static const char *filter_error(enum bloom_op op, int err)
 	case ENOTTY:
 		return "the bloom module does not know this command: it is older than this program (or the device is not /dev/bloom); update the module";
 	case EEXIST:
-		return "a filter named %s exists already: pick another name or destroy it first (bloomctl destroy %s)";
+		return "a filter named %s exists already: pick another name or destroy it first";
 	case ENOENT:
-		return "no filter named %s: see the existing filters with 'bloomctl list'";
+		return "no filter named %s (bloom_list() gives the names there are)";
 	case ESTALE:
 		return "filter %s was destroyed while this program used it: create it again and retry";
 	case EPERM:
@@ -59,10 +59,10 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "%s: the kernel could not allocate the memory: free memory, lower the capacity, or raise the memory cgroup limit";
 	case EOPNOTSUPP:
 		if (op == BLOOM_OP_CREATE)
-			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no --bits/--hashes): see 'bloomctl version' for what it supports";
+			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no explicit geometry): bloom_version() tells what it supports";
 		/* Only counting and d-left filters keep what a delete needs. */
 		if (op == BLOOM_OP_DELETE)
-			return "filter %s is a standard or blocked filter, which cannot delete keys: create it with --type counting or dleft";
+			return "filter %s is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can";
 		return "%s: this filter's type cannot do this operation";
 	case ENOSPC:
 		/* A d-left insert found its 4 candidate buckets full. */
@@ -74,14 +74,14 @@ static const char *filter_error(enum bloom_op op, int err)
 		       "%s: the filter would be too large (over 2^40 bits): lower the capacity or raise the false-positive rate" :
 		       "%s: the request is larger than the module accepts (an older module?): update the module";
 	case ENAMETOOLONG:
-		return "filter name %s is too long: use at most 31 characters";
+		return "filter name '%s' is too long: use at most 31 characters";
 	case EINVAL:
 		if (op == BLOOM_OP_CREATE)
-			return "the module rejected the parameters of filter %s (name, capacity, false-positive rate or geometry out of range): see bloomctl(8)";
+			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>)";
 		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||
 		    op == BLOOM_OP_DELETE)
 			return "%s: the module rejected a key (empty or over 4096 bytes)";
-		return "invalid filter name %s: use 1 to 31 printable characters, no '/', spaces or control characters";
+		return "invalid filter name '%s': use 1 to 31 printable ASCII characters other than space and '/', and not '.' or '..'";
 	case EBADFD:
 		return "%s: the descriptor is not bound to a filter (a bug in the caller: bind first)";
 	case EBUSY:
@@ -94,35 +94,75 @@ static const char *filter_error(enum bloom_op op, int err)
 	return NULL;
 }
 
+/*
+ * @subject as text that stays on one line: a byte outside printable ASCII
+ * becomes \xHH (a name or path can hold a newline).
+ */
+static void escape(char *dst, size_t len, const char *src)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (; *src && o + 5 < len; src++) {
+		unsigned char c = *src;
+
+		if (c >= 0x20 && c < 0x7f) {
+			dst[o++] = c;
+		} else {
+			dst[o++] = '\\';
+			dst[o++] = 'x';
+			dst[o++] = hex[c >> 4];
+			dst[o++] = hex[c & 15];
+		}
+	}
+	if (*src && o + 4 <= len) {	/* cut short: say so */
+		memcpy(dst + o, "...", 3);
+		o += 3;
+	}
+	dst[o] = '\0';
+}
+
 /* Fills in @subject once or twice: every format above has at most two %s. */
 const char *bloom_strerror(char *buf, size_t len, enum bloom_op op,
 			   const char *subject, int err)
 {
-	const char *fmt;
-	char sys[128];
+	const char *fmt, *what;
+	char sys[128], subj[4 * 64 + 8];
 
+	if (!buf || !len)
+		return buf;
 	if (err < 0)
 		err = -err;
-	fmt = op == BLOOM_OP_OPEN ? open_error(err) : filter_error(op, err);
+	/* An op this library does not know (a caller's bug, or a newer
+	 * header): the generic message, never an out-of-bounds read. */
+	if ((unsigned int)op < sizeof(op_names) / sizeof(op_names[0]) &&
+	    op_names[op]) {
+		what = op_names[op];
+		fmt = op == BLOOM_OP_OPEN ? open_error(err) : filter_error(op, err);
+	} else {
+		what = "operation";
+		fmt = NULL;
+	}
 	if (!subject)
 		subject = op == BLOOM_OP_OPEN ? BLOOM_DEFAULT_DEVICE :
 		      fmt ? "(unnamed)" : "";
+	escape(subj, sizeof(subj), subject);
 	if (fmt) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-		snprintf(buf, len, fmt, subject, subject);
+		snprintf(buf, len, fmt, subj, subj);
 #pragma GCC diagnostic pop
 		return buf;
 	}
 	/* strerror_r is the GNU variant under _GNU_SOURCE; both write here. */
 	snprintf(sys, sizeof(sys), "error %d", err);
 #if defined(_GNU_SOURCE)
-	snprintf(buf, len, "%s %s%sfailed: %s", op_names[op], subject,
-		 *subject ? " " : "", strerror_r(err, sys, sizeof(sys)));
+	snprintf(buf, len, "%s %s%sfailed: %s", what, subj,
+		 *subj ? " " : "", strerror_r(err, sys, sizeof(sys)));
 #else
 	strerror_r(err, sys, sizeof(sys));
-	snprintf(buf, len, "%s %s%sfailed: %s", op_names[op], subject,
-		 *subject ? " " : "", sys);
+	snprintf(buf, len, "%s %s%sfailed: %s", what, subj,
+		 *subj ? " " : "", sys);
 #endif
 	return buf;
 }

@@ -7,7 +7,8 @@
  * Model
  * -----
  * The module keeps named filters. A name is 1..31 printable ASCII characters
- * (0x21..0x7e) other than '/', and not "." or "..". It travels in a 32-byte
+ * other than space and '/' (0x21..0x7e without 0x2f: a name is a sysfs
+ * directory and a word in listings), and not "." or "..". It travels in a 32-byte
  * field, NUL-terminated, and every byte after the terminating NUL must be zero.
  *
  * An open file descriptor of /dev/bloom is either unbound or bound to exactly
@@ -177,6 +178,14 @@ enum bloom_type {
 	BLOOM_TYPE_COUNTING = 3,
 	BLOOM_TYPE_DLEFT = 4
 };
+
+/*
+ * The types' names, indexed by enum bloom_type (NULL: no type), as the sysfs
+ * file "type" shows them; libbloom's bloom_type_name() and bloomctl use the
+ * same. An initialiser, so that this header defines no data:
+ *	static const char *const names[] = BLOOM_TYPE_NAMES;
+ */
+#define BLOOM_TYPE_NAMES { 0, "standard", "blocked", "counting", "dleft" }
 
 /**
  * struct bloom_version - BLOOM_IOC_VERSION: what the running module supports
