@@ -13,7 +13,12 @@
 #   make demo         the main job, in the VM: a blacklist of 1,000,000 keys
 #   make vm CMD=...   run CMD as root in the VM with bloom.ko loaded
 #   make bench        benchmarks (tools/bench/)
-#   make install      install bloom.ko, libbloom, bloomctl, headers, man pages
+#   make install      install bloom.ko, libbloom, bloomctl, headers, man pages,
+#                     udev rule, bash completion (DESTDIR, PREFIX; see
+#                     "Install" below); make uninstall removes them
+#   make dkms-install the module's sources in /usr/src/bloom-VERSION for DKMS
+#   make check-install install into a DESTDIR and build, link and run a
+#                     program against it (selftests/install/, with DKMS)
 #   make fuzz         libFuzzer (ASan+UBSan) on the filter core for
 #                     FUZZ_SECONDS (default 600) (tools/fuzz/)
 #   make lint         checkpatch --strict, sparse, W=1, uapi as C90/C++
@@ -34,7 +39,7 @@ DESTDIR ?=
 export BUILD PREFIX DESTDIR
 
 .PHONY: all module tools deps check check-debug demo vm bench install clean \
-	lint fuzz
+	lint fuzz uninstall dkms-install dkms-uninstall check-install
 
 all: module tools
 
@@ -69,7 +74,7 @@ check-debug:
 	find Kbuild VERSION module uapi \( -name Kbuild -o -name VERSION -o -name '*.[ch]' \) -print | \
 		cpio -pdmu --quiet $(DEBUG_MOD)
 	nice -n 19 $(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) modules
-	BLOOM_CHECK_UNIT=0 BLOOM_VM_CMD=selftests/debug-kernel/guest.sh \
+	BLOOM_CHECK_UNIT=0 BLOOM_CHECK_INSTALL=0 BLOOM_VM_CMD=selftests/debug-kernel/guest.sh \
 	BLOOM_VM_OPTS="--kernel $(DEBUG_KDIR)/arch/x86/boot/bzImage --module $(DEBUG_MOD)/bloom.ko --mem 3G --timeout $(DEBUG_TIMEOUT)" \
 		selftests/check.sh
 
@@ -95,9 +100,87 @@ fuzz: deps
 lint: deps
 	tools/lint.sh
 
+# --- Install ----------------------------------------------------------------
+# Userspace goes under PREFIX (default /usr/local): sbin/bloomctl, lib/
+# libbloom.so.MAJOR.MINOR.PATCH with its links and libbloom.a, include/
+# libbloom.h and include/linux/bloom.h, lib/pkgconfig/libbloom.pc, share/man
+# (tools/lib and tools/bloomctl install those). What the system must find at
+# fixed places goes there whatever PREFIX says: the modules under
+# /lib/modules/KVER/updates, the udev rule, the sysusers.d entry for the
+# group "bloom", the bash completion, systemd units, the xtables plugin.
+# DESTDIR prefixes everything; with DESTDIR set, nothing is run on the host
+# (no depmod, ldconfig, udevadm or groupadd).
+#
+# Later parts install by adding to these lists; uninstall removes the same.
+VERSION := $(strip $(file <$(CURDIR)/VERSION))
+MODDIR ?= /lib/modules/$(KVER)/updates
+UDEVRULESDIR ?= /usr/lib/udev/rules.d
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+SYSTEMDUNITDIR ?= /usr/lib/systemd/system
+XTABLESDIR ?= $(shell pkg-config --variable=xtlibdir xtables 2>/dev/null || \
+	echo /usr/lib/$$(gcc -print-multiarch)/xtables)
+DKMSDIR ?= /usr/src/bloom-$(VERSION)
+INSTALL_MODULES := bloom.ko
+INSTALL_UDEV_RULES := tools/udev/60-bloom.rules
+INSTALL_SYSTEMD_UNITS :=
+INSTALL_XTABLES_LIBS :=
+
+define install_list # files, directory, mode
+	$(if $(strip $(1)),install -d $(DESTDIR)$(2) && install -m $(3) $(1) $(DESTDIR)$(2)/)
+endef
+
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(call install_list,$(INSTALL_MODULES),$(MODDIR),644)
+	$(call install_list,$(INSTALL_UDEV_RULES),$(UDEVRULESDIR),644)
+	install -D -m 644 tools/udev/bloom.sysusers $(DESTDIR)$(SYSUSERSDIR)/bloom.conf
+	$(call install_list,$(INSTALL_SYSTEMD_UNITS),$(SYSTEMDUNITDIR),644)
+	$(call install_list,$(INSTALL_XTABLES_LIBS),$(XTABLESDIR),755)
 	$(MAKE) -C tools install
+ifeq ($(DESTDIR),)
+	depmod -a $(KVER)
+	getent group bloom >/dev/null || groupadd --system bloom
+	-udevadm control --reload-rules 2>/dev/null && udevadm trigger --subsystem-match=misc --sysname-match=bloom 2>/dev/null
+	ldconfig
+endif
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(INSTALL_MODULES))) \
+		$(addprefix $(DESTDIR)$(UDEVRULESDIR)/,$(notdir $(INSTALL_UDEV_RULES))) \
+		$(DESTDIR)$(SYSUSERSDIR)/bloom.conf \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(INSTALL_SYSTEMD_UNITS))) \
+		$(addprefix $(DESTDIR)$(XTABLESDIR)/,$(notdir $(INSTALL_XTABLES_LIBS)))
+	$(MAKE) -C tools uninstall
+ifeq ($(DESTDIR),)
+	depmod -a $(KVER)
+	ldconfig
+endif
+
+# DKMS builds the module(s) for every kernel with headers, and again after
+# kernel upgrades. dkms-install puts the module's sources and dkms.conf
+# (PACKAGE_VERSION from VERSION) in /usr/src/bloom-VERSION, then, without
+# DESTDIR, adds, builds and installs them for KVER.
+DKMS_SOURCES = Kbuild VERSION $(shell find module uapi \( -name '*.[ch]' -o \
+	-name Kbuild \) -print 2>/dev/null)
+
+dkms-install:
+	install -d $(DESTDIR)$(DKMSDIR)
+	tar -cf - $(DKMS_SOURCES) | tar -xf - -C $(DESTDIR)$(DKMSDIR)
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$(DESTDIR)$(DKMSDIR)/dkms.conf
+ifeq ($(DESTDIR),)
+	dkms add -m bloom -v $(VERSION)
+	dkms install -m bloom -v $(VERSION) -k $(KVER)
+endif
+
+dkms-uninstall:
+ifeq ($(DESTDIR),)
+	-dkms remove -m bloom -v $(VERSION) --all
+endif
+	rm -rf $(DESTDIR)$(DKMSDIR)
+
+check-install: all
+	tools/deps.sh dkms
+	$(MAKE) -C selftests
+	BLOOM_TEST_DKMS=1 KVER=$$(tools/kver.sh) selftests/install/test_install.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

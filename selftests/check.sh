@@ -9,6 +9,8 @@
 #   2. build the kselftests:      make -C selftests
 #      and check that the VM reaches a directory under /tmp:
 #                                     selftests/vm/test_share.sh (TAP)
+#      and that make install/uninstall work into a DESTDIR:
+#                                     selftests/install/test_install.sh (TAP)
 #   3. the kselftests in the VM:  selftests/vm/run.sh --timeout 900 -- \
 #                                     selftests/run_tests.sh
 #   4. count, and end with exactly one line "N passed, N failed" (with
@@ -17,6 +19,7 @@
 # Options, from the environment (make check-debug uses them):
 #   BLOOM_CHECK_UNIT=0   skip step 1 and the libFuzzer round (neither involves
 #                        the kernel)
+#   BLOOM_CHECK_INSTALL=0 skip the install test (2c)
 #   BLOOM_VM_OPTS="..."  more selftests/vm/run.sh options for step 3, after
 #                        the default --timeout 900 (so they override it), e.g.
 #                        "--kernel IMAGE --module KO --timeout 3600"
@@ -204,6 +207,20 @@ if [ -x "$here/vm/test_share.sh" ]; then
 	[ "$last_total" -gt 0 ] || step_fail "selftests/vm/test_share.sh: no TAP results"
 else
 	step_fail "selftests/vm/test_share.sh is missing"
+fi
+
+# 2c. Installing: make install/uninstall into a DESTDIR, a program built with
+# pkg-config against it and run in the VM (selftests/install/test_install.sh,
+# one VM boot; TAP). make check-install adds the DKMS build.
+echo "# check.sh: selftests/install/test_install.sh"
+if [ "${BLOOM_CHECK_INSTALL:-1}" = 0 ]; then
+	echo "# check.sh: install test skipped (BLOOM_CHECK_INSTALL=0)"
+elif [ -x "$here/install/test_install.sh" ]; then
+	"$here/install/test_install.sh" 2>&1 | tee "$work/install.tap"
+	count_tap "$work/install.tap"
+	[ "$last_total" -gt 0 ] || step_fail "selftests/install/test_install.sh: no TAP results"
+else
+	step_fail "selftests/install/test_install.sh is missing"
 fi
 
 # 3. The kselftests in the VM. run_tests.sh prints TAP; run.sh's own

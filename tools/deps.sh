@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Installs what building and testing bloom needs, from Debian's packages, on a
-# machine that lacks it. Usage: tools/deps.sh [check|bench|debug]
+# machine that lacks it. Usage: tools/deps.sh [check|bench|debug|dkms]
 #
 # check: compiler, kernel image and headers for the test VM, QEMU, busybox,
 #        libsodium (the userspace SipHash), libxxhash (the snapshot checksum,
@@ -12,6 +12,7 @@
 # bench: the above plus the peers and plotting the benchmarks use
 # debug: the above (check) plus what building a kernel from linux-source-6.1
 #        needs, for make check-debug (selftests/debug-kernel/)
+# dkms:  the above (check) plus dkms, for make check-install
 set -e
 
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
@@ -19,6 +20,9 @@ linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev sparse"
 if [ "$1" = bench ]; then
 	pkgs="$pkgs bpftool libbpf-dev gnuplot-nox golang-github-dcso-bloom-cli"
+fi
+if [ "$1" = dkms ]; then
+	pkgs="$pkgs dkms"
 fi
 if [ "$1" = debug ]; then
 	pkgs="$pkgs bc bison flex libelf-dev libssl-dev"
