@@ -20,6 +20,7 @@
 #include "filter.h"
 #include "name.h"
 #include "sysfs.h"
+#include "units.h"
 
 /*
  * All filters together may take this many bytes. Filter memory is also
@@ -27,8 +28,28 @@
  * guard, for hosts without a cgroup limit.
  */
 static unsigned long max_memory = 1UL << 30;
-module_param(max_memory, ulong, 0644);
-MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1 GiB)");
+
+/* Takes the suffixes bloomctl takes (units.h: 4G, 512Mi); reads as bytes. */
+static int max_memory_set(const char *val, const struct kernel_param *kp)
+{
+	u64 v;
+	int err = bloom_parse_units(val, strlen(val), &v);
+
+	if (err)
+		return err;
+	if (v > ULONG_MAX)
+		return -ERANGE;
+	WRITE_ONCE(*(unsigned long *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops max_memory_ops = {
+	.set = max_memory_set,
+	.get = param_get_ulong,
+};
+
+module_param_cb(max_memory, &max_memory_ops, &max_memory, 0644);
+MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1Gi = 1073741824; k/M/G/T are powers of 1000, Ki/Mi/Gi/Ti of 1024)");
 
 static atomic64_t memory_used = ATOMIC64_INIT(0);
 
@@ -369,17 +390,11 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 
 const char *bloom_filter_type_name(const struct bloom_filter *f)
 {
-	switch (f->type) {
-	case BLOOM_TYPE_STANDARD:
-		return "standard";
-	case BLOOM_TYPE_BLOCKED:
-		return "blocked";
-	case BLOOM_TYPE_COUNTING:
-		return "counting";
-	case BLOOM_TYPE_DLEFT:
-		return "dleft";
-	}
-	return "unknown";
+	/* the one table of type names, shared with libbloom and bloomctl */
+	static const char *const names[] = BLOOM_TYPE_NAMES;
+	u32 type = f->type;
+
+	return type < ARRAY_SIZE(names) && names[type] ? names[type] : "unknown";
 }
 
 int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)

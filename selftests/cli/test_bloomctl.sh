@@ -431,6 +431,18 @@ expect_err "a filter over max_memory is refused with EDQUOT's advice" 3 \
 	create ${P}q --capacity 1M --fpp 0.01
 echo "$maxmem" >/sys/module/bloom/parameters/max_memory
 check "max_memory is restored" sh -c "[ \$(cat /sys/module/bloom/parameters/max_memory) = '$maxmem' ]"
+# max_memory takes the suffixes --capacity takes (one parser, units.h).
+mm=/sys/module/bloom/parameters/max_memory
+check "max_memory takes 4Gi and reads back 4294967296" \
+	sh -c "echo 4Gi >$mm && [ \$(cat $mm) = 4294967296 ]"
+check "max_memory takes 3G and reads back 3000000000" \
+	sh -c "echo 3G >$mm && [ \$(cat $mm) = 3000000000 ]"
+check "max_memory refuses 3X and keeps its value" \
+	sh -c "! echo 3X 2>/dev/null >$mm && [ \$(cat $mm) = 3000000000 ]"
+echo "$maxmem" >$mm
+expect "--capacity takes 2Ki" 0 create ${P}u --capacity 2Ki --fpp 0.01
+check "--capacity 2Ki is 2048 keys" sh -c "[ '$(sysval ${P}u capacity)' = 2048 ]"
+run destroy ${P}u
 expect_err "a missing device says to load the module" 3 \
 	"/nonexistent/bloom not found: is the bloom module loaded\\? \\(modprobe bloom\\)" \
 	--device /nonexistent/bloom list

@@ -2,13 +2,15 @@
 /*
  * Unit tests of libbloom's calls that need no device: option structs (the
  * size-field checks), bloom_strerror's bounds and escaping, the type-name
- * table, rate conversion and the library version. TAP 13.
+ * table, rate conversion and the library version; and the core's unit
+ * parser, which bloomctl and the module parameter max_memory share. TAP 13.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <libbloom.h>
+#include "units.h"
 
 static int test_no, test_failed;
 
@@ -147,6 +149,36 @@ static void test_fpp(void)
 	check(ok, "0.0123456789 is 12345678 ppb (%u)", ppb);
 }
 
+static void test_units(void)
+{
+	static const struct { const char *s; int err; uint64_t v; } c[] = {
+		{ "0", 0, 0 }, { "1", 0, 1 }, { "10k", 0, 10000 },
+		{ "10K", 0, 10000 }, { "1M", 0, 1000000 }, { "2G", 0, 2000000000 },
+		{ "1T", 0, 1000000000000ULL }, { "1Ki", 0, 1024 },
+		{ "1Mi", 0, 1048576 }, { "4Gi", 0, 4294967296ULL },
+		{ "1Ti", 0, 1099511627776ULL }, { "4Gi\n", 0, 4294967296ULL },
+		{ "18446744073709551615", 0, 18446744073709551615ULL },
+		{ "18446744073709551616", -ERANGE, 0 }, { "20000000T", -ERANGE, 0 },
+		{ "", -EINVAL, 0 }, { "\n", -EINVAL, 0 }, { "k", -EINVAL, 0 },
+		{ "1x", -EINVAL, 0 }, { "1Mx", -EINVAL, 0 }, { "1i", -EINVAL, 0 },
+		{ "1MiB", -EINVAL, 0 }, { "-1", -EINVAL, 0 }, { " 1", -EINVAL, 0 },
+		{ "1 ", -EINVAL, 0 }, { "1m", -EINVAL, 0 }, { "0x10", -EINVAL, 0 },
+	};
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint64_t v = 0;
+		int err = bloom_parse_units(c[i].s, strlen(c[i].s), &v);
+
+		if (err != c[i].err || (!err && v != c[i].v)) {
+			printf("# '%s': %d %llu\n", c[i].s, err, (unsigned long long)v);
+			bad++;
+		}
+	}
+	check(!bad, "bloom_parse_units: %u cases, powers of 1000 and 1024, overflow, junk",
+	      i);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -154,6 +186,7 @@ int main(void)
 	test_strerror();
 	test_types();
 	test_fpp();
+	test_units();
 	check(!strcmp(bloom_library_version(), BLOOM_TEST_VERSION),
 	      "bloom_library_version() is the file VERSION (%s)",
 	      bloom_library_version());

@@ -21,7 +21,8 @@ static const struct verb verbs[] = {
 	  "create NAME [--type standard|blocked|counting|dleft] --capacity N\n"
 	  "       --fpp P [--hash-key HEX32 | --hash-key-file FILE]\n"
 	  "       [--bits M --hashes K]",
-	  "Creates filter NAME sized for N keys (k/M/G suffixes: 1M = 1000000)\n"
+	  "Creates filter NAME sized for N keys (k/M/G/T suffixes: 1M = 1000000;\n"
+	  "Ki/Mi/Gi/Ti: 1Mi = 1048576, as max_memory takes them)\n"
 	  "at false-positive rate P (1e-9 to 0.5, e.g. 0.01 or 1e-3; the module\n"
 	  "counts whole parts per billion, so P is rounded down to one and the\n"
 	  "value used is printed when that changed it).\n"

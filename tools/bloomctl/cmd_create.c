@@ -40,7 +40,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 		case 'c':
 			if (parse_count(optarg, &o.capacity) || !o.capacity ||
 			    o.capacity > BLOOM_CAPACITY_MAX)
-				die_usage("create", "bad capacity '%s': give a number of keys from 1 to %llu, k/M/G suffixes allowed (e.g. 1M)",
+				die_usage("create", "bad capacity '%s': give a number of keys from 1 to %llu; k/M/G/T (powers of 1000) and Ki/Mi/Gi/Ti (of 1024) suffixes allowed (e.g. 1M)",
 					  optarg, BLOOM_CAPACITY_MAX);
 			have_cap = 1;
 			break;

@@ -9,38 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 #include "bloomctl.h"
+#include "units.h"
 
-/* "1000000", "1000k", "1M", "2G": decimal multipliers, as key counts are. */
+/*
+ * "1000000", "1000k", "1M", "2G", "64Ki": the core's parser (units.h), the
+ * one max_memory uses too.
+ */
 int parse_count(const char *s, uint64_t *out)
 {
-	unsigned long long v;
-	uint64_t mul = 1;
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	switch (*end) {
-	case 'k': case 'K':
-		mul = 1000ULL;
-		end++;
-		break;
-	case 'm': case 'M':
-		mul = 1000000ULL;
-		end++;
-		break;
-	case 'g': case 'G':
-		mul = 1000000000ULL;
-		end++;
-		break;
-	}
-	if (*end || (v && mul > UINT64_MAX / v))
-		return -1;
-	*out = v * mul;
-	return 0;
+	return bloom_parse_units(s, strlen(s), out) ? -1 : 0;
 }
 
 /* "0.01", "1e-3", "1%" is not accepted: a rate is a probability. */
