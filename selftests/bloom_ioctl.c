@@ -336,30 +336,156 @@ TEST_F(ioctl, nonzero_flags_einval)
 	EXPECT_EQ(0, i.bits_set);
 }
 
-TEST_F(ioctl, bad_argument_pointers_efault)
+/*
+ * Every command in one table, the iommufd selftests' way: its struct's size
+ * now and in its first version (a smaller size is EINVAL), the type of the
+ * filter the descriptor must be bound to (0: none), and a request that
+ * would succeed. One test then checks, for every command, each rule of the
+ * calling convention in <linux/bloom.h>: sizes below the first version
+ * (EINVAL), a larger size with a non-zero byte past the struct (E2BIG), an
+ * unknown flag bit (EINVAL), a NULL, unmapped or kernel argument pointer
+ * (EFAULT), that none of those refused calls changed anything, and that the
+ * same request with a larger size and a zero tail succeeds. A command added
+ * to the ABI gets one line here.
+ */
+static __u8 tbl_key[4] = { 1, 2, 3, 4 }, tbl_res;
+
+static void req_version(void *p)
 {
-	static const unsigned long cmds[] = {
-		BLOOM_IOC_VERSION, BLOOM_IOC_CREATE, BLOOM_IOC_DESTROY,
-		BLOOM_IOC_BIND, BLOOM_IOC_INFO, BLOOM_IOC_LIST,
-		BLOOM_IOC_ADD, BLOOM_IOC_QUERY,
-	};
+	((struct bloom_version *)p)->size = sizeof(struct bloom_version);
+}
+
+static void req_create(void *p)
+{
+	*(struct bloom_create *)p = bloom_create_req("tbl-new", STD, 1000,
+						     10000000, 0);
+}
+
+static void req_name(void *p)
+{
+	struct bloom_name *n = p;
+
+	n->size = sizeof(*n);
+	set_name(n->name, "tbl");
+}
+
+static void req_info(void *p)
+{
+	struct bloom_info *i = p;
+
+	i->size = sizeof(*i);
+	set_name(i->name, "tbl");
+}
+
+static void req_list(void *p)
+{
+	((struct bloom_list *)p)->size = sizeof(struct bloom_list);
+}
+
+static void req_batch(void *p)
+{
+	struct bloom_batch *b = p;
+
+	b->size = sizeof(*b);
+	b->nkeys = 1;
+	b->key_size = sizeof(tbl_key);
+	b->keys = u64_ptr(tbl_key);
+	b->keys_len = sizeof(tbl_key);
+	b->results = u64_ptr(&tbl_res);
+}
+
+static const struct cmd_case {
+	const char *name;
+	unsigned long cmd;
+	size_t len, min_len;
+	__u32 bind;
+	void (*req)(void *buf);
+} cmd_table[] = {
+#define CMD(c, s, bind, req) \
+	{ #c, BLOOM_IOC_##c, sizeof(struct s), BLOOM_##c##_MIN_SIZE, bind, req }
+#define BLOOM_VERSION_MIN_SIZE	BLOOM_VERSION_SIZE_VER0
+#define BLOOM_CREATE_MIN_SIZE	BLOOM_CREATE_SIZE_VER0
+#define BLOOM_DESTROY_MIN_SIZE	BLOOM_NAME_SIZE_VER0
+#define BLOOM_BIND_MIN_SIZE	BLOOM_NAME_SIZE_VER0
+#define BLOOM_INFO_MIN_SIZE	BLOOM_INFO_SIZE_VER0
+#define BLOOM_LIST_MIN_SIZE	BLOOM_LIST_SIZE_VER0
+#define BLOOM_ADD_MIN_SIZE	BLOOM_BATCH_SIZE_VER0
+#define BLOOM_QUERY_MIN_SIZE	BLOOM_BATCH_SIZE_VER0
+#define BLOOM_DELETE_MIN_SIZE	BLOOM_BATCH_SIZE_VER0
+	CMD(VERSION, bloom_version, 0, req_version),
+	CMD(CREATE, bloom_create, 0, req_create),
+	CMD(DESTROY, bloom_name, 0, req_name),
+	CMD(BIND, bloom_name, 0, req_name),
+	CMD(INFO, bloom_info, 0, req_info),
+	CMD(LIST, bloom_list, 0, req_list),
+	CMD(ADD, bloom_batch, STD, req_batch),
+	CMD(QUERY, bloom_batch, STD, req_batch),
+	CMD(DELETE, bloom_batch, CNT, req_batch),
+#undef CMD
+};
+
+/* What a refused call must leave as it was. */
+struct tbl_state {
+	__u32 filters;
+	__u64 adds, queries, deletes, bits_set;
+};
+
+static void tbl_state(int fd, struct tbl_state *s)
+{
+	struct bloom_info i;
+
+	memset(s, 0, sizeof(*s));
+	s->filters = nfilters(fd);
+	if (!bloom_info(fd, "tbl", &i)) {
+		s->adds = i.adds;
+		s->queries = i.queries;
+		s->deletes = i.deletes;
+		s->bits_set = i.bits_set;
+	}
+}
+
+TEST_F(ioctl, every_command_table)
+{
 	void *gone = unmapped_page();
-	size_t k;
+	const void *bad_ptrs[] = { NULL, gone, (void *)(uintptr_t)KERNEL_PTR };
+	struct tbl_state before, after;
+	size_t k, p;
 
 	ASSERT_NE(MAP_FAILED, gone);
-	/* Bound, so that ADD/QUERY get as far as reading the argument. */
-	ASSERT_OK(bloom_create(self->fd, "ptr", STD, 1000, 10000000,
-			       BLOOM_CREATE_F_BIND));
-	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
-		EXPECT_ERRNO(EFAULT, ioctl(self->fd, cmds[k], NULL))
-			TH_LOG("cmd %#lx NULL", cmds[k]);
-		EXPECT_ERRNO(EFAULT, ioctl(self->fd, cmds[k], gone))
-			TH_LOG("cmd %#lx unmapped", cmds[k]);
-		EXPECT_ERRNO(EFAULT, ioctl(self->fd, cmds[k],
-					   (void *)(uintptr_t)KERNEL_PTR))
-			TH_LOG("cmd %#lx kernel address", cmds[k]);
+	for (k = 0; k < sizeof(cmd_table) / sizeof(cmd_table[0]); k++) {
+		const struct cmd_case *c = &cmd_table[k];
+		__u8 req[1024] = { 0 };
+		int fd = bloom_open();
+
+		ASSERT_LE(0, fd);
+		ASSERT_GE(sizeof(req), c->len);
+		/* "tbl" exists for every command; bound where it needs to be */
+		ASSERT_OK(bloom_create(fd, "tbl", c->bind ? c->bind : STD, 1000,
+				       10000000, c->bind ? BLOOM_CREATE_F_BIND : 0));
+		c->req(req);
+		tbl_state(fd, &before);
+
+		size_errors(_metadata, fd, c->cmd, req, c->len, c->min_len);
+
+		memcpy(argbuf, req, c->len);
+		((__u32 *)argbuf)[1] = 1U << 31;	/* flags: unknown bit */
+		EXPECT_ERRNO(EINVAL, ioctl(fd, c->cmd, argbuf))
+			TH_LOG("%s: unknown flag", c->name);
+
+		for (p = 0; p < sizeof(bad_ptrs) / sizeof(bad_ptrs[0]); p++)
+			EXPECT_ERRNO(EFAULT, ioctl(fd, c->cmd, bad_ptrs[p]))
+				TH_LOG("%s: argument pointer %p", c->name, bad_ptrs[p]);
+
+		tbl_state(fd, &after);
+		EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)))
+			TH_LOG("%s: a refused call changed something", c->name);
+
+		EXPECT_OK(ioctl_bigger(fd, c->cmd, req, c->len))
+			TH_LOG("%s: a zero tail past the struct must be accepted",
+			       c->name);
+		close(fd);
+		bloom_destroy_all();
 	}
-	EXPECT_EQ(1, nfilters(self->fd));
 }
 
 TEST_F(ioctl, readonly_output_efault)
