@@ -26,6 +26,11 @@
 
 #define BLOOM_CORE_ALIGN	64	/* bytes; one cache line, one blocked block */
 #define BLOOM_BLOCK_BITS	512
+/*
+ * Keys ahead of the current one whose memory the batched calls prefetch; a
+ * benchmark that models the batches (tools/bench/floor.c) uses the same.
+ */
+#define BLOOM_PREFETCH_AHEAD	8
 
 /* Limits; the same values as in uapi/linux/bloom.h (bloom.ko checks). */
 #define BLOOM_CORE_CAPACITY_MAX	0xffffffffULL

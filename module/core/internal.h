@@ -10,7 +10,6 @@
 
 #include "core.h"
 
-#define BLOOM_PREFETCH_AHEAD	8
 #define BLOOM_GOLDEN		0x9e3779b97f4a7c15ULL
 
 /* splitmix64's output function (Steele, Lea, Flood 2014). */

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one-cache-line-per-key floor (see floor.h). */
 #include <string.h>
+#include "core.h"
 #include "floor.h"
 #include "mem.h"
 
 /*
- * How many keys ahead the batches prefetch. It must be the core's distance
- * (module/core), or the floor would be batched differently from what it
- * bounds; the Makefile passes the core's value when it can find it.
+ * How many keys ahead the batches prefetch: the core's distance, from its
+ * API header, or the floor would be batched differently from what it bounds.
  */
-#ifndef BENCH_FLOOR_AHEAD
-#define BENCH_FLOOR_AHEAD	8
-#endif
+#define BENCH_FLOOR_AHEAD	BLOOM_PREFETCH_AHEAD
 
 int floor_init(struct floor_arr *f, uint64_t bytes)
 {
