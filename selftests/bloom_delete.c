@@ -1274,9 +1274,14 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 #define CHURN		1000U	/* keys a writer adds and deletes per round */
 #define CONC_SECONDS	5.0
 
+/* Each writer's and each reader's own minimum, whatever the scheduler. */
+#define CONC_MIN_ROUNDS	3U
+#define CONC_MIN_READS	10U
+
 struct conc {
 	const char *name;
 	double deadline;
+	pthread_barrier_t start;	/* every worker, once bound */
 	atomic_int writers_left;
 	atomic_ulong false_negatives, queried, rounds, deletes, errors;
 	atomic_ulong delete_not_found;
@@ -1303,13 +1308,15 @@ static void *conc_writer(void *arg)
 	__u64 base = R_CHURN + (__u64)w->id * CHURN;
 	struct bloom_batch b;
 	int fd = bloom_open();
+	__u32 rounds = 0;
 
-	if (!keys || fd < 0 || bloom_bind(fd, c->name)) {
+	if (!keys || fd < 0 || bloom_bind(fd, c->name))
 		conc_error(c);
+	pthread_barrier_wait(&c->start);
+	if (atomic_load(&c->errors))
 		goto out;
-	}
 	keys_range(keys, base, CHURN);
-	while (now_sec() < c->deadline) {
+	while (now_sec() < c->deadline || rounds < CONC_MIN_ROUNDS) {
 		if (bloom_batch(fd, BLOOM_IOC_ADD, keys, CHURN * KLEN, CHURN,
 				KLEN, NULL, NULL, NULL)) {
 			conc_error(c);
@@ -1323,6 +1330,7 @@ static void *conc_writer(void *arg)
 		atomic_fetch_add(&c->delete_not_found, CHURN - b.out_hits);
 		atomic_fetch_add(&c->deletes, CHURN);
 		atomic_fetch_add(&c->rounds, 1);
+		rounds++;
 	}
 out:
 	if (fd >= 0)
@@ -1342,12 +1350,14 @@ static void *conc_reader(void *arg)
 	__u32 first = w->id * (LIVE / READERS) % LIVE;
 	struct bloom_batch b;
 	int fd = bloom_open();
+	__u32 reads = 0;
 
-	if (!keys || fd < 0 || bloom_bind(fd, c->name)) {
+	if (!keys || fd < 0 || bloom_bind(fd, c->name))
 		conc_error(c);
+	pthread_barrier_wait(&c->start);
+	if (atomic_load(&c->errors))
 		goto out;
-	}
-	while (atomic_load(&c->writers_left) > 0) {
+	while (atomic_load(&c->writers_left) > 0 || reads < CONC_MIN_READS) {
 		keys_range(keys, first, RB);
 		if (bloom_batch(fd, BLOOM_IOC_QUERY, keys, RB * KLEN, RB, KLEN,
 				NULL, NULL, &b)) {
@@ -1357,6 +1367,7 @@ static void *conc_reader(void *arg)
 		atomic_fetch_add(&c->false_negatives, RB - b.out_hits);
 		atomic_fetch_add(&c->queried, RB);
 		first = (first + RB) % LIVE;
+		reads++;
 	}
 out:
 	if (fd >= 0)
@@ -1388,6 +1399,7 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 	c->name = "conc";
 	c->deadline = now_sec() + CONC_SECONDS;
 	atomic_store(&c->writers_left, WRITERS);
+	ASSERT_EQ(0, pthread_barrier_init(&c->start, NULL, WRITERS + READERS));
 	for (i = 0; i < WRITERS; i++) {
 		ww[i].c = c;
 		ww[i].id = i;
@@ -1402,6 +1414,7 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 		pthread_join(wt[i], NULL);
 	for (i = 0; i < READERS; i++)
 		pthread_join(rt[i], NULL);
+	pthread_barrier_destroy(&c->start);
 
 	ksft_print_msg("%s: %lu add/delete rounds of %u keys by %d writers, %lu live-key queries by %d readers\n",
 		       tname(variant->type), atomic_load(&c->rounds), CHURN,
@@ -1411,8 +1424,8 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 						     strerror(c->last_errno));
 	EXPECT_EQ(0, atomic_load(&c->false_negatives));
 	EXPECT_EQ(0, atomic_load(&c->delete_not_found));
-	EXPECT_LT(0, atomic_load(&c->rounds));
-	EXPECT_LT(0, atomic_load(&c->queried));
+	EXPECT_LE(WRITERS * CONC_MIN_ROUNDS, atomic_load(&c->rounds));
+	EXPECT_LE(READERS * CONC_MIN_READS * 1000, atomic_load(&c->queried));
 
 	/* Everything the writers added they deleted: back to the live set. */
 	info = info_of(_metadata, self->fd);

@@ -53,8 +53,8 @@ static bool vfs_magic(unsigned int magic)
 
 /* The specification's errno table (uapi/linux/bloom.h), plus ENOTTY. */
 static const int allowed[] = {
-	EINVAL, E2BIG, EFAULT, EOPNOTSUPP, EEXIST, ENOENT, EBADFD, EBUSY,
-	ESTALE, EPERM, EDQUOT, ENOMEM, ENOSPC, EINTR, ENOTTY,
+	EINVAL, E2BIG, EFAULT, EOPNOTSUPP, EEXIST, ENOENT, EBADF, EBADFD,
+	EBUSY, ESTALE, EPERM, EDQUOT, ENOMEM, ENOSPC, EINTR, ENOTTY,
 };
 #define NALLOWED	(sizeof(allowed) / sizeof(allowed[0]))
 
@@ -382,7 +382,10 @@ static void *fuzz_thread(void *arg)
 			int i = below(f, NOWN);
 
 			close(f->own[i]);
-			f->own[i] = bloom_open();
+			/* Some read-only: every change through them is EBADF. */
+			f->own[i] = chance(f, 4) ?
+				    open(BLOOM_DEV, O_RDONLY | O_CLOEXEC) :
+				    bloom_open();
 		}
 		cmd = fuzz_cmd(f, &nr);
 		/* The struct lives in the rw buffer's last page (random offset). */

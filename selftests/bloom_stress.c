@@ -28,6 +28,7 @@
 
 #define MIX_THREADS	6
 #define MIX_SECONDS	8.0
+#define MIX_MIN_ITERS	300U		/* per thread, however slow the VM */
 #define POOL		6		/* churned names */
 #define ANCHOR_KEYS	256U		/* per anchor filter */
 #define OWN_KEYS	64U		/* per thread per anchor, added/deleted */
@@ -99,7 +100,8 @@ static void *destroy_user(void *arg)
 
 	for (i = 0; i < 32; i++)
 		own_key(0, i, keys + 16 * i);
-	while (now_sec() < u->deadline) {
+	/* Until the deadline, and in any case until the destroy was seen. */
+	while (now_sec() < u->deadline || !atomic_load(&u->stale)) {
 		switch (n++ % 3) {
 		case 0:
 			e = errno_of(bloom_batch(u->fd, BLOOM_IOC_ADD, keys,
@@ -158,7 +160,7 @@ TEST_F_TIMEOUT(stress, destroy_while_in_use, 60)
 				ready += atomic_load(&u[i].ok_ops) > 5;
 		} while (ready < 3 && now_sec() < deadline);
 		ASSERT_OK(bloom_destroy(self->fd, "victim"));
-		/* The name is free at once although the memory lives on. */
+		/* The name (and the memory) are free at once. */
 		ASSERT_OK(bloom_create(self->fd, "victim", type, 100, 10000000,
 				       0));
 		ASSERT_OK(bloom_destroy(self->fd, "victim"));
@@ -412,11 +414,20 @@ static void *mix_worker(void *arg)
 	char name[BLOOM_NAME_LEN];
 	__u32 type, i, n;
 	int fd = -1, e;
+	unsigned int iters = 0;
 
 	memset(added, 0, sizeof(added));
-	while (now_sec() < m->deadline && !atomic_load(&m->bad)) {
+	/*
+	 * Until the deadline, and at least MIX_MIN_ITERS times: "every kind
+	 * of operation happened" then holds on any scheduler (the rarest
+	 * kind is picked ~4% of the time).
+	 */
+	while ((now_sec() < m->deadline || iters < MIX_MIN_ITERS) &&
+	       !atomic_load(&m->bad)) {
 		__u64 r = xrand(&rng);
 		unsigned int pick = r % 100;
+
+		iters++;
 
 		snprintf(name, sizeof(name), "pool%u", (unsigned int)(r >> 8) % POOL);
 		type = 1 + (r >> 16) % NTYPES;
