@@ -73,7 +73,7 @@ check-debug:
 	mkdir -p $(DEBUG_MOD)
 	find Kbuild VERSION module uapi \( -name Kbuild -o -name VERSION -o -name '*.[ch]' \) -print | \
 		cpio -pdmu --quiet $(DEBUG_MOD)
-	nice -n 19 $(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) modules
+	nice -n 19 $(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) BLOOM_DEBUG=1 modules
 	BLOOM_CHECK_UNIT=0 BLOOM_CHECK_INSTALL=0 BLOOM_VM_CMD=selftests/debug-kernel/guest.sh \
 	BLOOM_VM_OPTS="--kernel $(DEBUG_KDIR)/arch/x86/boot/bzImage --module $(DEBUG_MOD)/bloom.ko --mem 3G --timeout $(DEBUG_TIMEOUT)" \
 		selftests/check.sh

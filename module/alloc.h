@@ -2,8 +2,8 @@
 /*
  * Every allocation the module makes goes through these wrappers, which keep a
  * count of the live ones. Debian's kernel has no kmemleak, so the count,
- * shown in /sys/class/misc/bloom/live_allocations, is how the selftests prove
- * that everything a test created was freed.
+ * shown in debugfs (bloom/live_allocations, debug.c), is how the selftests
+ * prove that everything a test created was freed.
  */
 #ifndef BLOOM_ALLOC_H
 #define BLOOM_ALLOC_H

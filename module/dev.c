@@ -40,6 +40,8 @@ union bloom_ioctl_arg {
 	struct bloom_batch batch;
 };
 
+static struct miscdevice bloom_misc;
+
 static int bloom_open(struct inode *inode, struct file *file)
 {
 	struct bloom_file *bf;
@@ -119,6 +121,9 @@ static int bloom_ioc_create(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	/* Refuse before allocating anything. */
 	if ((c->flags & BLOOM_CREATE_F_BIND) && READ_ONCE(bf->filter))
 		return -EBUSY;
+	ret = bloom_sysfs_ready(bloom_misc.this_device);
+	if (ret)
+		return ret;
 	ret = bloom_filter_new(c, &f);
 	if (ret)
 		return ret;
@@ -333,6 +338,12 @@ static struct miscdevice bloom_misc = {
 	.mode = 0600,
 };
 
+/*
+ * Module init's last step: once the device is registered, userspace can
+ * open it, so everything it needs exists already (main.c), and nothing
+ * after this can fail: the filters/ directory is made now or, failing
+ * that, by the first create.
+ */
 int bloom_dev_init(void)
 {
 	int ret;
@@ -340,12 +351,16 @@ int bloom_dev_init(void)
 	ret = misc_register(&bloom_misc);
 	if (ret)
 		return ret;
-	ret = bloom_sysfs_init(bloom_misc.this_device);
-	if (ret)
-		misc_deregister(&bloom_misc);
-	return ret;
+	bloom_sysfs_ready(bloom_misc.this_device);
+	return 0;
 }
 
+/*
+ * Module exit's first step. No descriptor is open (each holds a module
+ * reference) and none can be opened (the module is going), so userspace
+ * reaches nothing any more. The filters' sysfs directories are removed
+ * before the device's, since they live inside it.
+ */
 void bloom_dev_exit(void)
 {
 	bloom_registry_destroy_all();

@@ -2,10 +2,11 @@
 /*
  * bloom: Bloom filters in kernel memory, behind /dev/bloom.
  *
- * Module init checks the filter core against the published SipHash test
- * vectors before it offers anything: a wrong hash would not crash, it would
- * silently give wrong answers, so a module that fails the check refuses to
- * load.
+ * The filter core's self-test (the published SipHash test vectors through
+ * the kernel's siphash(), known sizings) runs in the unit tests, in the VM
+ * selftests through debugfs (bloom/core_selftest), and, in a BLOOM_DEBUG
+ * build, at every load, which it then refuses when the check fails: a wrong
+ * hash would not crash, it would silently give wrong answers.
  */
 #include <linux/build_bug.h>
 #include <linux/errno.h>
@@ -15,6 +16,7 @@
 #include <linux/bloom.h>
 
 #include "core.h"
+#include "debug.h"
 #include "dev.h"
 #include "filter.h"
 
@@ -28,20 +30,35 @@ static_assert(BLOOM_CORE_HASHES_MAX == BLOOM_HASHES_MAX);
 static_assert(BLOOM_CORE_BITS_MAX == BLOOM_BITS_MAX);
 static_assert(BLOOM_CORE_HASH_KEY_LEN == BLOOM_HASH_KEY_LEN);
 
+#ifdef BLOOM_DEBUG
+static const bool bloom_selftest_at_load = true;
+#else
+static const bool bloom_selftest_at_load;
+#endif
+
 static int __init bloom_init(void)
 {
 	int ret;
 
-	ret = bloom_core_selftest();
-	if (ret) {
-		pr_err("filter core self-test failed (%d): not loading\n", ret);
-		return -ENOTRECOVERABLE;
+	if (bloom_selftest_at_load) {
+		ret = bloom_core_selftest();
+		if (ret) {
+			pr_err("filter core self-test failed (%d): not loading\n",
+			       ret);
+			return -ENOTRECOVERABLE;
+		}
 	}
+	/*
+	 * What the device needs first; the device last, once nothing can
+	 * fail after it (dev.c). Exit in the reverse order.
+	 */
 	ret = bloom_filter_init();
 	if (ret)
 		return ret;
+	bloom_debug_init();
 	ret = bloom_dev_init();
 	if (ret) {
+		bloom_debug_exit();
 		bloom_filter_exit();
 		return ret;
 	}
@@ -53,6 +70,7 @@ static void __exit bloom_exit(void)
 {
 	bloom_dev_exit();
 	bloom_filter_exit();
+	bloom_debug_exit();
 }
 
 module_init(bloom_init);

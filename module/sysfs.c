@@ -13,7 +13,6 @@
 #include <linux/stringify.h>
 #include <linux/sysfs.h>
 
-#include "alloc.h"
 #include "filter.h"
 #include "sysfs.h"
 
@@ -198,17 +197,15 @@ void bloom_sysfs_init_filter(struct bloom_filter *f)
 	kobject_init(&f->kobj, &bloom_filter_ktype);
 }
 
+/* Under the registry's lock, after bloom_sysfs_ready() succeeded. */
 int bloom_sysfs_add_filter(struct bloom_filter *f)
 {
-	/*
-	 * /dev/bloom can be opened before module init has made the kset.
-	 * Pairs with smp_store_release() in bloom_sysfs_init().
-	 */
+	/* Pairs with smp_store_release() in bloom_sysfs_ready(). */
 	struct kset *kset = smp_load_acquire(&bloom_filters_kset);
 	int ret;
 
-	if (!kset)
-		return -ENODEV;
+	if (WARN_ON_ONCE(!kset))
+		return -ENOMEM;
 	f->kobj.kset = kset;
 	ret = kobject_add(&f->kobj, NULL, "%s", f->name);
 	if (ret)
@@ -223,13 +220,6 @@ void bloom_sysfs_del_filter(struct bloom_filter *f)
 	kobject_del(&f->kobj);
 }
 
-static ssize_t live_allocations_show(struct device *dev,
-				     struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%ld\n", bloom_live_allocations());
-}
-static DEVICE_ATTR_RO(live_allocations);
-
 static ssize_t memory_used_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
@@ -238,7 +228,6 @@ static ssize_t memory_used_show(struct device *dev,
 static DEVICE_ATTR_RO(memory_used);
 
 static struct attribute *bloom_dev_attrs[] = {
-	&dev_attr_live_allocations.attr,
 	&dev_attr_memory_used.attr,
 	NULL,
 };
@@ -252,18 +241,39 @@ const struct attribute_group *bloom_dev_groups[] = {
 	NULL,
 };
 
-int bloom_sysfs_init(struct device *dev)
+/*
+ * The filters/ directory lives inside the device's, so it can only be made
+ * once the device is registered, and the device is registered last at
+ * init (nothing userspace can reach before what it needs). Module init
+ * makes it right after; should that fail, every create tries again, so no
+ * step of init can fail after the device exists. -ENOMEM when it cannot be
+ * made.
+ */
+int bloom_sysfs_ready(struct device *dev)
 {
-	struct kset *kset = kset_create_and_add("filters", NULL, &dev->kobj);
+	static DEFINE_MUTEX(lock);
+	struct kset *kset;
+	int ret = 0;
 
-	if (!kset)
-		return -ENOMEM;
-	/* Publish a fully made kset; see bloom_sysfs_add_filter(). */
-	smp_store_release(&bloom_filters_kset, kset);
-	return 0;
+	/* Pairs with the smp_store_release() below. */
+	if (smp_load_acquire(&bloom_filters_kset))
+		return 0;
+	mutex_lock(&lock);
+	if (!bloom_filters_kset) {
+		kset = kset_create_and_add("filters", NULL, &dev->kobj);
+		if (kset)
+			/* A fully made kset; see bloom_sysfs_add_filter(). */
+			smp_store_release(&bloom_filters_kset, kset);
+		else
+			ret = -ENOMEM;
+	}
+	mutex_unlock(&lock);
+	return ret;
 }
 
+/* Module exit, after every filter's directory is gone. */
 void bloom_sysfs_exit(void)
 {
 	kset_unregister(bloom_filters_kset);
+	bloom_filters_kset = NULL;
 }

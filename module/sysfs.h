@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sysfs: /sys/class/misc/bloom/{live_allocations,memory_used} and a
+ * sysfs: /sys/class/misc/bloom/memory_used and a
  * directory per filter, /sys/class/misc/bloom/filters/<name>/, one value per
  * file (Documentation/ABI/testing/sysfs-class-misc-bloom).
  */
@@ -13,7 +13,7 @@ struct bloom_filter;
 
 extern const struct attribute_group *bloom_dev_groups[];
 
-int bloom_sysfs_init(struct device *dev);
+int bloom_sysfs_ready(struct device *dev);
 void bloom_sysfs_exit(void);
 void bloom_sysfs_init_filter(struct bloom_filter *f);
 int bloom_sysfs_add_filter(struct bloom_filter *f);

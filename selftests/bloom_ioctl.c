@@ -1095,6 +1095,20 @@ TEST_F(ioctl, destroy_frees_memory_held_by_reader)
 	self->saved_max_memory = -1;
 }
 
+/*
+ * The filter core's self-test runs in the kernel on demand (not at every
+ * load): the published SipHash vectors through the kernel's siphash().
+ */
+TEST_F(ioctl, core_selftest_in_kernel)
+{
+	char buf[64] = "";
+
+	bloom_debugfs_mount();
+	ASSERT_OK(read_str_file(BLOOM_DEBUGFS "/core_selftest", buf,
+				sizeof(buf)));
+	EXPECT_STREQ("ok", buf);
+}
+
 TEST_F(ioctl, list)
 {
 	const char *order[] = { "list_c", "list_a", "list_e", "list_b",

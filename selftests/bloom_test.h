@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 
 #include <linux/bloom.h>
 
@@ -29,6 +30,7 @@
 
 #define BLOOM_DEV		"/dev/bloom"
 #define BLOOM_SYSFS		"/sys/class/misc/bloom"
+#define BLOOM_DEBUGFS		"/sys/kernel/debug/bloom"	/* not ABI */
 #define BLOOM_MAX_MEMORY	"/sys/module/bloom/parameters/max_memory"
 
 /* ABI version 1 is the first version of every struct. */
@@ -254,9 +256,20 @@ static inline long long filter_attr(const char *name, const char *attr)
 	return read_u64_file(path);
 }
 
+/*
+ * The module's debugfs directory holds the test scaffolding
+ * (live_allocations, core_selftest). Mounts debugfs when the VM has not.
+ */
+static inline void bloom_debugfs_mount(void)
+{
+	if (access(BLOOM_DEBUGFS, F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+}
+
 static inline long long live_allocations(void)
 {
-	return read_u64_file(BLOOM_SYSFS "/live_allocations");
+	bloom_debugfs_mount();
+	return read_u64_file(BLOOM_DEBUGFS "/live_allocations");
 }
 
 /*
@@ -320,7 +333,9 @@ static inline long long wait_u64_file(const char *path, long long want,
  */
 static inline long long wait_live_allocations(long long want, int timeout_ms)
 {
-	return wait_u64_file(BLOOM_SYSFS "/live_allocations", want, timeout_ms);
+	bloom_debugfs_mount();
+	return wait_u64_file(BLOOM_DEBUGFS "/live_allocations", want,
+			     timeout_ms);
 }
 
 /*

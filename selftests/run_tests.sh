@@ -117,11 +117,13 @@ if [ -e "$cli" ]; then
 fi
 echo "# all programs took $(($(date +%s) - start)) s"
 
-# The module's own leak accounting, after every program closed its fds.
-# Frees may be deferred past an RCU grace period: poll for a few seconds.
+# The module's own leak accounting (debugfs), after every program closed its
+# fds. Frees may be deferred past an RCU grace period: poll for a few seconds.
+dbg=/sys/kernel/debug/bloom
+[ -e $dbg ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 live=
 for _ in $(seq 50); do
-	live=$(cat /sys/class/misc/bloom/live_allocations 2>/dev/null)
+	live=$(cat $dbg/live_allocations 2>/dev/null)
 	[ "$live" = 0 ] && break
 	sleep 0.1
 done

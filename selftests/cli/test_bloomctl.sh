@@ -95,7 +95,22 @@ sysval() { cat "$SYS/filters/$1/$2" 2>/dev/null; }
 [ "$(id -u)" = 0 ] || { echo "Bail out! must run as root"; exit 1; }
 command -v bloomctl >/dev/null || { echo "Bail out! bloomctl not on PATH"; exit 1; }
 
-live0=$(cat $SYS/live_allocations 2>/dev/null)
+# The module's live allocations (debugfs): what earlier programs destroyed
+# is freed a grace period later, so wait for the count to settle at 0 (it
+# stays above when filters were left on purpose: then that is the baseline).
+DBG=/sys/kernel/debug/bloom
+[ -e $DBG ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+# wait_live N: polls up to 5 s for live_allocations to be N; prints it.
+wait_live() {
+	local v i
+	for i in $(seq 50); do
+		v=$(cat $DBG/live_allocations 2>/dev/null)
+		[ "$v" = "$1" ] && break
+		sleep 0.1
+	done
+	echo "$v"
+}
+live0=$(wait_live 0)
 mem0=$(cat $SYS/memory_used 2>/dev/null)
 
 # --- version, help, usage errors -------------------------------------------
@@ -521,7 +536,7 @@ for f in b g1 g2 g3; do run destroy ${P}$f; done
 check "every filter made here was destroyed" sh -c "! bloomctl list -n | grep -q '^$P'"
 if [ -n "$live0" ]; then
 	check "live_allocations is back where it started ($live0)" \
-		sh -c "[ \$(cat $SYS/live_allocations) = '$live0' ] && [ \$(cat $SYS/memory_used) = '$mem0' ]"
+		sh -c "[ '$(wait_live "$live0")' = '$live0' ] && [ \$(cat $SYS/memory_used) = '$mem0' ]"
 fi
 
 echo "1..$n"

@@ -109,7 +109,9 @@ for file in "$SYS/filters/$STD"/*; do
 	[ -f "$file" ] && printf '    %-14s %s\n' "$(basename "$file")" "$(cat "$file")"
 done
 printf '    %-30s %s\n' "../../memory_used" "$(cat "$SYS"/memory_used)"
-printf '    %-30s %s\n' "../../live_allocations" "$(cat "$SYS"/live_allocations)"
+[ -r /sys/kernel/debug/bloom/live_allocations ] &&
+	printf '    %-30s %s\n' "debugfs bloom/live_allocations" \
+		"$(cat /sys/kernel/debug/bloom/live_allocations)"
 
 step "7. bloomctl list"
 bloomctl list | sed 's/^/    /'
