@@ -170,13 +170,21 @@ TEST_F(batch, variable_size_keys)
 	__u32 lens[N];
 	__u8 res[N / 8 + 1];
 	struct bloom_batch b;
+	__u32 added_as_present;
 	__u64 len;
 
 	len = var_keys(keys, lens, 0, N, 1000);
 	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, len, N, 0, lens,
 			      res, &b));
 	EXPECT_EQ(N, b.out_done);
-	EXPECT_EQ(0, b.out_hits);
+	/*
+	 * New keys, but an add reports "present already" for a false
+	 * positive: a d-left key whose fingerprint a cell of a candidate
+	 * bucket holds already. Rare at this load, not impossible (it
+	 * failed one make check): allow two.
+	 */
+	added_as_present = b.out_hits;
+	EXPECT_GE(2, added_as_present);
 	memset(res, 0, sizeof(res));
 	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, len, N, 0, lens,
 			      res, &b));
@@ -188,7 +196,7 @@ TEST_F(batch, variable_size_keys)
 	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, len, N, 0, lens,
 			      res, &b));
 	EXPECT_GE(2, b.out_hits);
-	EXPECT_EQ(N, info_of(_metadata, self->fd).count);
+	EXPECT_EQ(N - added_as_present, info_of(_metadata, self->fd).count);
 }
 
 TEST_F(batch, empty_batch)
