@@ -19,7 +19,6 @@
 #include "alloc.h"
 #include "filter.h"
 #include "name.h"
-#include "sysfs.h"
 #include "units.h"
 
 /*
@@ -226,6 +225,24 @@ static void bloom_store_retire(struct bloom_store *s)
 	queue_rcu_work(bloom_free_wq, &s->free_work);
 }
 
+/* The kobject's release, after the last user: frees the struct. */
+static void bloom_filter_release(struct kobject *kobj)
+{
+	struct bloom_filter *f = container_of(kobj, struct bloom_filter, kobj);
+
+	mutex_destroy(&f->write_lock);
+	bloom_kfree(f);
+	if (atomic_dec_and_test(&bloom_filter_structs))
+		wake_up_var(&bloom_filter_structs);
+}
+
+/* The directory's files are sysfs.c's; the object's lifetime is ours. */
+static const struct kobj_type bloom_filter_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = bloom_filter_release,
+	.default_groups = bloom_filter_groups,
+};
+
 int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 {
 	struct bloom_geometry geo;
@@ -253,17 +270,9 @@ int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 	RCU_INIT_POINTER(f->store, s);
 	strscpy(f->name, arg->name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
-	bloom_sysfs_init_filter(f);
+	kobject_init(&f->kobj, &bloom_filter_ktype);
 	*out = f;
 	return 0;
-}
-
-void bloom_filter_free(struct bloom_filter *f)
-{
-	mutex_destroy(&f->write_lock);
-	bloom_kfree(f);
-	if (atomic_dec_and_test(&bloom_filter_structs))
-		wake_up_var(&bloom_filter_structs);
 }
 
 int bloom_filter_init(void)

@@ -148,8 +148,11 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info);
 const char *bloom_filter_type_name(const struct bloom_filter *f);
 
-/* Called by the kobject's release, after the last user: frees the struct. */
-void bloom_filter_free(struct bloom_filter *f);
+/*
+ * The files of a filter's sysfs directory, defined by sysfs.c, which reads
+ * filters through this header only; this file never calls into sysfs.c.
+ */
+extern const struct attribute_group *bloom_filter_groups[];
 
 int bloom_filter_init(void);
 /* Module exit: waits until every store and every struct has been freed. */

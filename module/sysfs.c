@@ -174,28 +174,13 @@ static const struct attribute_group bloom_dleft_group = {
 	.is_visible = bloom_dleft_visible,
 };
 
-static const struct attribute_group *bloom_filter_groups[] = {
+/* The files of a filter's directory (its kobj_type is filter.c's). */
+const struct attribute_group *bloom_filter_groups[] = {
 	&bloom_filter_group,
 	&bloom_delete_group,
 	&bloom_dleft_group,
 	NULL,
 };
-
-static void bloom_filter_release(struct kobject *kobj)
-{
-	bloom_filter_free(to_filter(kobj));
-}
-
-static const struct kobj_type bloom_filter_ktype = {
-	.sysfs_ops = &kobj_sysfs_ops,
-	.release = bloom_filter_release,
-	.default_groups = bloom_filter_groups,
-};
-
-void bloom_sysfs_init_filter(struct bloom_filter *f)
-{
-	kobject_init(&f->kobj, &bloom_filter_ktype);
-}
 
 /* Under the registry's lock, after bloom_sysfs_ready() succeeded. */
 int bloom_sysfs_add_filter(struct bloom_filter *f)

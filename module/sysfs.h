@@ -15,7 +15,6 @@ extern const struct attribute_group *bloom_dev_groups[];
 
 int bloom_sysfs_ready(struct device *dev);
 void bloom_sysfs_exit(void);
-void bloom_sysfs_init_filter(struct bloom_filter *f);
 int bloom_sysfs_add_filter(struct bloom_filter *f);
 void bloom_sysfs_del_filter(struct bloom_filter *f);
 
