@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The filters: standard and blocked Bloom filters over one 64-bit hash, and
- * the API entry points, which call through the filter's type table
- * (struct bloom_core_ops: these two here, counting.c, dleft.c).
+ * The bit-array filters: standard and blocked Bloom filters over one 64-bit
+ * hash, and the API entry points, which call through the filter's type
+ * table (struct bloom_core_ops: these two here, counting.c, dleft.c).
+ * (module/filter.c is something else: a filter's life in the module.)
  *
  * Standard: Kirsch-Mitzenmacher double hashing (internal.h, shared with the
  * counting filter).

@@ -25,7 +25,7 @@ static inline u64 bloom_mix64(u64 z)
  * the keyed hash (SipHash-2-4 of the key under the 128-bit key, hash.c) and
  * the way every type derives its positions from that hash and lays out its
  * storage: bloom_std_h2()/bloom_std_pos() below (standard, counting), the
- * blocked filter's block and in-block bits (filter.c), the counting
+ * blocked filter's block and in-block bits (bits.c), the counting
  * filter's nibbles (counting.c) and the d-left candidates (dleft.c). A
  * snapshot with another id is refused: its bits would answer for other
  * keys. Any change to any of those functions must bump this number; the
@@ -95,7 +95,7 @@ struct bloom_core_ops {
 	u64 (*in_use)(const struct bloom_core *f);
 };
 
-/* filter.c */
+/* bits.c */
 extern const struct bloom_core_ops bloom_std_ops;
 extern const struct bloom_core_ops bloom_blk_ops;
 
