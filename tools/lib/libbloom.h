@@ -86,7 +86,8 @@ int bloom_version(int fd, struct bloom_version *v);
 
 /*
  * Checks a filter name against the ABI's rules (1..31 printable ASCII
- * characters other than '/', not "." or ".."): 0, -ENAMETOOLONG or -EINVAL.
+ * characters other than space and '/', not "." or ".."): 0, -ENAMETOOLONG
+ * or -EINVAL.
  */
 int bloom_name_check(const char *name);
 
