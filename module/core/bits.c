@@ -5,8 +5,9 @@
  * table (struct bloom_core_ops: these two here, counting.c, dleft.c).
  * (module/filter.c is something else: a filter's life in the module.)
  *
- * Standard: Kirsch-Mitzenmacher double hashing (internal.h, shared with the
- * counting filter).
+ * Standard: enhanced double hashing, or k distinct positions in filters of
+ * under BLOOM_DISTINCT_BITS bits (internal.h, shared with the counting
+ * filter).
  *
  * Blocked: the block is a multiply-shift of h onto [0, nblocks); the k bit
  * positions inside the 512-bit block are 9 independent bits each, taken 7 at
@@ -39,36 +40,76 @@ static inline bool bloom_test_set(unsigned long *words, u64 bit)
 
 /* ---- standard ---- */
 
-static inline int bloom_std_add(struct bloom_core *f, u64 h)
+/* Small filters (m < BLOOM_DISTINCT_BITS): k distinct positions. */
+static int bloom_std_add_small(struct bloom_core *f, u64 h)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	struct bloom_small_iter it;
 	bool present = true;
 	u32 i;
 
-	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		present &= bloom_test_set(f->words, bloom_std_pos(g, m));
+	bloom_small_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		present &= bloom_test_set(f->words,
+					  bloom_small_next(&it, f->geo.bits));
+	return present;
+}
+
+static bool bloom_std_query_small(const struct bloom_core *f, u64 h)
+{
+	struct bloom_small_iter it;
+	u32 i;
+
+	bloom_small_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		if (!bloom_test(f->words, bloom_small_next(&it, f->geo.bits)))
+			return false;
+	return true;
+}
+
+static inline int bloom_std_add(struct bloom_core *f, u64 h)
+{
+	u64 m = f->geo.bits;
+	struct bloom_std_iter it;
+	bool present = true;
+	u32 i;
+
+	if (unlikely(m < BLOOM_DISTINCT_BITS))
+		return bloom_std_add_small(f, h);
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		present &= bloom_test_set(f->words, bloom_std_next(&it, m));
 	return present;
 }
 
 static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	u64 m = f->geo.bits;
+	struct bloom_std_iter it;
 	u32 i;
 
-	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		if (!bloom_test(f->words, bloom_std_pos(g, m)))
+	if (unlikely(m < BLOOM_DISTINCT_BITS))
+		return bloom_std_query_small(f, h);
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		if (!bloom_test(f->words, bloom_std_next(&it, m)))
 			return false;
 	return true;
 }
 
+/*
+ * Prefetches follow the large filters' positions; a small filter is in
+ * cache anyway, and a prefetch of another of its words is harmless.
+ */
 static inline void bloom_std_prefetch(const struct bloom_core *f, u64 h,
 				      bool write)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	u64 m = f->geo.bits;
+	struct bloom_std_iter it;
 	u32 i;
 
-	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		bloom_prefetch_word(&f->words[BIT_WORD(bloom_std_pos(g, m))],
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		bloom_prefetch_word(&f->words[BIT_WORD(bloom_std_next(&it, m))],
 				    write);
 }
 
@@ -98,16 +139,18 @@ static inline void bloom_std_prefetch_first(const struct bloom_core *f,
 
 static inline void bloom_std_prefetch_rest(const struct bloom_core *f, u64 h)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	u64 m = f->geo.bits;
+	struct bloom_std_iter it;
 	bool set = true;
 	u32 i;
 
-	for (i = 0; i < BLOOM_STD_FIRST && i < f->geo.hashes; i++, g += h2)
-		set &= bloom_test(f->words, bloom_std_pos(g, m));
+	bloom_std_start(&it, h);
+	for (i = 0; i < BLOOM_STD_FIRST && i < f->geo.hashes; i++)
+		set &= bloom_test(f->words, bloom_std_next(&it, m));
 	if (!set)
 		return;
-	for (; i < f->geo.hashes; i++, g += h2)
-		prefetch(&f->words[BIT_WORD(bloom_std_pos(g, m))]);
+	for (; i < f->geo.hashes; i++)
+		prefetch(&f->words[BIT_WORD(bloom_std_next(&it, m))]);
 }
 
 static u32 bloom_std_query_batch(const struct bloom_core *f,

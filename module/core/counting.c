@@ -56,18 +56,20 @@ u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo)
 }
 
 /*
- * Two of a key's k positions may coincide: the add then increments that
- * counter twice, which the sequential loop does since each step re-reads.
+ * Two of a key's k positions may coincide (in large filters only, see
+ * internal.h): the add then increments that counter twice, which the
+ * sequential loop does since each step re-reads.
  */
 static inline int bloom_cnt_add_one(struct bloom_core *f, u64 h)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits, c;
+	u64 pos[BLOOM_CORE_HASHES_MAX], c;
 	unsigned long v;
 	int present = 1;
 	u32 i;
 
-	for (i = 0; i < f->geo.hashes; i++, g += h2) {
-		c = bloom_std_pos(g, m);
+	bloom_std_positions(f, h, pos);
+	for (i = 0; i < f->geo.hashes; i++) {
+		c = pos[i];
 		v = bloom_ctr_get(f, c);
 		if (!v)
 			present = 0;
@@ -95,13 +97,12 @@ static int bloom_cnt_add(struct bloom_core *f, u64 h)
  */
 static inline bool bloom_cnt_delete_one(struct bloom_core *f, u64 h)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
 	u64 pos[BLOOM_CORE_HASHES_MAX];
 	unsigned long v, need;
 	u32 i, j, k = f->geo.hashes;
 
-	for (i = 0; i < k; i++, g += h2) {
-		pos[i] = bloom_std_pos(g, m);
+	bloom_std_positions(f, h, pos);
+	for (i = 0; i < k; i++) {
 		v = bloom_ctr_get(f, pos[i]);
 		if (!v)
 			return false;
@@ -127,11 +128,21 @@ static bool bloom_cnt_delete(struct bloom_core *f, u64 h)
 
 static inline bool bloom_cnt_query_one(const struct bloom_core *f, u64 h)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	u64 m = f->geo.bits;
+	struct bloom_small_iter si;
+	struct bloom_std_iter it;
 	u32 i;
 
-	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		if (!bloom_ctr_get(f, bloom_std_pos(g, m)))
+	if (unlikely(m < BLOOM_DISTINCT_BITS)) {
+		bloom_small_start(&si, h);
+		for (i = 0; i < f->geo.hashes; i++)
+			if (!bloom_ctr_get(f, bloom_small_next(&si, m)))
+				return false;
+		return true;
+	}
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		if (!bloom_ctr_get(f, bloom_std_next(&it, m)))
 			return false;
 	return true;
 }
@@ -141,13 +152,16 @@ static bool bloom_cnt_query(const struct bloom_core *f, u64 h)
 	return bloom_cnt_query_one(f, h);
 }
 
+/* The large filters' positions, as for the standard filter. */
 static void bloom_cnt_prefetch(const struct bloom_core *f, u64 h, bool write)
 {
-	u64 h2 = bloom_std_h2(h), g = h, m = f->geo.bits;
+	u64 m = f->geo.bits;
+	struct bloom_std_iter it;
 	u32 i;
 
-	for (i = 0; i < f->geo.hashes; i++, g += h2)
-		bloom_prefetch_word(bloom_ctr_word(f, bloom_std_pos(g, m)),
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		bloom_prefetch_word(bloom_ctr_word(f, bloom_std_next(&it, m)),
 				    write);
 }
 

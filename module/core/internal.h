@@ -24,7 +24,7 @@ static inline u64 bloom_mix64(u64 z)
  * The position scheme id, written into every snapshot (snapshot.h): it pins
  * the keyed hash (SipHash-2-4 of the key under the 128-bit key, hash.c) and
  * the way every type derives its positions from that hash and lays out its
- * storage: bloom_std_h2()/bloom_std_pos() below (standard, counting), the
+ * storage: the position iterators below (standard, counting), the
  * blocked filter's block and in-block bits (bits.c), the counting
  * filter's nibbles (counting.c) and the d-left candidates (dleft.c). A
  * snapshot with another id is refused: its bits would answer for other
@@ -32,22 +32,130 @@ static inline u64 bloom_mix64(u64 z)
  * unit test test_snapshot pins each type's storage image for fixed keys to
  * the id, so a change without a bump fails it.
  */
-#define BLOOM_SCHEME_ID		1
+/* 2: distinct positions in small filters, enhanced double hashing */
+#define BLOOM_SCHEME_ID		2
 
 /*
- * Standard and counting positions: Kirsch-Mitzenmacher double hashing.
- * h1 = h, h2 = a 64-bit mix of h forced odd, g_i = h1 + i * h2 (mod 2^64),
- * and position i is the high 64 bits of g_i * m: a multiply-shift onto
- * [0, m). Callers step g by bloom_std_h2() and map it with bloom_std_pos().
+ * Standard and counting positions: two schemes, chosen by the size m.
+ *
+ * m >= BLOOM_DISTINCT_BITS: enhanced double hashing (Dillinger, Manolios
+ * 2004) in 64-bit arithmetic. x = h, y = h2 (a 64-bit mix of h), z = y
+ * rotated by 32 bits; each step takes position hi64(x * m), a
+ * multiply-shift onto [0, m), then x += y, y += z. Plain double hashing
+ * (z = 0) collapses: a key whose step y * m / 2^64 lies near a multiple of
+ * m (probability about 2 / m per multiple) gets its k positions on one or
+ * two bits, and at small p those keys alone exceed p (measured: capacity 5
+ * at p = 0.001 gave 6.3 p). The quadratic term makes the pairs of positions
+ * coincide independently, with probability about 1 / m each, as
+ * independent hashes would.
+ *
+ * m < BLOOM_DISTINCT_BITS: k distinct positions, drawn independently (32
+ * bits of a splitmix64 output each, multiply-shifted onto [0, m)) and drawn
+ * again when one repeats an earlier one: a uniformly random k-subset of
+ * [0, m). This costs little in a filter that fits in L1, and the sizing
+ * (sizing.c) bounds the rate of exactly this scheme. In large filters a
+ * repeat has probability at most k^2 / 2m < 0.8% (k <= 32) per key and
+ * costs less than that in rate.
  */
+#define BLOOM_DISTINCT_BITS	65536ULL
+/* draws before a small filter stops looking for distinct positions */
+#define BLOOM_DISTINCT_DRAWS	256
+
 static inline u64 bloom_std_h2(u64 h)
 {
-	return bloom_mix64(h + BLOOM_GOLDEN) | 1;
+	return bloom_mix64(h + BLOOM_GOLDEN);
 }
 
 static inline u64 bloom_std_pos(u64 g, u64 m)
 {
 	return mul_u64_u64_shr(g, m, 64);
+}
+
+/* Enhanced double hashing, for m >= BLOOM_DISTINCT_BITS. */
+struct bloom_std_iter {
+	u64 x, y, z;
+};
+
+static inline void bloom_std_start(struct bloom_std_iter *it, u64 h)
+{
+	it->x = h;
+	it->y = bloom_std_h2(h);
+	it->z = it->y >> 32 | it->y << 32;
+}
+
+static inline u64 bloom_std_next(struct bloom_std_iter *it, u64 m)
+{
+	u64 pos = bloom_std_pos(it->x, m);
+
+	it->x += it->y;
+	it->y += it->z;
+	return pos;
+}
+
+/*
+ * Distinct positions, for m < BLOOM_DISTINCT_BITS (so k <= 32 < 64 <= m):
+ * bloom_small_next() returns the next one and records it in @pos. After
+ * BLOOM_DISTINCT_DRAWS draws (probability below 2^-50 for k <= 32, m >= 64,
+ * by a Chernoff bound) the rest may repeat; add and query agree either way.
+ */
+struct bloom_small_iter {
+	u64 s, r;
+	u32 have, draws, n;
+	u64 pos[BLOOM_CORE_HASHES_MAX];
+};
+
+static inline void bloom_small_start(struct bloom_small_iter *it, u64 h)
+{
+	it->s = h;
+	it->have = 0;
+	it->draws = 0;
+	it->n = 0;
+}
+
+static inline u64 bloom_small_next(struct bloom_small_iter *it, u64 m)
+{
+	u64 p;
+	u32 j;
+
+	for (;;) {
+		if (!it->have) {
+			it->s += BLOOM_GOLDEN;
+			it->r = bloom_mix64(it->s);
+			it->have = 2;
+		}
+		p = ((it->r & 0xffffffffULL) * m) >> 32;
+		it->r >>= 32;
+		it->have--;
+		if (++it->draws > BLOOM_DISTINCT_DRAWS)
+			break;
+		for (j = 0; j < it->n; j++)
+			if (it->pos[j] == p)
+				break;
+		if (j == it->n)
+			break;
+	}
+	it->pos[it->n++] = p;
+	return p;
+}
+
+/* All k positions of a key, by the scheme its filter's size selects. */
+static inline void bloom_std_positions(const struct bloom_core *f, u64 h,
+				       u64 *pos)
+{
+	u64 m = f->geo.bits;
+	struct bloom_small_iter si;
+	struct bloom_std_iter it;
+	u32 i;
+
+	if (m < BLOOM_DISTINCT_BITS) {
+		bloom_small_start(&si, h);
+		for (i = 0; i < f->geo.hashes; i++)
+			pos[i] = bloom_small_next(&si, m);
+		return;
+	}
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++)
+		pos[i] = bloom_std_next(&it, m);
 }
 
 static inline void bloom_prefetch_word(const void *p, bool write)

@@ -92,6 +92,8 @@ static inline void set_bit(u64 nr, unsigned long *addr)
 	__atomic_fetch_or(&addr[BIT_WORD(nr)], BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
 static inline unsigned int hweight_long(unsigned long w)
 {
 	return (unsigned int)__builtin_popcountl(w);

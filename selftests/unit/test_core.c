@@ -112,6 +112,17 @@ static double blocked_fpr(double c, unsigned int k)
 	return s;
 }
 
+/*
+ * The fewest bits with (1 - (1 - k/m)^n)^k <= p for a given k (sizing.c):
+ * m = k / (1 - (1 - p^(1/k))^(1/n)), in double precision.
+ */
+static double std_bits_for(double n, double p, int k)
+{
+	double q = pow(p, 1.0 / k);
+
+	return k / -expm1(log1p(-q) / n);
+}
+
 static void test_sizing(void)
 {
 	static const u64 caps[] = {
@@ -125,20 +136,18 @@ static void test_sizing(void)
 		500000000,
 	};
 	unsigned int i, j, points = 0, bad_k = 0, bad_m = 0, bad_blk = 0;
-	unsigned int bad_fpr = 0, blk_points = 0;
-	double maxrel = 0, worst_fpr = 0, worst_p = 0;
+	unsigned int bad_fpr = 0, blk_points = 0, bad_big = 0;
+	double maxrel = 0, worst_fpr = 0, worst_p = 0, worst_bound = 0;
 	struct bloom_geometry g, g2;
 	int err;
 	u32 ppb;
 
 	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		for (j = 0; j < sizeof(ppbs) / sizeof(ppbs[0]); j++) {
-			double l = -log2(ppbs[j] / 1e9);
-			double m = ceil(caps[i] * l / log(2));
-			double rel;
+			double p = ppbs[j] / 1e9, l = -log2(p), n = caps[i];
+			double classic, mk, bound, rel;
+			int kk;
 
-			if (m < 64)
-				m = 64;
 			points++;
 			if (bloom_geometry_size(BLOOM_CORE_STANDARD, caps[i],
 						ppbs[j], &g) ||
@@ -146,13 +155,31 @@ static void test_sizing(void)
 				bad_m++;
 				continue;
 			}
-			if (g.hashes != (u32)lround(l))
-				bad_k++;
-			rel = fabs((double)g.bits - m) / m;
+			/* the rate bound of sizing.c, in double precision */
+			bound = exp(g.hashes * log(-expm1(n * log1p(-(double)g.hashes / g.bits))));
+			if (bound / p > worst_bound)
+				worst_bound = bound / p;
+			if (bound > p * (1 + 1e-9))
+				bad_m++;
+			/* fewest bits for that k, and k the best near -log2 p */
+			mk = std_bits_for(n, p, g.hashes);
+			rel = ((double)g.bits - fmax(mk, 64)) / fmax(mk, 64);
 			if (rel > maxrel)
 				maxrel = rel;
-			if (rel > 0.001 && fabs((double)g.bits - m) > 1)
+			if (rel > 0.0002 && (double)g.bits - mk > 8)
 				bad_m++;
+			for (kk = (int)g.hashes - 2; kk <= (int)g.hashes + 2; kk++)
+				if (kk >= 1 && kk <= 32 && fmax(std_bits_for(n, p, kk), 64) <
+				    fmax(mk, 64) * (1 - 1e-6) - 8)
+					bad_k++;
+			if (fabs(g.hashes - l) > 2.5)
+				bad_k++;
+			/* large filters: the classic size for k, within 0.1% */
+			classic = ceil(-(double)g.hashes * n /
+				       log1p(-pow(p, 1.0 / g.hashes)));
+			if (n >= 1000 && fabs(g.bits - classic) / classic > 0.001 &&
+			    fabs(g.bits - classic) > 4)
+				bad_big++;
 			if (g.capacity != caps[i] || g.fpp_ppb != ppbs[j] ||
 			    g.type != BLOOM_CORE_STANDARD)
 				bad_m++;
@@ -166,10 +193,11 @@ static void test_sizing(void)
 				bad_blk++;
 		}
 	}
-	check(bad_k == 0, "standard sizing: k = round(-log2 p) at %u (n, p) points (%u wrong)",
+	check(bad_k == 0, "standard sizing: k the best within 2 of -log2 p at %u (n, p) points (%u wrong)",
 	      points, bad_k);
-	check(bad_m == 0, "standard sizing: m = ceil(n -log2(p) / ln 2) within 0.1%% at %u points (max rel. error %.3g)",
-	      points, maxrel);
+	check(bad_m == 0, "standard sizing: rate bound (1-(1-k/m)^n)^k <= p (worst %.9f p), m within 0.02%% of the fewest bits for k, at %u points (max rel. excess %.3g)",
+	      worst_bound, points, maxrel);
+	check(bad_big == 0, "standard sizing: n >= 1000: m within 0.1%% (or 4 bits) of the classic -k n / ln(1 - p^(1/k))");
 	check(bad_blk == 0, "blocked sizing: valid, whole 512-bit blocks, never smaller than standard, at %u points",
 	      points);
 

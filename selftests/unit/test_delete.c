@@ -332,78 +332,92 @@ static u32 ctr(const struct filter *f, u32 c)
 }
 
 /* The counters key @h adds to, by adding it to an empty filter. */
-static void ctr_vector(struct filter *scratch, u64 h, u32 v[64])
+static void ctr_vector(struct filter *scratch, u64 h, u32 *v, u32 m)
 {
 	u32 c;
 
 	memset(scratch->mem, 0, scratch->bytes);
 	bloom_core_add_hash(&scratch->core, h);
-	for (c = 0; c < 64; c++)
+	for (c = 0; c < m; c++)
 		v[c] = ctr(scratch, c);
+}
+
+static void ctr_set(struct filter *f, u32 c, u32 v)
+{
+	u8 *b = (u8 *)f->mem + c / 2;
+
+	*b = (*b & ~(15 << (c % 2 * 4))) | v << (c % 2 * 4);
 }
 
 /*
  * A key whose k positions coincide holds that counter twice. If the
  * counter is 1 (another key's), the key cannot have been added: deleting it
- * must miss and change nothing, not decrement the counter twice.
+ * must miss and change nothing, not decrement the counter twice. Positions
+ * coincide only in filters of BLOOM_DISTINCT_BITS (65536) counters or more:
+ * smaller ones give every key k distinct positions, checked first.
  */
 static void test_multiplicity(void)
 {
 	struct bloom_geometry g = {
-		.type = BLOOM_CORE_COUNTING, .hashes = 7, .bits = 64,
+		.type = BLOOM_CORE_COUNTING, .hashes = 32, .bits = 64,
 		.capacity = 10, .fpp_ppb = P2,
 	};
-	u32 va[64], v[64], c, dup = 64, covered = 0, need = 0;
+	u32 m = 65536, *va = calloc(m, sizeof(u32)), c, dup = m, bad = 0;
 	struct filter s, f;
 	bloom_hash_key_t k;
-	u64 a = 0, i, hc = 0;
-	bool have_c = false;
+	u64 a = 0, i, bytes;
 	void *copy;
 
 	bloom_hash_key_from_bytes(&k, test_key);
 	check(bloom_geometry_check(&g) == 0 && bloom_core_storage_bytes(&g) == 64,
-	      "counting: explicit geometry m=64 k=7 is valid, 64 bytes");
-	s.bytes = f.bytes = 64;
+	      "counting: explicit geometry m=64 k=32 is valid, 64 bytes");
+	s.bytes = 64;
 	s.mem = xalloc(64);
-	f.mem = xalloc(64);
+	bloom_core_init(&s.core, &g, &k, s.mem);
+	for (i = 0; i < 2000; i++) {
+		ctr_vector(&s, key_hash(&s.core, 79, i), va, 64);
+		for (c = 0; c < 64; c++)
+			bad += va[c] > 1;
+	}
+	check(bad == 0, "counting m=64 k=32: 2000 keys each hold 32 distinct counters (%u repeats)",
+	      bad);
+	free(s.mem);
+
+	g.bits = m;
+	bytes = bloom_core_storage_bytes(&g);
+	s.bytes = f.bytes = bytes;
+	s.mem = xalloc(bytes);
+	f.mem = xalloc(bytes);
 	bloom_core_init(&s.core, &g, &k, s.mem);
 	bloom_core_init(&f.core, &g, &k, f.mem);
-	for (i = 0; dup == 64; i++) {
+	for (i = 0; dup == m && i < 100000; i++) {
 		a = key_hash(&s.core, 80, i);
-		ctr_vector(&s, a, va);
-		for (c = 0; c < 64; c++)
+		ctr_vector(&s, a, va, m);
+		for (c = 0; c < m; c++)
 			if (va[c] == 2)
 				dup = c;
 	}
-	for (c = 0; c < 64; c++)
-		need += va[c] && c != dup;
-	/* cover the key's other counters with keys that avoid @dup */
-	for (i = 0; covered < need || !have_c; i++) {
-		u64 h = key_hash(&s.core, 81, i);
-
-		ctr_vector(&s, h, v);
-		if (v[dup] == 1 && !have_c) {
-			have_c = true;
-			hc = h;
-			bloom_core_add_hash(&f.core, h);
-		} else if (!v[dup]) {
-			bloom_core_add_hash(&f.core, h);
-		}
-		for (covered = 0, c = 0; c < 64; c++)
-			covered += va[c] && c != dup && ctr(&f, c);
+	if (dup == m) {
+		check(false, "counting m=65536 k=32: a key with two equal positions among 100000");
+		goto out;
 	}
-	copy = xalloc(64);
-	memcpy(copy, f.mem, 64);
+	/* the key's counters as other keys left them: each 1, @dup too */
+	for (c = 0; c < m; c++)
+		if (va[c])
+			ctr_set(&f, c, 1);
+	copy = xalloc(bytes);
+	memcpy(copy, f.mem, bytes);
 	check(ctr(&f, dup) == 1 && bloom_core_query_hash(&f.core, a) &&
-	      !bloom_core_delete_hash(&f.core, a) && !memcmp(copy, f.mem, 64) &&
-	      bloom_core_query_hash(&f.core, hc),
+	      !bloom_core_delete_hash(&f.core, a) && !memcmp(copy, f.mem, bytes),
 	      "counting: a key holding counter %u twice, which is 1, is not deleted (query says present) and nothing changes",
 	      dup);
 	bloom_core_add_hash(&f.core, a);
 	check(ctr(&f, dup) == 3 && bloom_core_delete_hash(&f.core, a) &&
-	      !memcmp(copy, f.mem, 64),
+	      !memcmp(copy, f.mem, bytes),
 	      "counting: added, the same key increments that counter twice and its delete restores every counter");
 	free(copy);
+out:
+	free(va);
 	free(s.mem);
 	free(f.mem);
 }

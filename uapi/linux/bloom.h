@@ -45,9 +45,12 @@
  * Filters are created from a capacity n (keys expected) and a false-positive
  * rate p, given in parts per billion (fpp_ppb: 10000000 is p = 0.01). The
  * kernel sizes the filter itself, in integer arithmetic:
- *   standard: k = round(-log2 p) hashes, m = ceil(n * -log2(p) / ln 2) bits,
- *             which is n * -ln(p) / ln^2(2), the optimum; m is not rounded
- *             to a power of two, but is at least 64 (one word).
+ *   standard: the fewest bits m with (1 - (1 - k/m)^n)^k <= p, an upper
+ *             bound of the exact false-positive rate (every key sets k
+ *             distinct bits), for the k within 2 of -log2 p that needs
+ *             the fewest; for large n that is n * -log2(p) / ln 2 bits,
+ *             the optimum, and k near -log2 p; m is not rounded to a
+ *             power of two, but is at least 64 (one word).
  *   counting: the standard geometry, each bit a 4-bit counter (4x the
  *             memory).
  *   d-left:   4 subtables of buckets of 8 cells, each cell a fingerprint
@@ -80,9 +83,10 @@
  * -------
  * Each filter has a 128-bit secret hash key, random unless the creator passes
  * one (BLOOM_CREATE_F_HASH_KEY). A key is hashed once with SipHash-2-4 under
- * it, and the k bit positions are derived from that one 64-bit hash. Without
- * the secret nobody can predict which bits a key sets, so nobody can craft
- * false positives or saturate the filter on purpose.
+ * it, and the k bit positions are derived from that one 64-bit hash (how is
+ * in Documentation/bloom.rst; it is part of the format of a filter's bits).
+ * Without the secret nobody can predict which bits a key sets, so nobody
+ * can craft false positives or saturate the filter on purpose.
  *
  * Results
  * -------
