@@ -107,6 +107,25 @@ static int bloom_create_geometry(const struct bloom_create *arg,
 	default:
 		return -EOPNOTSUPP;
 	}
+	if (arg->reserved2)
+		return -EINVAL;
+	if (arg->flags & BLOOM_CREATE_F_SIZE) {
+		struct bloom_core_size_req r = {
+			.type = arg->type,
+			.hashes = arg->hashes,
+			.capacity = arg->capacity,
+			.fpp_ppb = arg->fpp_ppb,
+			.bpk_milli = arg->bits_per_key_milli,
+			.memory_bytes = arg->memory_bytes,
+		};
+
+		if (arg->flags & BLOOM_CREATE_F_GEOMETRY || arg->bits)
+			return -EINVAL;
+		/* the core checks the rest: two of four, ranges, hashes */
+		return bloom_core_size(&r, geo);
+	}
+	if (arg->memory_bytes || arg->bits_per_key_milli)
+		return -EINVAL;
 	if (arg->capacity < 1 || arg->capacity > BLOOM_CAPACITY_MAX ||
 	    arg->fpp_ppb < BLOOM_FPP_PPB_MIN || arg->fpp_ppb > BLOOM_FPP_PPB_MAX)
 		return -EINVAL;

@@ -139,7 +139,7 @@ TEST_F(ioctl, version)
 	v.flags = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_VERSION, &v));
 	EXPECT_EQ(BLOOM_ABI_VERSION, v.abi_version);
-	EXPECT_EQ(2, v.abi_version);
+	EXPECT_EQ(3, v.abi_version);
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_STANDARD));
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_BLOCKED));
 	/* ABI version 2 is the deletable types. */
@@ -164,7 +164,7 @@ TEST_F(ioctl, struct_sizes_are_abi)
 {
 	/* Catches an accidental change of the ABI in the header itself. */
 	EXPECT_EQ(BLOOM_VERSION_SIZE_VER0, sizeof(struct bloom_version));
-	EXPECT_EQ(BLOOM_CREATE_SIZE_VER0, sizeof(struct bloom_create));
+	EXPECT_EQ(BLOOM_CREATE_SIZE_VER3, sizeof(struct bloom_create));
 	EXPECT_EQ(BLOOM_NAME_SIZE_VER0, sizeof(struct bloom_name));
 	EXPECT_EQ(BLOOM_INFO_SIZE_VER1, sizeof(struct bloom_info));
 	EXPECT_EQ(BLOOM_LIST_SIZE_VER0, sizeof(struct bloom_list));

@@ -42,6 +42,8 @@
 #define BLOOM_BATCH_SIZE_VER0	56
 /* ABI version 2 appended the delete and d-left statistics to bloom_info. */
 #define BLOOM_INFO_SIZE_VER1	200
+/* ABI version 3 appended memory_bytes, bits_per_key_milli to bloom_create. */
+#define BLOOM_CREATE_SIZE_VER3	104
 
 /*
  * A canonical kernel address on x86-64 (the kernel text mapping): the kernel

@@ -138,6 +138,49 @@ struct bloom_core_stats {
  */
 int bloom_geometry_size(u32 type, u64 capacity, u32 fpp_ppb,
 			struct bloom_geometry *geo);
+
+/**
+ * struct bloom_core_size_req - what bloom_core_size() sizes a filter from
+ * @type: enum bloom_core_type
+ * @hashes: standard, counting: a fixed k, 1..BLOOM_CORE_HASHES_MAX; 0: the
+ *	k that needs the fewest bits (else must be 0)
+ * @capacity: n, or 0
+ * @fpp_ppb: p in parts per billion, or 0
+ * @bpk_milli: bits per key of capacity as @geo counts bits (a counting
+ *	filter's are 4-bit counters), in thousandths, or 0
+ * @memory_bytes: the most bytes the table may take
+ *	(bloom_core_storage_bytes()), or 0
+ *
+ * Exactly two of @capacity, @fpp_ppb, @bpk_milli and @memory_bytes, not
+ * @fpp_ppb with @bpk_milli (each says the other). Capacity and rate: the
+ * smallest filter that keeps the rate (bloom_geometry_size()). Memory and
+ * rate: the largest capacity whose filter fits. Capacity and memory or bits
+ * per key, memory and bits per key: the table takes the budget (in the
+ * type's unit: a bit, a 4-bit counter, a 512-bit block, a bucket row) and
+ * @fpp_ppb of the result is the rate that gives at capacity, rounded up
+ * (at least 1). Fills @geo; 0, -EINVAL (a combination not above, a value
+ * out of range, @hashes for a blocked or d-left filter), -ERANGE (the
+ * budget cannot hold the capacity at a rate of 0.5 or less, or not even
+ * one key), -E2BIG, -EOPNOTSUPP (type).
+ */
+struct bloom_core_size_req {
+	u32 type;
+	u32 hashes;
+	u64 capacity;
+	u32 fpp_ppb;
+	u32 bpk_milli;
+	u64 memory_bytes;
+};
+
+int bloom_core_size(const struct bloom_core_size_req *r, struct bloom_geometry *geo);
+
+/*
+ * -log2 of the rate @geo is expected to have at capacity, in 32.32 fixed
+ * point: the bound the standard and counting filters are sized by, the
+ * blocked filters' table, 4 L 2^-r for d-left.
+ */
+u64 bloom_geometry_neg_log2_rate(const struct bloom_geometry *geo);
+
 int bloom_geometry_check(const struct bloom_geometry *geo);
 
 /* Bytes of storage the geometry needs (a multiple of BLOOM_CORE_ALIGN). */

@@ -88,6 +88,53 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 	return 0;
 }
 
+/*
+ * From a capacity and a budget of table bits (bloom_core_size()): the cell width
+ * whose table within the budget gives the lower rate, the rate recorded as
+ * p = 4 L 2^-r * 32 / 31, the inverse of bloom_dl_load16(). -ERANGE when
+ * no width keeps the load at 6 cells per bucket or the rate at 0.5.
+ */
+int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
+{
+	u64 b, l16, ppb, best_ppb = ~0ULL, best_b = 0, per;
+	u32 w, r, best_w = 0;
+
+	for (w = 16; w <= 32; w += 16) {
+		per = (u64)BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS * w;
+		b = div64_u64(budget, per);
+		if (b > div64_u64(BLOOM_CORE_BITS_MAX, per))
+			b = div64_u64(BLOOM_CORE_BITS_MAX, per);
+		if (!b)
+			continue;
+		/* 16 L = 16 n / (4 B), rounded up */
+		l16 = div64_u64(4 * capacity + b - 1, b);
+		if (l16 > BLOOM_DL_LOAD_MAX16)
+			continue;
+		r = w - BLOOM_DL_CTR_BITS;
+		ppb = div64_u64(BLOOM_DL_PPB_ONE * 8 * l16 + (31ULL << r) - 1,
+				31ULL << r);
+		if (ppb < best_ppb) {
+			best_ppb = ppb;
+			best_b = b;
+			best_w = w;
+		}
+	}
+	if (!best_w || best_ppb > BLOOM_CORE_FPP_PPB_MAX)
+		return -ERANGE;
+	if (!best_ppb)
+		best_ppb = 1;
+
+	geo->type = BLOOM_CORE_DLEFT;
+	geo->hashes = BLOOM_DLEFT_SUBTABLES;
+	geo->bits = best_b * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS * best_w;
+	geo->capacity = capacity;
+	geo->fpp_ppb = (u32)best_ppb;
+	geo->fingerprint_bits = best_w - BLOOM_DL_CTR_BITS;
+	geo->cell_bits = best_w;
+	geo->buckets = best_b;
+	return 0;
+}
+
 /* ---- cells ---- */
 
 static inline u32 bloom_dl_get(const struct bloom_core *f, u64 idx)

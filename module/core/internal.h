@@ -217,6 +217,7 @@ u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);
 /* dleft.c */
 extern const struct bloom_core_ops bloom_dl_ops;
 int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
+int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
 int bloom_dl_geometry_check(const struct bloom_geometry *geo);
 int bloom_dl_snap_check(struct bloom_core *f);
 

@@ -66,6 +66,25 @@
  * snapshot or to reproduce a peer); capacity and fpp_ppb are then recorded
  * as given. A d-left filter cannot be created that way (EOPNOTSUPP).
  *
+ * With BLOOM_CREATE_F_SIZE the kernel sizes from any two of: capacity n,
+ * fpp_ppb p, bits_per_key_milli c (bits of table per key of capacity, in
+ * thousandths: a counting filter's table has 4 bits per counter) and
+ * memory_bytes M (the most the table may take: the bit array, counters or
+ * cells, in whole 64-byte lines; info's memory_bytes adds the filter's
+ * fixed overhead), with hashes a fixed k (standard, counting) or 0:
+ *   n, p:  as above (a fixed k: the fewest bits that keep p with that k);
+ *   M, p:  the largest n whose filter fits in M;
+ *   n, c and n, M:  the table takes c * n bits (M bytes) in the type's unit
+ *          (bits, counters, 512-bit blocks, bucket rows of the cell width
+ *          with the lower rate) and fpp_ppb is the rate that gives at
+ *          capacity, rounded up (at least 1);
+ *   M, c:  n = 8 M / c, then as n, M.
+ * p and c together are EINVAL (each says the other). What cannot be
+ * honoured, a rate over 0.5 or a d-left load over 6 of 8 cells or less
+ * than one key, is ERANGE. The geometry and the capacity and rate recorded
+ * are what bloom_size() in the core computes; libbloom's bloom_size() and
+ * "bloomctl calc" run the same code.
+ *
  * Deleting
  * --------
  * Counting and d-left filters can delete keys (BLOOM_IOC_DELETE). Deleting a
@@ -122,6 +141,8 @@
  *              filter, explicit geometry for a d-left filter)
  *   ENOSPC     a d-left insert found every candidate bucket full: the batch
  *              was undone (create a larger filter)
+ *   ERANGE     CREATE with BLOOM_CREATE_F_SIZE: the numbers given cannot
+ *              make a filter (a rate over 0.5, not even one key)
  *   EEXIST     a filter of that name exists already
  *   ENOENT     no filter of that name
  *   EBADF      CREATE, DESTROY, ADD or DELETE through a descriptor that was
@@ -154,7 +175,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define BLOOM_ABI_VERSION	2
+#define BLOOM_ABI_VERSION	3
 
 #define BLOOM_NAME_LEN		32	/* includes the terminating NUL */
 #define BLOOM_KEY_MAX		4096	/* longest key, in bytes */
@@ -173,8 +194,8 @@
  * @BLOOM_TYPE_BLOCKED: bit array of 512-bit blocks, all k bits of a key in
  *	one block (one cache line per query)
  * @BLOOM_TYPE_COUNTING: 4-bit counters instead of bits: deletable
- * @BLOOM_TYPE_DLEFT: d-left counting filter: deletable in about half the
- *	memory of the counting filter
+ * @BLOOM_TYPE_DLEFT: d-left counting filter: deletable in 0.56 times the
+ *	memory of the counting filter at p = 0.01 (more than it above 0.1)
  */
 enum bloom_type {
 	BLOOM_TYPE_STANDARD = 1,
@@ -225,8 +246,13 @@ struct bloom_version {
 #define BLOOM_CREATE_F_HASH_KEY	(1U << 1)
 /* Use @bits and @hashes instead of sizing from capacity and fpp_ppb. */
 #define BLOOM_CREATE_F_GEOMETRY	(1U << 2)
+/*
+ * Size from any two of capacity, fpp_ppb, bits_per_key_milli and
+ * memory_bytes (the others 0), with hashes a fixed k or 0 (see Sizing).
+ */
+#define BLOOM_CREATE_F_SIZE	(1U << 4)
 #define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
-				 BLOOM_CREATE_F_GEOMETRY)
+				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SIZE)
 
 /**
  * struct bloom_create - BLOOM_IOC_CREATE: create a named filter
@@ -242,6 +268,17 @@ struct bloom_version {
  *	BLOOM_FPP_PPB_MIN..BLOOM_FPP_PPB_MAX
  * @reserved: must be 0
  * @hash_key: with BLOOM_CREATE_F_HASH_KEY: the SipHash key; else all zero
+ *
+ * Added in ABI version 3 (BLOOM_CREATE_F_SIZE; 0 without it):
+ * @memory_bytes: the most bytes the filter's table may take, or 0
+ * @bits_per_key_milli: bits of table per key of capacity, in thousandths,
+ *	or 0
+ * @reserved2: must be 0
+ *
+ * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
+ * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
+ * fpp_ppb with bits_per_key_milli) and @hashes is a fixed k for a standard
+ * or counting filter (0: the best k); @bits must be 0.
  */
 struct bloom_create {
 	__u32 size;
@@ -254,6 +291,9 @@ struct bloom_create {
 	__u32 fpp_ppb;
 	__u32 reserved;
 	__u8 hash_key[BLOOM_HASH_KEY_LEN];
+	__aligned_u64 memory_bytes;
+	__u32 bits_per_key_milli;
+	__u32 reserved2;
 };
 
 /**
