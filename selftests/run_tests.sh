@@ -48,13 +48,16 @@ fi
 progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy
 	bloom_limits bloom_stress bloom_fuzz)
 cli=$here/cli/test_bloomctl.sh
+cli_sizing=$here/cli/test_sizing.sh
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent
+	cli_sizing=/nonexistent
 fi
 
 ntests=$((${#progs[@]} + 2))
 [ -e "$cli" ] && ntests=$((ntests + 1))
+[ -e "$cli_sizing" ] && ntests=$((ntests + 1))
 
 num=0
 failed=0
@@ -114,6 +117,9 @@ if [ -e "$cli" ]; then
 	timeout_s=$((prog_timeout * 3))
 	run_one bloomctl "$cli"
 	timeout_s=$prog_timeout
+fi
+if [ -e "$cli_sizing" ]; then
+	run_one bloomctl_sizing "$cli_sizing"
 fi
 echo "# all programs took $(($(date +%s) - start)) s"
 

@@ -119,7 +119,7 @@ check "version exits 0, reports module ABI 2 and the four types by name" \
 	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *2$' '$W/out' && grep -Eq '^filter types: +standard blocked counting dleft$' '$W/out'"
 run version --json
 check "version --json parses and has abi_version, type names and limits" \
-	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==2 and d[\"types\"]==30 and d[\"type_names\"]==[\"standard\",\"blocked\",\"counting\",\"dleft\"] and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
+	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==3 and d[\"types\"]==30 and d[\"type_names\"]==[\"standard\",\"blocked\",\"counting\",\"dleft\"] and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
 run help
 check "help exits 0 and lists every verb" \
 	sh -c "[ $rc = 0 ] && for v in create add test del info list destroy version help; do grep -q \"bloomctl \$v\" '$W/out' || exit 1; done"
@@ -153,7 +153,7 @@ expect_err "fpp 0 is refused" 2 "bad false-positive rate '0'" create ${P}x --cap
 expect_err "fpp over 0.5 is refused" 2 "bad false-positive rate '0.6'" create ${P}x --capacity 1 --fpp 0.6
 expect_err "fpp that is no number is refused" 2 "bad false-positive rate 'abc'" create ${P}x --capacity 1 --fpp abc
 expect_err "an unknown type is refused" 2 "unknown filter type 'cuckoo'" create ${P}x --type cuckoo --capacity 1 --fpp 0.1
-expect_err "create without --capacity is refused" 2 "needs --capacity" create ${P}x --fpp 0.1
+expect_err "create without --capacity is refused" 2 "give two of --capacity" create ${P}x --fpp 0.1
 expect_err "a name with a slash is refused" 2 "invalid filter name" create a/b --capacity 1 --fpp 0.1
 expect_err "a 32-character name is refused" 2 "too long" create abcdefghijabcdefghijabcdefghij12 --capacity 1 --fpp 0.1
 expect_err "a bad hash key is refused" 2 "bad hash key" create ${P}x --capacity 1 --fpp 0.1 --hash-key 0123

@@ -91,8 +91,23 @@ void info_derive(const struct bloom_info *in, struct info_derived *d);
 int type_can_delete(uint32_t type);
 void json_string(FILE *f, const char *s);
 void print_info_json(FILE *f, const struct bloom_info *in, const char *indent);
+uint64_t info_table_bytes(const struct bloom_info *in);
+
+/* cmd_calc.c: the sizing options of create and calc. */
+struct size_args {
+	struct bloom_size_opts o;
+	uint32_t ppb;
+};
+/* Handles one sizing option (-c, -p, -b, -M, -k): 1 if it was one. */
+int size_opt(const char *verb, int c, const char *arg, struct size_args *a);
+/* How many of capacity, fpp, bits per key and memory were given. */
+int size_given(const struct size_args *a);
+/* Sizes as the module will, or exits 2 saying what would fit instead. */
+void size_or_die(const char *verb, const struct size_args *a,
+		 enum bloom_type t, struct bloom_size_result *r);
 
 /* The verbs; argv[0] is the verb. */
+int cmd_calc(const char *dev, int argc, char **argv);
 int cmd_create(const char *dev, int argc, char **argv);
 int cmd_destroy(const char *dev, int argc, char **argv);
 int cmd_add(const char *dev, int argc, char **argv);

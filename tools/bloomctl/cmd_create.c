@@ -15,6 +15,8 @@ int cmd_create(const char *dev, int argc, char **argv)
 		{ "type", required_argument, NULL, 't' },
 		{ "capacity", required_argument, NULL, 'c' },
 		{ "fpp", required_argument, NULL, 'p' },
+		{ "bits-per-key", required_argument, NULL, 'b' },
+		{ "memory", required_argument, NULL, 'M' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
 		{ "bits", required_argument, NULL, 'm' },
@@ -23,37 +25,24 @@ int cmd_create(const char *dev, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	BLOOM_OPTS(bloom_create_opts, o, .type = BLOOM_TYPE_STANDARD);
+	struct bloom_size_result r = { .sz = sizeof(r) };
 	uint8_t key[BLOOM_HASH_KEY_LEN];
-	int have_cap = 0, have_fpp = 0, c, fd, err;
+	struct size_args a;
+	int c, fd, err;
 	uint64_t v;
-	uint32_t ppb;
 	const char *name;
 
+	memset(&a, 0, sizeof(a));
+	a.o.sz = sizeof(a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:h", opts, NULL)) != -1) {
+		if (size_opt("create", c, optarg, &a))
+			continue;
 		switch (c) {
 		case 't':
 			o.type = bloom_type_from_name(optarg);
 			if (!o.type)
 				die_usage("create", "unknown filter type '%s': use standard, blocked, counting or dleft",
 					  optarg);
-			break;
-		case 'c':
-			if (parse_count(optarg, &o.capacity) || !o.capacity ||
-			    o.capacity > BLOOM_CAPACITY_MAX)
-				die_usage("create", "bad capacity '%s': give a number of keys from 1 to %llu; k/M/G/T (powers of 1000) and Ki/Mi/Gi/Ti (of 1024) suffixes allowed (e.g. 1M)",
-					  optarg, BLOOM_CAPACITY_MAX);
-			have_cap = 1;
-			break;
-		case 'p':
-			if (parse_fpp(optarg, &o.fpp) ||
-			    bloom_fpp_to_ppb(o.fpp, &ppb))
-				die_usage("create", "bad false-positive rate '%s': give a probability from 1e-9 to 0.5, e.g. 0.01 or 1e-3",
-					  optarg);
-			/* The module counts in parts per billion. */
-			if (fabs(ppb / 1e9 - o.fpp) > 1e-12 * o.fpp)
-				fprintf(stderr, "bloomctl: false-positive rate %s is used as %.9g (the module counts rates in whole parts per billion, rounded down)\n",
-					optarg, ppb / 1e9);
-			have_fpp = 1;
 			break;
 		case 'K':
 			if (o.hash_key)
@@ -81,12 +70,6 @@ int cmd_create(const char *dev, int argc, char **argv)
 					  optarg, BLOOM_BITS_MAX);
 			o.bits = v;
 			break;
-		case 'k':
-			if (parse_count(optarg, &v) || !v || v > BLOOM_HASHES_MAX)
-				die_usage("create", "bad hash count '%s': give 1 to %d",
-					  optarg, BLOOM_HASHES_MAX);
-			o.hashes = v;
-			break;
 		case 'h':
 			print_help(stdout, "create");
 			return EXIT_OK;
@@ -100,16 +83,29 @@ int cmd_create(const char *dev, int argc, char **argv)
 		die_usage("create", "unexpected argument '%s'", argv[optind + 1]);
 	name = argv[optind];
 	check_name("create", name);
-	if (!have_cap || !have_fpp)
-		die_usage("create", "create needs --capacity N and --fpp P (e.g. --capacity 1M --fpp 0.01)");
-	if (!o.bits != !o.hashes)
-		die_usage("create", "--bits and --hashes go together: give both or neither");
-	/* The module sizes a d-left table itself (EOPNOTSUPP): say so here. */
-	if (o.type == BLOOM_TYPE_DLEFT && o.bits)
-		die_usage("create", "a dleft filter sizes itself from --capacity and --fpp: --bits and --hashes do not apply");
-	if (o.type == BLOOM_TYPE_BLOCKED && o.bits % 512)
-		die_usage("create", "a blocked filter has a multiple of 512 bits: %" PRIu64 " is not",
-			  o.bits);
+	o.capacity = a.o.capacity;
+	o.fpp = a.o.fpp;
+	o.hashes = a.o.hashes;
+	if (o.bits) {
+		/* explicit geometry: capacity and rate are recorded as given */
+		if (!o.capacity || o.fpp == 0)
+			die_usage("create", "--bits and --hashes need --capacity N and --fpp P too (they are recorded with the geometry)");
+		if (a.o.bits_per_key != 0 || a.o.memory)
+			die_usage("create", "--bits gives the geometry itself: --bits-per-key and --memory do not apply");
+		if (!o.hashes)
+			die_usage("create", "--bits and --hashes go together: give both or neither");
+		/* The module sizes a d-left table itself (EOPNOTSUPP): say so. */
+		if (o.type == BLOOM_TYPE_DLEFT)
+			die_usage("create", "a dleft filter sizes itself: --bits does not apply; give two of --capacity, --fpp, --bits-per-key and --memory");
+		if (o.type == BLOOM_TYPE_BLOCKED && o.bits % 512)
+			die_usage("create", "a blocked filter has a multiple of 512 bits: %" PRIu64 " is not",
+				  o.bits);
+	} else {
+		/* what the module will build: refuse here what it would */
+		size_or_die("create", &a, o.type, &r);
+		o.bits_per_key = a.o.bits_per_key;
+		o.memory = a.o.memory;
+	}
 
 	fd = open_device(dev);
 	err = bloom_create_opts(fd, name, &o);

@@ -76,6 +76,8 @@ static void print_info_text(const struct bloom_info *in)
 	       (uint64_t)in->memory_bytes,
 	       human_bytes(in->memory_bytes, hb, sizeof(hb)),
 	       in->capacity ? 8.0 * in->memory_bytes / in->capacity : 0.0);
+	printf("table:           %" PRIu64 " bytes (the bits, counters or cells; the rest is fixed overhead)\n",
+	       info_table_bytes(in));
 	printf("count:           %" PRIu64 " keys (%.1f%% of capacity)\n",
 	       (uint64_t)in->count,
 	       in->capacity ? 100.0 * in->count / in->capacity : 0.0);

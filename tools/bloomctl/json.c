@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "bloomctl.h"
+#include "core.h"
 
 void json_string(FILE *f, const char *s)
 {
@@ -80,6 +81,18 @@ static void u64_array(FILE *f, const __u64 *v, unsigned int n)
 	fputc(']', f);
 }
 
+/*
+ * The filter's table (bits, counters or cells) in bytes, as the core
+ * allocates it: what --memory budgets and 'calc' reports as memory_bytes.
+ * info's memory_bytes adds the filter's fixed overhead in the kernel.
+ */
+uint64_t info_table_bytes(const struct bloom_info *in)
+{
+	struct bloom_geometry g = { .type = in->type, .bits = in->bits };
+
+	return bloom_core_storage_bytes(&g);
+}
+
 void print_info_json(FILE *f, const struct bloom_info *in, const char *ind)
 {
 	unsigned int nsub = in->subtables < 4 ? in->subtables : 4, i;
@@ -126,6 +139,8 @@ void print_info_json(FILE *f, const struct bloom_info *in, const char *ind)
 	}
 	fprintf(f, "%s  \"memory_bytes\": %" PRIu64 ",\n", ind,
 		(uint64_t)in->memory_bytes);
+	fprintf(f, "%s  \"table_bytes\": %" PRIu64 ",\n", ind,
+		info_table_bytes(in));
 	fprintf(f, "%s  \"bits_per_key\": %.4f,\n", ind,
 		in->capacity ? (double)in->bits / in->capacity : 0.0);
 	/* What a key really costs, counters, cells and overhead included. */

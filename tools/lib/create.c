@@ -26,6 +26,19 @@ int bloom_fpp_to_ppb(double p, uint32_t *ppb)
 	return 0;
 }
 
+/* Bits per key in thousandths (0 stays 0): 0.001 to 4e6, else -EINVAL. */
+int lb_bpk_milli(double bpk, uint32_t *milli)
+{
+	*milli = 0;
+	if (bpk == 0)
+		return 0;
+	/* Written so that NaN fails too. */
+	if (!(bpk >= 0.001 && bpk <= 4e6))
+		return -EINVAL;
+	*milli = (uint32_t)lround(bpk * 1000);
+	return 0;
+}
+
 int bloom_create_opts(int fd, const char *name,
 		      const struct bloom_create_opts *o)
 {
@@ -46,13 +59,33 @@ int bloom_create_opts(int fd, const char *name,
 		c.type = BLOOM_TYPE_STANDARD;
 	c.capacity = OPTS_GET(o, capacity, 0);
 	err = lb_name_copy(c.name, name);
-	if (!err)
-		err = bloom_fpp_to_ppb(OPTS_GET(o, fpp, 0.0), &c.fpp_ppb);
 	if (err)
 		return err;
 	flags = OPTS_GET(o, flags, 0);
 	c.bits = OPTS_GET(o, bits, 0);
 	c.hashes = OPTS_GET(o, hashes, 0);
+	c.memory_bytes = OPTS_GET(o, memory, 0);
+	err = lb_bpk_milli(OPTS_GET(o, bits_per_key, 0.0),
+			   &c.bits_per_key_milli);
+	if (err)
+		return err;
+	if (c.memory_bytes || c.bits_per_key_milli || (c.hashes && !c.bits))
+		flags |= BLOOM_CREATE_F_SIZE;
+	if (flags & BLOOM_CREATE_F_SIZE) {
+		/* two of four: the module checks which, as bloom_size() does */
+		if (c.bits || (flags & BLOOM_CREATE_F_GEOMETRY))
+			return -EINVAL;
+		if (OPTS_GET(o, fpp, 0.0) != 0) {
+			err = bloom_fpp_to_ppb(OPTS_GET(o, fpp, 0.0),
+					       &c.fpp_ppb);
+			if (err)
+				return err;
+		}
+		goto key;
+	}
+	err = bloom_fpp_to_ppb(OPTS_GET(o, fpp, 0.0), &c.fpp_ppb);
+	if (err)
+		return err;
 	/* Half a geometry is a caller's mistake, not a request for defaults. */
 	if (!c.bits != !c.hashes)
 		return -EINVAL;
@@ -60,6 +93,7 @@ int bloom_create_opts(int fd, const char *name,
 		return -EINVAL;
 	if (c.bits)
 		flags |= BLOOM_CREATE_F_GEOMETRY;
+key:
 	hash_key = OPTS_GET(o, hash_key, NULL);
 	if ((flags & BLOOM_CREATE_F_HASH_KEY) && !hash_key)
 		return -EINVAL;

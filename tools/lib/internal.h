@@ -40,6 +40,9 @@ static inline int bloom_ioctl(int fd, unsigned long cmd, void *arg)
  */
 int lb_name_copy(char dst[BLOOM_NAME_LEN], const char *name);
 
+/* Bits per key in thousandths (0 stays 0): 0.001 to 4e6, else -EINVAL. */
+int lb_bpk_milli(double bpk, uint32_t *milli);
+
 /* One ADD, QUERY or DELETE ioctl of at most one batch's worth of keys. */
 int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
 		      const uint32_t *lens, uint32_t key_size, uint32_t nkeys,

@@ -128,11 +128,59 @@ struct bloom_create_opts {
 	uint64_t bits;			/* with hashes: explicit geometry m */
 	uint32_t hashes;		/* with bits: explicit geometry k */
 	const uint8_t *hash_key;	/* BLOOM_HASH_KEY_LEN bytes, or NULL */
+	/*
+	 * Sizing by any two of capacity, fpp, bits_per_key and memory, with
+	 * hashes a fixed k (bits 0): set bits_per_key or memory, or hashes
+	 * without bits, and the module sizes as bloom_size() does
+	 * (BLOOM_CREATE_F_SIZE; capacity or fpp may then be 0).
+	 */
+	double bits_per_key;		/* bits (counting: counters) per key */
+	uint64_t memory;		/* bytes the filter's table may take */
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
 int bloom_create_opts(int fd, const char *name,
 		      const struct bloom_create_opts *opts);
+
+/*
+ * Sizing, without the module: any two of capacity, rate, bits per key and
+ * memory (the others 0), and a fixed k or 0, as for BLOOM_CREATE_F_SIZE
+ * (see "Sizing" in <linux/bloom.h> and "Choosing a size" in bloom.rst).
+ * bloom_size() runs the filter core's own sizing code, the one bloom.ko
+ * runs: bloom_create_opts() with the same numbers creates exactly this
+ * filter. Returns 0, -EINVAL (not two of the four, rate with bits per key,
+ * a value out of range, hashes for blocked or dleft), -ERANGE (the numbers
+ * cannot make a filter: a rate over 0.5, not even one key), -E2BIG (over
+ * BLOOM_BITS_MAX). @r is filled only on success.
+ */
+struct bloom_size_opts {
+	size_t sz;		/* sizeof(struct bloom_size_opts) */
+	enum bloom_type type;	/* 0 means BLOOM_TYPE_STANDARD */
+	uint64_t capacity;	/* keys, or 0 */
+	double fpp;		/* false-positive rate (0, 0.5], or 0 */
+	double bits_per_key;	/* bits per key of capacity (counting: 4-bit
+				 * counters), or 0 */
+	uint64_t memory;	/* bytes the filter's table may take, or 0 */
+	uint32_t hashes;	/* standard, counting: a fixed k; 0: the best */
+	/* new members go here, at the end (see "Option structs" above) */
+	size_t :0;
+};
+
+/* What bloom_size() computes; the caller sets sz, as for option structs. */
+struct bloom_size_result {
+	size_t sz;		/* sizeof(struct bloom_size_result) */
+	enum bloom_type type;
+	uint64_t capacity;	/* keys: as given, or the most that fit */
+	uint32_t fpp_ppb;	/* rate as given, or what the size gives */
+	uint64_t bits;		/* as info reports it (counting: counters) */
+	uint32_t hashes;	/* k (dleft: subtables) */
+	uint32_t fingerprint_bits;	/* dleft; else 0 */
+	uint64_t memory_bytes;	/* the table: info --json's table_bytes */
+	double bits_per_key;	/* bits / capacity, as info's bits_per_key */
+	double expected_fpp;	/* the expected rate at capacity */
+	size_t :0;
+};
+int bloom_size(const struct bloom_size_opts *opts, struct bloom_size_result *r);
 
 int bloom_destroy(int fd, const char *name);
 int bloom_bind(int fd, const char *name);

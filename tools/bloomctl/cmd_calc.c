@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sizing from the command line: the options create and calc share, the
+ * messages for numbers that do not make a filter, and the calc verb, which
+ * needs no module (bloom_size(): the core's sizing code, the kernel's own).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bloomctl.h"
+
+/* Handles one of the sizing options; 1 if @c was one, 0 if not. */
+int size_opt(const char *verb, int c, const char *arg, struct size_args *a)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'c':
+		if (parse_count(arg, &a->o.capacity) || !a->o.capacity ||
+		    a->o.capacity > BLOOM_CAPACITY_MAX)
+			die_usage(verb, "bad capacity '%s': give a number of keys from 1 to %llu, e.g. 1M (a million; suffixes k, M, G, T, or Ki, Mi, Gi, Ti for powers of 1024)",
+				  arg, BLOOM_CAPACITY_MAX);
+		return 1;
+	case 'p':
+		if (parse_fpp(arg, &a->o.fpp) ||
+		    bloom_fpp_to_ppb(a->o.fpp, &a->ppb))
+			die_usage(verb, "bad false-positive rate '%s': give a probability from 1e-9 to 0.5, e.g. 0.01 or 1e-3",
+				  arg);
+		/* The module counts in parts per billion. */
+		if (fabs(a->ppb / 1e9 - a->o.fpp) > 1e-12 * a->o.fpp)
+			fprintf(stderr, "bloomctl: false-positive rate %s is used as %.9g (the module counts rates in whole parts per billion, rounded down)\n",
+				arg, a->ppb / 1e9);
+		return 1;
+	case 'b': {
+		char *end;
+
+		errno = 0;
+		a->o.bits_per_key = strtod(arg, &end);
+		if (errno || end == arg || *end ||
+		    !(a->o.bits_per_key >= 0.001 && a->o.bits_per_key <= 4e6))
+			die_usage(verb, "bad bits per key '%s': give a number from 0.001 to 4000000, e.g. 10 or 9.6",
+				  arg);
+		return 1;
+	}
+	case 'M':
+		if (parse_count(arg, &a->o.memory) || !a->o.memory)
+			die_usage(verb, "bad memory size '%s': give bytes, e.g. 256Mi (268435456) or 1G (10^9); suffixes k, M, G, T are powers of 1000, Ki, Mi, Gi, Ti powers of 1024",
+				  arg);
+		return 1;
+	case 'k':
+		if (parse_count(arg, &v) || !v || v > BLOOM_HASHES_MAX)
+			die_usage(verb, "bad hash count '%s': give 1 to %d",
+				  arg, BLOOM_HASHES_MAX);
+		a->o.hashes = (uint32_t)v;
+		return 1;
+	}
+	return 0;
+}
+
+int size_given(const struct size_args *a)
+{
+	return !!a->o.capacity + (a->o.fpp != 0) + (a->o.bits_per_key != 0) +
+	       !!a->o.memory;
+}
+
+static void human(uint64_t v, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double d = v;
+	int u = 0;
+
+	while (d >= 1024 && u < 4) {
+		d /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", d, unit[u]);
+}
+
+/* bloom_size() with one type and other numbers: 0 or -errno. */
+static int size_with(enum bloom_type t, uint64_t n, double p, double c,
+		     uint64_t mem, struct bloom_size_result *r)
+{
+	BLOOM_OPTS(bloom_size_opts, o, .type = t, .capacity = n, .fpp = p,
+		   .bits_per_key = c, .memory = mem);
+
+	r->sz = sizeof(*r);
+	return bloom_size(&o, r);
+}
+
+static int __attribute__((format(printf, 3, 4)))
+size_fail(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * Sizes @a for type @t: 0, or -1 with a sentence in @msg that says what is
+ * wrong and which numbers would fit instead.
+ */
+static int size_explain(const struct size_args *a, enum bloom_type t,
+			struct bloom_size_result *r, char *msg, size_t len)
+{
+	struct bloom_size_opts o = a->o;
+	struct bloom_size_result alt = { .sz = sizeof(alt) };
+	const char *tn = type_name(t);
+	char hb[32];
+	int err;
+
+	o.type = t;
+	if (size_given(a) != 2)
+		return size_fail(msg, len, "give two of --capacity, --fpp, --bits-per-key and --memory (%d given): e.g. --capacity 1M --fpp 0.01",
+			  size_given(a));
+	if (a->o.fpp != 0 && a->o.bits_per_key != 0) {
+		if (!size_with(t, 1000000, a->o.fpp, 0, 0, &alt))
+			return size_fail(msg, len, "--fpp and --bits-per-key say the same thing twice: a %s filter at %g takes %.2f bits per key; give --capacity or --memory with one of them",
+				  tn, a->o.fpp, alt.bits_per_key);
+		return size_fail(msg, len, "--fpp and --bits-per-key say the same thing twice: give --capacity or --memory with one of them");
+	}
+	if (o.hashes && t != BLOOM_TYPE_STANDARD && t != BLOOM_TYPE_COUNTING)
+		return size_fail(msg, len, "--hashes fixes k of a standard or counting filter; a %s filter chooses its own",
+			  tn);
+	err = bloom_size(&o, r);
+	if (!err)
+		return 0;
+	if (err == -E2BIG)
+		return size_fail(msg, len, "a %s filter for these numbers would take more than %llu bits, the most a filter can have: ask for fewer keys or a higher rate",
+			  tn, BLOOM_BITS_MAX);
+	if (err != -ERANGE)
+		return size_fail(msg, len, "these numbers do not make a %s filter (%s)", tn,
+			  strerror(-err));
+	if (a->o.memory && a->o.fpp != 0) {
+		if (!size_with(t, 1, a->o.fpp, 0, 0, &alt)) {
+			human(alt.memory_bytes, hb, sizeof(hb));
+			return size_fail(msg, len, "--memory %" PRIu64 " cannot hold even one key of a %s filter at %g: that takes %" PRIu64 " bytes (%s)",
+				  a->o.memory, tn, a->o.fpp, alt.memory_bytes, hb);
+		}
+	} else if (a->o.capacity) {
+		/* capacity with memory or bits per key: too small */
+		if (!size_with(t, a->o.capacity, 0.5, 0, 0, &alt)) {
+			struct bloom_size_result fit;
+			uint64_t mem = a->o.memory ? a->o.memory :
+				(uint64_t)(a->o.capacity * a->o.bits_per_key /
+					   (t == BLOOM_TYPE_COUNTING ? 2 : 8));
+
+			human(alt.memory_bytes, hb, sizeof(hb));
+			if (mem && !size_with(t, 0, 0.5, 0, mem, &fit))
+				return size_fail(msg, len, "%" PRIu64 " keys do not fit at any rate up to 0.5 in a %s filter of that size: at most %" PRIu64 " keys fit, or give at least %" PRIu64 " bytes (%s, %.2f bits per key)",
+					  a->o.capacity, tn, fit.capacity,
+					  alt.memory_bytes, hb,
+					  alt.bits_per_key);
+			return size_fail(msg, len, "%" PRIu64 " keys do not fit at any rate up to 0.5 in a %s filter of that size: give at least %" PRIu64 " bytes (%s, %.2f bits per key)",
+				  a->o.capacity, tn, alt.memory_bytes, hb,
+				  alt.bits_per_key);
+		}
+	}
+	return size_fail(msg, len, "these numbers do not make a %s filter: the rate would be over 0.5 or not one key would fit",
+		  tn);
+}
+
+
+void size_or_die(const char *verb, const struct size_args *a, enum bloom_type t,
+		 struct bloom_size_result *r)
+{
+	char msg[512];
+
+	if (size_explain(a, t, r, msg, sizeof(msg)))
+		die_usage(verb, "%s", msg);
+}
+
+static double theory_bpk(uint32_t ppb)
+{
+	return -log2(ppb / 1e9) / log(2);
+}
+
+static void print_json(const struct bloom_size_result *r, const char *ind,
+		       int last)
+{
+	double th = theory_bpk(r->fpp_ppb);
+
+	printf("%s{\n", ind);
+	printf("%s  \"type\": \"%s\",\n", ind, type_name(r->type));
+	printf("%s  \"capacity\": %" PRIu64 ",\n", ind, r->capacity);
+	printf("%s  \"fpp\": %.9g,\n", ind, r->fpp_ppb / 1e9);
+	printf("%s  \"fpp_ppb\": %u,\n", ind, r->fpp_ppb);
+	printf("%s  \"bits\": %" PRIu64 ",\n", ind, r->bits);
+	printf("%s  \"hashes\": %u,\n", ind, r->hashes);
+	if (r->type == BLOOM_TYPE_DLEFT)
+		printf("%s  \"fingerprint_bits\": %u,\n", ind,
+		       r->fingerprint_bits);
+	printf("%s  \"memory_bytes\": %" PRIu64 ",\n", ind, r->memory_bytes);
+	printf("%s  \"bits_per_key\": %.4f,\n", ind, r->bits_per_key);
+	printf("%s  \"memory_bits_per_key\": %.4f,\n", ind,
+	       8.0 * r->memory_bytes / r->capacity);
+	printf("%s  \"theory_bits_per_key\": %.4f,\n", ind, th);
+	printf("%s  \"ratio_to_theory\": %.4f,\n", ind,
+	       8.0 * r->memory_bytes / r->capacity / th);
+	printf("%s  \"expected_fpp\": %.6g\n", ind, r->expected_fpp);
+	printf("%s}%s\n", ind, last ? "" : ",");
+}
+
+int cmd_calc(const char *dev, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "capacity", required_argument, NULL, 'c' },
+		{ "fpp", required_argument, NULL, 'p' },
+		{ "bits-per-key", required_argument, NULL, 'b' },
+		{ "memory", required_argument, NULL, 'M' },
+		{ "hashes", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const enum bloom_type all[] = {
+		BLOOM_TYPE_STANDARD, BLOOM_TYPE_BLOCKED, BLOOM_TYPE_COUNTING,
+		BLOOM_TYPE_DLEFT,
+	};
+	struct size_args a;
+	struct bloom_size_result r[4] = { { .sz = sizeof(r[0]) },
+		{ .sz = sizeof(r[0]) }, { .sz = sizeof(r[0]) },
+		{ .sz = sizeof(r[0]) } };
+	char why[4][512];
+	int nwhy = 0;
+	enum bloom_type type = 0;
+	int c, json = 0, n = 0, i;
+	char hb[32];
+
+	(void)dev;
+	memset(&a, 0, sizeof(a));
+	a.o.sz = sizeof(a.o);
+	while ((c = getopt_long(argc, argv, ":t:c:p:jh", opts, NULL)) != -1) {
+		if (size_opt("calc", c, optarg, &a))
+			continue;
+		switch (c) {
+		case 't':
+			type = bloom_type_from_name(optarg);
+			if (!type)
+				die_usage("calc", "unknown filter type '%s': use standard, blocked, counting or dleft",
+					  optarg);
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			print_help(stdout, "calc");
+			return EXIT_OK;
+		default:
+			die_getopt("calc", c, argv);
+		}
+	}
+	if (optind < argc)
+		die_usage("calc", "unexpected argument '%s'", argv[optind]);
+	for (i = 0; i < 4; i++) {
+		if (type && all[i] != type)
+			continue;
+		/* without --type, --hashes applies to the types that take it */
+		if (!type && a.o.hashes && all[i] != BLOOM_TYPE_STANDARD &&
+		    all[i] != BLOOM_TYPE_COUNTING)
+			continue;
+		if (type) {
+			size_or_die("calc", &a, all[i], &r[n++]);
+			continue;
+		}
+		if (size_explain(&a, all[i], &r[n], why[nwhy],
+				 sizeof(why[0])))
+			nwhy++;
+		else
+			n++;
+	}
+	if (!n)
+		die_usage("calc", "%s", why[0]);
+	if (json) {
+		if (type) {
+			print_json(&r[0], "", 1);
+			return EXIT_OK;
+		}
+		printf("[\n");
+		for (i = 0; i < n; i++)
+			print_json(&r[i], "  ", i == n - 1);
+		printf("]\n");
+		return EXIT_OK;
+	}
+	printf("%-9s %12s %11s %14s %6s %11s %9s %8s %12s\n", "TYPE",
+	       "CAPACITY", "FPP", "BITS", "HASHES", "MEMORY", "MEM B/KEY",
+	       "X THEORY", "EXPECTED FPP");
+	for (i = 0; i < n; i++) {
+		double mbpk = 8.0 * r[i].memory_bytes / r[i].capacity;
+
+		human(r[i].memory_bytes, hb, sizeof(hb));
+		printf("%-9s %12" PRIu64 " %11.4g %14" PRIu64 " %6u %11s %9.2f %8.3f %12.4g\n",
+		       type_name(r[i].type), r[i].capacity, r[i].fpp_ppb / 1e9,
+		       r[i].bits, r[i].hashes, hb, mbpk,
+		       mbpk / theory_bpk(r[i].fpp_ppb), r[i].expected_fpp);
+	}
+	for (i = 0; i < nwhy; i++)
+		printf("not possible: %s\n", why[i]);
+	printf("MEMORY is the table (bits, counters or cells); X THEORY compares its\n"
+	       "bits per key with -log2(FPP) / ln 2, the optimum of a Bloom filter.\n");
+	return EXIT_OK;
+}
