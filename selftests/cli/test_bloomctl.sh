@@ -115,8 +115,8 @@ mem0=$(cat $SYS/memory_used 2>/dev/null)
 
 # --- version, help, usage errors -------------------------------------------
 run version
-check "version exits 0, reports module ABI 2 and the four types by name" \
-	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *2$' '$W/out' && grep -Eq '^filter types: +standard blocked counting dleft$' '$W/out'"
+check "version exits 0, reports module ABI 3 and the four types by name" \
+	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *3$' '$W/out' && grep -Eq '^filter types: +standard blocked counting dleft$' '$W/out'"
 run version --json
 check "version --json parses and has abi_version, type names and limits" \
 	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==3 and d[\"types\"]==30 and d[\"type_names\"]==[\"standard\",\"blocked\",\"counting\",\"dleft\"] and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"

@@ -55,8 +55,9 @@ static const struct verb verbs[] = {
 	  "Numbers that cannot make a filter are refused (exit 2) with the numbers\n"
 	  "that would fit.\n" },
 	{ "calc", cmd_calc,
-	  "calc [--type T] two of: --capacity N --fpp P --bits-per-key C\n"
-	  "       --memory SIZE; [--hashes K] [--json]",
+	  "calc [--type standard|blocked|counting|dleft] two of:\n"
+	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
+	  "       [--hashes K] [--json]",
 	  "Shows the filter that create would make from the same numbers, without\n"
 	  "the module: bits, hashes, memory (the table), bits per key and its ratio\n"
 	  "to the theory (-log2(p) / ln 2), and the expected false-positive rate at\n"

@@ -218,7 +218,9 @@ static void json_names(uint32_t v, const char *const *names, int n)
 int cmd_version(const char *dev, int argc, char **argv)
 {
 	static const char *const types[] = BLOOM_TYPE_NAMES;
-	static const char *const cflags[] = { "bind", "hash-key", "geometry" };
+	/* BLOOM_CREATE_F_* by bit; NULL: a bit another release names */
+	static const char *const cflags[] = { "bind", "hash-key", "geometry",
+					      NULL, "size" };
 	struct bloom_version v;
 	int json = 0, fd, err;
 	char hb[32];
@@ -250,7 +252,7 @@ int cmd_version(const char *dev, int argc, char **argv)
 	printf("filter types:    ");
 	print_flags(v.types, types, sizeof(types) / sizeof(types[0]));
 	printf("create options:  ");
-	print_flags(v.create_flags, cflags, 3);
+	print_flags(v.create_flags, cflags, sizeof(cflags) / sizeof(cflags[0]));
 	printf("longest key:     %u bytes\n", v.key_max);
 	printf("batch limits:    %u keys, %" PRIu64 " bytes per call\n",
 	       v.batch_max_keys, (uint64_t)v.batch_max_bytes);
