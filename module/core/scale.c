@@ -154,46 +154,103 @@ static bool bloom_scale_query_n(const struct bloom_scale *s, u32 n, u64 h)
 	return false;
 }
 
+/* Keys a scalable batch looks up together: one bit each in a u32. */
+#define BLOOM_SCALE_CHUNK	32
+
 /*
- * 1: present already; 0: added to the newest stage; -ENOSPC: the newest
- * stage is full (or there is none), nothing changed.
+ * Which of the @c (at most BLOOM_SCALE_CHUNK) keys at @hashes are in one of
+ * the first @ns stages: bit j of the result for key j. Stage by stage,
+ * newest first (it holds the most keys), each stage's own batched query,
+ * with its prefetching, over the keys not found yet: an absent key costs
+ * each stage about what it costs one filter, and the cache misses of a
+ * chunk overlap instead of following one another.
  */
-static int bloom_scale_add_one(struct bloom_scale *s, u64 h)
+static u32 bloom_scale_find(const struct bloom_scale *s, u32 ns,
+			    const u64 *hashes, u32 c)
+{
+	u64 pending[BLOOM_SCALE_CHUNK];
+	u8 idx[BLOOM_SCALE_CHUNK], res[BLOOM_SCALE_CHUNK / 8];
+	const u64 *cur = hashes;
+	u32 found = 0, np = c, j, k;
+
+	for (j = 0; j < c; j++)
+		idx[j] = j;
+	while (ns-- && np) {
+		if (!bloom_core_query_batch(&s->stage[ns]->core, cur, np, res))
+			continue;
+		/* keep the keys not found; in place once cur is pending */
+		for (j = 0, k = 0; j < np; j++) {
+			if (res[j >> 3] & (1U << (j & 7))) {
+				found |= 1U << idx[j];
+			} else {
+				pending[k] = cur[j];
+				idx[k++] = idx[j];
+			}
+		}
+		cur = pending;
+		np = k;
+	}
+	return found;
+}
+
+/*
+ * Adds the key with hash @h, which was not found in any stage, to the
+ * newest. 0: added; 1: another adder set the same key meanwhile (not new
+ * here); -ENOSPC: the newest stage is full (or there is none), nothing
+ * changed.
+ */
+static int bloom_scale_add_new(struct bloom_scale *s, u64 h)
 {
 	/* Pairs with smp_store_release() in bloom_scale_publish(). */
 	u32 n = smp_load_acquire(&s->nstages);
 	struct bloom_scale_stage *st;
 	int r;
 
-	if (bloom_scale_query_n(s, n, h))
-		return 1;
 	if (!n)
 		return -ENOSPC;
 	st = s->stage[n - 1];
 	if (!bloom_scale_reserve(st))
 		return -ENOSPC;
 	r = bloom_core_add_hash(&st->core, h);
-	/* Another adder set the same key meanwhile: not new here. */
 	if (r == 1)
 		bloom_scale_unreserve(st);
 	return r;
+}
+
+/* 1: present already; else as bloom_scale_add_new(). */
+static int bloom_scale_add_one(struct bloom_scale *s, u64 h)
+{
+	/* Pairs with smp_store_release() in bloom_scale_publish(). */
+	if (bloom_scale_query_n(s, smp_load_acquire(&s->nstages), h))
+		return 1;
+	return bloom_scale_add_new(s, h);
 }
 
 int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			  u8 *results, u32 *pos)
 {
 	struct bloom_scale *s = f->scale;
+	u32 i, j, c, found;
 	int r, hits = 0;
-	u32 i;
 
-	for (i = *pos; i < n; i++) {
-		r = bloom_scale_add_one(s, hashes[i]);
-		if (r < 0)
-			break;
-		hits += r;
-		bloom_result(results, i, r);
+	for (i = *pos; i < n; i += c) {
+		c = n - i < BLOOM_SCALE_CHUNK ? n - i : BLOOM_SCALE_CHUNK;
+		found = bloom_scale_find(s, bloom_scale_stages(f), hashes + i,
+					 c);
+		for (j = 0; j < c; j++) {
+			r = 1;
+			if (!(found & (1U << j))) {
+				r = bloom_scale_add_new(s, hashes[i + j]);
+				if (r < 0) {
+					*pos = i + j;
+					return hits;
+				}
+			}
+			hits += r;
+			bloom_result(results, i + j, r);
+		}
 	}
-	*pos = i;
+	*pos = n;
 	return hits;
 }
 
@@ -230,31 +287,21 @@ static int bloom_scale_ops_add_batch(struct bloom_core *f, const u64 *hashes,
 	return pos < n ? -ENOSPC : hits;
 }
 
-/*
- * Newest stage first: it holds about half the keys (s = 2), so present keys
- * are found soonest. Prefetching covers the newest stage only.
- */
+/* Chunk by chunk, stage by stage: bloom_scale_find(). */
 static u32 bloom_scale_query_batch(const struct bloom_core *f,
 				   const u64 *hashes, u32 n, u8 *results)
 {
-	const struct bloom_scale *s = f->scale;
-	u32 ns = bloom_scale_stages(f), i, hits = 0;
-	const struct bloom_core *newest;
+	u32 ns = bloom_scale_stages(f), i, j, c, found, hits = 0;
 	bool r;
 
-	if (!ns) {
-		for (i = 0; i < n; i++)
-			bloom_result(results, i, false);
-		return 0;
-	}
-	newest = &s->stage[ns - 1]->core;
-	for (i = 0; i < n; i++) {
-		if (i + BLOOM_PREFETCH_AHEAD < n)
-			bloom_core_prefetch_hash(newest,
-						 hashes[i + BLOOM_PREFETCH_AHEAD]);
-		r = bloom_scale_query_n(s, ns, hashes[i]);
-		hits += r;
-		bloom_result(results, i, r);
+	for (i = 0; i < n; i += c) {
+		c = n - i < BLOOM_SCALE_CHUNK ? n - i : BLOOM_SCALE_CHUNK;
+		found = bloom_scale_find(f->scale, ns, hashes + i, c);
+		for (j = 0; j < c; j++) {
+			r = found & (1U << j);
+			hits += r;
+			bloom_result(results, i + j, r);
+		}
 	}
 	return hits;
 }
