@@ -15,6 +15,8 @@ import platform
 import subprocess
 import sys
 
+import scale_report
+
 TYPES = ["standard", "blocked", "baseline", "floor"]
 OPS = [("add", "add"), ("query_present", "query, present keys"),
        ("query_absent", "query, absent keys")]
@@ -565,7 +567,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--started", required=True)
     ap.add_argument("--command", required=True)
-    ap.add_argument("--parts", default="native vm cli")
+    ap.add_argument("--parts", default="native vm cli scale")
     a = ap.parse_args()
 
     top = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
@@ -576,6 +578,7 @@ def main():
     native, native_err = load(a.raw, "native")
     vm, vm_err = load(a.raw, "vm")
     cli, cli_err = load(a.raw, "cli")
+    scale, scale_err = load(a.raw, "scale")
 
     results = []
     if native:
@@ -584,6 +587,8 @@ def main():
         check_vm(vm, results)
     if cli:
         check_cli(cli, results)
+    if scale:
+        scale_report.check(scale, lambda *t: target(results, *t))
 
     # Plots are written next to latest.md and named by content.
     native_pngs = []
@@ -598,7 +603,8 @@ def main():
         cli, os.path.abspath(os.path.join(a.out, "cli.png")), work) else None
 
     doc = {"date": a.started, "command": a.command, "machine": m,
-           "targets": results, "native": native, "vm": vm, "cli": cli}
+           "targets": results, "native": native, "vm": vm, "cli": cli,
+           "scale": scale}
     with open(os.path.join(a.out, "latest.json"), "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -624,7 +630,11 @@ def main():
             ("2. In the VM: /dev/bloom, the core in the guest, the BPF map",
              vm, vm_err, lambda: md_vm(vm, results, vm_png)),
             ("3. CLI: bloomctl against DCSO bloom", cli, cli_err,
-             lambda: md_cli(cli, results, cli_png))):
+             lambda: md_cli(cli, results, cli_png)),
+            ("4. Scalable filters: memory, rate, query cost per stage", scale,
+             scale_err, lambda: "\n".join([
+                 scale_report.markdown(scale), "", "### Targets\n",
+                 md_targets(results, {"S1", "S2"})]))):
         md.append(f"## {title}\n")
         if data:
             md.append(body())

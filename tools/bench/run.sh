@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/run.sh [native] [vm] [cli]: runs the benchmarks (all three
-# parts by default) and writes tools/bench/results/latest.{json,md} and the
-# plots. Called by "make bench" at the top (make -C tools/bench run).
+# tools/bench/run.sh [native] [vm] [cli] [scale]: runs the benchmarks (all
+# four parts by default) and writes tools/bench/results/latest.{json,md} and
+# the plots. Called by "make bench" at the top (make -C tools/bench run).
 #   native  bench-native on this host: the core, the baseline, the floor
 #   vm      bench-vm in the QEMU VM (selftests/vm/run.sh): /dev/bloom, the
 #           core in the guest, the BPF Bloom filter map
 #   cli     cli_bench.sh in the VM: bloomctl against DCSO's bloom
+#   scale   bench-scale on this host: scalable filters (memory against one
+#           optimal filter, rate, query cost against the number of stages)
 # Raw JSON goes to $BUILD/bench/raw/; a part that is not run this time is
 # reported as "not run", never taken from an older run.
 # BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes); its
@@ -21,7 +23,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-parts=${*:-native vm cli}
+parts=${*:-native vm cli scale}
 results=$here/results
 [ -n "$quick" ] && results=$out/quick-results
 
@@ -58,8 +60,12 @@ run_part() {
 		"$out/bench-keyfile" absent $a > "$out/cli/absent.txt"
 		vm 1800 "$here/cli_bench.sh" "$out/cli" $rounds > "$raw/cli.json"
 		;;
+	scale)
+		echo "bench: scale (this host): scalable filters" >&2
+		"$out/bench-scale" ${quick:+--quick} > "$raw/scale.json"
+		;;
 	*)
-		echo "bench: unknown part '$1' (native, vm, cli)" >&2
+		echo "bench: unknown part '$1' (native, vm, cli, scale)" >&2
 		return 2
 		;;
 	esac

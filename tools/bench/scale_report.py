@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The scalable-filter part of the benchmarks (bench-scale's JSON): targets
+and Markdown, used by report.py for latest.md, and on its own by
+`make -C tools/bench scale`, which writes results/scale.{json,md} without
+touching latest.md:
+
+    python3 scale_report.py RAW.json OUT_DIR
+"""
+import json
+import os
+import sys
+
+
+def _fmt(x, digits=3):
+    if isinstance(x, int):
+        return f"{x:,}"
+    return f"{x:.{digits}g}"
+
+
+def _scheme(case, name):
+    return next(s for s in case["schemes"] if s["scheme"] == name)
+
+
+def check(scale, target):
+    """Adds the targets S1, S2 through target(tid, text, value, limit, ok)."""
+    for case in scale["memory"]:
+        if case["type"] != "standard" or case["growth_factor"] != 100:
+            continue
+        d, r = _scheme(case, "defaults"), _scheme(case, "redisbloom")
+        target("S1", "scalable, defaults (s = 2, r = 0.85), 100x growth: "
+               "bits within 2x of one optimal filter for the final count",
+               d["vs_optimal"], 2.0, d["vs_optimal"] <= 2.0)
+        target("S2", "scalable, 100x growth: fewer bits than RedisBloom's "
+               "r = 0.5 for the same keys (ratio of bits)",
+               d["bits"] / r["bits"], "< 1", d["bits"] < r["bits"])
+
+
+def markdown(scale):
+    p = scale["p"]
+    out = [
+        f"Scalable filters (`module/core/scale.c`), built by the core in "
+        f"userspace (`bench-scale`). A filter of capacity "
+        f"{scale['capacity']:,} at P = {p} is fed 10x and 100x its capacity "
+        f"with the defaults (s = 2, r = 0.85) and with RedisBloom's scheme "
+        f"(s = 2, r = 0.5: stage rates P/2, P/4, ...), built by our core for "
+        f"the same keys. \"optimal\" is one standard filter sized by "
+        f"`bloom_geometry_size()` for the final count at P. The rate is "
+        f"measured on never-added keys.\n",
+        "| type | growth | scheme | stages | bits/key | optimal bits/key "
+        "| vs optimal | measured rate | absent keys | false negatives |",
+        "|---|---|---|---|---|---|---|---|---|---|"]
+    for case in scale["memory"]:
+        for s in case["schemes"]:
+            out.append(
+                f"| {case['type']} | {case['growth_factor']}x "
+                f"| {s['scheme']} (r = {s['tightening']}) | {s['stages']} "
+                f"| {s['bits_per_key']:.2f} "
+                f"| {case['optimal_bits_per_key']:.2f} "
+                f"| **{s['vs_optimal']:.3f}x** "
+                f"| {s['measured_fpp']:.6f} ({s['measured_fpp'] / p:.2f} P) "
+                f"| {_fmt(s['absent_queried'])} | {s['false_negatives']} |")
+    out.append("")
+    out.append(
+        f"Query cost against the number of stages: ns per absent key, "
+        f"batched queries of precomputed hashes (the kernel's second pass), "
+        f"median of {scale['rounds']} interleaved rounds of "
+        f"{scale['query_keys']:,} keys; a scalable filter of capacity "
+        f"{scale['query_capacity']:,} filled to 1, 5 and 10 stages, and one "
+        f"standard filter holding the same keys at P (the cost of a filter "
+        f"that size, in or out of cache, without stages).\n")
+    out.append("| stages | keys | scalable ns/key | one filter ns/key | "
+               "scalable / one filter | vs 1 stage |")
+    out.append("|---|---|---|---|---|---|")
+    rows = scale["query_vs_stages"]
+    base = rows[0]["scalable_absent_ns"] if rows else 1
+    for r in rows:
+        out.append(f"| {r['stages']} | {r['keys']:,} "
+                   f"| {r['scalable_absent_ns']:.1f} "
+                   f"| {r['plain_absent_ns']:.1f} "
+                   f"| {r['ratio_to_plain']:.2f}x "
+                   f"| {r['scalable_absent_ns'] / base:.2f}x |")
+    return "\n".join(out)
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        scale = json.load(f)
+    outdir = sys.argv[2]
+    results = []
+
+    def target(tid, text, value, limit, ok):
+        results.append({"id": tid, "target": text, "value": value,
+                        "limit": limit, "status": "PASS" if ok else "MISS"})
+
+    check(scale, target)
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "scale.json"), "w") as f:
+        json.dump({"targets": results, "scale": scale}, f, indent=1)
+        f.write("\n")
+    md = ["# bloom benchmarks: scalable filters\n",
+          "- reproduce: `make -C tools/bench scale` (also part of "
+          "`make bench`)\n", "## Targets\n",
+          "| | target | measured | limit | |", "|---|---|---|---|---|"]
+    for t in results:
+        md.append(f"| {t['id']} | {t['target']} | {t['value']:.3f} "
+                  f"| {t['limit']} | **{t['status']}** |")
+    md += ["", "## Results\n", markdown(scale), ""]
+    with open(os.path.join(outdir, "scale.md"), "w") as f:
+        f.write("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
