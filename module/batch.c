@@ -197,8 +197,8 @@ static void bloom_apply_stats(struct bloom_store *s, enum bloom_batch_op op,
 		this_cpu_add(s->stats->hits, hits);
 		break;
 	case BLOOM_BATCH_ADD:
+		/* count: kept by the core (keys), which sees each key */
 		this_cpu_add(s->stats->adds, done);
-		this_cpu_add(s->stats->count, done - hits);
 		break;
 	case BLOOM_BATCH_DELETE:
 		this_cpu_add(s->stats->deletes, hits);

@@ -408,7 +408,6 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 		const struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
 
 		sum->adds += READ_ONCE(c->adds);
-		sum->count += READ_ONCE(c->count);
 		sum->queries += READ_ONCE(c->queries);
 		sum->hits += READ_ONCE(c->hits);
 		sum->deletes += READ_ONCE(c->deletes);
@@ -450,11 +449,11 @@ int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 	info->fpp_ppb = geo->fpp_ppb;
 	info->reserved = 0;
 	info->memory_bytes = s->memory_bytes;
-	info->count = sum.count;
+	info->count = core.keys;
 	info->adds = sum.adds;
 	info->queries = sum.queries;
 	info->hits = sum.hits;
-	info->bits_set = bloom_core_bits_set(&s->core);
+	info->bits_set = core.in_use;
 	info->deletes = sum.deletes;
 	info->delete_misses = sum.delete_misses;
 	info->saturated = core.saturated;

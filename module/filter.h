@@ -53,7 +53,6 @@
 /* Hot-path counters, per CPU; summed when read. */
 struct bloom_stats {
 	u64 adds;
-	u64 count;
 	u64 queries;
 	u64 hits;
 	u64 deletes;

@@ -5,7 +5,9 @@
  * Per-filter files read the filter without a lock: kernfs keeps the filter
  * alive while a show() runs (kobject_del() waits for it, and destroy removes
  * the directory before it unpublishes the store), the store is read under
- * RCU (filter.h), and the counters are per-CPU sums.
+ * RCU (filter.h), and the counters are per-CPU sums or kept by the core as
+ * keys come and go (bits_set, count): every read costs the same whatever the
+ * filter's size.
  */
 #include <linux/kobject.h>
 #include <linux/rcupdate.h>
@@ -77,7 +79,8 @@ BLOOM_STORE_ATTR(fpp_ppb, s->core.geo.fpp_ppb);
 BLOOM_STORE_ATTR(memory_bytes, s->memory_bytes);
 BLOOM_STORE_ATTR(bits_set, bloom_core_bits_set(&s->core));
 BLOOM_STORE_ATTR(adds, bloom_sysfs_stats(s).adds);
-BLOOM_STORE_ATTR(count, bloom_sysfs_stats(s).count);
+/* Kept by the core as keys come and go: O(1), like every file here. */
+BLOOM_STORE_ATTR(count, bloom_sysfs_core_stats(s).keys);
 BLOOM_STORE_ATTR(queries, bloom_sysfs_stats(s).queries);
 BLOOM_STORE_ATTR(hits, bloom_sysfs_stats(s).hits);
 BLOOM_STORE_ATTR(deletes, bloom_sysfs_stats(s).deletes);

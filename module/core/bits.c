@@ -16,8 +16,12 @@
  * every bit, which measurably raises the false-positive rate.
  *
  * Adds test a bit first and set it atomically only when it is clear, so
- * concurrent adds lose nothing and a bit already set costs no write. Queries
- * use plain (READ_ONCE) loads and stop at the first clear bit.
+ * concurrent adds lose nothing and a bit already set costs no write. The
+ * atomic test_and_set_bit() tells the add whether it turned the bit on
+ * itself: only then is the bit counted in in_use, so two adds racing for one
+ * bit count it once, and a key counts in keys when it turned on at least
+ * one bit (the same test reports it "new"). Queries use plain (READ_ONCE)
+ * loads and stop at the first clear bit.
  */
 #include "internal.h"
 
@@ -29,29 +33,27 @@ static inline bool bloom_test(const unsigned long *words, u64 bit)
 	return READ_ONCE(words[BIT_WORD(bit)]) & BIT_MASK(bit);
 }
 
-/* Sets @bit; true when it was set already. */
-static inline bool bloom_test_set(unsigned long *words, u64 bit)
+/* Sets @bit; 1 when this call turned it on, 0 when it was set already. */
+static inline u32 bloom_set_new(unsigned long *words, u64 bit)
 {
 	if (bloom_test(words, bit))
-		return true;
-	set_bit(bit, words);
-	return false;
+		return 0;
+	return !test_and_set_bit(bit, words);
 }
 
 /* ---- standard ---- */
 
 /* Small filters (m < BLOOM_DISTINCT_BITS): k distinct positions. */
-static int bloom_std_add_small(struct bloom_core *f, u64 h)
+static u32 bloom_std_add_small(struct bloom_core *f, u64 h)
 {
 	struct bloom_small_iter it;
-	bool present = true;
-	u32 i;
+	u32 i, added = 0;
 
 	bloom_small_start(&it, h);
 	for (i = 0; i < f->geo.hashes; i++)
-		present &= bloom_test_set(f->words,
-					  bloom_small_next(&it, f->geo.bits));
-	return present;
+		added += bloom_set_new(f->words,
+				       bloom_small_next(&it, f->geo.bits));
+	return added;
 }
 
 static bool bloom_std_query_small(const struct bloom_core *f, u64 h)
@@ -66,19 +68,19 @@ static bool bloom_std_query_small(const struct bloom_core *f, u64 h)
 	return true;
 }
 
-static inline int bloom_std_add(struct bloom_core *f, u64 h)
+/* Returns the number of bits the add turned on: 0 = "present already". */
+static inline u32 bloom_std_add(struct bloom_core *f, u64 h)
 {
 	u64 m = f->geo.bits;
 	struct bloom_std_iter it;
-	bool present = true;
-	u32 i;
+	u32 i, added = 0;
 
 	if (unlikely(m < BLOOM_DISTINCT_BITS))
 		return bloom_std_add_small(f, h);
 	bloom_std_start(&it, h);
 	for (i = 0; i < f->geo.hashes; i++)
-		present &= bloom_test_set(f->words, bloom_std_next(&it, m));
-	return present;
+		added += bloom_set_new(f->words, bloom_std_next(&it, m));
+	return added;
 }
 
 static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
@@ -179,11 +181,10 @@ static inline u64 bloom_blk_base(const struct bloom_core *f, u64 h)
 	return mul_u64_u64_shr(h, f->nblocks, 64) << BLOOM_BLOCK_SHIFT;
 }
 
-static inline int bloom_blk_add(struct bloom_core *f, u64 h)
+static inline u32 bloom_blk_add(struct bloom_core *f, u64 h)
 {
 	u64 base = bloom_blk_base(f, h), state = h, r = 0;
-	bool present = true;
-	u32 i, left = 0;
+	u32 i, left = 0, added = 0;
 
 	for (i = 0; i < f->geo.hashes; i++) {
 		if (!left) {
@@ -191,12 +192,12 @@ static inline int bloom_blk_add(struct bloom_core *f, u64 h)
 			r = bloom_mix64(state);
 			left = BLOOM_POS_PER_MIX;
 		}
-		present &= bloom_test_set(f->words,
-					  base + (r & (BLOOM_BLOCK_BITS - 1)));
+		added += bloom_set_new(f->words,
+				       base + (r & (BLOOM_BLOCK_BITS - 1)));
 		r >>= BLOOM_BLOCK_SHIFT;
 		left--;
 	}
-	return present;
+	return added;
 }
 
 static inline bool bloom_blk_query(const struct bloom_core *f, u64 h)
@@ -232,8 +233,8 @@ static __always_inline int bloom_bits_add_batch(struct bloom_core *f,
 						const u64 *hashes, u32 n,
 						u8 *results, bool blocked)
 {
-	u32 i;
-	int r, hits = 0;
+	u32 i, added, bits = 0;
+	int hits = 0;
 
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n) {
@@ -244,12 +245,24 @@ static __always_inline int bloom_bits_add_batch(struct bloom_core *f,
 			else
 				bloom_std_prefetch(f, ahead, true);
 		}
-		r = blocked ? bloom_blk_add(f, hashes[i]) :
-			      bloom_std_add(f, hashes[i]);
-		hits += r;
-		bloom_result(results, i, r);
+		added = blocked ? bloom_blk_add(f, hashes[i]) :
+				  bloom_std_add(f, hashes[i]);
+		bits += added;
+		hits += !added;
+		bloom_result(results, i, !added);
 	}
+	bloom_account(f, bits, n - hits);
 	return hits;
+}
+
+static int bloom_std_add1(struct bloom_core *f, u64 h)
+{
+	return bloom_bits_add_batch(f, &h, 1, NULL, false);
+}
+
+static int bloom_blk_add1(struct bloom_core *f, u64 h)
+{
+	return bloom_bits_add_batch(f, &h, 1, NULL, true);
 }
 
 static int bloom_std_add_batch(struct bloom_core *f, const u64 *hashes,
@@ -281,7 +294,7 @@ static u32 bloom_blk_query_batch(const struct bloom_core *f,
 	return hits;
 }
 
-static u64 bloom_bits_in_use(const struct bloom_core *f)
+static u64 bloom_bits_scan(const struct bloom_core *f)
 {
 	u64 i, n = bloom_core_storage_bytes(&f->geo) / sizeof(unsigned long);
 	u64 sum = 0;
@@ -292,21 +305,23 @@ static u64 bloom_bits_in_use(const struct bloom_core *f)
 }
 
 const struct bloom_core_ops bloom_std_ops = {
-	.add = bloom_std_add,
+	.add = bloom_std_add1,
 	.query = bloom_std_query,
 	.prefetch_hash = bloom_std_prefetch,
 	.add_batch = bloom_std_add_batch,
 	.query_batch = bloom_std_query_batch,
-	.in_use = bloom_bits_in_use,
+	.in_use = bloom_kept_in_use,
+	.scan_in_use = bloom_bits_scan,
 };
 
 const struct bloom_core_ops bloom_blk_ops = {
-	.add = bloom_blk_add,
+	.add = bloom_blk_add1,
 	.query = bloom_blk_query,
 	.prefetch_hash = bloom_blk_prefetch,
 	.add_batch = bloom_blk_add_batch,
 	.query_batch = bloom_blk_query_batch,
-	.in_use = bloom_bits_in_use,
+	.in_use = bloom_kept_in_use,
+	.scan_in_use = bloom_bits_scan,
 };
 
 /* ---- the API ---- */
@@ -341,6 +356,8 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		f->subtable_used[i] = 0;
 	f->scale = NULL;
+	bloom_atomic64_set(&f->in_use, 0);
+	bloom_atomic64_set(&f->keys, 0);
 }
 
 bool bloom_core_can_delete(const struct bloom_core *f)
@@ -397,16 +414,39 @@ u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 	return 0;
 }
 
+u64 bloom_kept_in_use(const struct bloom_core *f)
+{
+	return bloom_atomic64_read(&f->in_use);
+}
+
 u64 bloom_core_bits_set(const struct bloom_core *f)
 {
 	return f->ops->in_use(f);
 }
 
+u64 bloom_core_count_in_use(const struct bloom_core *f)
+{
+	return f->ops->scan_in_use(f);
+}
+
 void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s)
 {
 	bool dl = f->geo.type == BLOOM_CORE_DLEFT;
+	s64 keys = (s64)bloom_atomic64_read(&f->keys);
 	u32 i;
 
+	s->in_use = bloom_core_bits_set(f);
+	/* a delete of a never-added key can take keys below the truth */
+	s->keys = dl ? s->in_use : keys > 0 ? (u64)keys : 0;
+	/* a scalable filter's keys are its stages' */
+	if (f->scale) {
+		struct bloom_core_stats st;
+
+		for (i = 0, s->keys = 0; i < bloom_scale_stages(f); i++) {
+			bloom_core_stats(&bloom_scale_stage(f, i)->core, &st);
+			s->keys += st.keys;
+		}
+	}
 	s->saturated = READ_ONCE(f->saturated);
 	s->insert_failures = READ_ONCE(f->insert_failures);
 	s->fingerprint_bits = dl ? f->geo.fingerprint_bits : 0;

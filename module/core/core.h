@@ -94,9 +94,16 @@ struct bloom_scale;
  * @subtable_used: d-left: cells in use in each subtable
  * @scale: a scalable filter's stages (bloom_scale_init()); else NULL.
  *	@words is then NULL: the stages hold the storage
+ * @in_use: standard, blocked: bits set; counting: non-zero counters
+ * @keys: standard, blocked, counting: see struct bloom_core_stats
  *
- * The statistics are written by the (serialised) writers with WRITE_ONCE and
- * read racily with READ_ONCE by bloom_core_stats().
+ * The statistics are kept as the filter changes, so reading them costs
+ * the same for any size of filter. @saturated, @insert_failures and
+ * @subtable_used are written by the (serialised) writers with WRITE_ONCE
+ * and read racily with READ_ONCE by bloom_core_stats(). @in_use and @keys
+ * are atomic: standard and blocked adds run concurrently, and each counts
+ * only the bits its own test_and_set_bit() turned on. A batch adds its
+ * total once, at its end.
  */
 struct bloom_core {
 	struct bloom_geometry geo;
@@ -108,10 +115,18 @@ struct bloom_core {
 	u64 insert_failures;
 	u64 subtable_used[BLOOM_DLEFT_SUBTABLES];
 	struct bloom_scale *scale;
+	bloom_atomic64_t in_use;
+	bloom_atomic64_t keys;
 };
 
 /**
  * struct bloom_core_stats - what bloom_core_stats() reports
+ * @in_use: bits set (standard, blocked), non-zero counters (counting) or
+ *	cells in use (d-left): bloom_core_bits_set()
+ * @keys: keys in the filter as far as it can tell: adds that set a bit or
+ *	took a counter from 0 (a key's first add) or a new d-left cell, minus
+ *	deletes that took a counter to 0 or emptied a cell (a key's last
+ *	delete); d-left: equal to @in_use. Never below 0.
  * @saturated: counters stuck at their maximum (15 counting, 3 d-left)
  * @insert_failures: d-left keys refused with -ENOSPC (batch undone)
  * @fingerprint_bits: d-left: fingerprint bits; else 0
@@ -120,6 +135,8 @@ struct bloom_core {
  * @subtable_used: d-left: cells in use per subtable; else 0
  */
 struct bloom_core_stats {
+	u64 in_use;
+	u64 keys;
 	u64 saturated;
 	u64 insert_failures;
 	u32 fingerprint_bits;
@@ -249,9 +266,12 @@ u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 
 /*
  * Bits set (standard, blocked), non-zero counters (counting) or cells in use
- * (d-left), by a scan of the storage.
+ * (d-left), as kept by the adds and deletes: O(1), read racily.
  */
 u64 bloom_core_bits_set(const struct bloom_core *f);
+
+/* The same, counted by a scan of the storage (tests, checks): O(size). */
+u64 bloom_core_count_in_use(const struct bloom_core *f);
 
 /* The counting/d-left statistics, read racily (zero for the other types). */
 void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s);

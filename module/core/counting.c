@@ -59,8 +59,9 @@ u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo)
  * Two of a key's k positions may coincide (in large filters only, see
  * internal.h): the add then increments that counter twice, which the
  * sequential loop does since each step re-reads.
+ * @in_use gets the counters this add took from 0 to 1.
  */
-static inline int bloom_cnt_add_one(struct bloom_core *f, u64 h)
+static inline int bloom_cnt_add_one(struct bloom_core *f, u64 h, s64 *in_use)
 {
 	u64 pos[BLOOM_CORE_HASHES_MAX], c;
 	unsigned long v;
@@ -71,8 +72,10 @@ static inline int bloom_cnt_add_one(struct bloom_core *f, u64 h)
 	for (i = 0; i < f->geo.hashes; i++) {
 		c = pos[i];
 		v = bloom_ctr_get(f, c);
-		if (!v)
+		if (!v) {
 			present = 0;
+			(*in_use)++;
+		}
 		if (v == BLOOM_CTR_MAX)
 			continue;
 		bloom_ctr_set(f, c, v + 1);
@@ -84,7 +87,11 @@ static inline int bloom_cnt_add_one(struct bloom_core *f, u64 h)
 
 static int bloom_cnt_add(struct bloom_core *f, u64 h)
 {
-	return bloom_cnt_add_one(f, h);
+	s64 in_use = 0;
+	int r = bloom_cnt_add_one(f, h, &in_use);
+
+	bloom_account(f, in_use, !r);
+	return r;
 }
 
 /*
@@ -94,36 +101,55 @@ static int bloom_cnt_add(struct bloom_core *f, u64 h)
  * least j (unless saturated), else the key cannot have been added: counting
  * the multiplicity only when the counter is small keeps the common case at
  * one comparison per position.
+ *
+ * A saturated counter is not decremented. When one of the key's counters
+ * is saturated and none of the others reaches 0, the key still tests
+ * present after the delete: it is pinned (BLOOM_DEL_PINNED). When a counter
+ * reaches 0 the key is gone (BLOOM_DEL_GONE, @in_use gets the counters that
+ * did); else one copy was removed and others keep it (BLOOM_DEL_REMOVED).
  */
-static inline bool bloom_cnt_delete_one(struct bloom_core *f, u64 h)
+static inline enum bloom_del bloom_cnt_delete_one(struct bloom_core *f, u64 h,
+						  s64 *in_use)
 {
 	u64 pos[BLOOM_CORE_HASHES_MAX];
 	unsigned long v, need;
-	u32 i, j, k = f->geo.hashes;
+	u32 i, j, k = f->geo.hashes, zeroed = 0;
+	bool sat = false;
 
 	bloom_std_positions(f, h, pos);
 	for (i = 0; i < k; i++) {
 		v = bloom_ctr_get(f, pos[i]);
 		if (!v)
-			return false;
+			return BLOOM_DEL_ABSENT;
 		if (v == BLOOM_CTR_MAX || v > i)
 			continue;
 		for (need = 1, j = 0; j < i; j++)
 			need += pos[j] == pos[i];
 		if (v < need)
-			return false;
+			return BLOOM_DEL_ABSENT;
 	}
 	for (i = 0; i < k; i++) {
 		v = bloom_ctr_get(f, pos[i]);
-		if (v != BLOOM_CTR_MAX)
-			bloom_ctr_set(f, pos[i], v - 1);
+		if (v == BLOOM_CTR_MAX) {
+			sat = true;
+			continue;
+		}
+		bloom_ctr_set(f, pos[i], v - 1);
+		zeroed += v == 1;
 	}
-	return true;
+	*in_use -= zeroed;
+	if (zeroed)
+		return BLOOM_DEL_GONE;
+	return sat ? BLOOM_DEL_PINNED : BLOOM_DEL_REMOVED;
 }
 
 static bool bloom_cnt_delete(struct bloom_core *f, u64 h)
 {
-	return bloom_cnt_delete_one(f, h);
+	s64 in_use = 0;
+	enum bloom_del r = bloom_cnt_delete_one(f, h, &in_use);
+
+	bloom_account(f, in_use, -(s64)(r == BLOOM_DEL_GONE));
+	return r != BLOOM_DEL_ABSENT;
 }
 
 static inline bool bloom_cnt_query_one(const struct bloom_core *f, u64 h)
@@ -186,6 +212,7 @@ static u32 bloom_cnt_query_batch(const struct bloom_core *f,
 static int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes,
 			       u32 n, u8 *results)
 {
+	s64 in_use = 0;
 	u32 i;
 	int r, hits = 0;
 
@@ -193,32 +220,36 @@ static int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes,
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_cnt_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD],
 					   true);
-		r = bloom_cnt_add_one(f, hashes[i]);
+		r = bloom_cnt_add_one(f, hashes[i], &in_use);
 		hits += r;
 		bloom_result(results, i, r);
 	}
+	bloom_account(f, in_use, n - hits);
 	return hits;
 }
 
 static u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes,
 				  u32 n, u8 *results)
 {
-	u32 i, removed = 0;
-	bool r;
+	u32 i, removed = 0, gone = 0;
+	s64 in_use = 0;
+	enum bloom_del r;
 
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_cnt_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD],
 					   true);
-		r = bloom_cnt_delete_one(f, hashes[i]);
-		removed += r;
-		bloom_result(results, i, r);
+		r = bloom_cnt_delete_one(f, hashes[i], &in_use);
+		removed += r != BLOOM_DEL_ABSENT;
+		gone += r == BLOOM_DEL_GONE;
+		bloom_result(results, i, r != BLOOM_DEL_ABSENT);
 	}
+	bloom_account(f, in_use, -(s64)gone);
 	return removed;
 }
 
 /* Non-zero counters: fold each nibble onto its low bit, then popcount. */
-static u64 bloom_cnt_in_use(const struct bloom_core *f)
+static u64 bloom_cnt_scan(const struct bloom_core *f)
 {
 	const unsigned long low = ~0UL / BLOOM_CTR_MAX;	/* 0x1111... */
 	u64 i, n = bloom_cnt_storage_bytes(&f->geo) / sizeof(unsigned long);
@@ -243,5 +274,6 @@ const struct bloom_core_ops bloom_cnt_ops = {
 	.add_batch = bloom_cnt_add_batch,
 	.delete_batch = bloom_cnt_delete_batch,
 	.query_batch = bloom_cnt_query_batch,
-	.in_use = bloom_cnt_in_use,
+	.in_use = bloom_kept_in_use,
+	.scan_in_use = bloom_cnt_scan,
 };

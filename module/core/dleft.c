@@ -289,7 +289,11 @@ static inline int bloom_dl_add_one(struct bloom_core *f, u64 h, bool *sat)
 	return 0;
 }
 
-static inline bool bloom_dl_delete_one(struct bloom_core *f, u64 h)
+/*
+ * A saturated cell (count 3) stays as it is: the key is pinned, it still
+ * tests present. A count of 1 empties the cell: the key is gone.
+ */
+static inline enum bloom_del bloom_dl_delete_one(struct bloom_core *f, u64 h)
 {
 	struct bloom_dl_cand c;
 	u32 sub, v;
@@ -297,19 +301,19 @@ static inline bool bloom_dl_delete_one(struct bloom_core *f, u64 h)
 
 	bloom_dl_cand(f, h, &c);
 	if (!bloom_dl_find(f, &c, &idx, &sub, NULL))
-		return false;
+		return BLOOM_DEL_ABSENT;
 	v = bloom_dl_get(f, idx);
 	switch (v & BLOOM_DL_CTR_MASK) {
 	case BLOOM_DL_CTR_MAX:
-		break;		/* saturated: stays */
+		return BLOOM_DEL_PINNED;
 	case 1:
 		bloom_dl_put(f, idx, 0);
 		WRITE_ONCE(f->subtable_used[sub], f->subtable_used[sub] - 1);
-		break;
+		return BLOOM_DEL_GONE;
 	default:
 		bloom_dl_put(f, idx, v - 1);
+		return BLOOM_DEL_REMOVED;
 	}
-	return true;
 }
 
 /* Rollback only: undo an add that took the key's counter from 2 to 3. */
@@ -335,7 +339,7 @@ static int bloom_dl_add(struct bloom_core *f, u64 h)
 
 static bool bloom_dl_delete(struct bloom_core *f, u64 h)
 {
-	return bloom_dl_delete_one(f, h);
+	return bloom_dl_delete_one(f, h) != BLOOM_DEL_ABSENT;
 }
 
 static bool bloom_dl_query(const struct bloom_core *f, u64 h)
@@ -424,14 +428,25 @@ static u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes,
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_dl_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD],
 					  true);
-		r = bloom_dl_delete_one(f, hashes[i]);
+		r = bloom_dl_delete_one(f, hashes[i]) != BLOOM_DEL_ABSENT;
 		removed += r;
 		bloom_result(results, i, r);
 	}
 	return removed;
 }
 
-static u64 bloom_dl_in_use(const struct bloom_core *f)
+/* Cells in use, as the writers keep them per subtable. */
+static u64 bloom_dl_used(const struct bloom_core *f)
+{
+	u64 used = 0;
+	u32 i;
+
+	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
+		used += READ_ONCE(f->subtable_used[i]);
+	return used;
+}
+
+static u64 bloom_dl_scan(const struct bloom_core *f)
 {
 	u64 i, n = f->geo.buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
 	u64 used = 0;
@@ -532,5 +547,6 @@ const struct bloom_core_ops bloom_dl_ops = {
 	.add_batch = bloom_dl_add_batch,
 	.delete_batch = bloom_dl_delete_batch,
 	.query_batch = bloom_dl_query_batch,
-	.in_use = bloom_dl_in_use,
+	.in_use = bloom_dl_used,
+	.scan_in_use = bloom_dl_scan,
 };

@@ -178,6 +178,31 @@ static inline void bloom_result(u8 *results, u32 i, bool set)
 }
 
 /*
+ * What a delete did to a key (internal: the API reports it in stage two).
+ * @BLOOM_DEL_ABSENT: not found, nothing changed
+ * @BLOOM_DEL_REMOVED: found, its counters decremented or its cell's count
+ *	dropped; @BLOOM_DEL_GONE when that left the key absent (a counter or
+ *	its cell reached 0)
+ * @BLOOM_DEL_PINNED: found, but a saturated counter or cell kept it: after
+ *	the delete the key still tests present
+ */
+enum bloom_del {
+	BLOOM_DEL_ABSENT,
+	BLOOM_DEL_REMOVED,
+	BLOOM_DEL_GONE,
+	BLOOM_DEL_PINNED,
+};
+
+/* Adds the changes a batch made to the atomic statistics, once. */
+static inline void bloom_account(struct bloom_core *f, s64 in_use, s64 keys)
+{
+	if (in_use)
+		bloom_atomic64_add(in_use, &f->in_use);
+	if (keys)
+		bloom_atomic64_add(keys, &f->keys);
+}
+
+/*
  * What a filter type provides; bloom_core_init() points the filter at its
  * type's table and the API calls through it. Each batch function is written
  * per type so that the per-key work inlines into its loop: the indirect call
@@ -186,7 +211,9 @@ static inline void bloom_result(u8 *results, u32 i, bool set)
  * @writers_exclusive: counters and cells need read-modify-write, so the
  *	caller serialises adds and deletes (bloom_core_writers_exclusive())
  * @delete, @delete_batch: NULL for the types that cannot delete
- * @in_use: bits set, non-zero counters or cells in use, by a scan
+ * @in_use: bits set, non-zero counters or cells in use, as kept by the
+ *	adds and deletes: O(1)
+ * @scan_in_use: the same, by a scan of the storage
  */
 struct bloom_core_ops {
 	bool writers_exclusive;
@@ -201,10 +228,13 @@ struct bloom_core_ops {
 	u32 (*query_batch)(const struct bloom_core *f, const u64 *hashes,
 			   u32 n, u8 *results);
 	u64 (*in_use)(const struct bloom_core *f);
+	u64 (*scan_in_use)(const struct bloom_core *f);
 };
 
 /* bits.c */
 extern const struct bloom_core_ops bloom_std_ops;
+/* @in_use of the types that keep it in f->in_use (all but d-left) */
+u64 bloom_kept_in_use(const struct bloom_core *f);
 extern const struct bloom_core_ops bloom_blk_ops;
 
 /* scale.c */

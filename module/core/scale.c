@@ -316,6 +316,16 @@ static u64 bloom_scale_in_use(const struct bloom_core *f)
 	return sum;
 }
 
+static u64 bloom_scale_scan(const struct bloom_core *f)
+{
+	u32 n = bloom_scale_stages(f), i;
+	u64 sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += bloom_core_count_in_use(&f->scale->stage[i]->core);
+	return sum;
+}
+
 const struct bloom_core_ops bloom_scale_ops = {
 	.add = bloom_scale_add,
 	.query = bloom_scale_query,
@@ -323,6 +333,7 @@ const struct bloom_core_ops bloom_scale_ops = {
 	.add_batch = bloom_scale_ops_add_batch,
 	.query_batch = bloom_scale_query_batch,
 	.in_use = bloom_scale_in_use,
+	.scan_in_use = bloom_scale_scan,
 };
 
 void bloom_scale_init(struct bloom_core *f, struct bloom_scale *s,

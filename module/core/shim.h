@@ -5,17 +5,20 @@
  *
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
- * siphash(), set_bit() (atomic), BIT_WORD/BIT_MASK/BITS_PER_LONG,
- * hweight_long(), prefetch()/prefetchw(), READ_ONCE()/WRITE_ONCE(),
- * mul_u64_u64_shr() (64x64->128 multiply, shifted), div64_u64() (the
+ * siphash(), set_bit() and test_and_set_bit() (atomic),
+ * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), prefetch()/prefetchw(),
+ * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,
+ * shifted), mul_u64_u64_div_u64() (the same, divided), div64_u64() (the
  * kernel has no plain 64-bit division on 32-bit machines),
  * smp_load_acquire()/smp_store_release() and cmpxchg64() (returns the old
  * value; fully ordered in the kernel, relaxed is all the core relies on),
  * xxh64 for the snapshot checksums: bloom_xxh64_state, bloom_xxh64_reset()
  * (seed 0), bloom_xxh64_update(), bloom_xxh64_digest() (the kernel's
  * lib/xxhash.c; in userspace libxxhash's header, inlined, so nothing extra
- * is linked), and bloom_cond_resched() for long scans (a no-op in
- * userspace).
+ * is linked), bloom_cond_resched() for long scans (a no-op in
+ * userspace), and a 64-bit atomic counter, bloom_atomic64_t with
+ * bloom_atomic64_add()/_read()/_set() (relaxed: statistics only, nothing is
+ * ordered by them).
  */
 #ifndef BLOOM_CORE_SHIM_H
 #define BLOOM_CORE_SHIM_H
@@ -44,6 +47,23 @@
 /* Long scans (snapshot checks) yield now and then. */
 #define bloom_cond_resched()	cond_resched()
 
+#define bloom_atomic64_t	atomic64_t
+
+static inline void bloom_atomic64_add(s64 v, atomic64_t *a)
+{
+	atomic64_add(v, a);
+}
+
+static inline u64 bloom_atomic64_read(const atomic64_t *a)
+{
+	return (u64)atomic64_read(a);
+}
+
+static inline void bloom_atomic64_set(atomic64_t *a, u64 v)
+{
+	atomic64_set(a, (s64)v);
+}
+
 #else /* userspace */
 
 #include <stdint.h>
@@ -59,6 +79,7 @@ typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
 typedef __UINT32_TYPE__ u32;
 typedef __UINT64_TYPE__ u64;
+typedef __INT64_TYPE__ s64;
 
 /* Same layout and meaning as the kernel's siphash_key_t. */
 struct bloom_hash_key {
@@ -94,6 +115,35 @@ static inline void set_bit(u64 nr, unsigned long *addr)
 
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
+/* Sets bit @nr atomically; true when it was set already. */
+static inline bool test_and_set_bit(u64 nr, unsigned long *addr)
+{
+	return __atomic_fetch_or(&addr[BIT_WORD(nr)], BIT_MASK(nr),
+				 __ATOMIC_RELAXED) & BIT_MASK(nr);
+}
+
+/* The kernel's atomic64_t, as far as the core uses it. */
+struct bloom_atomic64 {
+	u64 counter;
+};
+
+#define bloom_atomic64_t	struct bloom_atomic64
+
+static inline void bloom_atomic64_add(s64 v, bloom_atomic64_t *a)
+{
+	__atomic_fetch_add(&a->counter, (u64)v, __ATOMIC_RELAXED);
+}
+
+static inline u64 bloom_atomic64_read(const bloom_atomic64_t *a)
+{
+	return __atomic_load_n(&a->counter, __ATOMIC_RELAXED);
+}
+
+static inline void bloom_atomic64_set(bloom_atomic64_t *a, u64 v)
+{
+	__atomic_store_n(&a->counter, v, __ATOMIC_RELAXED);
+}
+
 static inline unsigned int hweight_long(unsigned long w)
 {
 	return (unsigned int)__builtin_popcountl(w);
@@ -117,6 +167,11 @@ static inline void prefetch(const void *x)
 static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 {
 	return (u64)(((__uint128_t)a * b) >> shift);
+}
+
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)(((__uint128_t)a * b) / c);
 }
 
 static inline u64 div64_u64(u64 a, u64 b)

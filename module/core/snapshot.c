@@ -252,6 +252,12 @@ static u64 bloom_snap_cnt_saturated(const struct bloom_core *f)
 	return sat;
 }
 
+/*
+ * Also sets the statistics the core keeps as keys come and go from the
+ * image: bits set / counters in use by one scan (d-left's cells in use come
+ * from its own check). keys is left to the caller (bloom_snap_load() takes
+ * the header's count).
+ */
 int bloom_snap_payload_check(struct bloom_core *f)
 {
 	u32 i;
@@ -260,14 +266,19 @@ int bloom_snap_payload_check(struct bloom_core *f)
 	f->insert_failures = 0;
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		f->subtable_used[i] = 0;
+	bloom_atomic64_set(&f->in_use, 0);
 	switch (f->geo.type) {
 	case BLOOM_CORE_STANDARD:
 	case BLOOM_CORE_BLOCKED:
-		return bloom_snap_tail_zero(f, f->geo.bits) ? 0 : -EBADMSG;
+		if (!bloom_snap_tail_zero(f, f->geo.bits))
+			return -EBADMSG;
+		bloom_atomic64_set(&f->in_use, bloom_core_count_in_use(f));
+		return 0;
 	case BLOOM_CORE_COUNTING:
 		if (!bloom_snap_tail_zero(f, f->geo.bits * 4))
 			return -EBADMSG;
 		f->saturated = bloom_snap_cnt_saturated(f);
+		bloom_atomic64_set(&f->in_use, bloom_core_count_in_use(f));
 		return 0;
 	case BLOOM_CORE_DLEFT:
 		return bloom_dl_snap_check(f);
@@ -298,6 +309,7 @@ int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
 		return bloom_snap_fail(why, -EBADMSG,
 				       "payload holds values its filter type cannot hold");
 	f->insert_failures = h->stats.insert_failures;
+	bloom_atomic64_set(&f->keys, h->stats.count);
 	return 0;
 }
 

@@ -169,6 +169,17 @@ static void reseal_payload(struct snap *s)
 	reseal(s->buf);
 }
 
+/* Field by field: struct bloom_geometry has padding memcmp() would read. */
+static bool geo_eq(const struct bloom_geometry *a,
+		   const struct bloom_geometry *b)
+{
+	return a->type == b->type && a->hashes == b->hashes &&
+	       a->bits == b->bits && a->capacity == b->capacity &&
+	       a->fpp_ppb == b->fpp_ppb &&
+	       a->fingerprint_bits == b->fingerprint_bits &&
+	       a->cell_bits == b->cell_bits && a->buckets == b->buckets;
+}
+
 static void test_round_trip(u32 type, bool sized)
 {
 	struct filter f, g;
@@ -195,7 +206,7 @@ static void test_round_trip(u32 type, bool sized)
 	      sized ? " sized" : "", ret, why ? why : "");
 	if (ret)
 		goto out;
-	check(!memcmp(&f.core.geo, &g.core.geo, sizeof(f.core.geo)) &&
+	check(geo_eq(&f.core.geo, &g.core.geo) &&
 	      !memcmp(&f.core.key, &g.core.key, sizeof(f.core.key)) &&
 	      g.bytes == f.bytes && !memcmp(f.mem, g.mem, f.bytes),
 	      "%s: geometry, key and storage identical", tname(type));
@@ -218,7 +229,9 @@ static void test_round_trip(u32 type, bool sized)
 	      tname(type), present, NKEYS, diff, NABSENT);
 	bloom_core_stats(&f.core, &a);
 	bloom_core_stats(&g.core, &b);
-	check(!memcmp(&a, &b, sizeof(a)) &&
+	/* keys is not in the image: the header's count (save(): 123) */
+	check(b.keys == (type == BLOOM_CORE_DLEFT ? b.in_use : 123) &&
+	      (a.keys = b.keys, !memcmp(&a, &b, sizeof(a))) &&
 	      bloom_core_bits_set(&f.core) == bloom_core_bits_set(&g.core),
 	      "%s: statistics recounted equal (saturated %llu, used %llu)",
 	      tname(type), (unsigned long long)b.saturated,

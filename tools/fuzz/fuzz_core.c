@@ -270,9 +270,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		}
 		check_no_false_negatives(&s, "an operation");
 	}
-	/* The statistics scans must not trip the sanitizers either. */
-	bloom_core_bits_set(&s.f);
+	/* The kept statistics agree with a scan of the storage. */
 	bloom_core_stats(&s.f, &st);
+	CHECK(bloom_core_bits_set(&s.f) == bloom_core_count_in_use(&s.f) &&
+	      st.in_use == bloom_core_bits_set(&s.f),
+	      "bits_set %llu, scan %llu",
+	      (unsigned long long)bloom_core_bits_set(&s.f),
+	      (unsigned long long)bloom_core_count_in_use(&s.f));
 out:
 	destroy(&s);
 	return 0;

@@ -321,13 +321,15 @@ struct bloom_name {
  * @fpp_ppb: out: false-positive rate asked for, parts per billion
  * @reserved: out: 0
  * @memory_bytes: out: bytes of kernel memory the filter takes, all included
- * @count: out: keys added that set at least one new bit (an estimate of the
- *	distinct keys in the filter)
+ * @count: out: keys added that set at least one new bit (counting: took a
+ *	counter from 0; d-left: took a new cell), minus, for counting and
+ *	d-left filters, keys deleted that took a counter to 0 or emptied
+ *	their cell: an estimate of the distinct keys in the filter
  * @adds: out: keys passed to ADD
  * @queries: out: keys passed to QUERY
  * @hits: out: queried keys reported "may be present"
  * @bits_set: out: bits that are 1 now (counting: counters that are not 0;
- *	d-left: cells in use)
+ *	d-left: cells in use), kept by every add and delete (no scan)
  *
  * Added in ABI version 2 (a caller passing the version 1 size gets the
  * fields above only):
