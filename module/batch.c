@@ -57,9 +57,20 @@ struct bloom_keys {
 	u32 pos;	/* offset of the next key in buf */
 };
 
-static int bloom_batch_check(const struct bloom_batch *b)
+enum bloom_batch_op {
+	BLOOM_BATCH_QUERY,
+	BLOOM_BATCH_ADD,
+	BLOOM_BATCH_DELETE,
+};
+
+static int bloom_batch_check(const struct bloom_batch *b,
+			     enum bloom_batch_op op)
 {
-	if (b->flags & ~BLOOM_BATCH_F_ALL)
+	if (b->flags & ~BLOOM_BATCH_F_ALL || b->reserved)
+		return -EINVAL;
+	/* The pinned bitmap: DELETE only, with its flag, both or neither. */
+	if (!(b->flags & BLOOM_BATCH_F_PINNED) != !b->pinned ||
+	    (b->pinned && op != BLOOM_BATCH_DELETE))
 		return -EINVAL;
 	if (b->nkeys > BLOOM_BATCH_MAX_KEYS || b->keys_len > BLOOM_BATCH_MAX_BYTES)
 		return -E2BIG;
@@ -158,12 +169,6 @@ static int bloom_batch_hash(const struct bloom_core *hasher,
 	return ret;
 }
 
-enum bloom_batch_op {
-	BLOOM_BATCH_QUERY,
-	BLOOM_BATCH_ADD,
-	BLOOM_BATCH_DELETE,
-};
-
 /* What pass two needs; @hasher carries the hash key the hashes were made with. */
 struct bloom_apply {
 	struct bloom_filter *f;
@@ -172,8 +177,10 @@ struct bloom_apply {
 	struct bloom_core hasher;
 	u64 *hashes;
 	u8 *results;	/* NULL when the caller wants no bitmap */
+	u8 *pinned;	/* DELETE: NULL when the caller wants no bitmap */
 	u32 done;
 	u32 hits;
+	u32 npinned;	/* DELETE: keys pinned */
 };
 
 static bool bloom_same_key(const bloom_hash_key_t *a, const bloom_hash_key_t *b)
@@ -188,8 +195,9 @@ static int bloom_apply_rehash(struct bloom_apply *a, const bloom_hash_key_t *key
 	return bloom_batch_hash(&a->hasher, a->b, a->hashes);
 }
 
+/* DELETE: @hits removed, @pinned pinned, the rest not found. */
 static void bloom_apply_stats(struct bloom_store *s, enum bloom_batch_op op,
-			      u32 done, u32 hits)
+			      u32 done, u32 hits, u32 pinned)
 {
 	switch (op) {
 	case BLOOM_BATCH_QUERY:
@@ -202,7 +210,8 @@ static void bloom_apply_stats(struct bloom_store *s, enum bloom_batch_op op,
 		break;
 	case BLOOM_BATCH_DELETE:
 		this_cpu_add(s->stats->deletes, hits);
-		this_cpu_add(s->stats->delete_misses, done - hits);
+		this_cpu_add(s->stats->delete_pinned, pinned);
+		this_cpu_add(s->stats->delete_misses, done - hits - pinned);
 		break;
 	}
 }
@@ -231,11 +240,12 @@ static int bloom_apply_locked(struct bloom_apply *a)
 			goto out;
 	} else {
 		ret = bloom_core_delete_batch(&s->core, a->hashes, n,
-					      a->results);
+					      a->results, a->pinned,
+					      &a->npinned);
 	}
 	a->done = n;
 	a->hits = ret;
-	bloom_apply_stats(s, a->op, n, ret);
+	bloom_apply_stats(s, a->op, n, ret, a->npinned);
 	ret = 0;
 out:
 	mutex_unlock(&a->f->write_lock);
@@ -281,7 +291,7 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 						    results);
 		/* A query counts once its answers reached the caller. */
 		if (a->op != BLOOM_BATCH_QUERY)
-			bloom_apply_stats(s, a->op, len, hits);
+			bloom_apply_stats(s, a->op, len, hits, 0);
 		rcu_read_unlock();
 		a->done += len;
 		a->hits += hits;
@@ -317,7 +327,7 @@ static void bloom_batch_count_queries(struct bloom_filter *f, u32 done, u32 hits
 	rcu_read_lock();
 	s = bloom_filter_store(f);
 	if (s)
-		bloom_apply_stats(s, BLOOM_BATCH_QUERY, done, hits);
+		bloom_apply_stats(s, BLOOM_BATCH_QUERY, done, hits, 0);
 	rcu_read_unlock();
 }
 
@@ -338,26 +348,28 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 			   enum bloom_batch_op op)
 {
 	void __user *uresults = u64_to_user_ptr(b->results);
+	void __user *upinned = u64_to_user_ptr(b->pinned);
 	size_t result_bytes = DIV_ROUND_UP(b->nkeys, 8);
-	/* The hashes, then the results bitmap (at most 8 bytes here). */
-	u64 small[BLOOM_SMALL_KEYS + 1];
+	/* The hashes, then the two bitmaps (at most 8 bytes each here). */
+	u64 small[BLOOM_SMALL_KEYS + 2];
 	struct bloom_apply a = { .f = f, .b = b, .op = op };
 	int ret;
 
 	b->out_done = 0;
 	b->out_hits = 0;
-	ret = bloom_batch_check(b);
+	b->out_pinned = 0;
+	ret = bloom_batch_check(b, op);
 	if (ret || !b->nkeys)
 		return ret;
 	if (!bloom_batch_key(f, &a.hasher.key))
 		return -ESTALE;
 
-	/* One allocation: the hashes, then the results bitmap. */
+	/* One allocation: the hashes, then the two bitmaps. */
 	a.hashes = small;
 	if (b->nkeys > BLOOM_SMALL_KEYS) {
 		a.hashes = bloom_kvzalloc(array_size(b->nkeys,
 						     sizeof(*a.hashes)) +
-					  result_bytes, GFP_KERNEL);
+					  2 * result_bytes, GFP_KERNEL);
 		if (!a.hashes) {
 			ret = -ENOMEM;
 			goto out_key;
@@ -365,6 +377,8 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	}
 	if (b->results)
 		a.results = (u8 *)(a.hashes + b->nkeys);
+	if (b->pinned)
+		a.pinned = (u8 *)(a.hashes + b->nkeys) + result_bytes;
 
 	ret = bloom_batch_hash(&a.hasher, b, a.hashes);
 	if (ret)
@@ -373,8 +387,9 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	 * A results buffer that cannot be written must fail the call before
 	 * the filter changes, not after.
 	 */
-	if (op != BLOOM_BATCH_QUERY && b->results &&
-	    clear_user(uresults, result_bytes)) {
+	if (op != BLOOM_BATCH_QUERY &&
+	    ((b->results && clear_user(uresults, result_bytes)) ||
+	     (b->pinned && clear_user(upinned, result_bytes)))) {
 		ret = -EFAULT;
 		goto out;
 	}
@@ -383,8 +398,10 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	if (ret)
 		goto out;
 	b->out_hits = a.hits;
+	b->out_pinned = a.npinned;
 	b->out_done = a.done;
-	if (a.results && copy_to_user(uresults, a.results, result_bytes))
+	if ((a.results && copy_to_user(uresults, a.results, result_bytes)) ||
+	    (a.pinned && copy_to_user(upinned, a.pinned, result_bytes)))
 		ret = -EFAULT;
 	else if (op == BLOOM_BATCH_QUERY)
 		bloom_batch_count_queries(f, a.done, a.hits);

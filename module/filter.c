@@ -412,6 +412,7 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 		sum->hits += READ_ONCE(c->hits);
 		sum->deletes += READ_ONCE(c->deletes);
 		sum->delete_misses += READ_ONCE(c->delete_misses);
+		sum->delete_pinned += READ_ONCE(c->delete_pinned);
 	}
 }
 
@@ -456,6 +457,7 @@ int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 	info->bits_set = core.in_use;
 	info->deletes = sum.deletes;
 	info->delete_misses = sum.delete_misses;
+	info->delete_pinned = sum.delete_pinned;
 	info->saturated = core.saturated;
 	info->insert_failures = core.insert_failures;
 	info->fingerprint_bits = core.fingerprint_bits;

@@ -57,6 +57,7 @@ struct bloom_stats {
 	u64 hits;
 	u64 deletes;
 	u64 delete_misses;
+	u64 delete_pinned;
 };
 
 /**

@@ -85,6 +85,7 @@ BLOOM_STORE_ATTR(queries, bloom_sysfs_stats(s).queries);
 BLOOM_STORE_ATTR(hits, bloom_sysfs_stats(s).hits);
 BLOOM_STORE_ATTR(deletes, bloom_sysfs_stats(s).deletes);
 BLOOM_STORE_ATTR(delete_misses, bloom_sysfs_stats(s).delete_misses);
+BLOOM_STORE_ATTR(delete_pinned, bloom_sysfs_stats(s).delete_pinned);
 BLOOM_STORE_ATTR(saturated, bloom_sysfs_core_stats(s).saturated);
 BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
 BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
@@ -139,6 +140,7 @@ static const struct attribute_group bloom_filter_group = {
 static struct attribute *bloom_delete_attrs[] = {
 	&deletes_attr.attr,
 	&delete_misses_attr.attr,
+	&delete_pinned_attr.attr,
 	&saturated_attr.attr,
 	NULL,
 };

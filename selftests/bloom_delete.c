@@ -149,6 +149,33 @@ static int del1(int fd, __u64 i)
 	return bloom_one(fd, BLOOM_IOC_DELETE, key, KLEN);
 }
 
+/*
+ * One key deleted with the pinned bitmap: 0 not found, 1 removed, 2 pinned,
+ * -1 on an error; checks that the counts agree with the bitmaps.
+ */
+static int del1_status(int fd, __u64 i)
+{
+	struct bloom_batch b;
+	__u8 key[KLEN], res = 0xff, pin = 0xff;
+
+	make_key16(i, key);
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.flags = BLOOM_BATCH_F_PINNED;
+	b.nkeys = 1;
+	b.key_size = KLEN;
+	b.keys = u64_ptr(key);
+	b.keys_len = KLEN;
+	b.results = u64_ptr(&res);
+	b.pinned = u64_ptr(&pin);
+	if (ioctl(fd, BLOOM_IOC_DELETE, &b))
+		return -1;
+	if (b.out_done != 1 || b.out_hits != (res & 1) ||
+	    b.out_pinned != (pin & 1) || (res & pin & 1) || (res | pin) > 1)
+		return -2;
+	return res ? 1 : pin ? 2 : 0;
+}
+
 static int add1(int fd, __u64 i)
 {
 	__u8 key[KLEN];
@@ -696,19 +723,157 @@ TEST_F(dt, multiplicity_and_saturation)
 		EXPECT_EQ(1, info.saturated);
 		EXPECT_EQ(1, info.bits_set);
 	}
+	/*
+	 * Every delete finds it, and says it is pinned, not removed: every
+	 * counter (or its cell) is saturated, so the key stays present.
+	 */
 	for (r = 0; r < max + 5; r++) {
-		EXPECT_EQ(1, del1(self->fd, 2)) TH_LOG("delete %u", r);
+		EXPECT_EQ(2, del1_status(self->fd, 2)) TH_LOG("delete %u", r);
 		EXPECT_EQ(1, query1(self->fd, 2)) TH_LOG("after delete %u", r);
 	}
+	/* A caller without the bitmap: not removed, counted as pinned. */
+	EXPECT_EQ(0, del1(self->fd, 2));
 	{
 		struct bloom_info now = info_of(_metadata, self->fd);
 
 		EXPECT_EQ(info.saturated, now.saturated);
 		EXPECT_EQ(info.bits_set, now.bits_set);
-		EXPECT_EQ(info.deletes + max + 5, now.deletes);
+		EXPECT_EQ(info.deletes, now.deletes);
+		EXPECT_EQ(info.delete_misses, now.delete_misses);
+		EXPECT_EQ(info.delete_pinned + max + 6, now.delete_pinned);
 		EXPECT_EQ((long long)now.saturated,
 			  filter_attr("dt", "saturated"));
+		EXPECT_EQ((long long)now.delete_pinned,
+			  filter_attr("dt", "delete_pinned"));
 	}
+}
+
+/*
+ * A batch with a removed, a not-found and a pinned key: each in its own
+ * place (results bitmap, neither, pinned bitmap), the counts agree, and a
+ * caller of the version 1 size gets the removed key only, as before.
+ */
+TEST_F(dt, delete_status_per_key)
+{
+	const __u32 max = variant->type == CNT ? 15 : 3;
+	__u8 keys[4 * KLEN], res[2], pin[2], probe[KLEN];
+	struct bloom_info before, info;
+	struct bloom_batch b;
+	__u64 absent = R_NEVER;
+	__u32 r;
+
+	/* key 10 once, key 11 to saturation, key 12 once; an absent key */
+	ASSERT_EQ(0, add1(self->fd, 10));
+	for (r = 0; r < max; r++) {
+		ASSERT_LE(0, add1(self->fd, 11));
+	}
+	ASSERT_EQ(0, add1(self->fd, 12));
+	ASSERT_OK(absent_keys(self->fd, probe, &absent, 1));
+	make_key16(10, keys);
+	memcpy(keys + KLEN, probe, KLEN);
+	make_key16(11, keys + 2 * KLEN);
+	make_key16(12, keys + 3 * KLEN);
+	before = info_of(_metadata, self->fd);
+
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.flags = BLOOM_BATCH_F_PINNED;
+	b.nkeys = 3;
+	b.key_size = KLEN;
+	b.keys = u64_ptr(keys);
+	b.keys_len = 3 * KLEN;
+	b.results = u64_ptr(res);
+	b.pinned = u64_ptr(pin);
+	memset(res, 0xff, sizeof(res));
+	memset(pin, 0xff, sizeof(pin));
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	EXPECT_EQ(3, b.out_done);
+	EXPECT_EQ(1, b.out_hits);
+	EXPECT_EQ(1, b.out_pinned);
+	EXPECT_EQ(0x01, res[0]);
+	EXPECT_EQ(0x04, pin[0]);
+	EXPECT_EQ(0xff, res[1]);
+	EXPECT_EQ(0xff, pin[1]);
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(before.deletes + 1, info.deletes);
+	EXPECT_EQ(before.delete_misses + 1, info.delete_misses);
+	EXPECT_EQ(before.delete_pinned + 1, info.delete_pinned);
+	EXPECT_EQ(1, query1(self->fd, 11));
+
+	/* The version 1 struct: key 12 removed; key 11 not, as bit 1 says. */
+	{
+		struct bloom_batch ob;
+
+		memmove(keys + KLEN, keys + 2 * KLEN, 2 * KLEN);
+		/* the bytes past the version 1 struct: garbage, untouched */
+		memset(&ob, 0xa5, sizeof(ob));
+		memcpy(&ob, &b, BLOOM_BATCH_SIZE_VER0);
+		ob.size = BLOOM_BATCH_SIZE_VER0;
+		ob.flags = 0;
+		ob.keys = u64_ptr(keys + KLEN);
+		ob.nkeys = 2;
+		ob.keys_len = 2 * KLEN;
+		memset(res, 0, sizeof(res));
+		ASSERT_OK(ioctl(self->fd, BLOOM_IOC_DELETE, &ob));
+		EXPECT_EQ(2, ob.out_done);
+		EXPECT_EQ(1, ob.out_hits);
+		EXPECT_EQ(0x02, res[0]);
+		EXPECT_EQ(0xa5a5a5a5U, ob.out_pinned);
+	}
+	info = info_of(_metadata, self->fd);
+	EXPECT_EQ(before.deletes + 2, info.deletes);
+	EXPECT_EQ(before.delete_pinned + 2, info.delete_pinned);
+}
+
+/* The pinned bitmap's errors: each refused, nothing deleted. */
+TEST_F(dt, delete_pinned_flag_errors)
+{
+	__u8 key[KLEN], res = 0, pin = 0;
+	struct bloom_info before;
+	struct bloom_batch b;
+	unsigned long cmds[] = { BLOOM_IOC_ADD, BLOOM_IOC_QUERY };
+	size_t k;
+
+	make_key16(20, key);
+	ASSERT_EQ(0, add1(self->fd, 20));
+	before = info_of(_metadata, self->fd);
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.nkeys = 1;
+	b.key_size = KLEN;
+	b.keys = u64_ptr(key);
+	b.keys_len = KLEN;
+	b.results = u64_ptr(&res);
+
+	/* a bitmap without the flag, the flag without a bitmap */
+	b.pinned = u64_ptr(&pin);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	b.pinned = 0;
+	b.flags = BLOOM_BATCH_F_PINNED;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	/* reserved */
+	b.pinned = u64_ptr(&pin);
+	b.reserved = 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	b.reserved = 0;
+	/* ADD and QUERY have no pinned keys */
+	for (k = 0; k < 2; k++) {
+		EXPECT_ERRNO(EINVAL, ioctl(self->fd, cmds[k], &b));
+	}
+	/* an unwritable bitmap: EFAULT before anything is deleted */
+	b.pinned = KERNEL_PTR;
+	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	EXPECT_UNCHANGED(before, self->fd);
+	EXPECT_EQ(before.delete_pinned,
+		  info_of(_metadata, self->fd).delete_pinned);
+	EXPECT_EQ(1, query1(self->fd, 20));
+	/* and with it all right, the key goes */
+	b.pinned = u64_ptr(&pin);
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	EXPECT_EQ(1, b.out_hits);
+	EXPECT_EQ(0, b.out_pinned);
+	EXPECT_EQ(1, res);
+	EXPECT_EQ(0, pin);
 }
 
 /* Every malformed DELETE: the errno of ADD, and not one key removed. */
@@ -1146,11 +1311,21 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 	h = run_idx(self->fd, BLOOM_IOC_DELETE, self->idx, n, self->res);
 	ASSERT_LE(0, h) TH_LOG("DELETE: %s", strerror(-h));
 	del_ops = n;
-	/* Every delete of an added key finds it. */
-	EXPECT_EQ(n, h);
+	/*
+	 * Every delete of an added key finds it: removed, or pinned by a
+	 * saturated counter (d-left: the 3 deletes of each key added 3 times,
+	 * whose cell's count is 3).
+	 */
 	info = info_of(_metadata, self->fd);
-	EXPECT_EQ(del_ops, info.deletes);
+	EXPECT_EQ(n, h + info.delete_pinned - before.delete_pinned);
+	EXPECT_EQ(del_ops, info.deletes + info.delete_pinned);
 	EXPECT_EQ(0, info.delete_misses);
+	if (variant->type == DLF) {
+		EXPECT_LE(3 * triples / 2, info.delete_pinned)
+			TH_LOG("pinned %llu, keys added 3 times %llu",
+			       (unsigned long long)info.delete_pinned,
+			       (unsigned long long)triples);
+	}
 	EXPECT_EQ(add_ops, info.adds);
 	EXPECT_EQ(before.saturated, info.saturated)
 		TH_LOG("a saturated counter changed");
@@ -1271,7 +1446,9 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 		info = info_of(_metadata, self->fd);
 		EXPECT_EQ(rbits, h);
 		EXPECT_EQ(before.deletes + rbits, info.deletes);
-		EXPECT_EQ(before.delete_misses + NEVER_DEL - rbits,
+		/* a false positive on a saturated cell is pinned, not a miss */
+		EXPECT_EQ(before.delete_misses + NEVER_DEL - rbits -
+			  (info.delete_pinned - before.delete_pinned),
 			  info.delete_misses);
 		h = run_idx(self->fd, BLOOM_IOC_QUERY, self->idx, live, NULL);
 		ASSERT_LE(0, h);

@@ -166,9 +166,9 @@ TEST_F(ioctl, struct_sizes_are_abi)
 	EXPECT_EQ(BLOOM_VERSION_SIZE_VER0, sizeof(struct bloom_version));
 	EXPECT_EQ(BLOOM_CREATE_SIZE_VER3, sizeof(struct bloom_create));
 	EXPECT_EQ(BLOOM_NAME_SIZE_VER0, sizeof(struct bloom_name));
-	EXPECT_EQ(BLOOM_INFO_SIZE_VER1, sizeof(struct bloom_info));
+	EXPECT_EQ(BLOOM_INFO_SIZE_VER2, sizeof(struct bloom_info));
 	EXPECT_EQ(BLOOM_LIST_SIZE_VER0, sizeof(struct bloom_list));
-	EXPECT_EQ(BLOOM_BATCH_SIZE_VER0, sizeof(struct bloom_batch));
+	EXPECT_EQ(BLOOM_BATCH_SIZE_VER2, sizeof(struct bloom_batch));
 }
 
 TEST_F(ioctl, size_matrix_version_info_list)
@@ -276,9 +276,9 @@ TEST_F(ioctl, size_matrix_add_query)
 	b.keys_len = 4;
 	b.results = u64_ptr(&res);
 	size_errors(_metadata, self->fd, BLOOM_IOC_ADD, &b, sizeof(b),
-		    sizeof(b));
+		    BLOOM_BATCH_SIZE_VER0);
 	size_errors(_metadata, self->fd, BLOOM_IOC_QUERY, &b, sizeof(b),
-		    sizeof(b));
+		    BLOOM_BATCH_SIZE_VER0);
 	ASSERT_OK(bloom_info(self->fd, NULL, &info));
 	EXPECT_EQ(0, info.adds);
 	EXPECT_EQ(0, info.queries);

@@ -44,6 +44,9 @@
 #define BLOOM_INFO_SIZE_VER1	200
 /* ABI version 3 appended memory_bytes, bits_per_key_milli to bloom_create. */
 #define BLOOM_CREATE_SIZE_VER3	104
+/* ABI version 3: delete_pinned; bloom_batch's pinned bitmap and count. */
+#define BLOOM_INFO_SIZE_VER2	208
+#define BLOOM_BATCH_SIZE_VER2	72
 
 /*
  * A canonical kernel address on x86-64 (the kernel text mapping): the kernel

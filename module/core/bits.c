@@ -375,9 +375,9 @@ int bloom_core_add_hash(struct bloom_core *f, u64 h)
 	return f->ops->add(f, h);
 }
 
-bool bloom_core_delete_hash(struct bloom_core *f, u64 h)
+int bloom_core_delete_hash(struct bloom_core *f, u64 h)
 {
-	return f->ops->delete && f->ops->delete(f, h);
+	return f->ops->delete ? f->ops->delete(f, h) : BLOOM_CORE_DEL_ABSENT;
 }
 
 bool bloom_core_query_hash(const struct bloom_core *f, u64 h)
@@ -403,15 +403,20 @@ int bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 }
 
 u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			    u8 *results)
+			    u8 *results, u8 *pinned, u32 *npinned)
 {
-	u32 i;
+	u32 i, np = 0, removed = 0;
 
 	if (f->ops->delete_batch)
-		return f->ops->delete_batch(f, hashes, n, results);
-	for (i = 0; i < n; i++)
-		bloom_result(results, i, false);
-	return 0;
+		removed = f->ops->delete_batch(f, hashes, n, results, pinned,
+					       &np);
+	else
+		for (i = 0; i < n; i++)
+			bloom_del_result(results, pinned, &np, i,
+					 BLOOM_DEL_ABSENT);
+	if (npinned)
+		*npinned = np;
+	return removed;
 }
 
 u64 bloom_kept_in_use(const struct bloom_core *f)

@@ -231,13 +231,30 @@ bool bloom_core_writers_exclusive(const struct bloom_core *f);
  */
 int bloom_core_add_hash(struct bloom_core *f, u64 h);
 
-/*
- * Counting, d-left: remove one copy of the key with hash @h. true = found
- * and removed; false = not found (a counter is 0, or no candidate bucket holds
- * the fingerprint) and nothing changed. Counters at their maximum stay.
- * The caller checked bloom_core_can_delete().
+/**
+ * enum bloom_core_del - what deleting a key did
+ * @BLOOM_CORE_DEL_ABSENT: not found (a counter is 0, or no candidate bucket
+ *	holds the fingerprint); nothing changed
+ * @BLOOM_CORE_DEL_REMOVED: found; one copy removed (its counters, or its
+ *	cell's count, went down by one)
+ * @BLOOM_CORE_DEL_PINNED: found, but a saturated counter kept it: a counting
+ *	key with a counter at 15 and none of its counters taken to 0 by the
+ *	delete (the others were decremented), or a d-left key whose cell's
+ *	count is 3 (nothing changed). Either way the key still tests present,
+ *	and deleting it again cannot change that for good.
  */
-bool bloom_core_delete_hash(struct bloom_core *f, u64 h);
+enum bloom_core_del {
+	BLOOM_CORE_DEL_ABSENT = 0,
+	BLOOM_CORE_DEL_REMOVED = 1,
+	BLOOM_CORE_DEL_PINNED = 2,
+};
+
+/*
+ * Counting, d-left: remove one copy of the key with hash @h; returns an enum
+ * bloom_core_del. Counters at their maximum stay. The caller checked
+ * bloom_core_can_delete().
+ */
+int bloom_core_delete_hash(struct bloom_core *f, u64 h);
 
 /* May the key with hash @h be present? Never false for an added key. */
 bool bloom_core_query_hash(const struct bloom_core *f, u64 h);
@@ -249,7 +266,11 @@ void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h);
  * Batches over precomputed hashes, prefetching a few keys ahead. Bit i of
  * @results (LSB-first bytes, (n + 7) / 8 of them, may be NULL) is set when
  * key i may be present (query), was probably present already (add) or was
- * found and removed (delete). Return the number of set result bits.
+ * removed (delete: BLOOM_CORE_DEL_REMOVED). Return the number of set result
+ * bits. bloom_core_delete_batch() also sets bit i of @pinned (the same size,
+ * may be NULL) when key i was pinned (BLOOM_CORE_DEL_PINNED) and stores
+ * their number in *@npinned (may be NULL); a key is in at most one of the
+ * two bitmaps, and in neither when it was not found.
  *
  * bloom_core_add_batch() returns -ENOSPC when a d-left insert finds every
  * candidate bucket full; the keys of this batch added before it are then
@@ -262,7 +283,7 @@ u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
 int bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			 u8 *results);
 u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			    u8 *results);
+			    u8 *results, u8 *pinned, u32 *npinned);
 
 /*
  * Bits set (standard, blocked), non-zero counters (counting) or cells in use

@@ -143,13 +143,13 @@ static inline enum bloom_del bloom_cnt_delete_one(struct bloom_core *f, u64 h,
 	return sat ? BLOOM_DEL_PINNED : BLOOM_DEL_REMOVED;
 }
 
-static bool bloom_cnt_delete(struct bloom_core *f, u64 h)
+static int bloom_cnt_delete(struct bloom_core *f, u64 h)
 {
 	s64 in_use = 0;
 	enum bloom_del r = bloom_cnt_delete_one(f, h, &in_use);
 
 	bloom_account(f, in_use, -(s64)(r == BLOOM_DEL_GONE));
-	return r != BLOOM_DEL_ABSENT;
+	return bloom_del_status(r);
 }
 
 static inline bool bloom_cnt_query_one(const struct bloom_core *f, u64 h)
@@ -229,7 +229,7 @@ static int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes,
 }
 
 static u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes,
-				  u32 n, u8 *results)
+				  u32 n, u8 *results, u8 *pinned, u32 *npinned)
 {
 	u32 i, removed = 0, gone = 0;
 	s64 in_use = 0;
@@ -240,9 +240,8 @@ static u32 bloom_cnt_delete_batch(struct bloom_core *f, const u64 *hashes,
 			bloom_cnt_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD],
 					   true);
 		r = bloom_cnt_delete_one(f, hashes[i], &in_use);
-		removed += r != BLOOM_DEL_ABSENT;
+		removed += bloom_del_result(results, pinned, npinned, i, r);
 		gone += r == BLOOM_DEL_GONE;
-		bloom_result(results, i, r != BLOOM_DEL_ABSENT);
 	}
 	bloom_account(f, in_use, -(s64)gone);
 	return removed;

@@ -337,9 +337,9 @@ static int bloom_dl_add(struct bloom_core *f, u64 h)
 	return bloom_dl_add_one(f, h, &sat);
 }
 
-static bool bloom_dl_delete(struct bloom_core *f, u64 h)
+static int bloom_dl_delete(struct bloom_core *f, u64 h)
 {
-	return bloom_dl_delete_one(f, h) != BLOOM_DEL_ABSENT;
+	return bloom_del_status(bloom_dl_delete_one(f, h));
 }
 
 static bool bloom_dl_query(const struct bloom_core *f, u64 h)
@@ -419,18 +419,17 @@ undo:
 }
 
 static u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes,
-				 u32 n, u8 *results)
+				 u32 n, u8 *results, u8 *pinned, u32 *npinned)
 {
 	u32 i, removed = 0;
-	bool r;
+	enum bloom_del r;
 
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_dl_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD],
 					  true);
-		r = bloom_dl_delete_one(f, hashes[i]) != BLOOM_DEL_ABSENT;
-		removed += r;
-		bloom_result(results, i, r);
+		r = bloom_dl_delete_one(f, hashes[i]);
+		removed += bloom_del_result(results, pinned, npinned, i, r);
 	}
 	return removed;
 }

@@ -178,20 +178,38 @@ static inline void bloom_result(u8 *results, u32 i, bool set)
 }
 
 /*
- * What a delete did to a key (internal: the API reports it in stage two).
- * @BLOOM_DEL_ABSENT: not found, nothing changed
- * @BLOOM_DEL_REMOVED: found, its counters decremented or its cell's count
- *	dropped; @BLOOM_DEL_GONE when that left the key absent (a counter or
- *	its cell reached 0)
- * @BLOOM_DEL_PINNED: found, but a saturated counter or cell kept it: after
- *	the delete the key still tests present
+ * What a delete did to a key: enum bloom_core_del, and one more value the
+ * statistics need: BLOOM_DEL_GONE is BLOOM_CORE_DEL_REMOVED that left the
+ * key absent (one of its counters reached 0, or its cell emptied).
  */
 enum bloom_del {
-	BLOOM_DEL_ABSENT,
-	BLOOM_DEL_REMOVED,
+	BLOOM_DEL_ABSENT = BLOOM_CORE_DEL_ABSENT,
+	BLOOM_DEL_REMOVED = BLOOM_CORE_DEL_REMOVED,
+	BLOOM_DEL_PINNED = BLOOM_CORE_DEL_PINNED,
 	BLOOM_DEL_GONE,
-	BLOOM_DEL_PINNED,
 };
+
+/* The API's value for an internal one. */
+static inline enum bloom_core_del bloom_del_status(enum bloom_del r)
+{
+	return r == BLOOM_DEL_GONE ? BLOOM_CORE_DEL_REMOVED :
+				     (enum bloom_core_del)r;
+}
+
+/*
+ * Records key @i's delete in the result bitmaps; returns 1 when it was
+ * removed (its result bit), for the caller's count.
+ */
+static inline u32 bloom_del_result(u8 *results, u8 *pinned, u32 *npinned,
+				   u32 i, enum bloom_del r)
+{
+	enum bloom_core_del s = bloom_del_status(r);
+
+	bloom_result(pinned, i, s == BLOOM_CORE_DEL_PINNED);
+	*npinned += s == BLOOM_CORE_DEL_PINNED;
+	bloom_result(results, i, s == BLOOM_CORE_DEL_REMOVED);
+	return s == BLOOM_CORE_DEL_REMOVED;
+}
 
 /* Adds the changes a batch made to the atomic statistics, once. */
 static inline void bloom_account(struct bloom_core *f, s64 in_use, s64 keys)
@@ -210,7 +228,8 @@ static inline void bloom_account(struct bloom_core *f, s64 in_use, s64 keys)
  *
  * @writers_exclusive: counters and cells need read-modify-write, so the
  *	caller serialises adds and deletes (bloom_core_writers_exclusive())
- * @delete, @delete_batch: NULL for the types that cannot delete
+ * @delete, @delete_batch: NULL for the types that cannot delete; @delete
+ *	returns an enum bloom_core_del, @delete_batch the number removed
  * @in_use: bits set, non-zero counters or cells in use, as kept by the
  *	adds and deletes: O(1)
  * @scan_in_use: the same, by a scan of the storage
@@ -218,13 +237,13 @@ static inline void bloom_account(struct bloom_core *f, s64 in_use, s64 keys)
 struct bloom_core_ops {
 	bool writers_exclusive;
 	int (*add)(struct bloom_core *f, u64 h);
-	bool (*delete)(struct bloom_core *f, u64 h);
+	int (*delete)(struct bloom_core *f, u64 h);
 	bool (*query)(const struct bloom_core *f, u64 h);
 	void (*prefetch_hash)(const struct bloom_core *f, u64 h, bool write);
 	int (*add_batch)(struct bloom_core *f, const u64 *hashes, u32 n,
 			 u8 *results);
 	u32 (*delete_batch)(struct bloom_core *f, const u64 *hashes, u32 n,
-			    u8 *results);
+			    u8 *results, u8 *pinned, u32 *npinned);
 	u32 (*query_batch)(const struct bloom_core *f, const u64 *hashes,
 			   u32 n, u8 *results);
 	u64 (*in_use)(const struct bloom_core *f);

@@ -348,6 +348,38 @@ run add ${P}d --ipv4 10.0.0.1 10.0.0.2
 run del ${P}d --ipv4 10.0.0.1
 check "del --ipv4 removes the 4-byte form" \
 	sh -c "[ $rc = 0 ] && ! bloomctl test -q ${P}d --ipv4 10.0.0.1 && bloomctl test -q ${P}d --ipv4 10.0.0.2"
+# Pinned keys: taken to saturation (3 adds fill a d-left cell's count, 15 a
+# counting filter's counters), a key cannot be deleted; del says so, exit 1.
+run create ${P}p --type dleft --capacity 1000 --fpp 0.01
+run add ${P}p sat sat sat once
+run del ${P}p sat once
+check "del of a pinned key exits 1, names it pinned, counts it" \
+	sh -c "[ $rc = 1 ] && printf 'sat: pinned (a saturated counter keeps it)\n${P}p: removed 1 key, 0 not found, 1 pinned\n' | cmp -s - '$W/out'"
+check "del explains on stderr what pinned means" \
+	grep -q "^bloomctl: ${P}p: 1 key was pinned: it has a counter that is saturated (it counted more keys than it can hold), so the filter cannot forget it and it will still test present" "$W/err"
+check "the pinned key still tests present; sysfs counts it in delete_pinned, the cell in saturated" \
+	sh -c "bloomctl test -q ${P}p sat && [ '$(sysval ${P}p delete_pinned)' = 1 ] && [ '$(sysval ${P}p saturated)' = 1 ] && [ '$(sysval ${P}p deletes)' = 1 ]"
+run create ${P}q --type counting --capacity 1000 --fpp 0.01
+printf 'sat\n%.0s' $(seq 16) >"$W/sat16"
+printf 'other\nsat\nnever\n' >"$W/del_sat"
+run add ${P}q -f "$W/sat16"
+run add ${P}q other
+run del ${P}q -f "$W/del_sat"
+check "del -f names the pinned line, counts removed, not found and pinned" \
+	sh -c "[ $rc = 1 ] && printf 'sat: pinned (a saturated counter keeps it)\n${P}q: removed 1 key, 1 not found, 1 pinned\n' | cmp -s - '$W/out'"
+run info --json ${P}q
+check "info --json has delete_pinned as in sysfs" \
+	"$PY" -c "
+import json
+d = json.load(open('$W/out'))
+assert d['delete_pinned'] == $(sysval ${P}q delete_pinned) == 1, d
+assert d['saturated'] == $(sysval ${P}q saturated) > 0, d
+"
+run info ${P}q
+check "info shows delete pinned and what saturated counts" \
+	sh -c "[ $rc = 0 ] && grep -q '^delete pinned: *1 ' '$W/out' && grep -Eq '^saturated: *[1-9][0-9]* \(counters at 15' '$W/out'"
+run destroy ${P}p
+run destroy ${P}q
 expect_err "del on a standard filter says it cannot, exit 3" 3 \
 	"filter ${P}b is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can \\(create one with --type counting or --type dleft\\)" \
 	del ${P}b alpha

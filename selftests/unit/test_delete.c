@@ -143,7 +143,7 @@ static void test_property(u32 type, u32 ppb)
 	static u64 hs[CHUNK];
 	double p = ppb / 1e9, fpr_full, fpr_after, gone_rate;
 	u64 i, adds = 0, dels = 0, del_ok = 0, fn = 0, gone = 0, gone_n = 0;
-	u64 saturated_kept = 0;
+	u64 saturated_kept = 0, pinned = 0;
 	struct bloom_core_stats st;
 	struct filter f;
 	u32 n, r, add_err = 0;
@@ -174,13 +174,22 @@ static void test_property(u32 type, u32 ppb)
 			u64 h = key_hash(&f.core, 10, i);
 
 			if (r == 0) {
-				u8 res = 0;
+				u8 res = 0, pin = 0;
+				u32 rm, np;
 
-				del_ok += bloom_core_delete_batch(&f.core, &h, 1,
-								  &res) == 1 &&
-					  res == 1;
+				rm = bloom_core_delete_batch(&f.core, &h, 1,
+							     &res, &pin, &np);
+				del_ok += rm + np == 1 && res == rm &&
+					  pin == np;
+				pinned += np;
 			} else {
-				del_ok += bloom_core_delete_hash(&f.core, h);
+				int s = bloom_core_delete_hash(&f.core, h);
+
+				del_ok += s != BLOOM_CORE_DEL_ABSENT;
+				pinned += s == BLOOM_CORE_DEL_PINNED;
+				/* pinned: the key still tests present */
+				del_ok -= s == BLOOM_CORE_DEL_PINNED &&
+					  !bloom_core_query_hash(&f.core, h);
 			}
 		}
 	}
@@ -207,9 +216,20 @@ static void test_property(u32 type, u32 ppb)
 	       (unsigned long long)st.saturated, f.bytes * 8.0 / S);
 	check(add_err == 0, "%s p=%g: no add failed (%u)", tname(type), p,
 	      add_err);
-	check(del_ok == dels, "%s p=%g: every delete of an added key found it (%llu of %llu)",
+	check(del_ok == dels, "%s p=%g: every delete of an added key found it (%llu of %llu; %llu pinned)",
 	      tname(type), p, (unsigned long long)del_ok,
-	      (unsigned long long)dels);
+	      (unsigned long long)dels, (unsigned long long)pinned);
+	/*
+	 * Pinned deletes are those of saturated keys: none without a
+	 * saturated counter; each of the 3 deletes of a d-left key added 3
+	 * times (its cell's count is 3) is pinned.
+	 */
+	check(type == BLOOM_CORE_DLEFT ? pinned >= 3 * saturated_kept :
+	      st.saturated || !pinned,
+	      "%s p=%g: %llu deletes pinned (saturated %llu, keys kept by saturation %llu)",
+	      tname(type), p, (unsigned long long)pinned,
+	      (unsigned long long)st.saturated,
+	      (unsigned long long)saturated_kept);
 	check(fn == 0, "%s p=%g: no false negatives among the %u keys of S \\ D (%llu)",
 	      tname(type), p, S - S / 3, (unsigned long long)fn);
 	check(fpr_full <= 1.2 * p && fpr_after <= 1.2 * p,
@@ -284,7 +304,7 @@ static void test_delete_absent(u32 type)
 	check(!bloom_core_can_delete(&f.core) &&
 	      !bloom_core_writers_exclusive(&f.core) &&
 	      !bloom_core_delete_hash(&f.core, 1) &&
-	      bloom_core_delete_batch(&f.core, &h, 1, NULL) == 0,
+	      bloom_core_delete_batch(&f.core, &h, 1, NULL, NULL, NULL) == 0,
 	      "standard: cannot delete, writers need no lock");
 	filter_free(&f);
 	filter_new(&f, type, 1000, P2);
@@ -300,22 +320,24 @@ static void test_saturation(u32 type)
 {
 	struct filter f;
 	u64 h, other = 0x5555aaaa5555aaaaULL;
-	u32 i, found = 0, adds_present = 0;
+	u32 i, pinned = 0, adds_present = 0;
 
 	filter_new(&f, type, 1000, P2);
 	h = key_hash(&f.core, 70, 0);
 	bloom_core_add_hash(&f.core, other);
 	for (i = 0; i < 20; i++)
 		adds_present += bloom_core_add_hash(&f.core, h) == 1;
+	/* every counter (or the cell) saturated: each delete is pinned */
 	for (i = 0; i < 20; i++)
-		found += bloom_core_delete_hash(&f.core, h);
-	check(adds_present == 19 && found == 20 &&
+		pinned += bloom_core_delete_hash(&f.core, h) ==
+			  BLOOM_CORE_DEL_PINNED;
+	check(adds_present == 19 && pinned == 20 &&
 	      bloom_core_query_hash(&f.core, h) &&
 	      bloom_core_query_hash(&f.core, other) &&
 	      stats(&f).saturated > 0,
 	      "%s: a key added 20 times and deleted 20 times stays (saturated: %llu), its neighbour too",
 	      tname(type), (unsigned long long)stats(&f).saturated);
-	check(bloom_core_delete_hash(&f.core, other) &&
+	check(bloom_core_delete_hash(&f.core, other) == BLOOM_CORE_DEL_REMOVED &&
 	      !bloom_core_query_hash(&f.core, other) &&
 	      !bloom_core_delete_hash(&f.core, other),
 	      "%s: a key added once is gone after one delete, a second delete misses",
@@ -527,9 +549,10 @@ static void test_batch_agree(u32 type)
 	enum { N = 30011 };
 	static u64 hs[N];
 	static u8 r1[(N + 7) / 8], r2[(N + 7) / 8];
+	static u8 p1[(N + 7) / 8], p2[(N + 7) / 8];
 	struct bloom_core_stats sa, sb;
 	struct filter a, b;
-	u32 i, c1 = 0, c2;
+	u32 i, c1 = 0, c2, n1 = 0, n2 = 0;
 	int ret;
 
 	filter_new(&a, type, N, P3);
@@ -559,18 +582,24 @@ static void test_batch_agree(u32 type)
 		hs[i] = key_hash(&a.core, i % 2 ? 50 : 51, i);
 	memset(r1, 0, sizeof(r1));
 	memset(r2, 0xff, sizeof(r2));
+	memset(p1, 0, sizeof(p1));
+	memset(p2, 0xff, sizeof(p2));
 	for (c1 = 0, i = 0; i < N; i++) {
-		bool r = bloom_core_delete_hash(&a.core, hs[i]);
+		int r = bloom_core_delete_hash(&a.core, hs[i]);
 
-		c1 += r;
-		if (r)
+		c1 += r == BLOOM_CORE_DEL_REMOVED;
+		n1 += r == BLOOM_CORE_DEL_PINNED;
+		if (r == BLOOM_CORE_DEL_REMOVED)
 			r1[i / 8] |= 1 << (i % 8);
+		if (r == BLOOM_CORE_DEL_PINNED)
+			p1[i / 8] |= 1 << (i % 8);
 	}
-	c2 = bloom_core_delete_batch(&b.core, hs, N, r2);
-	check(c1 == c2 && c1 >= N / 3 && c1 <= N / 2 &&
-	      !memcmp(r1, r2, sizeof(r1)) && !memcmp(a.mem, b.mem, a.bytes),
-	      "%s: delete_batch = delete_hash one by one (%u keys, %u removed)",
-	      tname(type), N, c1);
+	c2 = bloom_core_delete_batch(&b.core, hs, N, r2, p2, &n2);
+	check(c1 == c2 && n1 == n2 && c1 + n1 >= N / 3 && c1 + n1 <= N / 2 &&
+	      !memcmp(r1, r2, sizeof(r1)) && !memcmp(p1, p2, sizeof(p1)) &&
+	      !memcmp(a.mem, b.mem, a.bytes),
+	      "%s: delete_batch = delete_hash one by one (%u keys, %u removed, %u pinned)",
+	      tname(type), N, c1, n1);
 
 	memset(r1, 0, sizeof(r1));
 	memset(r2, 0xff, sizeof(r2));
@@ -635,7 +664,11 @@ static void *writer(void *arg)
 		pthread_mutex_unlock(&w->c->lock);
 		pthread_mutex_lock(&w->c->lock);
 		if (r & 2) {
-			w->failures += bloom_core_delete_batch(core, hs, K, NULL) != K;
+			u32 np;
+
+			w->failures += bloom_core_delete_batch(core, hs, K, NULL,
+							       NULL, &np) +
+				       np != K;
 		} else {
 			for (i = 0; i < K; i++)
 				w->failures += !bloom_core_delete_hash(core, hs[i]);

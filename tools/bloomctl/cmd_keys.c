@@ -152,13 +152,26 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 /*
  * del's summary and exit status, the same for keys and files: a key that
  * was not found is reported like an absent key of test (exit 1), because a
- * script that deletes what it believes it added has a bug to look at.
+ * script that deletes what it believes it added has a bug to look at; so is
+ * a pinned key, which the filter could not remove.
  */
 static int del_summary(const struct key_opts *o, uint64_t keys,
-		       uint64_t removed)
+		       uint64_t removed, uint64_t pinned)
 {
-	printf("%s: removed %" PRIu64 " key%s, %" PRIu64 " not found\n",
-	       o->name, removed, removed == 1 ? "" : "s", keys - removed);
+	printf("%s: removed %" PRIu64 " key%s, %" PRIu64 " not found",
+	       o->name, removed, removed == 1 ? "" : "s",
+	       keys - removed - pinned);
+	if (pinned)
+		printf(", %" PRIu64 " pinned", pinned);
+	putchar('\n');
+	if (pinned)
+		fprintf(stderr, "bloomctl: %s: %" PRIu64 " key%s pinned: %s a counter that is saturated (it counted more keys than it can hold), so the filter cannot forget %s and %s still test present; only a new filter without %s removes %s\n",
+			o->name, pinned, pinned == 1 ? " was" : "s were",
+			pinned == 1 ? "it has" : "each has",
+			pinned == 1 ? "it" : "them",
+			pinned == 1 ? "it will" : "they will",
+			pinned == 1 ? "the key" : "these keys",
+			pinned == 1 ? "it" : "them");
 	return removed == keys ? EXIT_OK : EXIT_ABSENT;
 }
 
@@ -170,10 +183,12 @@ static int keys_from_args(const struct key_opts *o, int fd)
 	struct bloom_key *keys = calloc(n, sizeof(*keys));
 	uint8_t *packed = calloc(n, ksize ? ksize : 1);
 	uint8_t *results = calloc((n + 7) / 8, 1);
+	uint8_t *pinned = calloc((n + 7) / 8, 1);
+	size_t npinned = 0;
 	int absent = 0;
 	long ret;
 
-	if (!keys || !packed || !results)
+	if (!keys || !packed || !results || !pinned)
 		die("out of memory");
 	for (i = 0; i < n; i++) {
 		const char *text = o->keys[i];
@@ -194,8 +209,11 @@ static int keys_from_args(const struct key_opts *o, int fd)
 			    : bloom_query_keys(fd, keys, n, results, NULL);
 		break;
 	default:
-		ret = ksize ? bloom_delete_fixed(fd, packed, ksize, n, results, NULL)
-			    : bloom_delete_keys(fd, keys, n, results, NULL);
+		ret = ksize ? bloom_delete_fixed_pinned(fd, packed, ksize, n,
+							results, pinned,
+							&npinned, NULL)
+			    : bloom_delete_keys_pinned(fd, keys, n, results,
+						       pinned, &npinned, NULL);
 		break;
 	}
 	if (ret < 0)
@@ -206,6 +224,9 @@ static int keys_from_args(const struct key_opts *o, int fd)
 		absent |= !r;
 		if (op == OP_TEST && !o->quiet)
 			printf("%s: %s\n", o->keys[i], r ? "may be present" : "absent");
+		else if (op == OP_DEL && bloom_result(pinned, i))
+			printf("%s: pinned (a saturated counter keeps it)\n",
+			       o->keys[i]);
 		else if (op == OP_DEL && !r)
 			printf("%s: not found\n", o->keys[i]);
 	}
@@ -216,8 +237,9 @@ static int keys_from_args(const struct key_opts *o, int fd)
 	free(keys);
 	free(packed);
 	free(results);
+	free(pinned);
 	if (op == OP_DEL)
-		return del_summary(o, n, ret);
+		return del_summary(o, n, ret, npinned);
 	return op == OP_TEST && absent ? EXIT_ABSENT : EXIT_OK;
 }
 
@@ -249,7 +271,7 @@ struct batch_state {
 	struct bloom_builder *b;
 	char (*texts)[TEXT_MAX];
 	size_t pending;		/* keys pushed since the last flush */
-	uint64_t keys, hits;
+	uint64_t keys, hits, pinned;
 	struct progress prog;
 };
 
@@ -270,6 +292,26 @@ static void flush(struct batch_state *s)
 	s->pending = 0;
 	s->keys += n;
 	s->hits += ret;
+	/* del: name the pinned keys (rare: their counters saturated) */
+	if (op == OP_DEL && bloom_builder_npinned(s->b)) {
+		s->pinned += bloom_builder_npinned(s->b);
+		for (i = 0; i < n; i++) {
+			const void *key;
+			size_t len;
+
+			if (!bloom_builder_pinned(s->b, i))
+				continue;
+			if (s->texts) {
+				key = s->texts[i];
+				len = strlen(s->texts[i]);
+			} else {
+				bloom_builder_key(s->b, i, &key, &len);
+			}
+			fwrite_unlocked(key, 1, len, stdout);
+			fputs(": pinned (a saturated counter keeps it)\n",
+			      stdout);
+		}
+	}
 	if (op == OP_TEST) {
 		for (i = 0; i < n; i++) {
 			const void *key;
@@ -394,7 +436,7 @@ static int keys_from_files(const struct key_opts *o, int fd)
 	free(s.texts);
 	bloom_builder_free(s.b);
 	if (op == OP_DEL)
-		return del_summary(o, s.keys, s.hits);
+		return del_summary(o, s.keys, s.hits, s.pinned);
 	/* test: the rule of keys on the command line, --absent or not */
 	return op == OP_TEST && s.hits < s.keys ? EXIT_ABSENT : EXIT_OK;
 }

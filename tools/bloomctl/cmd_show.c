@@ -88,8 +88,12 @@ static void print_info_text(const struct bloom_info *in)
 		printf("deletes:         %" PRIu64 "\n", (uint64_t)in->deletes);
 		printf("delete misses:   %" PRIu64 " (keys to delete that were not found)\n",
 		       (uint64_t)in->delete_misses);
-		printf("saturated:       %" PRIu64 " (counters stuck at their maximum)\n",
-		       (uint64_t)in->saturated);
+		printf("delete pinned:   %" PRIu64 " (keys to delete that a saturated counter kept)\n",
+		       (uint64_t)in->delete_pinned);
+		printf("saturated:       %" PRIu64 " (%s, stuck there for good)\n",
+		       (uint64_t)in->saturated,
+		       in->type == BLOOM_TYPE_DLEFT ? "cells whose count is 3" :
+						      "counters at 15");
 	}
 	if (in->type == BLOOM_TYPE_DLEFT) {
 		printf("insert failures: %" PRIu64 " (keys refused: bucket full)\n",

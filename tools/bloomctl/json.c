@@ -119,6 +119,8 @@ void print_info_json(FILE *f, const struct bloom_info *in, const char *ind)
 			(uint64_t)in->deletes);
 		fprintf(f, "%s  \"delete_misses\": %" PRIu64 ",\n", ind,
 			(uint64_t)in->delete_misses);
+		fprintf(f, "%s  \"delete_pinned\": %" PRIu64 ",\n", ind,
+			(uint64_t)in->delete_pinned);
 		fprintf(f, "%s  \"saturated\": %" PRIu64 ",\n", ind,
 			(uint64_t)in->saturated);
 	}

@@ -156,9 +156,15 @@ static void op_delete(struct state *s, unsigned int k)
 	if (!bloom_core_can_delete(&s->f))
 		return;
 	if (s->refs[k]) {
-		found = bloom_core_delete_hash(&s->f, s->hash[k]);
-		CHECK(found, "type %u: delete of key %u (held %u times) missed",
-		      s->f.geo.type, k, s->refs[k]);
+		int r = bloom_core_delete_hash(&s->f, s->hash[k]);
+
+		CHECK(r == BLOOM_CORE_DEL_REMOVED || r == BLOOM_CORE_DEL_PINNED,
+		      "type %u: delete of key %u (held %u times) returned %d",
+		      s->f.geo.type, k, s->refs[k], r);
+		/* pinned: a saturated counter keeps it present */
+		CHECK(r != BLOOM_CORE_DEL_PINNED ||
+		      bloom_core_query_hash(&s->f, s->hash[k]),
+		      "type %u: key %u pinned but absent", s->f.geo.type, k);
 		s->refs[k]--;
 		return;
 	}
@@ -184,7 +190,8 @@ static void op_batch(struct state *s, struct input *in, unsigned int kind)
 {
 	u64 hashes[16];
 	unsigned int keys[16], n = 1 + take(in, 1) % 16, i, set;
-	u8 res[2] = { 0, 0 };
+	u8 res[2] = { 0, 0 }, pin[2] = { 0, 0 };
+	u32 npinned;
 	int ret;
 
 	for (i = 0; i < n; i++) {
@@ -225,9 +232,13 @@ static void op_batch(struct state *s, struct input *in, unsigned int kind)
 		}
 		for (i = 0; i < n; i++)
 			s->refs[keys[i]]--;
-		set = bloom_core_delete_batch(&s->f, hashes, n, res);
-		CHECK(set == n, "type %u: delete batch found %u of %u held keys",
-		      s->f.geo.type, set, n);
+		set = bloom_core_delete_batch(&s->f, hashes, n, res, pin,
+					      &npinned);
+		CHECK(set + npinned == n,
+		      "type %u: delete batch found %u + %u pinned of %u held keys",
+		      s->f.geo.type, set, npinned, n);
+		CHECK(!(res[0] & pin[0]) && !(res[1] & pin[1]),
+		      "a key both removed and pinned");
 		break;
 	}
 }

@@ -9,9 +9,16 @@
 #include <string.h>
 #include "internal.h"
 
+/*
+ * A module of ABI version 2 has no pinned bitmap: it refuses the flag and
+ * the longer struct (EINVAL, E2BIG) before it looks at a key, so asking
+ * again without them is safe; its DELETE then reports no pinned keys (a
+ * pinned key is "found" there).
+ */
 int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
-		      const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
-		      uint64_t keys_len, uint8_t *results, uint32_t *hits)
+		   const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
+		   uint64_t keys_len, uint8_t *results, uint32_t *hits,
+		   uint8_t *pinned, uint32_t *npinned)
 {
 	struct bloom_batch b;
 	int err;
@@ -24,22 +31,43 @@ int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
 	b.lens = (uintptr_t)lens;
 	b.keys_len = keys_len;
 	b.results = (uintptr_t)results;
+	if (cmd == BLOOM_IOC_DELETE && pinned) {
+		b.flags = BLOOM_BATCH_F_PINNED;
+		b.pinned = (uintptr_t)pinned;
+	}
 	err = bloom_ioctl(fd, cmd, &b);
+	if ((err == -EINVAL || err == -E2BIG) && b.flags) {
+		b.flags = 0;
+		b.pinned = 0;
+		err = bloom_ioctl(fd, cmd, &b);
+		if (!err)
+			memset(pinned, 0, (nkeys + 7) / 8);
+	}
 	if (!err && hits)
 		*hits = b.out_hits;
+	if (!err && npinned)
+		*npinned = b.out_pinned;
 	return err;
 }
 
-/* A single key is a batch of one fixed-size key: no length array needed. */
+/*
+ * A single key is a batch of one fixed-size key: no length array needed.
+ * DELETE tells a pinned key by out_pinned (0 from a module of ABI 2).
+ */
 static int one_key(int fd, unsigned long cmd, const void *key, size_t len)
 {
-	uint32_t hits;
+	uint32_t hits, npinned = 0;
 	int err;
 
 	if (len == 0 || len > BLOOM_KEY_MAX)
 		return -EINVAL;
-	err = lb_batch_ioctl(fd, cmd, key, NULL, len, 1, len, NULL, &hits);
-	return err ? err : (hits != 0);
+	err = lb_batch_ioctl(fd, cmd, key, NULL, len, 1, len, NULL, &hits,
+			     NULL, &npinned);
+	if (err)
+		return err;
+	if (cmd == BLOOM_IOC_DELETE && npinned)
+		return BLOOM_DELETE_PINNED;
+	return hits != 0;
 }
 
 int bloom_add(int fd, const void *key, size_t len)
@@ -70,8 +98,13 @@ static size_t round_chunk(size_t cnt, size_t start, size_t n)
 	return cnt;
 }
 
+/*
+ * The batch loops: @pinned and *@npinned as for lb_batch_ioctl(), over all
+ * the chunks (DELETE only; NULL otherwise).
+ */
 static long fixed(int fd, unsigned long cmd, const void *keys,
-		  size_t key_size, size_t n, uint8_t *results, size_t *done)
+		  size_t key_size, size_t n, uint8_t *results, size_t *done,
+		  uint8_t *pinned, size_t *npinned)
 {
 	size_t per = BLOOM_BATCH_MAX_BYTES / (key_size ? key_size : 1);
 	size_t start = 0;
@@ -79,6 +112,8 @@ static long fixed(int fd, unsigned long cmd, const void *keys,
 
 	if (done)
 		*done = 0;
+	if (npinned)
+		*npinned = 0;
 	if (key_size == 0 || key_size > BLOOM_KEY_MAX)
 		return -EINVAL;
 	if (per > BLOOM_BATCH_MAX_KEYS)
@@ -86,17 +121,20 @@ static long fixed(int fd, unsigned long cmd, const void *keys,
 	while (start < n) {
 		size_t cnt = round_chunk(n - start < per ? n - start : per,
 					 start, n);
-		uint32_t hits;
+		uint32_t hits, np = 0;
 		int err;
 
 		err = lb_batch_ioctl(fd, cmd,
-					(const uint8_t *)keys + start * key_size,
-					NULL, key_size, cnt, cnt * key_size,
-					results ? results + start / 8 : NULL,
-					&hits);
+				     (const uint8_t *)keys + start * key_size,
+				     NULL, key_size, cnt, cnt * key_size,
+				     results ? results + start / 8 : NULL,
+				     &hits, pinned ? pinned + start / 8 : NULL,
+				     &np);
 		if (err)
 			return err;
 		total += hits;
+		if (npinned)
+			*npinned += np;
 		start += cnt;
 		if (done)
 			*done = start;
@@ -107,24 +145,36 @@ static long fixed(int fd, unsigned long cmd, const void *keys,
 long bloom_add_fixed(int fd, const void *keys, size_t key_size, size_t n,
 		     uint8_t *results, size_t *done)
 {
-	return fixed(fd, BLOOM_IOC_ADD, keys, key_size, n, results, done);
+	return fixed(fd, BLOOM_IOC_ADD, keys, key_size, n, results, done,
+		     NULL, NULL);
 }
 
 long bloom_query_fixed(int fd, const void *keys, size_t key_size, size_t n,
 		       uint8_t *results, size_t *done)
 {
-	return fixed(fd, BLOOM_IOC_QUERY, keys, key_size, n, results, done);
+	return fixed(fd, BLOOM_IOC_QUERY, keys, key_size, n, results, done,
+		     NULL, NULL);
 }
 
 long bloom_delete_fixed(int fd, const void *keys, size_t key_size, size_t n,
 			uint8_t *results, size_t *done)
 {
-	return fixed(fd, BLOOM_IOC_DELETE, keys, key_size, n, results, done);
+	return fixed(fd, BLOOM_IOC_DELETE, keys, key_size, n, results, done,
+		     NULL, NULL);
+}
+
+long bloom_delete_fixed_pinned(int fd, const void *keys, size_t key_size,
+			       size_t n, uint8_t *results, uint8_t *pinned,
+			       size_t *npinned, size_t *done)
+{
+	return fixed(fd, BLOOM_IOC_DELETE, keys, key_size, n, results, done,
+		     pinned, npinned);
 }
 
 /* Variable-size keys are copied into one packed buffer per ioctl. */
 static long variable(int fd, unsigned long cmd, const struct bloom_key *keys,
-		     size_t n, uint8_t *results, size_t *done)
+		     size_t n, uint8_t *results, size_t *done, uint8_t *pinned,
+		     size_t *npinned)
 {
 	size_t i, start = 0, bytes = 0, maxkeys;
 	uint32_t *lens = NULL;
@@ -134,6 +184,8 @@ static long variable(int fd, unsigned long cmd, const struct bloom_key *keys,
 
 	if (done)
 		*done = 0;
+	if (npinned)
+		*npinned = 0;
 	for (i = 0; i < n; i++) {
 		if (keys[i].len == 0 || keys[i].len > BLOOM_KEY_MAX)
 			return -EINVAL;
@@ -152,7 +204,7 @@ static long variable(int fd, unsigned long cmd, const struct bloom_key *keys,
 	}
 	while (start < n) {
 		size_t cnt = 0, len = 0;
-		uint32_t hits;
+		uint32_t hits, np = 0;
 
 		while (start + cnt < n && cnt < maxkeys &&
 		       len + keys[start + cnt].len <= BLOOM_BATCH_MAX_BYTES)
@@ -166,11 +218,14 @@ static long variable(int fd, unsigned long cmd, const struct bloom_key *keys,
 			len += lens[i];
 		}
 		err = lb_batch_ioctl(fd, cmd, buf, lens, 0, cnt, len,
-					results ? results + start / 8 : NULL,
-					&hits);
+				     results ? results + start / 8 : NULL,
+				     &hits, pinned ? pinned + start / 8 : NULL,
+				     &np);
 		if (err)
 			goto out;
 		total += hits;
+		if (npinned)
+			*npinned += np;
 		start += cnt;
 		if (done)
 			*done = start;
@@ -184,17 +239,27 @@ out:
 long bloom_add_keys(int fd, const struct bloom_key *keys, size_t n,
 		    uint8_t *results, size_t *done)
 {
-	return variable(fd, BLOOM_IOC_ADD, keys, n, results, done);
+	return variable(fd, BLOOM_IOC_ADD, keys, n, results, done, NULL, NULL);
 }
 
 long bloom_query_keys(int fd, const struct bloom_key *keys, size_t n,
 		      uint8_t *results, size_t *done)
 {
-	return variable(fd, BLOOM_IOC_QUERY, keys, n, results, done);
+	return variable(fd, BLOOM_IOC_QUERY, keys, n, results, done, NULL,
+			NULL);
 }
 
 long bloom_delete_keys(int fd, const struct bloom_key *keys, size_t n,
 		       uint8_t *results, size_t *done)
 {
-	return variable(fd, BLOOM_IOC_DELETE, keys, n, results, done);
+	return variable(fd, BLOOM_IOC_DELETE, keys, n, results, done, NULL,
+			NULL);
+}
+
+long bloom_delete_keys_pinned(int fd, const struct bloom_key *keys, size_t n,
+			      uint8_t *results, uint8_t *pinned,
+			      size_t *npinned, size_t *done)
+{
+	return variable(fd, BLOOM_IOC_DELETE, keys, n, results, done, pinned,
+			npinned);
 }

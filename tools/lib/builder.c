@@ -18,7 +18,9 @@ struct bloom_builder {
 	uint8_t *keys;		/* BLOOM_BATCH_MAX_BYTES */
 	uint32_t *lens;		/* BLOOM_BATCH_MAX_KEYS, variable keys only */
 	size_t *offs;		/* where key i starts, variable keys only */
+	uint32_t npinned;	/* DELETE: pinned keys of the last flush */
 	uint8_t results[BLOOM_BATCH_MAX_KEYS / 8];
+	uint8_t pinned[BLOOM_BATCH_MAX_KEYS / 8];	/* DELETE */
 };
 
 int bloom_builder_new(struct bloom_builder **out, int fd, unsigned long cmd,
@@ -102,6 +104,7 @@ long bloom_builder_flush(struct bloom_builder *b)
 	uint32_t hits = 0;
 	int err;
 
+	b->npinned = 0;
 	if (b->flushed || b->nkeys == 0) {
 		/* Nothing new: an empty batch has no results to show. */
 		if (!b->flushed)
@@ -109,7 +112,9 @@ long bloom_builder_flush(struct bloom_builder *b)
 		return 0;
 	}
 	err = lb_batch_ioctl(b->fd, b->cmd, b->keys, b->lens, b->key_size,
-				b->nkeys, b->bytes, b->results, &hits);
+			     b->nkeys, b->bytes, b->results, &hits,
+			     b->cmd == BLOOM_IOC_DELETE ? b->pinned : NULL,
+			     &b->npinned);
 	if (err)
 		return err;
 	b->flushed = 1;
@@ -124,6 +129,16 @@ size_t bloom_builder_count(const struct bloom_builder *b)
 int bloom_builder_result(const struct bloom_builder *b, size_t i)
 {
 	return bloom_result(b->results, i);
+}
+
+int bloom_builder_pinned(const struct bloom_builder *b, size_t i)
+{
+	return b->cmd == BLOOM_IOC_DELETE && bloom_result(b->pinned, i);
+}
+
+size_t bloom_builder_npinned(const struct bloom_builder *b)
+{
+	return b->npinned;
 }
 
 void bloom_builder_key(const struct bloom_builder *b, size_t i,

@@ -43,9 +43,14 @@ int lb_name_copy(char dst[BLOOM_NAME_LEN], const char *name);
 /* Bits per key in thousandths (0 stays 0): 0.001 to 4e6, else -EINVAL. */
 int lb_bpk_milli(double bpk, uint32_t *milli);
 
-/* One ADD, QUERY or DELETE ioctl of at most one batch's worth of keys. */
+/*
+ * One ADD, QUERY or DELETE ioctl of at most one batch's worth of keys.
+ * DELETE: @pinned (may be NULL) receives the pinned keys' bitmap and
+ * *@npinned (may be NULL) their number.
+ */
 int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
-		      const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
-		      uint64_t keys_len, uint8_t *results, uint32_t *hits);
+		   const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
+		   uint64_t keys_len, uint8_t *results, uint32_t *hits,
+		   uint8_t *pinned, uint32_t *npinned);
 
 #endif /* LIBBLOOM_INTERNAL_H */

@@ -208,12 +208,21 @@ int bloom_query(int fd, const void *key, size_t len);
 
 /*
  * Counting and d-left filters only (-EOPNOTSUPP on the others): removes one
- * copy of the key. Returns 1 when it was found and removed, 0 when it was
- * not found (nothing changed; the module counts it in delete_misses).
- * Deleting a key that was never added but happens to be a false positive
- * removes what other keys set: a later query of one of them may then answer
- * "absent". Delete only keys you added.
+ * copy of the key. Returns BLOOM_DELETE_REMOVED (1) when it was found and
+ * removed, BLOOM_DELETE_NOT_FOUND (0) when it was not found (nothing
+ * changed; the module counts it in delete_misses), BLOOM_DELETE_PINNED (2)
+ * when it was found but a saturated counter keeps it: it still tests
+ * present and no delete can remove it for good (see "Deleting" in
+ * <linux/bloom.h>; a module of ABI version 2 reports such a key as
+ * removed). Deleting a key that was never added but happens to be a false
+ * positive removes what other keys set: a later query of one of them may
+ * then answer "absent". Delete only keys you added.
  */
+enum bloom_delete_status {
+	BLOOM_DELETE_NOT_FOUND = 0,
+	BLOOM_DELETE_REMOVED = 1,
+	BLOOM_DELETE_PINNED = 2,
+};
 int bloom_delete(int fd, const void *key, size_t len);
 
 /*
@@ -240,11 +249,26 @@ long bloom_add_fixed(int fd, const void *keys, size_t key_size, size_t n,
 		     uint8_t *results, size_t *done);
 long bloom_query_fixed(int fd, const void *keys, size_t key_size, size_t n,
 		       uint8_t *results, size_t *done);
-/* Deleting in batches: bit i set = key i was found and removed. */
+/*
+ * Deleting in batches: bit i set = key i was found and removed; the return
+ * value counts those. A pinned key (see bloom_delete()) has its bit clear.
+ */
 long bloom_delete_keys(int fd, const struct bloom_key *keys, size_t n,
 		       uint8_t *results, size_t *done);
 long bloom_delete_fixed(int fd, const void *keys, size_t key_size, size_t n,
 			uint8_t *results, size_t *done);
+/*
+ * The same, telling the pinned keys too: bit i of @pinned ((n + 7) / 8
+ * bytes, may be NULL) is set when key i was pinned, *@npinned (may be NULL)
+ * gets their number. A key is removed (its @results bit), pinned (its
+ * @pinned bit) or not found (neither).
+ */
+long bloom_delete_keys_pinned(int fd, const struct bloom_key *keys, size_t n,
+			      uint8_t *results, uint8_t *pinned,
+			      size_t *npinned, size_t *done);
+long bloom_delete_fixed_pinned(int fd, const void *keys, size_t key_size,
+			       size_t n, uint8_t *results, uint8_t *pinned,
+			       size_t *npinned, size_t *done);
 
 /* Bit i of a results bitmap: 1 or 0. */
 static inline int bloom_result(const uint8_t *results, size_t i)
@@ -289,6 +313,12 @@ long bloom_builder_flush(struct bloom_builder *b);
 size_t bloom_builder_count(const struct bloom_builder *b);
 /* Result of key @i of the batch just flushed: 1 or 0. */
 int bloom_builder_result(const struct bloom_builder *b, size_t i);
+/*
+ * DELETE builders: 1 when key @i of the batch just flushed was pinned (its
+ * result is 0), else 0; and how many of that batch's keys were.
+ */
+int bloom_builder_pinned(const struct bloom_builder *b, size_t i);
+size_t bloom_builder_npinned(const struct bloom_builder *b);
 /* Key @i of the current batch. */
 void bloom_builder_key(const struct bloom_builder *b, size_t i,
 		       const void **key, size_t *len);

@@ -95,6 +95,18 @@
  * later query of one of those keys may wrongly answer "absent". A counter
  * that reached its maximum (15 for counting, 3 for a d-left cell) stays
  * there for good: decrementing it could make a key that is present absent.
+ *
+ * So a DELETE tells, per key, one of three things: removed (found, one copy
+ * taken out), not found (nothing changed), or pinned: found, but a
+ * saturated counter keeps it. A counting key is pinned when one of its
+ * counters is at 15 and none of its counters reached 0 in this delete (the
+ * others were decremented); a d-left key when its cell's count is 3
+ * (nothing changes). A pinned key still tests present after the delete, and
+ * deleting it again cannot remove it for good: only a new filter forgets
+ * it. The counts come back in out_hits (removed) and out_pinned, the keys
+ * in the results bitmap (removed) and, with BLOOM_BATCH_F_PINNED, in a
+ * second bitmap (pinned). A caller of ABI version 2 sees a pinned key as
+ * not removed (its result bit is clear).
  * A d-left insert that finds all 4 candidate buckets full fails with ENOSPC;
  * the whole batch is then undone.
  *
@@ -113,7 +125,9 @@
  * bit (i % 8) of byte (i / 8) is key i. For QUERY a set bit means "may be
  * present" and a clear bit "definitely absent". For ADD a set bit means every
  * bit of the key was already set ("was probably present already"). For
- * DELETE a set bit means the key was found and removed.
+ * DELETE a set bit means the key was found and removed (not pinned: see
+ * Deleting); with BLOOM_BATCH_F_PINNED a second bitmap of the same size
+ * has the bits of the pinned keys set.
  *
  * Privilege
  * ---------
@@ -131,7 +145,9 @@
  *              reserved field that is not zero; a malformed name; a key of
  *              length 0 or over BLOOM_KEY_MAX; lengths that do not add up to
  *              keys_len; a capacity or rate outside its range; a geometry that
- *              does not fit the type
+ *              does not fit the type; BLOOM_BATCH_F_PINNED without a
+ *              pinned bitmap, a pinned bitmap without it, or either on ADD
+ *              or QUERY
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
  *              it; a batch over BLOOM_BATCH_MAX_KEYS keys or
  *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
@@ -341,6 +357,10 @@ struct bloom_name {
  * @subtables: out: d-left: number of subtables (4); else 0
  * @subtable_cells: out: d-left: cells in each subtable
  * @subtable_used: out: d-left: cells in use in each subtable
+ *
+ * Added in ABI version 3:
+ * @delete_pinned: out: keys passed to DELETE that were pinned (found, but a
+ *	saturated counter or cell kept them; see Deleting)
  */
 struct bloom_info {
 	__u32 size;
@@ -366,6 +386,7 @@ struct bloom_info {
 	__u32 subtables;
 	__aligned_u64 subtable_cells;
 	__aligned_u64 subtable_used[4];
+	__aligned_u64 delete_pinned;
 };
 
 /**
@@ -390,7 +411,7 @@ struct bloom_list {
  * struct bloom_batch - BLOOM_IOC_ADD, BLOOM_IOC_QUERY, BLOOM_IOC_DELETE: many
  *	keys in one call
  * @size: sizeof(struct bloom_batch)
- * @flags: must be 0
+ * @flags: BLOOM_BATCH_F_* (BLOOM_BATCH_F_PINNED: DELETE only)
  * @nkeys: number of keys, 0..BLOOM_BATCH_MAX_KEYS
  * @key_size: 0: keys of different lengths, given at @lens; else every key
  *	is @key_size bytes (1..BLOOM_KEY_MAX) and @lens must be 0
@@ -403,7 +424,16 @@ struct bloom_list {
  *	Results above), or 0 when the caller needs only the counts
  * @out_done: out: keys processed (@nkeys on success)
  * @out_hits: out: QUERY: keys that may be present; ADD: keys whose bits were
- *	all set already; DELETE: keys found and removed
+ *	all set already; DELETE: keys found and removed (pinned keys are not)
+ *
+ * Added in ABI version 3 (a caller passing the version 2 size gets the
+ * fields above only, and cannot pass BLOOM_BATCH_F_PINNED):
+ * @pinned: with BLOOM_BATCH_F_PINNED: user pointer to a bitmap of
+ *	(@nkeys + 7) / 8 bytes that receives a set bit for every pinned key
+ *	(see Deleting); else 0
+ * @out_pinned: out: DELETE: keys found but pinned. Keys not found:
+ *	@out_done - @out_hits - @out_pinned
+ * @reserved: must be 0
  */
 struct bloom_batch {
 	__u32 size;
@@ -416,9 +446,14 @@ struct bloom_batch {
 	__aligned_u64 results;
 	__u32 out_done;
 	__u32 out_hits;
+	__aligned_u64 pinned;
+	__u32 out_pinned;
+	__u32 reserved;
 };
 
-#define BLOOM_BATCH_F_ALL	0U
+/* DELETE: report the pinned keys in the bitmap at @pinned. */
+#define BLOOM_BATCH_F_PINNED	(1U << 0)
+#define BLOOM_BATCH_F_ALL	BLOOM_BATCH_F_PINNED
 
 #define BLOOM_IOC_MAGIC		0xBF	/* unused in ioctl-number.rst of 6.1 */
 
