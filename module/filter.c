@@ -428,6 +428,7 @@ const char *bloom_filter_type_name(const struct bloom_filter *f)
 int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 {
 	const struct bloom_geometry *geo;
+	struct bloom_core_estimate est;
 	struct bloom_core_stats core;
 	struct bloom_store *s;
 	struct bloom_stats sum;
@@ -458,6 +459,9 @@ int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 	info->deletes = sum.deletes;
 	info->delete_misses = sum.delete_misses;
 	info->delete_pinned = sum.delete_pinned;
+	bloom_core_estimate(&s->core, &est);
+	info->estimated_keys = est.keys;
+	info->estimated_fpp_ppb = est.fpp_ppb;
 	info->saturated = core.saturated;
 	info->insert_failures = core.insert_failures;
 	info->fingerprint_bits = core.fingerprint_bits;

@@ -91,6 +91,18 @@ BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
 BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
 BLOOM_STORE_ATTR(subtable_cells, bloom_sysfs_core_stats(s).subtable_cells);
 
+/* Computed from the kept statistics: a bounded number of steps. */
+static struct bloom_core_estimate bloom_sysfs_estimate(const struct bloom_store *s)
+{
+	struct bloom_core_estimate e;
+
+	bloom_core_estimate(&s->core, &e);
+	return e;
+}
+
+BLOOM_STORE_ATTR(estimated_keys, bloom_sysfs_estimate(s).keys);
+BLOOM_STORE_ATTR(estimated_fpp_ppb, bloom_sysfs_estimate(s).fpp_ppb);
+
 /* An array of one type, one number per subtable, as sysfs allows. */
 static ssize_t subtable_used_show(struct kobject *kobj,
 				  struct kobj_attribute *attr, char *buf)
@@ -127,6 +139,8 @@ static struct attribute *bloom_filter_attrs[] = {
 	&bits_set_attr.attr,
 	&adds_attr.attr,
 	&count_attr.attr,
+	&estimated_keys_attr.attr,
+	&estimated_fpp_ppb_attr.attr,
 	&queries_attr.attr,
 	&hits_attr.attr,
 	NULL,

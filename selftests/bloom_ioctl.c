@@ -1410,6 +1410,7 @@ TEST_F(ioctl, info_output_zeroed)
 	info.flags = 0;
 	memset(info.name, 0, sizeof(info.name));
 	info.reserved = 0;
+	info.reserved2 = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_INFO, &info));
 	EXPECT_STREQ("z", info.name);
 	for (j = 1; j < BLOOM_NAME_LEN; j++) {
@@ -1438,6 +1439,11 @@ TEST_F(ioctl, info_output_zeroed)
 	for (j = 0; j < 4; j++) {
 		EXPECT_EQ(0, info.subtable_used[j]);
 	}
+	/* ABI version 3: nothing deleted, an empty filter's estimates */
+	EXPECT_EQ(0, info.delete_pinned);
+	EXPECT_EQ(0, info.estimated_keys);
+	EXPECT_EQ(0, info.estimated_fpp_ppb);
+	EXPECT_EQ(0, info.reserved2);
 
 	/* By name, from another (unbound) descriptor: the same answer. */
 	{

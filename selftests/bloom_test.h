@@ -45,7 +45,7 @@
 /* ABI version 3 appended memory_bytes, bits_per_key_milli to bloom_create. */
 #define BLOOM_CREATE_SIZE_VER3	104
 /* ABI version 3: delete_pinned; bloom_batch's pinned bitmap and count. */
-#define BLOOM_INFO_SIZE_VER2	208
+#define BLOOM_INFO_SIZE_VER2	224
 #define BLOOM_BATCH_SIZE_VER2	72
 
 /*

@@ -294,6 +294,38 @@ u64 bloom_core_bits_set(const struct bloom_core *f);
 /* The same, counted by a scan of the storage (tests, checks): O(size). */
 u64 bloom_core_count_in_use(const struct bloom_core *f);
 
+/**
+ * struct bloom_core_estimate - what bloom_core_estimate() reports
+ * @keys: distinct keys in the filter, estimated from the bits set
+ *	(Swamidass and Baldi; for blocked filters the block-load form; d-left:
+ *	the cells in use); BLOOM_CORE_KEYS_UNKNOWN when every bit is set
+ * @fpp_ppb: the false-positive rate a never-added key meets now, parts per
+ *	billion, rounded: (X/m)^k for standard and counting filters, the
+ *	block-load model for blocked ones, cells compared x 2^-f for d-left
+ *
+ * Both 0 for an empty filter and for a scalable one (see its stages).
+ * estimate.c has the formulas.
+ */
+struct bloom_core_estimate {
+	u64 keys;
+	u32 fpp_ppb;
+};
+
+#define BLOOM_CORE_KEYS_UNKNOWN	(~0ULL)
+
+/* From the kept statistics: O(1) in the filter's size, integers only. */
+void bloom_core_estimate(const struct bloom_core *f,
+			 struct bloom_core_estimate *e);
+
+/*
+ * The false-positive rate a standard, counting (@type
+ * BLOOM_CORE_STANDARD or _COUNTING: 1 - (1 - 1/m)^(kn), to the k) or
+ * blocked filter (the block-load model) of @bits and @hashes has with @keys
+ * distinct keys, as a fraction of 2^64 (U64 max for 1). The benchmarks'
+ * model, in one copy.
+ */
+u64 bloom_core_fpp_model(u32 type, u64 bits, u32 hashes, u64 keys);
+
 /* The counting/d-left statistics, read racily (zero for the other types). */
 void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s);
 

@@ -263,6 +263,9 @@ extern const struct bloom_core_ops bloom_scale_ops;
 extern const struct bloom_core_ops bloom_cnt_ops;
 u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);
 
+/* sizing.c: log2(@v) in 32.32 fixed point, for @v >= 1 */
+u64 bloom_log2_fp(u64 v);
+
 /* dleft.c */
 extern const struct bloom_core_ops bloom_dl_ops;
 int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);

@@ -548,3 +548,9 @@ u64 bloom_core_storage_bytes(const struct bloom_geometry *geo)
 	return (bytes + BLOOM_CORE_ALIGN - 1) / BLOOM_CORE_ALIGN *
 	       BLOOM_CORE_ALIGN;
 }
+
+/* log2(@v) in 32.32 fixed point, for @v >= 1: for estimate.c. */
+u64 bloom_log2_fp(u64 v)
+{
+	return bloom_lg(v);
+}

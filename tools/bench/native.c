@@ -166,6 +166,13 @@ static void emit(const struct target *t, const struct result *res,
 		json_u64(stdout, "bytes", t[v].bytes);
 		json_num(stdout, "bits_per_key", (double)t[v].bits / pl->n);
 		if (t[v].is_filter) {
+			/* the core's model: block-load for blocked */
+			uint32_t type = strcmp(t[v].name, "blocked") ?
+					BLOOM_CORE_STANDARD : BLOOM_CORE_BLOCKED;
+
+			json_num(stdout, "fpr_model",
+				 ldexp((double)bloom_core_fpp_model(type,
+					t[v].bits, t[v].hashes, pl->n), -64));
 			json_u64(stdout, "false_positives", res[v].fp);
 			json_num(stdout, "fpr", (double)res[v].fp / pl->absent);
 			json_u64(stdout, "false_negatives", res[v].false_neg);

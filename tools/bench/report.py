@@ -32,19 +32,9 @@ def theory_bits_per_key(p):
     return math.log2(1 / p) / math.log(2)
 
 
-def fpr_standard(n, m, k):
-    return (1 - math.exp(-k * n / m)) ** k
-
-
-def fpr_blocked(n, m, k, block=512):
-    """Putze, Sanders, Singler: keys per block are Poisson(n / blocks)."""
-    lam = n / (m / block)
-    total, j, pj = 0.0, 0, math.exp(-lam)
-    while j < lam + 20 * math.sqrt(lam) + 20:
-        total += pj * (1 - (1 - 1 / block) ** (j * k)) ** k
-        j += 1
-        pj *= lam / j
-    return total
+# The FPR models come from the core (bloom_core_fpp_model(), through
+# bench-native's "fpr_model"): one copy, the one bloom.ko uses for its
+# estimated_fpp_ppb.
 
 
 # ----------------------------------------------------------------------------
@@ -348,13 +338,13 @@ def md_native(native, results, pngs):
         th = theory_bits_per_key(p)
         for t in TYPES[:3]:
             x = c[t]
-            model = (fpr_blocked if t == "blocked" else fpr_standard)(
-                cfg["keys"], x["bits"], x["hashes"])
+            model = x.get("fpr_model")
             rows.append([size, fmt(cfg["keys"]), p, t, x["hashes"],
                          f"{x['bits_per_key']:.3f}",
                          f"{x['bits_per_key'] / th:.4f}",
                          f"{x['bits_per_key'] / c['standard']['bits_per_key']:.4f}",
-                         f"{model:.5f}", f"{x['fpr']:.5f}",
+                         "n/a" if model is None else f"{model:.5f}",
+                         f"{x['fpr']:.5f}",
                          f"{x['fpr'] / p:.3f}", x["false_negatives"]])
     out.append(md_table(["size", "keys", "p", "type", "k", "bits/key",
                          "/ theory", "/ standard", "FPR model",

@@ -85,6 +85,7 @@ struct info_derived {
 	double fill;		/* share of bits / counters / cells in use */
 	double est_fpp;		/* false-positive rate expected now */
 	double est_keys;	/* distinct keys, estimated; INFINITY if unknown */
+	int over_capacity;	/* count > capacity */
 	double load[4];		/* d-left: share of each subtable's cells used */
 };
 void info_derive(const struct bloom_info *in, struct info_derived *d);

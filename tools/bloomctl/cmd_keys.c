@@ -175,6 +175,23 @@ static int del_summary(const struct key_opts *o, uint64_t keys,
 	return removed == keys ? EXIT_OK : EXIT_ABSENT;
 }
 
+/*
+ * After add: once per run, a warning when the filter holds more keys than
+ * it was sized for (its count: keys that set a new bit). The keys are in;
+ * the exit status stays 0. A failing INFO (an old module) says nothing.
+ */
+static void warn_over_capacity(const struct key_opts *o, int fd)
+{
+	struct bloom_info in;
+
+	if (o->op != OP_ADD || bloom_info(fd, NULL, &in) ||
+	    in.count <= in.capacity)
+		return;
+	fprintf(stderr, "bloomctl: warning: %s holds about %" PRIu64 " keys, more than its capacity of %" PRIu64 ": its false-positive rate is now about %.3g, not the %.3g it was created for; create a larger filter and add the keys again\n",
+		o->name, (uint64_t)in.count, (uint64_t)in.capacity,
+		in.estimated_fpp_ppb / 1e9, in.fpp_ppb / 1e9);
+}
+
 /* Command-line keys: all checked before the first one is sent. */
 static int keys_from_args(const struct key_opts *o, int fd)
 {
@@ -234,6 +251,7 @@ static int keys_from_args(const struct key_opts *o, int fd)
 		fprintf(stderr, "bloomctl: %s: %s %zu keys, %ld %s\n", o->name,
 			op_done[op], n, ret,
 			op == OP_TEST ? "may be present" : "probably present already");
+	warn_over_capacity(o, fd);
 	free(keys);
 	free(packed);
 	free(results);
@@ -435,6 +453,7 @@ static int keys_from_files(const struct key_opts *o, int fd)
 	}
 	free(s.texts);
 	bloom_builder_free(s.b);
+	warn_over_capacity(o, fd);
 	if (op == OP_DEL)
 		return del_summary(o, s.keys, s.hits, s.pinned);
 	/* test: the rule of keys on the command line, --absent or not */

@@ -81,6 +81,15 @@ static void print_info_text(const struct bloom_info *in)
 	printf("count:           %" PRIu64 " keys (%.1f%% of capacity)\n",
 	       (uint64_t)in->count,
 	       in->capacity ? 100.0 * in->count / in->capacity : 0.0);
+	if (d.over_capacity)
+		printf("over capacity:   %" PRIu64 " keys in a filter sized for %" PRIu64 ": the false-positive rate is above the one asked for; create a larger filter and add the keys again\n",
+		       (uint64_t)in->count, (uint64_t)in->capacity);
+	if (isfinite(d.est_keys))
+		printf("estimated keys:  %.0f (distinct keys, from the %s in use)\n",
+		       d.est_keys, in->type == BLOOM_TYPE_DLEFT ? "cells" :
+		       in->type == BLOOM_TYPE_COUNTING ? "counters" : "bits");
+	else
+		printf("estimated keys:  unknown (every bit is set)\n");
 	printf("adds:            %" PRIu64 "\n", (uint64_t)in->adds);
 	printf("queries:         %" PRIu64 " (%" PRIu64 " may be present)\n",
 	       (uint64_t)in->queries, (uint64_t)in->hits);
@@ -115,7 +124,10 @@ static void print_info_text(const struct bloom_info *in)
 	       in->type == BLOOM_TYPE_COUNTING ? "counters in use:" :
 						 "bits set:       ",
 	       (uint64_t)in->bits_set, d.fill);
-	printf("estimated fpp:   %.6g now (fill ratio ^ hashes)\n", d.est_fpp);
+	printf("estimated fpp:   %.6g now (%s)\n", d.est_fpp,
+	       in->type == BLOOM_TYPE_BLOCKED ?
+	       "block-load model: Poisson keys per block" :
+	       "fill ratio ^ hashes");
 }
 
 int cmd_info(const char *dev, int argc, char **argv)

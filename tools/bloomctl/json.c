@@ -31,28 +31,23 @@ int type_can_delete(uint32_t type)
 	return type == BLOOM_TYPE_COUNTING || type == BLOOM_TYPE_DLEFT;
 }
 
+/*
+ * The estimates come from the module (estimated_keys, estimated_fpp_ppb:
+ * the core computes them, one copy for sysfs, INFO and this); only the
+ * fill ratios are derived here.
+ */
 void info_derive(const struct bloom_info *in, struct info_derived *d)
 {
 	uint64_t cells = (uint64_t)in->subtables * in->subtable_cells;
 	unsigned int i;
 
 	memset(d, 0, sizeof(*d));
+	d->est_fpp = in->estimated_fpp_ppb / 1e9;
+	d->est_keys = in->estimated_keys == ~(__u64)0 ? INFINITY :
+		      (double)in->estimated_keys;
+	d->over_capacity = in->count > in->capacity;
 	if (in->type == BLOOM_TYPE_DLEFT) {
-		/*
-		 * A query compares its fingerprint with the used cells of one
-		 * bucket (8 cells) per subtable: on average used * 8 /
-		 * subtable_cells of them, each equal by chance with
-		 * probability 2^-f. bits_set counts the cells in use; a cell
-		 * holds one fingerprint, usually one distinct key.
-		 */
-		double cmp = in->subtable_cells ?
-			8.0 * in->bits_set / in->subtable_cells : 0;
-
 		d->fill = cells ? (double)in->bits_set / cells : 0;
-		d->est_fpp = in->fingerprint_bits ?
-			-expm1(cmp * log1p(-ldexp(1, -(int)in->fingerprint_bits))) :
-			0;
-		d->est_keys = in->bits_set;
 		for (i = 0; i < 4 && i < in->subtables; i++)
 			d->load[i] = in->subtable_cells ?
 				(double)in->subtable_used[i] / in->subtable_cells : 0;
@@ -60,15 +55,6 @@ void info_derive(const struct bloom_info *in, struct info_derived *d)
 	}
 	/* Counting: a non-zero counter plays the part of a set bit. */
 	d->fill = in->bits ? (double)in->bits_set / in->bits : 0;
-	/*
-	 * A query for an absent key hits only if all k bits are set: fill^k.
-	 * For a blocked filter this underestimates a little (blocks fill
-	 * unevenly); it is the estimate both types share.
-	 */
-	d->est_fpp = pow(d->fill, in->hashes);
-	/* Swamidass & Baldi: distinct keys from the number of set bits. */
-	d->est_keys = d->fill < 1 && in->hashes ?
-		-(double)in->bits / in->hashes * log1p(-d->fill) : INFINITY;
 }
 
 static void u64_array(FILE *f, const __u64 *v, unsigned int n)
@@ -149,7 +135,11 @@ void print_info_json(FILE *f, const struct bloom_info *in, const char *ind)
 	fprintf(f, "%s  \"memory_bits_per_key\": %.4f,\n", ind,
 		in->capacity ? 8.0 * in->memory_bytes / in->capacity : 0.0);
 	fprintf(f, "%s  \"fill_ratio\": %.6f,\n", ind, d.fill);
-	fprintf(f, "%s  \"estimated_fpp\": %.6g,\n", ind, d.est_fpp);
+	fprintf(f, "%s  \"estimated_fpp\": %.9g,\n", ind, d.est_fpp);
+	fprintf(f, "%s  \"estimated_fpp_ppb\": %u,\n", ind,
+		in->estimated_fpp_ppb);
+	fprintf(f, "%s  \"over_capacity\": %s,\n", ind,
+		d.over_capacity ? "true" : "false");
 	/* JSON has no infinity: a full filter's key count is unknowable. */
 	if (isfinite(d.est_keys))
 		fprintf(f, "%s  \"estimated_keys\": %.0f\n", ind, d.est_keys);

@@ -361,6 +361,18 @@ struct bloom_name {
  * Added in ABI version 3:
  * @delete_pinned: out: keys passed to DELETE that were pinned (found, but a
  *	saturated counter or cell kept them; see Deleting)
+ * @estimated_keys: out: distinct keys in the filter, estimated from
+ *	@bits_set (Swamidass and Baldi: -(m/k) ln(1 - bits_set/m); blocked:
+ *	-(m/512) ln(1 - bits_set/m) / (1 - (1 - 1/512)^k), the same under the
+ *	block-load model; d-left: the cells in use); ~0 when every bit is set
+ *	(too many keys to tell)
+ * @estimated_fpp_ppb: out: the false-positive rate a never-added key meets
+ *	now, parts per billion: (bits_set/m)^k for standard and counting
+ *	filters; for blocked filters the block-load model (keys per block
+ *	Poisson with mean @estimated_keys / blocks); d-left: cells a query
+ *	compares x 2^-fingerprint_bits. Above @fpp_ppb once the filter holds
+ *	more than @capacity keys.
+ * @reserved2: out: 0
  */
 struct bloom_info {
 	__u32 size;
@@ -387,6 +399,9 @@ struct bloom_info {
 	__aligned_u64 subtable_cells;
 	__aligned_u64 subtable_used[4];
 	__aligned_u64 delete_pinned;
+	__aligned_u64 estimated_keys;
+	__u32 estimated_fpp_ppb;
+	__u32 reserved2;
 };
 
 /**
