@@ -419,11 +419,6 @@ u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 	return removed;
 }
 
-u64 bloom_kept_in_use(const struct bloom_core *f)
-{
-	return bloom_atomic64_read(&f->in_use);
-}
-
 u64 bloom_core_bits_set(const struct bloom_core *f)
 {
 	return f->ops->in_use(f);

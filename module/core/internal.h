@@ -252,8 +252,15 @@ struct bloom_core_ops {
 
 /* bits.c */
 extern const struct bloom_core_ops bloom_std_ops;
-/* @in_use of the types that keep it in f->in_use (all but d-left) */
-u64 bloom_kept_in_use(const struct bloom_core *f);
+/*
+ * @in_use of the types that keep it in f->in_use (all but d-left). Inline,
+ * so that counting.c does not need bits.c: libbloom links counting.c for
+ * bloom_size() without the rest of the core.
+ */
+static inline u64 bloom_kept_in_use(const struct bloom_core *f)
+{
+	return bloom_atomic64_read(&f->in_use);
+}
 extern const struct bloom_core_ops bloom_blk_ops;
 
 /* scale.c */
