@@ -24,6 +24,7 @@
 #include "filter.h"
 #include "name.h"
 #include "registry.h"
+#include "snap.h"
 #include "sysfs.h"
 
 /* An open descriptor; @filter is set once, by BIND or CREATE, then fixed. */
@@ -38,6 +39,9 @@ union bloom_ioctl_arg {
 	struct bloom_info info;
 	struct bloom_list list;
 	struct bloom_batch batch;
+	struct bloom_save save;
+	struct bloom_restore restore;
+	struct bloom_pair pair;
 };
 
 static struct miscdevice bloom_misc;
@@ -124,7 +128,10 @@ static int bloom_ioc_create(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	ret = bloom_sysfs_ready(bloom_misc.this_device);
 	if (ret)
 		return ret;
-	ret = bloom_filter_new(c, &f);
+	if (c->flags & BLOOM_CREATE_F_LIKE)
+		ret = bloom_snap_new_like(c, &f);
+	else
+		ret = bloom_filter_new(c, &f);
 	if (ret)
 		return ret;
 	ret = bloom_registry_add(f);
@@ -241,6 +248,94 @@ static int bloom_ioc_delete(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 /* A change to the filters: see "Security model" in Documentation/bloom.rst. */
 #define BLOOM_OP_F_MUTATES	(BLOOM_OP_F_WRITE | BLOOM_OP_F_ADMIN)
 
+/* A filter by name, or the bound one when the name is all zero. */
+static struct bloom_filter *bloom_file_or_named(struct bloom_file *bf,
+						const char *name)
+{
+	struct bloom_filter *f;
+
+	if (bloom_name_empty(name)) {
+		f = bloom_file_filter(bf);
+		return IS_ERR(f) ? f : bloom_filter_get(f);
+	}
+	if (!bloom_name_valid(name))
+		return ERR_PTR(-EINVAL);
+	return bloom_registry_lookup(name);
+}
+
+static int bloom_ioc_save(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_filter *f;
+	int ret;
+
+	if (arg->save.flags)
+		return -EINVAL;
+	f = bloom_file_or_named(bf, arg->save.name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_snap_save(f, &arg->save);
+	bloom_filter_put(f);
+	return ret;
+}
+
+static int bloom_ioc_restore(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	int ret = bloom_sysfs_ready(bloom_misc.this_device);
+
+	return ret ? ret : bloom_snap_restore(&arg->restore);
+}
+
+/* MERGE and SWAP: both filters by name. */
+static int bloom_ioc_pair(union bloom_ioctl_arg *arg,
+			  int (*fn)(struct bloom_filter *,
+				    struct bloom_filter *))
+{
+	struct bloom_pair *p = &arg->pair;
+	struct bloom_filter *dst, *src;
+	int ret;
+
+	if (p->flags || !bloom_name_valid(p->name) ||
+	    !bloom_name_valid(p->other))
+		return -EINVAL;
+	dst = bloom_registry_lookup(p->name);
+	if (IS_ERR(dst))
+		return PTR_ERR(dst);
+	src = bloom_registry_lookup(p->other);
+	if (IS_ERR(src)) {
+		bloom_filter_put(dst);
+		return PTR_ERR(src);
+	}
+	ret = fn(dst, src);
+	bloom_filter_put(src);
+	bloom_filter_put(dst);
+	return ret;
+}
+
+static int bloom_ioc_merge(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	return bloom_ioc_pair(arg, bloom_snap_merge);
+}
+
+static int bloom_ioc_swap(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	return bloom_ioc_pair(arg, bloom_snap_swap);
+}
+
+static int bloom_ioc_flush(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_filter *f;
+	int ret;
+
+	if (arg->name.flags || !bloom_name_valid(arg->name.name))
+		return -EINVAL;
+	f = bloom_registry_lookup(arg->name.name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_snap_flush(f);
+	bloom_filter_put(f);
+	return ret;
+}
+
 struct bloom_ioctl_op {
 	unsigned int cmd;
 	u32 size;	/* of the struct this module knows */
@@ -276,6 +371,16 @@ static const struct bloom_ioctl_op bloom_ops[] = {
 		 BLOOM_OP_F_OUT),
 	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch, out_hits,
 		 BLOOM_OP_F_MUTATES | BLOOM_OP_F_OUT | BLOOM_OP_F_PARTIAL),
+	BLOOM_OP(BLOOM_IOC_SAVE, bloom_ioc_save, bloom_save, out_len,
+		 BLOOM_OP_F_ADMIN | BLOOM_OP_F_OUT),
+	BLOOM_OP(BLOOM_IOC_RESTORE, bloom_ioc_restore, bloom_restore,
+		 buf_len, BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_MERGE, bloom_ioc_merge, bloom_pair, other,
+		 BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_SWAP, bloom_ioc_swap, bloom_pair, other,
+		 BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_FLUSH, bloom_ioc_flush, bloom_name, name,
+		 BLOOM_OP_F_MUTATES),
 };
 
 static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
@@ -286,7 +391,7 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 	u32 usize;
 	int ret;
 
-	/* Nine entries: a scan costs less than the syscall around it. */
+	/* A dozen entries: a scan costs less than the syscall around it. */
 	for (op = bloom_ops; op < bloom_ops + ARRAY_SIZE(bloom_ops); op++)
 		if (op->cmd == cmd)
 			break;
@@ -312,9 +417,10 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 	ret = op->fn(file->private_data, &arg);
 	/*
 	 * ADD and DELETE report how far they got even when the results bitmap
-	 * faulted.
+	 * faulted; SAVE reports the size it needs with EOVERFLOW.
 	 */
-	if ((!ret || (ret == -EFAULT && (op->flags & BLOOM_OP_F_PARTIAL))) &&
+	if ((!ret || (ret == -EFAULT && (op->flags & BLOOM_OP_F_PARTIAL)) ||
+	     ret == -EOVERFLOW) &&
 	    (op->flags & BLOOM_OP_F_OUT) &&
 	    copy_to_user(ubuf, &arg, min(usize, op->size)))
 		return -EFAULT;

@@ -91,7 +91,10 @@ static bool bloom_zeroed(const void *p, size_t len)
 static int bloom_create_geometry(const struct bloom_create *arg,
 				 struct bloom_geometry *geo)
 {
-	if (arg->flags & ~BLOOM_CREATE_F_ALL || arg->reserved)
+	/* BLOOM_CREATE_F_LIKE is handled before (snap.c). */
+	if (arg->flags & ~BLOOM_CREATE_F_ALL ||
+	    arg->flags & BLOOM_CREATE_F_LIKE || arg->reserved ||
+	    !bloom_zeroed(arg->like, sizeof(arg->like)))
 		return -EINVAL;
 	if (!(arg->flags & BLOOM_CREATE_F_HASH_KEY) &&
 	    !bloom_zeroed(arg->hash_key, sizeof(arg->hash_key)))
@@ -265,7 +268,6 @@ static const struct kobj_type bloom_filter_ktype = {
 int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 {
 	struct bloom_geometry geo;
-	struct bloom_filter *f;
 	struct bloom_store *s;
 	int ret;
 
@@ -276,6 +278,13 @@ int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 				  arg->hash_key : NULL);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	return bloom_filter_new_store(arg->name, s, out);
+}
+
+int bloom_filter_new_store(const char *name, struct bloom_store *s,
+			   struct bloom_filter **out)
+{
+	struct bloom_filter *f;
 
 	f = bloom_kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f) {
@@ -285,9 +294,9 @@ int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 	atomic_inc(&bloom_filter_structs);
 	refcount_set(&f->users, 1);
 	mutex_init(&f->write_lock);
-	f->type = geo.type;
+	f->type = s->core.geo.type;
 	RCU_INIT_POINTER(f->store, s);
-	strscpy(f->name, arg->name, sizeof(f->name));
+	strscpy(f->name, name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
 	kobject_init(&f->kobj, &bloom_filter_ktype);
 	*out = f;

@@ -95,6 +95,12 @@ struct bloom_filter {
 
 int bloom_filter_new(const struct bloom_create *arg,
 		     struct bloom_filter **out);
+/*
+ * A new filter named @name holding @s (from bloom_store_new(), which it
+ * takes over, also on failure: 0 or -ENOMEM). Not yet registered.
+ */
+int bloom_filter_new_store(const char *name, struct bloom_store *s,
+			   struct bloom_filter **out);
 struct bloom_filter *bloom_filter_get(struct bloom_filter *f);
 void bloom_filter_put(struct bloom_filter *f);
 /* The registry's part of destroy, after the name and sysfs are gone. */

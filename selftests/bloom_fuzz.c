@@ -55,6 +55,7 @@ static bool vfs_magic(unsigned int magic)
 static const int allowed[] = {
 	EINVAL, E2BIG, EFAULT, EOPNOTSUPP, EEXIST, ENOENT, EBADF, EBADFD,
 	EBUSY, ESTALE, EPERM, EDQUOT, ENOMEM, ENOSPC, EINTR, ENOTTY,
+	EBADMSG, EPROTONOSUPPORT, EOVERFLOW,
 };
 #define NALLOWED	(sizeof(allowed) / sizeof(allowed[0]))
 
@@ -188,9 +189,11 @@ static __u32 fuzz_arg(struct fuzzer *f, unsigned int nr, __u8 *b)
 		sizeof(struct bloom_name), sizeof(struct bloom_name),
 		sizeof(struct bloom_info), sizeof(struct bloom_list),
 		sizeof(struct bloom_batch), sizeof(struct bloom_batch),
-		sizeof(struct bloom_batch),
+		sizeof(struct bloom_batch), sizeof(struct bloom_save),
+		sizeof(struct bloom_restore), sizeof(struct bloom_pair),
+		sizeof(struct bloom_pair), sizeof(struct bloom_name),
 	};
-	__u32 size = nr < 9 ? sizes[nr] : 8 * (1 + below(f, 32));
+	__u32 size = nr < 14 ? sizes[nr] : 8 * (1 + below(f, 32));
 	__u32 room = 512, i;
 
 	memset(b, 0, room);
@@ -320,7 +323,7 @@ static unsigned long fuzz_cmd(struct fuzzer *f, unsigned int *nr)
 	unsigned int magic, dir, sz;
 
 	/* Mostly the commands that exist, to get past the dispatch. */
-	*nr = chance(f, 85) ? below(f, 9) : below(f, 16);
+	*nr = chance(f, 85) ? below(f, 14) : below(f, 16);
 	if (chance(f, 80))
 		return _IO(BLOOM_IOC_MAGIC, *nr);
 	dir = below(f, 4);
@@ -462,8 +465,9 @@ TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 {
 	static const char *const names[NALLOWED] = {
 		"EINVAL", "E2BIG", "EFAULT", "EOPNOTSUPP", "EEXIST", "ENOENT",
-		"EBADFD", "EBUSY", "ESTALE", "EPERM", "EDQUOT", "ENOMEM",
-		"ENOSPC", "EINTR", "ENOTTY",
+		"EBADF", "EBADFD", "EBUSY", "ESTALE", "EPERM", "EDQUOT",
+		"ENOMEM", "ENOSPC", "EINTR", "ENOTTY", "EBADMSG",
+		"EPROTONOSUPPORT", "EOVERFLOW",
 	};
 	struct fuzzer fz[THREADS];
 	pthread_t th[THREADS];

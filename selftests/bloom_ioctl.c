@@ -165,6 +165,9 @@ TEST_F(ioctl, struct_sizes_are_abi)
 	/* Catches an accidental change of the ABI in the header itself. */
 	EXPECT_EQ(BLOOM_VERSION_SIZE_VER0, sizeof(struct bloom_version));
 	EXPECT_EQ(BLOOM_CREATE_SIZE_VER3, sizeof(struct bloom_create));
+	EXPECT_EQ(BLOOM_SAVE_SIZE_VER3, sizeof(struct bloom_save));
+	EXPECT_EQ(BLOOM_RESTORE_SIZE_VER3, sizeof(struct bloom_restore));
+	EXPECT_EQ(BLOOM_PAIR_SIZE_VER3, sizeof(struct bloom_pair));
 	EXPECT_EQ(BLOOM_NAME_SIZE_VER0, sizeof(struct bloom_name));
 	EXPECT_EQ(BLOOM_INFO_SIZE_VER2, sizeof(struct bloom_info));
 	EXPECT_EQ(BLOOM_LIST_SIZE_VER0, sizeof(struct bloom_list));
@@ -535,8 +538,8 @@ TEST_F(ioctl, list_names_pointer_efault)
 TEST_F(ioctl, unknown_commands_enotty)
 {
 	const unsigned long cmds[] = {
-		_IO(BLOOM_IOC_MAGIC, 0x09),	/* the first after DELETE */
-		_IO(BLOOM_IOC_MAGIC, 0x0a),
+		_IO(BLOOM_IOC_MAGIC, 0x3f),	/* none of the reserved ones */
+		_IO(BLOOM_IOC_MAGIC, 0x40),
 		_IO(BLOOM_IOC_MAGIC, 0x7f),
 		_IO(BLOOM_IOC_MAGIC, 0xff),
 		_IO(BLOOM_IOC_MAGIC - 1, 0x00),	/* other magic, same nr */

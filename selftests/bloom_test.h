@@ -42,11 +42,18 @@
 #define BLOOM_BATCH_SIZE_VER0	56
 /* ABI version 2 appended the delete and d-left statistics to bloom_info. */
 #define BLOOM_INFO_SIZE_VER1	200
-/* ABI version 3 appended memory_bytes, bits_per_key_milli to bloom_create. */
-#define BLOOM_CREATE_SIZE_VER3	104
-/* ABI version 3: delete_pinned; bloom_batch's pinned bitmap and count. */
+/*
+ * ABI version 3 appended memory_bytes, bits_per_key_milli, reserved2 (104
+ * bytes, sizing) and then @like (136 bytes, snapshots) to bloom_create,
+ * delete_pinned to bloom_info, the pinned bitmap and count to bloom_batch,
+ * and added the snapshot structs.
+ */
+#define BLOOM_CREATE_SIZE_VER3	136
 #define BLOOM_INFO_SIZE_VER2	224
 #define BLOOM_BATCH_SIZE_VER2	72
+#define BLOOM_SAVE_SIZE_VER3	64
+#define BLOOM_RESTORE_SIZE_VER3	56
+#define BLOOM_PAIR_SIZE_VER3	72
 
 /*
  * A canonical kernel address on x86-64 (the kernel text mapping): the kernel

@@ -46,18 +46,22 @@ fi
 
 # Order: the fast, precise ABI checks first, the long measurement last.
 progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy
-	bloom_limits bloom_stress bloom_fuzz)
+	bloom_limits bloom_stress bloom_fuzz bloom_snapshot)
 cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh
+# snapshots through bloomctl; it unloads and reloads the module
+snapcli=$here/cli/test_snapshot.sh
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent
 	cli_sizing=/nonexistent
+	snapcli=/nonexistent
 fi
 
 ntests=$((${#progs[@]} + 2))
 [ -e "$cli" ] && ntests=$((ntests + 1))
 [ -e "$cli_sizing" ] && ntests=$((ntests + 1))
+[ -e "$snapcli" ] && ntests=$((ntests + 1))
 
 num=0
 failed=0
@@ -120,6 +124,11 @@ if [ -e "$cli" ]; then
 fi
 if [ -e "$cli_sizing" ]; then
 	run_one bloomctl_sizing "$cli_sizing"
+fi
+if [ -e "$snapcli" ]; then
+	t0=$(date +%s)
+	run_one bloomctl_snapshot "$snapcli"
+	echo "# bloomctl_snapshot took $(($(date +%s) - t0)) s"
 fi
 echo "# all programs took $(($(date +%s) - start)) s"
 

@@ -483,6 +483,28 @@ u64 bloom_core_bits(const struct bloom_core *f);
 u32 bloom_core_est_fpp_ppb(const struct bloom_core *f);
 
 /*
+ * Same type, geometry and hash key: the two filters set the same bits for
+ * the same keys, so they can be merged. Never true of scalable filters.
+ */
+bool bloom_core_compatible(const struct bloom_core *a,
+			   const struct bloom_core *b);
+
+/*
+ * @dst becomes the union of @dst and @src (merge.c): OR for standard and
+ * blocked filters, counters added and saturating at 15 for counting ones.
+ * -EINVAL if the two are not bloom_core_compatible(), -EOPNOTSUPP for
+ * d-left and scalable filters. The caller holds off @dst's writers when they must be exclusive,
+ * and any change to @src's storage; queries of @dst may run.
+ */
+int bloom_core_merge(struct bloom_core *dst, const struct bloom_core *src);
+
+/*
+ * Every bit, counter or cell to 0 and the statistics with them; 0, or
+ * -EOPNOTSUPP for a scalable filter.
+ */
+int bloom_core_clear(struct bloom_core *f);
+
+/*
  * The SipHash key from its 16 bytes, as the reference implementation reads
  * them: key[0] is the little-endian u64 of bytes 0..7, key[1] of 8..15.
  */

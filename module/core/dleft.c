@@ -466,6 +466,8 @@ int bloom_dl_geometry_check(const struct bloom_geometry *geo)
 {
 	u64 cells_max;
 
+	if (geo->bits > BLOOM_CORE_BITS_MAX)
+		return -E2BIG;
 	if (geo->cell_bits != 16 && geo->cell_bits != 32)
 		return -EINVAL;
 	if (geo->fingerprint_bits != geo->cell_bits - BLOOM_DL_CTR_BITS ||

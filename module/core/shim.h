@@ -16,9 +16,10 @@
  * (seed 0), bloom_xxh64_update(), bloom_xxh64_digest() (the kernel's
  * lib/xxhash.c; in userspace libxxhash's header, inlined, so nothing extra
  * is linked), bloom_cond_resched() for long scans (a no-op in
- * userspace), and a 64-bit atomic counter, bloom_atomic64_t with
+ * userspace), a 64-bit atomic counter, bloom_atomic64_t with
  * bloom_atomic64_add()/_read()/_set() (relaxed: statistics only, nothing is
- * ordered by them).
+ * ordered by them), and bloom_or_long(), an atomic OR of a word that
+ * returns the word's old value.
  */
 #ifndef BLOOM_CORE_SHIM_H
 #define BLOOM_CORE_SHIM_H
@@ -62,6 +63,12 @@ static inline u64 bloom_atomic64_read(const atomic64_t *a)
 static inline void bloom_atomic64_set(atomic64_t *a, u64 v)
 {
 	atomic64_set(a, (s64)v);
+}
+
+/* Atomic OR of a whole word (merge of bit arrays); returns the old word. */
+static inline unsigned long bloom_or_long(unsigned long *w, unsigned long v)
+{
+	return (unsigned long)atomic_long_fetch_or(v, (atomic_long_t *)w);
 }
 
 #else /* userspace */
@@ -222,6 +229,11 @@ static inline u64 siphash(const void *data, size_t len,
 #define bloom_xxh64_digest(s)	((u64)XXH64_digest(s))
 
 #define bloom_cond_resched()	do { } while (0)
+
+static inline unsigned long bloom_or_long(unsigned long *w, unsigned long v)
+{
+	return __atomic_fetch_or(w, v, __ATOMIC_RELAXED);
+}
 
 #endif /* __KERNEL__ */
 

@@ -298,6 +298,44 @@ static void test_concurrent(u32 type)
 	      tname(type), N, ROUNDS, bad);
 }
 
+/*
+ * MERGE keeps bits_set exact (only the bits its OR turned on, the counters
+ * it took from 0) and adds the source's keys; CLEAR zeroes both.
+ */
+static void test_merge_clear(u32 type)
+{
+	enum { N = 20000 };
+	struct bloom_core_stats sa, sb, st;
+	struct filter a, b;
+	u32 i;
+
+	filter_new(&a, type, N, 10000000);
+	filter_new(&b, type, N, 10000000);
+	for (i = 0; i < N; i++)
+		bloom_core_add_hash(i % 2 ? &a.core : &b.core,
+				    key_hash(&a.core, 1, i % 3 ? i : i / 3));
+	bloom_core_stats(&a.core, &sa);
+	bloom_core_stats(&b.core, &sb);
+	check(!bloom_core_merge(&a.core, &b.core), "%s: merge", tname(type));
+	bloom_core_stats(&a.core, &st);
+	check(st.in_use == recount(&a.core, a.mem) &&
+	      st.in_use == bloom_core_count_in_use(&a.core) &&
+	      st.keys == sa.keys + sb.keys,
+	      "%s: after merge bits_set %llu equals a recount (%llu), keys %llu = %llu + %llu",
+	      tname(type), (unsigned long long)st.in_use,
+	      (unsigned long long)recount(&a.core, a.mem),
+	      (unsigned long long)st.keys, (unsigned long long)sa.keys,
+	      (unsigned long long)sb.keys);
+	check(!bloom_core_clear(&a.core), "%s: clear", tname(type));
+	bloom_core_stats(&a.core, &st);
+	check(st.in_use == 0 && st.keys == 0 && recount(&a.core, a.mem) == 0,
+	      "%s: after clear bits_set %llu and keys %llu are 0",
+	      tname(type), (unsigned long long)st.in_use,
+	      (unsigned long long)st.keys);
+	filter_free(&a);
+	filter_free(&b);
+}
+
 int main(void)
 {
 	u32 i;
@@ -311,6 +349,8 @@ int main(void)
 	test_delete_all(BLOOM_CORE_DLEFT);
 	test_concurrent(BLOOM_CORE_STANDARD);
 	test_concurrent(BLOOM_CORE_BLOCKED);
+	for (i = 0; i < 3; i++)
+		test_merge_clear(types[i]);
 	printf("1..%d\n", test_no);
 	return test_failed ? 1 : 0;
 }

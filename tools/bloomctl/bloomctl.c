@@ -21,7 +21,8 @@ static const struct verb verbs[] = {
 	  "create NAME [--type standard|blocked|counting|dleft] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--hash-key HEX32 | --hash-key-file FILE]\n"
-	  "       [--bits M --hashes K]",
+	  "       [--bits M --hashes K]\n"
+	  "       create NAME --like OTHER",
 	  "Creates filter NAME from any two of: N keys (capacity), false-positive\n"
 	  "rate P at N keys, C bits per key, SIZE bytes of memory for the table.\n"
 	  "The module sizes it exactly as 'bloomctl calc' with the same numbers\n"
@@ -52,6 +53,9 @@ static const struct verb verbs[] = {
 	  "      --bits M      explicit geometry, with --hashes K, --capacity and\n"
 	  "                    --fpp (recorded): M bits (blocked: a multiple of 512;\n"
 	  "                    counting: M counters; not for dleft)\n"
+	  "      --like OTHER  an empty filter with the type, geometry and hash key\n"
+	  "                    of filter OTHER, so that the two can be merged\n"
+	  "                    (bloomctl merge); takes no other option\n"
 	  "Numbers that cannot make a filter are refused (exit 2) with the numbers\n"
 	  "that would fit.\n" },
 	{ "calc", cmd_calc,
@@ -128,6 +132,52 @@ static const struct verb verbs[] = {
 	{ "destroy", cmd_destroy,
 	  "destroy NAME",
 	  "Destroys filter NAME and frees its memory (needs CAP_NET_ADMIN).\n" },
+	{ "save", cmd_save,
+	  "save NAME FILE\n"
+	  "       save --all DIR",
+	  "Writes filter NAME as a snapshot to FILE ('-': standard output), needs\n"
+	  "CAP_NET_ADMIN. A file is written atomically (a temporary file, fsync,\n"
+	  "rename) with mode 0600: a snapshot holds the filter's secret hash key.\n"
+	  "A counting or dleft filter is saved as one point in time.\n"
+	  "  -a, --all         every filter, each to DIR/NAME.bloom (DIR is created\n"
+	  "                    with mode 0700 if missing); when all were saved, the\n"
+	  "                    *.bloom files of filters that no longer exist are\n"
+	  "                    removed, so 'restore --all' does not bring them back\n" },
+	{ "restore", cmd_restore,
+	  "restore FILE [--name NEW] [--replace]\n"
+	  "       restore --all DIR [--replace]",
+	  "Creates a filter from snapshot FILE ('-': standard input), named as in the\n"
+	  "snapshot or NEW; needs CAP_NET_ADMIN. The file is checked completely\n"
+	  "(checksums, sizes, every counter and cell) before the filter appears; a\n"
+	  "bad file is refused with the reason and nothing is created or changed.\n"
+	  "  -n, --name NEW    the restored filter's name\n"
+	  "  -r, --replace     if a filter of that name exists, replace its contents\n"
+	  "                    in one step (queries see the old or the new contents,\n"
+	  "                    never neither; bound programs stay bound); it must be\n"
+	  "                    of the snapshot's type. Else create it\n"
+	  "  -a, --all         every DIR/*.bloom file, in name order; a filter that\n"
+	  "                    exists already is kept (and reported) unless\n"
+	  "                    --replace; a file that fails is reported, the others\n"
+	  "                    are restored, and the exit status is 3\n" },
+	{ "merge", cmd_merge,
+	  "merge DST SRC",
+	  "Makes filter DST the union of DST and SRC: DST then answers \"may be\n"
+	  "present\" for every key of either. The two need the same type, geometry\n"
+	  "and hash key (create SRC with 'create SRC --like DST', or restore both\n"
+	  "from one snapshot). Counting counters add up (and stay at 15 once\n"
+	  "there); dleft filters cannot be merged. Needs CAP_NET_ADMIN.\n" },
+	{ "swap", cmd_swap,
+	  "swap NAME1 NAME2",
+	  "Exchanges the contents of two filters of the same type in one step, as\n"
+	  "ipset's swap: keys, geometry, hash key and statistics change places; the\n"
+	  "names and the programs bound to them stay. Replace a live filter without\n"
+	  "a gap: fill or restore a new one, swap, destroy the old. Needs\n"
+	  "CAP_NET_ADMIN.\n" },
+	{ "flush", cmd_flush,
+	  "flush NAME",
+	  "Removes every key of filter NAME; it keeps its name, geometry and hash\n"
+	  "key, and its statistics restart from zero. Needs CAP_NET_ADMIN. Adds\n"
+	  "running during the flush may be kept or not.\n" },
 	{ "build", cmd_build,
 	  "build FILE --name NAME [--type T] --capacity N --fpp P -f KEYS\n"
 	  "       [--hash-key HEX32 | --hash-key-file F] [--ipv4|--ipv6]\n"

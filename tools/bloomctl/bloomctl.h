@@ -119,6 +119,11 @@ int cmd_list(const char *dev, int argc, char **argv);
 int cmd_version(const char *dev, int argc, char **argv);
 int cmd_help(const char *dev, int argc, char **argv);
 int cmd_build(const char *dev, int argc, char **argv);
+int cmd_save(const char *dev, int argc, char **argv);
+int cmd_restore(const char *dev, int argc, char **argv);
+int cmd_merge(const char *dev, int argc, char **argv);
+int cmd_flush(const char *dev, int argc, char **argv);
+int cmd_swap(const char *dev, int argc, char **argv);
 /* Prints the help of @verb (NULL: the overview); -1 if there is no such verb. */
 int print_help(FILE *f, const char *verb);
 

@@ -21,6 +21,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 		{ "hash-key-file", required_argument, NULL, 'F' },
 		{ "bits", required_argument, NULL, 'm' },
 		{ "hashes", required_argument, NULL, 'k' },
+		{ "like", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -28,7 +29,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 	struct bloom_size_result r = { .sz = sizeof(r) };
 	uint8_t key[BLOOM_HASH_KEY_LEN];
 	struct size_args a;
-	int c, fd, err;
+	int have_type = 0, c, fd, err;
 	uint64_t v;
 	const char *name;
 
@@ -43,6 +44,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 			if (!o.type)
 				die_usage("create", "unknown filter type '%s': use standard, blocked, counting or dleft",
 					  optarg);
+			have_type = 1;
 			break;
 		case 'K':
 			if (o.hash_key)
@@ -70,6 +72,9 @@ int cmd_create(const char *dev, int argc, char **argv)
 					  optarg, BLOOM_BITS_MAX);
 			o.bits = v;
 			break;
+		case 'L':
+			o.like = optarg;
+			break;
 		case 'h':
 			print_help(stdout, "create");
 			return EXIT_OK;
@@ -83,6 +88,21 @@ int cmd_create(const char *dev, int argc, char **argv)
 		die_usage("create", "unexpected argument '%s'", argv[optind + 1]);
 	name = argv[optind];
 	check_name("create", name);
+	if (o.like) {
+		check_name("create", o.like);
+		if (size_given(&a) || a.o.hashes || have_type || o.bits ||
+		    o.hash_key)
+			die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
+		o.type = 0;
+		fd = open_device(dev);
+		err = bloom_create_opts(fd, name, &o);
+		if (err == -ENOENT)
+			die_op(BLOOM_OP_CREATE, o.like, err);
+		if (err)
+			die_op(BLOOM_OP_CREATE, name, err);
+		bloom_close(fd);
+		return EXIT_OK;
+	}
 	o.capacity = a.o.capacity;
 	o.fpp = a.o.fpp;
 	o.hashes = a.o.hashes;

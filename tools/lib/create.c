@@ -44,6 +44,7 @@ int bloom_create_opts(int fd, const char *name,
 {
 	const uint8_t *hash_key;
 	struct bloom_create c;
+	const char *like;
 	uint32_t flags;
 	int err;
 
@@ -52,6 +53,26 @@ int bloom_create_opts(int fd, const char *name,
 	err = OPTS_CHECK(o, bloom_create_opts);
 	if (err)
 		return err;
+	like = OPTS_GET(o, like, NULL);
+	if (like) {
+		/* type, geometry and key come from the other filter */
+		if (OPTS_GET(o, type, 0) || OPTS_GET(o, capacity, 0) ||
+		    OPTS_GET(o, fpp, 0.0) != 0.0 || OPTS_GET(o, bits, 0) ||
+		    OPTS_GET(o, hashes, 0) || OPTS_GET(o, hash_key, NULL) ||
+		    OPTS_GET(o, bits_per_key, 0.0) != 0.0 ||
+		    OPTS_GET(o, memory, 0) ||
+		    (OPTS_GET(o, flags, 0) & ~BLOOM_CREATE_F_BIND))
+			return -EINVAL;
+		memset(&c, 0, sizeof(c));
+		c.size = sizeof(c);
+		err = lb_name_copy(c.name, name);
+		if (!err)
+			err = lb_name_copy(c.like, like);
+		if (err)
+			return err;
+		c.flags = BLOOM_CREATE_F_LIKE | OPTS_GET(o, flags, 0);
+		return bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
+	}
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
 	c.type = OPTS_GET(o, type, 0);

@@ -136,6 +136,13 @@ struct bloom_create_opts {
 	 */
 	double bits_per_key;		/* bits (counting: counters) per key */
 	uint64_t memory;		/* bytes the filter's table may take */
+	/*
+	 * Non-NULL: an empty filter with the type, geometry and hash key of
+	 * this filter, so that the two can be merged (bloom_merge()); type,
+	 * capacity, fpp, bits, hashes, hash_key, bits_per_key and memory
+	 * must then be 0 and flags at most BLOOM_CREATE_F_BIND.
+	 */
+	const char *like;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -270,6 +277,61 @@ long bloom_delete_fixed_pinned(int fd, const void *keys, size_t key_size,
 			       size_t n, uint8_t *results, uint8_t *pinned,
 			       size_t *npinned, size_t *done);
 
+/*
+ * Snapshots (Documentation/snapshot.rst). A snapshot holds the filter's
+ * secret hash key: keep it as private as the key (files mode 0600).
+ *
+ * bloom_save() writes a snapshot of filter @name (NULL: the bound filter)
+ * into @buf (@len bytes) and its size into *@out_len (may be NULL). With
+ * @buf NULL and @len 0 it only reports the size. -EOVERFLOW when @len is
+ * too small (*@out_len then says how much is needed). Needs CAP_NET_ADMIN.
+ * For counting and d-left filters the snapshot is one point in time: every
+ * add and delete that returned before is in it, none in part; a standard
+ * or blocked filter's add that runs during the save may be in it in part.
+ *
+ * bloom_save_alloc() does both steps and returns the snapshot in a
+ * malloc()ed buffer the caller frees.
+ */
+int bloom_save(int fd, const char *name, void *buf, size_t len,
+	       size_t *out_len);
+int bloom_save_alloc(int fd, const char *name, void **buf, size_t *len);
+
+/*
+ * Creates a filter from the snapshot at @buf (@len bytes: the whole file),
+ * named @name, or as the snapshot names it when @name is NULL. The module
+ * checks everything before the filter appears; on any error nothing is
+ * created and nothing changes. Errors beyond create's (-EEXIST, -EDQUOT,
+ * -ENOMEM, -EPERM): -EBADMSG (not a snapshot, or damaged),
+ * -EPROTONOSUPPORT (written by a bloom with another format version or
+ * hash/position scheme), -E2BIG (over the module's size limit).
+ * @flags 0 or BLOOM_RESTORE_F_REPLACE: replace the contents of the existing
+ * filter of that name instead (-ENOENT if there is none, -EINVAL if it is
+ * of another type); queries running meanwhile see the old contents or the
+ * new, never neither, and descriptors bound to it stay bound.
+ */
+int bloom_restore(int fd, const void *buf, size_t len, const char *name,
+		  uint32_t flags);
+
+/*
+ * Filter @dst becomes the union of @dst and @src, which must have the same
+ * type, geometry and hash key (create @src with opts.like = @dst, or both
+ * from one snapshot): -EINVAL otherwise or when @dst is @src, -EOPNOTSUPP
+ * for d-left filters. Counting counters add up and stay at 15 once there.
+ */
+int bloom_merge(int fd, const char *dst, const char *src);
+
+/* Removes every key of @name, keeping its geometry and hash key. */
+int bloom_flush(int fd, const char *name);
+
+/*
+ * Exchanges the contents (geometry, hash key, keys, statistics) of filters
+ * @a and @b, which must be of one type (-EINVAL otherwise), in one step,
+ * as ipset's swap: names, sysfs directories and bound descriptors stay.
+ * The way to replace a live filter without a gap: fill a new one (or
+ * restore a snapshot under a temporary name), swap, destroy the old.
+ */
+int bloom_swap(int fd, const char *a, const char *b);
+
 /* Bit i of a results bitmap: 1 or 0. */
 static inline int bloom_result(const uint8_t *results, size_t i)
 {
@@ -335,6 +397,11 @@ enum bloom_op {
 	BLOOM_OP_ADD,
 	BLOOM_OP_QUERY,
 	BLOOM_OP_DELETE,	/* appended: the values above stay as they were */
+	BLOOM_OP_SAVE,
+	BLOOM_OP_RESTORE,
+	BLOOM_OP_MERGE,
+	BLOOM_OP_FLUSH,
+	BLOOM_OP_SWAP,
 };
 
 /*

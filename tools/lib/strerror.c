@@ -19,6 +19,11 @@ static const char *const op_names[] = {
 	[BLOOM_OP_ADD] = "add",
 	[BLOOM_OP_QUERY] = "query",
 	[BLOOM_OP_DELETE] = "delete",
+	[BLOOM_OP_SAVE] = "save",
+	[BLOOM_OP_RESTORE] = "restore",
+	[BLOOM_OP_MERGE] = "merge",
+	[BLOOM_OP_FLUSH] = "flush",
+	[BLOOM_OP_SWAP] = "swap",
 };
 
 static const char *open_error(int err)
@@ -63,6 +68,10 @@ static const char *filter_error(enum bloom_op op, int err)
 		/* Only counting and d-left filters keep what a delete needs. */
 		if (op == BLOOM_OP_DELETE)
 			return "filter %s is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can";
+		if (op == BLOOM_OP_MERGE)
+			return "%s: d-left filters cannot be merged (their cells cannot be added up): add the other filter's keys instead";
+		if (op == BLOOM_OP_SAVE || op == BLOOM_OP_RESTORE)
+			return "%s: snapshots need a little-endian machine";
 		return "%s: this filter's type cannot do this operation";
 	case ENOSPC:
 		/* A d-left insert found its 4 candidate buckets full. */
@@ -75,7 +84,19 @@ static const char *filter_error(enum bloom_op op, int err)
 		       "%s: the request is larger than the module accepts (an older module?): update the module";
 	case ENAMETOOLONG:
 		return "filter name '%s' is too long: use at most 31 characters";
+	case EBADMSG:
+		return "%s: not a bloom snapshot, or a damaged one (checksum, length or contents): nothing was created";
+	case EPROTONOSUPPORT:
+		return "%s: the snapshot was written by another version of bloom (format, feature or hash scheme this module does not read): rebuild it from the keys";
+	case EOVERFLOW:
+		return "%s: the filter grew while it was being saved: try again";
 	case EINVAL:
+		if (op == BLOOM_OP_MERGE)
+			return "%s: the filters differ in type, geometry or hash key (or are the same filter): merge only filters made with 'create --like' or from one snapshot";
+		if (op == BLOOM_OP_SWAP)
+			return "%s: only filters of the same type can be swapped";
+		if (op == BLOOM_OP_RESTORE)
+			return "%s: the snapshot is of another filter type than the filter it would replace: destroy that filter first, or restore under another name";
 		if (op == BLOOM_OP_CREATE)
 			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>)";
 		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||

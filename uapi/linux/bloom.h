@@ -137,6 +137,43 @@
  * first) and CAP_NET_ADMIN (EPERM otherwise, checked at each call). Who may
  * open /dev/bloom at all is the device node's mode (see "Security model" in
  * Documentation/bloom.rst).
+ * RESTORE, MERGE, SWAP and FLUSH change filters as CREATE does: a descriptor
+ * opened for writing and CAP_NET_ADMIN. SAVE needs CAP_NET_ADMIN (a
+ * snapshot holds the filter's secret hash key), in any mode.
+ *
+ * Snapshots
+ * ---------
+ * BLOOM_IOC_SAVE writes a filter as a snapshot into a user buffer;
+ * BLOOM_IOC_RESTORE makes a filter from one. The format is specified in
+ * Documentation/snapshot.rst: a header (magic BLOOM_SNAP_MAGIC, format
+ * version BLOOM_SNAP_VERSION, header size, feature flags, the id of the hash
+ * and position scheme, type, geometry, statistics, hash key, xxh64 of header
+ * and payload) and the filter's storage as its payload, little-endian.
+ * A save is a consistent point in time: it holds the filter's write lock,
+ * so every ADD or DELETE of a counting or d-left filter that returned
+ * before the save is in it and none is in it by half; of a standard or
+ * blocked filter (whose adds take no lock), every add that returned before
+ * the save began is in it, and one running during the save may be in it in
+ * part (bits are only ever set, so that costs no false negative, but the
+ * key should be added again after a restore). A restore builds the filter
+ * aside, reading the payload from user memory a chunk at a time, checks
+ * everything (checksums, sizes against the limits, every counter and cell,
+ * statistics recounted, never trusted) and only then gives it its name; a
+ * refused snapshot leaves nothing behind. Restore obeys create's rules:
+ * CAP_NET_ADMIN, max_memory (EDQUOT), the caller's memory cgroup (ENOMEM).
+ *
+ * BLOOM_IOC_MERGE makes a filter the union of itself and another of the same
+ * type, geometry and hash key (create the other with BLOOM_CREATE_F_LIKE):
+ * bitwise OR for standard and blocked filters, a saturating add of counters
+ * for counting filters (a counter stays at 15); d-left tables cannot be
+ * merged (EOPNOTSUPP). Queries running meanwhile never miss a key of the
+ * destination. BLOOM_IOC_FLUSH removes every key and keeps the filter, its
+ * geometry and hash key; its statistics restart from zero. BLOOM_IOC_SWAP
+ * exchanges the contents (geometry, hash key, keys, statistics) of two
+ * filters of the same type (EINVAL otherwise) as one step, ipset's swap:
+ * each name and every descriptor bound to it stays with its filter, and a
+ * query sees either contents, never a mix. With BLOOM_RESTORE_F_REPLACE a
+ * restore replaces an existing filter's contents the same way.
  *
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
@@ -161,8 +198,8 @@
  *              make a filter (a rate over 0.5, not even one key)
  *   EEXIST     a filter of that name exists already
  *   ENOENT     no filter of that name
- *   EBADF      CREATE, DESTROY, ADD or DELETE through a descriptor that was
- *              not opened for writing
+ *   EBADF      CREATE, DESTROY, ADD, DELETE, RESTORE, MERGE, SWAP or FLUSH
+ *              through a descriptor that was not opened for writing
  *   EBADFD     ADD, QUERY, DELETE or INFO of the bound filter (no name) on a
  *              descriptor that is not bound
  *   EBUSY      BIND, or CREATE with BLOOM_CREATE_F_BIND, on a descriptor
@@ -170,14 +207,25 @@
  *   ESTALE     ADD, QUERY, DELETE or INFO of the bound filter after that
  *              filter was destroyed (also when the destroy happens during
  *              the call)
- *   EPERM      CREATE, DESTROY, ADD or DELETE without CAP_NET_ADMIN
+ *   EPERM      CREATE, DESTROY, ADD, DELETE, SAVE, RESTORE, MERGE, SWAP or
+ *              FLUSH without CAP_NET_ADMIN
  *   EDQUOT     the filter would take the module's memory over its limit
  *              (module parameter max_memory)
  *   ENOMEM     the kernel could not allocate the memory (or the caller's
  *              memory cgroup is at its limit)
  *   EINTR      interrupted by a fatal signal while waiting for a lock (or
  *              while a batch is hashed again after its filter's contents
- *              were replaced with another hash key)
+ *              were replaced with another hash key; RESTORE: or while
+ *              reading a large snapshot)
+ *   EBADMSG    RESTORE: not a snapshot, or a damaged one (a checksum, a
+ *              length, a field or a counter or cell out of range)
+ *   EPROTONOSUPPORT RESTORE: a snapshot of another format version, with an
+ *              incompatible feature flag, or of another hash and position
+ *              scheme (written by another version of bloom)
+ *   EOVERFLOW  SAVE: the buffer is smaller than the snapshot (out_len says
+ *              how large it must be)
+ * MERGE of two filters that differ in type, geometry or hash key, or of a
+ * filter with itself, is EINVAL; of d-left filters EOPNOTSUPP.
  * On any error a filter is left as it was, with two exceptions. ADD or
  * DELETE failing with EFAULT because the results bitmap became unwritable
  * during the call (the caller unmapped it; it is checked writable before the
@@ -267,8 +315,16 @@ struct bloom_version {
  * memory_bytes (the others 0), with hashes a fixed k or 0 (see Sizing).
  */
 #define BLOOM_CREATE_F_SIZE	(1U << 4)
+/*
+ * Bit 5: the type, geometry and hash key of the filter named @like, empty
+ * (so the two can be merged); @type, @capacity, @fpp_ppb, @bits, @hashes,
+ * @hash_key, @memory_bytes and @bits_per_key_milli must then be 0 and no
+ * other sizing flag set.
+ */
+#define BLOOM_CREATE_F_LIKE	(1U << 5)
 #define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
-				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SIZE)
+				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SIZE | \
+				 BLOOM_CREATE_F_LIKE)
 
 /**
  * struct bloom_create - BLOOM_IOC_CREATE: create a named filter
@@ -295,6 +351,10 @@ struct bloom_version {
  * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
  * fpp_ppb with bits_per_key_milli) and @hashes is a fixed k for a standard
  * or counting filter (0: the best k); @bits must be 0.
+ *
+ * Also added in ABI version 3, after the sizing fields:
+ * @like: with BLOOM_CREATE_F_LIKE: the filter whose type, geometry and hash
+ *	key the new one takes; else all zero
  */
 struct bloom_create {
 	__u32 size;
@@ -310,6 +370,7 @@ struct bloom_create {
 	__aligned_u64 memory_bytes;
 	__u32 bits_per_key_milli;
 	__u32 reserved2;
+	char like[BLOOM_NAME_LEN];
 };
 
 /**
@@ -470,6 +531,70 @@ struct bloom_batch {
 #define BLOOM_BATCH_F_PINNED	(1U << 0)
 #define BLOOM_BATCH_F_ALL	BLOOM_BATCH_F_PINNED
 
+/* The snapshot format (Documentation/snapshot.rst); the kernel reads it. */
+#define BLOOM_SNAP_MAGIC	"\211BLOOM\r\n"	/* 8 bytes: 0x89 "BLOOM" CR LF */
+#define BLOOM_SNAP_VERSION	1
+
+/**
+ * struct bloom_save - BLOOM_IOC_SAVE: a filter as a snapshot
+ * @size: sizeof(struct bloom_save)
+ * @flags: must be 0
+ * @name: the filter, or all zero for the descriptor's bound filter
+ * @buf: user pointer to @buf_len bytes that receive the snapshot; 0 to
+ *	learn its size only
+ * @buf_len: bytes at @buf
+ * @out_len: out: bytes of the snapshot (written at @buf when it fits,
+ *	else EOVERFLOW)
+ */
+struct bloom_save {
+	__u32 size;
+	__u32 flags;
+	char name[BLOOM_NAME_LEN];
+	__aligned_u64 buf;
+	__aligned_u64 buf_len;
+	__aligned_u64 out_len;
+};
+
+/* Give the restored filter @name instead of the name in the snapshot. */
+#define BLOOM_RESTORE_F_NAME	(1U << 0)
+/*
+ * Replace the contents of the existing filter of that name (ENOENT if there
+ * is none; EINVAL if it is of another type) instead of creating one; queries
+ * running meanwhile see the old contents or the new, never neither.
+ */
+#define BLOOM_RESTORE_F_REPLACE	(1U << 1)
+#define BLOOM_RESTORE_F_ALL	(BLOOM_RESTORE_F_NAME | BLOOM_RESTORE_F_REPLACE)
+
+/**
+ * struct bloom_restore - BLOOM_IOC_RESTORE: a filter from a snapshot
+ * @size: sizeof(struct bloom_restore)
+ * @flags: BLOOM_RESTORE_F_*
+ * @name: with BLOOM_RESTORE_F_NAME: the new filter's name; else all zero
+ * @buf: user pointer to the snapshot, the whole file
+ * @buf_len: bytes at @buf: exactly the snapshot's size
+ */
+struct bloom_restore {
+	__u32 size;
+	__u32 flags;
+	char name[BLOOM_NAME_LEN];
+	__aligned_u64 buf;
+	__aligned_u64 buf_len;
+};
+
+/**
+ * struct bloom_pair - BLOOM_IOC_MERGE, BLOOM_IOC_SWAP: two filters
+ * @size: sizeof(struct bloom_pair)
+ * @flags: must be 0
+ * @name: MERGE: the destination, which becomes the union of both; SWAP: one
+ * @other: MERGE: the source, left as it is; SWAP: the other
+ */
+struct bloom_pair {
+	__u32 size;
+	__u32 flags;
+	char name[BLOOM_NAME_LEN];
+	char other[BLOOM_NAME_LEN];
+};
+
 #define BLOOM_IOC_MAGIC		0xBF	/* unused in ioctl-number.rst of 6.1 */
 
 #define BLOOM_IOC_VERSION	_IO(BLOOM_IOC_MAGIC, 0x00)
@@ -481,5 +606,10 @@ struct bloom_batch {
 #define BLOOM_IOC_ADD		_IO(BLOOM_IOC_MAGIC, 0x06)
 #define BLOOM_IOC_QUERY		_IO(BLOOM_IOC_MAGIC, 0x07)
 #define BLOOM_IOC_DELETE	_IO(BLOOM_IOC_MAGIC, 0x08)
+#define BLOOM_IOC_SAVE		_IO(BLOOM_IOC_MAGIC, 0x09)	/* bloom_save */
+#define BLOOM_IOC_RESTORE	_IO(BLOOM_IOC_MAGIC, 0x0a)	/* bloom_restore */
+#define BLOOM_IOC_MERGE		_IO(BLOOM_IOC_MAGIC, 0x0b)	/* bloom_pair */
+#define BLOOM_IOC_SWAP		_IO(BLOOM_IOC_MAGIC, 0x0c)	/* bloom_pair */
+#define BLOOM_IOC_FLUSH		_IO(BLOOM_IOC_MAGIC, 0x0d)	/* bloom_name */
 
 #endif /* _UAPI_LINUX_BLOOM_H */

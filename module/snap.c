@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whole-filter commands: SAVE and RESTORE (snapshots, whose format the core
+ * reads and writes: module/core/snapshot.c, Documentation/snapshot.rst),
+ * MERGE, FLUSH and create --like.
+ *
+ * SAVE holds the filter's write lock while it copies, so it is one point in
+ * time for counting and d-left filters (whose writers take that lock) and
+ * no MERGE, FLUSH or RESTORE changes the filter under it. The storage goes
+ * out through a bounce buffer that is hashed and then copied, so the
+ * checksum is that of the bytes the caller gets even while lock-free adds
+ * of a standard or blocked filter set bits.
+ *
+ * RESTORE builds a new store (filter.h) aside, copies the payload from
+ * user memory straight into its storage a chunk at a time (hashing what
+ * arrived, so a caller changing its buffer meanwhile only gets a checksum
+ * mismatch), checks it with the core, and only if everything holds either
+ * registers a new filter holding it or, with BLOOM_RESTORE_F_REPLACE,
+ * publishes it as an existing filter's store (bloom_filter_replace(): RCU,
+ * so a query sees the old store or the new one, never neither or a mix).
+ * Until then nobody can reach it; on any error it is freed.
+ *
+ * SWAP exchanges two filters' stores (bloom_filter_swap()), ipset's swap.
+ */
+#include <linux/err.h>
+#include <linux/minmax.h>
+#include <linux/mutex.h>
+#include <linux/sizes.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/xxhash.h>
+
+#include "alloc.h"
+#include "filter.h"
+#include "name.h"
+#include "registry.h"
+#include "snap.h"
+#include "snapshot.h"
+
+#define BLOOM_SNAP_CHUNK	SZ_1M	/* bytes per copy step */
+
+static_assert(sizeof(BLOOM_SNAP_MAGIC) == BLOOM_SNAP_MAGIC_LEN + 1);
+
+/* Copies out the storage of @core, hashing what it copies. */
+static int bloom_snap_copy_out(const struct bloom_core *core,
+			       u8 __user *ubuf, u8 *bounce,
+			       struct xxh64_state *xs)
+{
+	u64 bytes = bloom_core_storage_bytes(&core->geo), off, n;
+	const u8 *src = (const u8 *)core->words;
+
+	for (off = 0; off < bytes; off += n) {
+		n = min_t(u64, bytes - off, BLOOM_SNAP_CHUNK);
+		memcpy(bounce, src + off, n);
+		xxh64_update(xs, bounce, n);
+		if (copy_to_user(ubuf + off, bounce, n))
+			return -EFAULT;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+static void bloom_snap_fill_stats(const struct bloom_store *s,
+				  struct bloom_snap_stats *st)
+{
+	struct bloom_core_stats cs;
+	struct bloom_stats sum;
+
+	bloom_store_sum_stats(s, &sum);
+	bloom_core_stats(&s->core, &cs);
+	st->count = cs.keys;
+	st->adds = sum.adds;
+	st->queries = sum.queries;
+	st->hits = sum.hits;
+	st->deletes = sum.deletes;
+	st->delete_misses = sum.delete_misses;
+	st->insert_failures = cs.insert_failures;
+}
+
+int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
+{
+	u8 __user *ubuf = u64_to_user_ptr(arg->buf);
+	u8 *hdr = NULL, *bounce = NULL;
+	struct bloom_snap_header h;
+	struct bloom_store *s;
+	struct xxh64_state xs;
+	u64 bytes;
+	int ret;
+
+	if (arg->flags)
+		return -EINVAL;
+	if (!bloom_snap_native())
+		return -EOPNOTSUPP;
+	/*
+	 * The write lock holds the store in place (replace and swap take it)
+	 * and, for counting and d-left filters, their writers off.
+	 */
+	if (mutex_lock_killable(&f->write_lock))
+		return -EINTR;
+	s = bloom_filter_store_locked(f);
+	ret = -ESTALE;
+	if (!s)
+		goto unlock;
+	/* scalable filters: their stages are not in the format yet */
+	ret = -EOPNOTSUPP;
+	if (bloom_core_is_scalable(&s->core))
+		goto unlock;
+	bytes = bloom_core_storage_bytes(&s->core.geo);
+	arg->out_len = BLOOM_SNAP_HEADER_SIZE + bytes;
+	ret = 0;
+	if (!arg->buf)
+		goto unlock;
+	ret = -EOVERFLOW;
+	if (arg->buf_len < arg->out_len)
+		goto unlock;
+	hdr = bloom_kzalloc(BLOOM_SNAP_HEADER_SIZE, GFP_KERNEL_ACCOUNT);
+	bounce = bloom_kvzalloc(min_t(u64, bytes, BLOOM_SNAP_CHUNK),
+				GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!hdr || !bounce)
+		goto unlock;
+	xxh64_reset(&xs, 0);
+	ret = bloom_snap_copy_out(&s->core, ubuf + BLOOM_SNAP_HEADER_SIZE,
+				  bounce, &xs);
+	if (!ret) {
+		bloom_snap_header_init(&h, &s->core);
+		memcpy(h.name, f->name, sizeof(h.name));
+		bloom_snap_fill_stats(s, &h.stats);
+		h.payload_hash = xxh64_digest(&xs);
+	}
+unlock:
+	mutex_unlock(&f->write_lock);
+	if (!ret && hdr) {
+		bloom_snap_header_write(hdr, &h);
+		memzero_explicit(&h, sizeof(h));
+		if (copy_to_user(ubuf, hdr, BLOOM_SNAP_HEADER_SIZE))
+			ret = -EFAULT;
+	}
+	if (hdr)
+		memzero_explicit(hdr, BLOOM_SNAP_HEADER_SIZE);
+	bloom_kfree(hdr);
+	bloom_kvfree(bounce);
+	return ret;
+}
+
+/* The payload into @s's storage, a chunk at a time; its xxh64 in *@hash. */
+static int bloom_snap_copy_in(struct bloom_store *s, const u8 __user *ubuf,
+			      u64 bytes, u64 *hash)
+{
+	u8 *dst = (u8 *)s->core.words;
+	struct xxh64_state xs;
+	u64 off, n;
+
+	xxh64_reset(&xs, 0);
+	for (off = 0; off < bytes; off += n) {
+		n = min_t(u64, bytes - off, BLOOM_SNAP_CHUNK);
+		if (copy_from_user(dst + off, ubuf + off, n))
+			return -EFAULT;
+		xxh64_update(&xs, dst + off, n);
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	*hash = xxh64_digest(&xs);
+	return 0;
+}
+
+/* Into a store nobody else sees yet. */
+static void bloom_snap_set_stats(struct bloom_store *s,
+				 const struct bloom_snap_stats *st)
+{
+	int cpu = cpumask_first(cpu_possible_mask);
+	struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
+
+	c->adds = st->adds;
+	c->queries = st->queries;
+	c->hits = st->hits;
+	c->deletes = st->deletes;
+	c->delete_misses = st->delete_misses;
+	s->core.insert_failures = st->insert_failures;
+	/* in_use was counted by bloom_snap_payload_check() */
+	bloom_atomic64_set(&s->core.keys, st->count);
+}
+
+/* Publishes @s under @name: a new filter, or @name's store replaced. */
+static int bloom_snap_publish(const char *name, struct bloom_store *s,
+			      bool replace)
+{
+	struct bloom_filter *f;
+	int ret;
+
+	if (replace) {
+		f = bloom_registry_lookup(name);
+		if (IS_ERR(f)) {
+			bloom_store_discard(s);
+			return PTR_ERR(f);
+		}
+		ret = bloom_filter_replace(f, s);
+		if (ret)
+			bloom_store_discard(s);
+		bloom_filter_put(f);
+		return ret;
+	}
+	ret = bloom_filter_new_store(name, s, &f);
+	if (ret)
+		return ret;
+	ret = bloom_registry_add(f);
+	bloom_filter_put(f);	/* the registry holds its own on success */
+	return ret;
+}
+
+int bloom_snap_restore(struct bloom_restore *arg)
+{
+	const u8 __user *ubuf = u64_to_user_ptr(arg->buf);
+	u8 prefix[BLOOM_SNAP_PREFIX];
+	struct bloom_snap_header h;
+	struct bloom_store *s;
+	const char *name;
+	u32 hsize;
+	u8 *hdr;
+	u64 hash;
+	int ret;
+
+	if (arg->flags & ~BLOOM_RESTORE_F_ALL)
+		return -EINVAL;
+	if (arg->flags & BLOOM_RESTORE_F_NAME ? !bloom_name_valid(arg->name) :
+						!bloom_name_empty(arg->name))
+		return -EINVAL;
+	if (!bloom_snap_native())
+		return -EOPNOTSUPP;
+	if (arg->buf_len < BLOOM_SNAP_PREFIX)
+		return -EBADMSG;
+	if (copy_from_user(prefix, ubuf, sizeof(prefix)))
+		return -EFAULT;
+	ret = bloom_snap_header_size(prefix, sizeof(prefix), &hsize);
+	if (ret)
+		return ret;
+	if (arg->buf_len < hsize)
+		return -EBADMSG;
+	hdr = bloom_kzalloc(hsize, GFP_KERNEL_ACCOUNT);
+	if (!hdr)
+		return -ENOMEM;
+	ret = -EFAULT;
+	if (copy_from_user(hdr, ubuf, hsize))
+		goto out;
+	ret = bloom_snap_header_read(hdr, hsize, &h, NULL);
+	if (ret)
+		goto out;
+	ret = -EBADMSG;
+	if (arg->buf_len - hsize != h.payload_bytes)
+		goto out;
+	name = arg->flags & BLOOM_RESTORE_F_NAME ? arg->name : h.name;
+	ret = -EINVAL;
+	if (!bloom_name_valid(name))
+		goto out;
+
+	s = bloom_store_new(&h.geo, h.hash_key);
+	ret = PTR_ERR_OR_ZERO(s);
+	if (ret)
+		goto out;
+	ret = bloom_snap_copy_in(s, ubuf + hsize, h.payload_bytes, &hash);
+	if (!ret && hash != h.payload_hash)
+		ret = -EBADMSG;
+	if (!ret)
+		ret = bloom_snap_payload_check(&s->core);
+	if (ret) {
+		bloom_store_discard(s);
+		goto out;
+	}
+	bloom_snap_set_stats(s, &h.stats);
+	ret = bloom_snap_publish(name, s,
+				 arg->flags & BLOOM_RESTORE_F_REPLACE);
+out:
+	memzero_explicit(&h, sizeof(h));
+	memzero_explicit(hdr, hsize);
+	bloom_kfree(hdr);
+	return ret;
+}
+
+/* Both write locks, in address order (lockdep: one nesting level). */
+static int bloom_snap_lock_two(struct bloom_filter *a, struct bloom_filter *b)
+{
+	if (a > b)
+		swap(a, b);
+	if (mutex_lock_killable(&a->write_lock))
+		return -EINTR;
+	if (mutex_lock_killable_nested(&b->write_lock, SINGLE_DEPTH_NESTING)) {
+		mutex_unlock(&a->write_lock);
+		return -EINTR;
+	}
+	return 0;
+}
+
+int bloom_snap_merge(struct bloom_filter *dst, struct bloom_filter *src)
+{
+	struct bloom_store *sd, *ss;
+	int ret;
+
+	if (dst == src)
+		return -EINVAL;
+	ret = bloom_snap_lock_two(dst, src);
+	if (ret)
+		return ret;
+	sd = bloom_filter_store_locked(dst);
+	ss = bloom_filter_store_locked(src);
+	/* the core refuses d-left, scalable and incompatible filters */
+	ret = sd && ss ? bloom_core_merge(&sd->core, &ss->core) : -ESTALE;
+	mutex_unlock(&src->write_lock);
+	mutex_unlock(&dst->write_lock);
+	return ret;
+}
+
+/*
+ * In place, under the write lock: a new store would need the filter's
+ * memory twice for a moment, which max_memory may not allow.
+ */
+int bloom_snap_flush(struct bloom_filter *f)
+{
+	struct bloom_store *s;
+	int cpu, ret;
+
+	if (mutex_lock_killable(&f->write_lock))
+		return -EINTR;
+	s = bloom_filter_store_locked(f);
+	ret = s ? bloom_core_clear(&s->core) : -ESTALE;
+	if (!ret)
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(s->stats, cpu), 0,
+			       sizeof(struct bloom_stats));
+	mutex_unlock(&f->write_lock);
+	return ret;
+}
+
+int bloom_snap_swap(struct bloom_filter *a, struct bloom_filter *b)
+{
+	return bloom_filter_swap(a, b);
+}
+
+int bloom_snap_new_like(const struct bloom_create *c, struct bloom_filter **out)
+{
+	u8 key[BLOOM_HASH_KEY_LEN];
+	struct bloom_geometry geo;
+	struct bloom_filter *like;
+	struct bloom_store *s;
+	int ret;
+
+	if (c->flags & ~(BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) ||
+	    c->type || c->hashes || c->capacity || c->bits || c->fpp_ppb ||
+	    c->reserved || c->memory_bytes || c->bits_per_key_milli ||
+	    c->reserved2 || memchr_inv(c->hash_key, 0, sizeof(c->hash_key)))
+		return -EINVAL;
+	if (!bloom_name_valid(c->name) || !bloom_name_valid(c->like))
+		return -EINVAL;
+	like = bloom_registry_lookup(c->like);
+	if (IS_ERR(like))
+		return PTR_ERR(like);
+	rcu_read_lock();
+	s = bloom_filter_store(like);
+	ret = !s ? -ESTALE : bloom_core_is_scalable(&s->core) ? -EOPNOTSUPP : 0;
+	if (!ret) {
+		geo = s->core.geo;
+		bloom_hash_key_to_bytes(&s->core.key, key);
+	}
+	rcu_read_unlock();
+	bloom_filter_put(like);
+	if (ret)
+		return ret;
+	s = bloom_store_new(&geo, key);
+	memzero_explicit(key, sizeof(key));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	return bloom_filter_new_store(c->name, s, out);
+}

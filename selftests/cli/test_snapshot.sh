@@ -1,0 +1,180 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP 13 test of snapshots through bloomctl, in the test VM as root with
+# bloom.ko loaded:
+#   selftests/vm/run.sh -- selftests/cli/test_snapshot.sh
+#  - every type survives rmmod/insmod: save --all, unload, load, restore
+#    --all; the answers on present and absent keys are identical;
+#  - "bloomctl build" with the kernel filter's hash key writes the very
+#    payload the kernel holds after "bloomctl add -f" of the same keys, for
+#    every type, and the restored build answers like the kernel filter;
+#  - files are mode 0600; save - / restore - through a pipe; restore
+#    --name; bad files are refused with the reason and create nothing;
+#  - create --like, merge, flush, swap and restore --replace from the CLI.
+# The module is reloaded from BLOOM_MODFILE (default: the copy run.sh
+# loaded, /run/bloom-vm/bloom.ko). Exits 0 iff every check passes.
+
+MOD=${BLOOM_MODFILE:-/run/bloom-vm/bloom.ko}
+LIMIT=${BLOOMCTL_TEST_TIMEOUT:-300}
+P=snaptest
+W=$(mktemp -d) || exit 1
+HK=00112233445566778899aabbccddeeff
+TYPES="standard blocked counting dleft"
+n=0
+failed=0
+
+echo "TAP version 13"
+
+cleanup() {
+	[ -c /dev/bloom ] || insmod "$MOD" 2>/dev/null
+	for f in $(timeout 30 bloomctl list -n 2>/dev/null | grep "^$P"); do
+		timeout 30 bloomctl destroy "$f" >/dev/null 2>&1
+	done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ -s "$W/err" ] && sed 's/^/# stderr: /' "$W/err" | head -n 5
+	return 0
+}
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+bc() { timeout "$LIMIT" bloomctl "$@" 2>"$W/err"; }
+
+# Keys: present ones and absent ones, made on the host side of the guest.
+seq 1 4000 | sed 's/^/key-/' >"$W/keys"
+seq 1 20000 | sed 's/^/other-/' >"$W/absent"
+
+# answers NAME FILE: the lines of FILE that NAME says may be present
+answers() { bc test "$1" -f "$2"; }
+
+for t in $TYPES; do
+	bc create "$P-$t" --type "$t" --capacity 10000 --fpp 0.01 \
+		--hash-key "$HK" && bc add "$P-$t" -f "$W/keys" ||
+		not_ok "$t: create and add"
+	answers "$P-$t" "$W/keys" >"$W/$t.present.before"
+	answers "$P-$t" "$W/absent" >"$W/$t.absent.before"
+done
+# a counting key added twice, so that a counter of 2 must survive
+bc add "$P-counting" key-1 && bc add "$P-dleft" key-1
+
+# 1. across rmmod/insmod
+check "save --all writes one file per filter" bc save --all "$W/dir"
+for t in $TYPES; do
+	m=$(stat -c %a "$W/dir/$P-$t.bloom" 2>/dev/null)
+	check "$t: snapshot file has mode 0600 (got ${m:-none})" test "$m" = 600
+done
+check "rmmod" rmmod bloom
+check "insmod" insmod "$MOD"
+check "restore --all" bc restore --all "$W/dir"
+for t in $TYPES; do
+	answers "$P-$t" "$W/keys" >"$W/$t.present.after"
+	answers "$P-$t" "$W/absent" >"$W/$t.absent.after"
+	check "$t: all $(wc -l <"$W/keys") keys present after reload" \
+		cmp -s "$W/keys" "$W/$t.present.after"
+	check "$t: the same $(wc -l <"$W/$t.absent.before") of 20000 absent keys answer present after reload" \
+		cmp -s "$W/$t.absent.before" "$W/$t.absent.after"
+done
+# the counter of 2 holds after two deletes minus one: one delete leaves it
+bc del "$P-counting" key-1 >/dev/null
+check "counting: a key added twice survives one delete after reload" \
+	bc test "$P-counting" -q key-1
+bc del "$P-dleft" key-1 >/dev/null
+check "dleft: a key added twice survives one delete after reload" \
+	bc test "$P-dleft" -q key-1
+
+# 2. build offline == kernel's payload
+for t in $TYPES; do
+	bc create "$P-k$t" --type "$t" --capacity 10000 --fpp 0.01 \
+		--hash-key "$HK" && bc add "$P-k$t" -f "$W/keys"
+	bc save "$P-k$t" "$W/k$t.snap"
+	echo "$HK" >"$W/hk"
+	bc build "$W/b$t.snap" --name "$P-b$t" --type "$t" --capacity 10000 \
+		--fpp 0.01 --hash-key-file "$W/hk" -f "$W/keys"
+	# (files, not <(...): the guest has no /dev/fd)
+	for s in k b; do
+		tail -c +257 "$W/$s$t.snap" >"$W/$s$t.payload"
+		# type .. payload checksum (bytes 28..87), hash key (120..135)
+		{ head -c 88 "$W/$s$t.snap" | tail -c +29
+		  head -c 136 "$W/$s$t.snap" | tail -c +121; } >"$W/$s$t.geo"
+	done
+	check "$t: build's payload is byte-identical to the kernel's ($(wc -c <"$W/k$t.payload") bytes)" \
+		cmp -s "$W/k$t.payload" "$W/b$t.payload"
+	check "$t: build's geometry, checksum and hash key equal the kernel's" \
+		cmp -s "$W/k$t.geo" "$W/b$t.geo"
+	bc restore "$W/b$t.snap"
+	answers "$P-b$t" "$W/absent" >"$W/b$t.absent"
+	answers "$P-k$t" "$W/absent" >"$W/k$t.absent"
+	check "$t: the restored build answers like the kernel filter" \
+		cmp -s "$W/b$t.absent" "$W/k$t.absent"
+done
+
+# the comparison can fail: another hash key gives another payload
+bc build "$W/other.snap" --name "$P-o" --capacity 10000 --fpp 0.01 \
+	--hash-key ffeeddccbbaa99887766554433221100 -f "$W/keys"
+tail -c +257 "$W/other.snap" >"$W/other.payload"
+check "another hash key gives another payload (negative control)" \
+	test -s "$W/other.payload" -a -s "$W/kstandard.payload" -a \
+	"$(cmp -s "$W/other.payload" "$W/kstandard.payload"; echo $?)" = 1
+
+# 3. pipes, --name, bad files
+bc save "$P-standard" - | bc restore - --name "$P-piped"
+check "save - | restore - --name" bc test "$P-piped" -q key-17
+head -c 1000 "$W/kstandard.snap" >"$W/short.snap"
+before=$(bloomctl list -n | wc -l)
+bc restore "$W/short.snap" --name "$P-short"
+rc=$?
+check "a truncated file is refused (exit $rc)" test "$rc" = 3
+check "  with the reason on stderr" grep -q "truncated" "$W/err"
+printf 'hello\n' >"$W/text.snap"
+bc restore "$W/text.snap" --name "$P-text"
+check "a text file is refused as not a snapshot" grep -q "not a bloom snapshot" "$W/err"
+check "  and nothing was created" test "$(bloomctl list -n | wc -l)" = "$before"
+bc restore "$W/kstandard.snap"
+check "restoring over an existing name is refused" grep -q "exists already" "$W/err"
+
+# 4. --like, merge, flush
+bc create "$P-m1" --capacity 5000 --fpp 0.01 &&
+	bc create "$P-m2" --like "$P-m1" &&
+	bc add "$P-m1" a b c && bc add "$P-m2" x y z
+check "merge DST SRC" bc merge "$P-m1" "$P-m2"
+check "  DST holds both key sets" bc test "$P-m1" -q a b c x y z
+bc merge "$P-m1" "$P-standard"
+check "merging filters of another hash key is refused with a hint" \
+	grep -q -- "--like" "$W/err"
+check "flush NAME" bc flush "$P-m1"
+bc test "$P-m1" -q a
+rc=$?
+check "  the flushed filter answers absent (exit $rc)" test "$rc" = 1
+
+# 5. swap and restore --replace
+bc create "$P-s1" --capacity 5000 --fpp 0.01 && bc add "$P-s1" one
+bc create "$P-s2" --capacity 9000 --fpp 0.01 && bc add "$P-s2" two
+check "swap NAME1 NAME2" bc swap "$P-s1" "$P-s2"
+check "  NAME1 holds NAME2's keys" bc test "$P-s1" -q two
+check "  NAME2 holds NAME1's keys" bc test "$P-s2" -q one
+bc save "$P-s2" "$W/s2.snap"
+bc restore "$W/s2.snap" --name "$P-s1"
+check "restore over an existing filter without --replace is refused" \
+	grep -q "exists already" "$W/err"
+check "restore --replace replaces the existing filter's contents" \
+	bc restore "$W/s2.snap" --name "$P-s1" --replace
+check "  it holds the snapshot's keys" bc test "$P-s1" -q one
+check "restore --replace creates a missing filter" \
+	bc restore "$W/s2.snap" --name "$P-s3" --replace
+bc swap "$P-s1" "$P-counting"
+check "swapping filters of different types is refused" \
+	grep -q "same type" "$W/err"
+
+echo "1..$n"
+exit $((failed > 0))

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verbs on whole filters: save, restore (one file or a directory),
+ * merge and flush. Snapshot files are checked here with the kernel's own
+ * parser before they are sent, so a bad file gets a precise reason.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bloomctl.h"
+#include "snapfile.h"
+
+#define SNAP_SUFFIX	".bloom"
+
+/* Parses the options the verbs here take: --all, --name, --replace. */
+struct snap_opts {
+	int all;
+	int replace;
+	const char *name;
+};
+
+static int parse_snap_opts(const char *verb, int argc, char **argv,
+			   struct snap_opts *o, int allow_name)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "replace", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, ":an:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->all = 1;
+			break;
+		case 'n':
+			if (!allow_name)
+				die_usage(verb, "%s takes no --name", verb);
+			o->name = optarg;
+			break;
+		case 'r':
+			if (!allow_name)
+				die_usage(verb, "%s takes no --replace", verb);
+			o->replace = 1;
+			break;
+		case 'h':
+			print_help(stdout, verb);
+			exit(EXIT_OK);
+		default:
+			die_getopt(verb, c, argv);
+		}
+	}
+	return optind;
+}
+
+/* "DIR/NAME.bloom" */
+static void snap_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(buf, len, "%s/%s" SNAP_SUFFIX, dir, name) >= len)
+		die("path too long: %s/%s" SNAP_SUFFIX, dir, name);
+}
+
+static int save_one(int fd, const char *name, const char *path)
+{
+	void *buf;
+	size_t len;
+	int err;
+
+	err = bloom_save_alloc(fd, name, &buf, &len);
+	if (err) {
+		char msg[512];
+
+		fprintf(stderr, "bloomctl: %s\n",
+			bloom_strerror(msg, sizeof(msg), BLOOM_OP_SAVE, name,
+				       err));
+		return -1;
+	}
+	/* the header is the first part; snap_write takes two pieces */
+	err = snap_write(path, buf, BLOOM_SNAP_HEADER_SIZE,
+			 (char *)buf + BLOOM_SNAP_HEADER_SIZE,
+			 len - BLOOM_SNAP_HEADER_SIZE);
+	memset(buf, 0, len);	/* it holds the hash key */
+	free(buf);
+	if (err) {
+		fprintf(stderr, "bloomctl: cannot write snapshot of %s to '%s': %s\n",
+			name, path, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int has_suffix(const char *s)
+{
+	size_t n = strlen(s), k = strlen(SNAP_SUFFIX);
+
+	return n > k && !strcmp(s + n - k, SNAP_SUFFIX);
+}
+
+/*
+ * Removes DIR/X.bloom for every X that is no longer a filter, so that a
+ * destroyed filter does not come back at the next restore --all.
+ */
+static void prune(const char *dir, char (*names)[BLOOM_NAME_LEN], size_t n)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	size_t i, len;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!has_suffix(e->d_name))
+			continue;
+		len = strlen(e->d_name) - strlen(SNAP_SUFFIX);
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == len &&
+			    !strncmp(names[i], e->d_name, len))
+				break;
+		if (i < n)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) < sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+}
+
+int cmd_save(const char *dev, int argc, char **argv)
+{
+	char (*names)[BLOOM_NAME_LEN];
+	char path[PATH_MAX];
+	struct snap_opts o;
+	size_t n, i;
+	int ind, fd, err, failed = 0;
+
+	ind = parse_snap_opts("save", argc, argv, &o, 0);
+	if (o.all) {
+		if (argc - ind != 1)
+			die_usage("save", "save --all takes one directory");
+		if (mkdir(argv[ind], 0700) && errno != EEXIST)
+			die("cannot create directory '%s': %s", argv[ind],
+			    strerror(errno));
+		fd = open_device(dev);
+		err = bloom_list(fd, &names, &n);
+		if (err)
+			die_op(BLOOM_OP_LIST, NULL, err);
+		for (i = 0; i < n; i++) {
+			snap_path(path, sizeof(path), argv[ind], names[i]);
+			failed |= save_one(fd, names[i], path);
+		}
+		/* only when every save worked: never lose a file for nothing */
+		if (!failed)
+			prune(argv[ind], names, n);
+		free(names);
+		bloom_close(fd);
+		return failed ? EXIT_FAIL : EXIT_OK;
+	}
+	if (argc - ind != 2)
+		die_usage("save", "save needs a filter NAME and a FILE ('-': standard output)");
+	check_name("save", argv[ind]);
+	if (!strcmp(argv[ind + 1], "-") && isatty(STDOUT_FILENO))
+		die_usage("save", "will not write a snapshot to a terminal: redirect standard output");
+	fd = open_device(dev);
+	failed = save_one(fd, argv[ind], argv[ind + 1]);
+	bloom_close(fd);
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+/*
+ * Checks and restores one file; 0, or -1 after printing why. With @keep, a
+ * filter that exists already is kept and that is no failure (restore --all
+ * run again, e.g. by a restarted bloom-persistent.service).
+ */
+static int restore_one(int fd, const char *path, const char *name, int keep,
+		       int replace)
+{
+	struct bloom_snap_header h;
+	struct snap_file sf;
+	const char *why = NULL;
+	char msg[512];
+	int err;
+
+	err = snap_read(path, &sf);
+	if (err) {
+		fprintf(stderr, "bloomctl: cannot read '%s': %s\n", path,
+			strerror(-err));
+		return -1;
+	}
+	err = snap_check(&sf, &h, &why);
+	if (err) {
+		fprintf(stderr, "bloomctl: %s: %s; nothing was restored\n",
+			strcmp(path, "-") ? path : "standard input", why);
+		snap_free(&sf);
+		return -1;
+	}
+	if (!name && bloom_name_check(h.name)) {
+		fprintf(stderr, "bloomctl: %s: the snapshot's filter name is not valid here: give one with --name NEW; nothing was restored\n",
+			path);
+		snap_free(&sf);
+		return -1;
+	}
+	/* --replace: the filter of that name if it exists, else a new one */
+	err = -ENOENT;
+	if (replace)
+		err = bloom_restore(fd, sf.buf, sf.len, name,
+				    BLOOM_RESTORE_F_REPLACE);
+	if (err == -ENOENT)
+		err = bloom_restore(fd, sf.buf, sf.len, name, 0);
+	snap_free(&sf);
+	if (err == -EEXIST && keep) {
+		fprintf(stderr, "bloomctl: filter %s exists already: kept as it is, '%s' not restored\n",
+			h.name, path);
+		return 0;
+	}
+	if (err) {
+		fprintf(stderr, "bloomctl: %s\n",
+			bloom_strerror(msg, sizeof(msg), BLOOM_OP_RESTORE,
+				       name ? name : h.name, err));
+		return -1;
+	}
+	return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_snapshot(const struct dirent *e)
+{
+	return has_suffix(e->d_name);
+}
+
+int cmd_restore(const char *dev, int argc, char **argv)
+{
+	struct dirent **list;
+	char path[PATH_MAX];
+	struct snap_opts o;
+	int ind, fd, n, i, failed = 0;
+
+	ind = parse_snap_opts("restore", argc, argv, &o, 1);
+	if (o.all) {
+		if (argc - ind != 1)
+			die_usage("restore", "restore --all takes one directory");
+		if (o.name)
+			die_usage("restore", "restore --all takes no --name: each file names its filter");
+		n = scandir(argv[ind], &list, is_snapshot, by_name);
+		if (n < 0)
+			die("cannot read directory '%s': %s", argv[ind],
+			    strerror(errno));
+		fd = open_device(dev);
+		for (i = 0; i < n; i++) {
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s",
+					     argv[ind], list[i]->d_name) <
+			    sizeof(path))
+				failed |= restore_one(fd, path, NULL, 1, o.replace);
+			free(list[i]);
+		}
+		free(list);
+		bloom_close(fd);
+		return failed ? EXIT_FAIL : EXIT_OK;
+	}
+	if (argc - ind != 1)
+		die_usage("restore", "restore needs one FILE ('-': standard input)");
+	if (o.name)
+		check_name("restore", o.name);
+	fd = open_device(dev);
+	failed = restore_one(fd, argv[ind], o.name, 0, o.replace);
+	bloom_close(fd);
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_merge(const char *dev, int argc, char **argv)
+{
+	struct snap_opts o;
+	int ind, fd, err;
+
+	ind = parse_snap_opts("merge", argc, argv, &o, 0);
+	if (o.all || argc - ind != 2)
+		die_usage("merge", "merge needs a destination and a source filter: merge DST SRC");
+	check_name("merge", argv[ind]);
+	check_name("merge", argv[ind + 1]);
+	fd = open_device(dev);
+	err = bloom_merge(fd, argv[ind], argv[ind + 1]);
+	if (err)
+		die_op(BLOOM_OP_MERGE, argv[ind], err);
+	bloom_close(fd);
+	return EXIT_OK;
+}
+
+int cmd_swap(const char *dev, int argc, char **argv)
+{
+	struct snap_opts o;
+	int ind, fd, err;
+
+	ind = parse_snap_opts("swap", argc, argv, &o, 0);
+	if (o.all || argc - ind != 2)
+		die_usage("swap", "swap needs two filter names: swap NAME1 NAME2");
+	check_name("swap", argv[ind]);
+	check_name("swap", argv[ind + 1]);
+	fd = open_device(dev);
+	err = bloom_swap(fd, argv[ind], argv[ind + 1]);
+	if (err)
+		die_op(BLOOM_OP_SWAP, argv[ind], err);
+	bloom_close(fd);
+	return EXIT_OK;
+}
+
+int cmd_flush(const char *dev, int argc, char **argv)
+{
+	struct snap_opts o;
+	int ind, fd, err;
+
+	ind = parse_snap_opts("flush", argc, argv, &o, 0);
+	if (o.all || argc - ind != 1)
+		die_usage("flush", "flush takes exactly one filter name");
+	check_name("flush", argv[ind]);
+	fd = open_device(dev);
+	err = bloom_flush(fd, argv[ind]);
+	if (err)
+		die_op(BLOOM_OP_FLUSH, argv[ind], err);
+	bloom_close(fd);
+	return EXIT_OK;
+}
