@@ -1,15 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/run.sh [native] [vm] [cli] [scale]: runs the benchmarks (all
-# four parts by default) and writes tools/bench/results/latest.{json,md} and
-# the plots. Called by "make bench" at the top (make -C tools/bench run).
+# tools/bench/run.sh [native] [vm] [cli] [scale] [snap]: runs the benchmarks
+# (all five parts by default) and writes tools/bench/results/latest.{json,md}
+# and the plots. Called by "make bench" at the top (make -C tools/bench run).
 #   native  bench-native on this host: the core, the baseline, the floor
 #   vm      bench-vm in the QEMU VM (selftests/vm/run.sh): /dev/bloom, the
 #           core in the guest, the BPF Bloom filter map
 #   cli     cli_bench.sh in the VM: bloomctl against DCSO's bloom
 #   scale   bench-scale on this host: scalable filters (memory against one
 #           optimal filter, rate, query cost against the number of stages)
+#   snap    snap_bench.sh in the VM: SAVE/RESTORE against memcpy, bloomctl
+#           build against bloomctl add -f
 # Raw JSON goes to $BUILD/bench/raw/; a part that is not run this time is
 # reported as "not run", never taken from an older run.
 # BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes); its
@@ -23,7 +25,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-parts=${*:-native vm cli scale}
+parts=${*:-native vm cli scale snap}
 results=$here/results
 [ -n "$quick" ] && results=$out/quick-results
 
@@ -64,8 +66,16 @@ run_part() {
 		echo "bench: scale (this host): scalable filters" >&2
 		"$out/bench-scale" ${quick:+--quick} > "$raw/scale.json"
 		;;
+	snap)
+		echo "bench: snap (QEMU, TCG): save/restore, build" >&2
+		local n=1000000 mib=64 rounds=3
+		[ -n "$quick" ] && n=100000 mib=8 rounds=1
+		mkdir -p "$out/snap"
+		"$out/bench-keyfile" present $n > "$out/snap/present.txt"
+		vm 1800 "$here/snap_bench.sh" "$out/snap" $mib $rounds > "$raw/snap.json"
+		;;
 	*)
-		echo "bench: unknown part '$1' (native, vm, cli, scale)" >&2
+		echo "bench: unknown part '$1' (native, vm, cli, scale, snap)" >&2
 		return 2
 		;;
 	esac
