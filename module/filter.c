@@ -376,16 +376,9 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
 	return 0;
 }
 
-int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
+/* Two filters' write locks: always in address order (lockdep: one nesting). */
+int bloom_filter_lock_two(struct bloom_filter *a, struct bloom_filter *b)
 {
-	struct bloom_store *sa, *sb;
-	int ret = 0;
-
-	if (a->type != b->type)
-		return -EINVAL;
-	if (a == b)
-		return 0;
-	/* Two filters' locks: always in address order. */
 	if (a > b)
 		swap(a, b);
 	if (mutex_lock_killable(&a->write_lock))
@@ -394,6 +387,21 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 		mutex_unlock(&a->write_lock);
 		return -EINTR;
 	}
+	return 0;
+}
+
+int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
+{
+	struct bloom_store *sa, *sb;
+	int ret;
+
+	if (a->type != b->type)
+		return -EINVAL;
+	if (a == b)
+		return 0;
+	ret = bloom_filter_lock_two(a, b);
+	if (ret)
+		return ret;
 	sa = bloom_filter_store_locked(a);
 	sb = bloom_filter_store_locked(b);
 	if (sa && sb) {

@@ -146,6 +146,8 @@ void bloom_store_discard(struct bloom_store *s);
 int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s);
 /* Exchanges the stores of two filters of one type; errors as above. */
 int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b);
+/* Both filters' write_locks, in address order; -EINTR on a fatal signal. */
+int bloom_filter_lock_two(struct bloom_filter *a, struct bloom_filter *b);
 
 /* Under rcu_read_lock() or @f->write_lock, with the store in hand. */
 void bloom_store_sum_stats(const struct bloom_store *s,

@@ -283,20 +283,6 @@ out:
 	return ret;
 }
 
-/* Both write locks, in address order (lockdep: one nesting level). */
-static int bloom_snap_lock_two(struct bloom_filter *a, struct bloom_filter *b)
-{
-	if (a > b)
-		swap(a, b);
-	if (mutex_lock_killable(&a->write_lock))
-		return -EINTR;
-	if (mutex_lock_killable_nested(&b->write_lock, SINGLE_DEPTH_NESTING)) {
-		mutex_unlock(&a->write_lock);
-		return -EINTR;
-	}
-	return 0;
-}
-
 int bloom_snap_merge(struct bloom_filter *dst, struct bloom_filter *src)
 {
 	struct bloom_store *sd, *ss;
@@ -304,7 +290,7 @@ int bloom_snap_merge(struct bloom_filter *dst, struct bloom_filter *src)
 
 	if (dst == src)
 		return -EINVAL;
-	ret = bloom_snap_lock_two(dst, src);
+	ret = bloom_filter_lock_two(dst, src);
 	if (ret)
 		return ret;
 	sd = bloom_filter_store_locked(dst);
