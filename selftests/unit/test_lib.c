@@ -6,28 +6,10 @@
  * parser, which bloomctl and the module parameter max_memory share. TAP 13.
  */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <libbloom.h>
 #include "units.h"
-
-static int test_no, test_failed;
-
-static void __attribute__((format(printf, 2, 3)))
-check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	test_no++;
-	if (!ok)
-		test_failed++;
-	printf("%s %d - ", ok ? "ok" : "not ok", test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
+#include "unit.h"
 
 /* A caller compiled against a newer header: one more member at the end. */
 struct newer_create_opts {
