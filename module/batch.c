@@ -18,6 +18,12 @@
  * start: a destroy between two chunks fails the batch with ESTALE (what it
  * added went with the filter), a replace with another hash key makes the
  * rest of the batch be hashed again with the new key from the user's keys.
+ *
+ * An ADD to a scalable filter stops where its newest stage is full, leaves
+ * the read section, grows the filter (scale.c: under the write lock, which
+ * queries never take) and goes on from that key. When it cannot grow, the
+ * keys before that one stay added and the call reports them in out_done,
+ * with their result bits.
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -33,6 +39,7 @@
 #include "alloc.h"
 #include "batch.h"
 #include "filter.h"
+#include "scale.h"
 
 #define BLOOM_CHUNK_BYTES	(64 * 1024)	/* holds 16 keys of the longest size */
 #define BLOOM_LENS_CHUNK	64
@@ -181,6 +188,7 @@ struct bloom_apply {
 	u32 done;
 	u32 hits;
 	u32 npinned;	/* DELETE: keys pinned */
+	bool partial;	/* failed, but done and hits are what went in */
 };
 
 static bool bloom_same_key(const bloom_hash_key_t *a, const bloom_hash_key_t *b)
@@ -279,6 +287,28 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 			memzero_explicit(&key, sizeof(key));
 			if (ret)
 				return ret;
+			continue;
+		}
+		if (a->op == BLOOM_BATCH_ADD &&
+		    bloom_core_is_scalable(&s->core)) {
+			/* indices count from the batch's start, as results */
+			u32 end = a->done + len, pos = a->done;
+
+			hits = bloom_scale_add_batch(&s->core, a->hashes, end,
+						     a->results, &pos);
+			bloom_apply_stats(s, a->op, pos - a->done, hits, 0);
+			rcu_read_unlock();
+			a->done = pos;
+			a->hits += hits;
+			/* stopped at a full stage: grow, then go on */
+			if (pos < end) {
+				ret = bloom_scale_grow(a->f);
+				if (ret) {
+					a->partial = ret != -ESTALE;
+					return ret;
+				}
+			}
+			cond_resched();
 			continue;
 		}
 		if (a->op == BLOOM_BATCH_QUERY)
@@ -395,6 +425,15 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	}
 
 	ret = bloom_batch_apply(&a);
+	if (ret && a.partial) {
+		/* a scalable ADD that could not grow: what went in stays */
+		b->out_hits = a.hits;
+		b->out_done = a.done;
+		if (a.results && a.done &&
+		    copy_to_user(uresults, a.results, DIV_ROUND_UP(a.done, 8)))
+			ret = -EFAULT;
+		goto out;
+	}
 	if (ret)
 		goto out;
 	b->out_hits = a.hits;

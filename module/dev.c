@@ -24,6 +24,7 @@
 #include "filter.h"
 #include "name.h"
 #include "registry.h"
+#include "scale.h"
 #include "snap.h"
 #include "sysfs.h"
 
@@ -42,6 +43,7 @@ union bloom_ioctl_arg {
 	struct bloom_save save;
 	struct bloom_restore restore;
 	struct bloom_pair pair;
+	struct bloom_stages stages;
 };
 
 static struct miscdevice bloom_misc;
@@ -189,6 +191,30 @@ static int bloom_ioc_info(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	bloom_filter_put(f);
 	/* Destroyed since the lookup: the name is gone. */
 	return ret == -ESTALE ? -ENOENT : ret;
+}
+
+static int bloom_ioc_stages(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+{
+	struct bloom_stages *s = &arg->stages;
+	struct bloom_filter *f;
+	int ret;
+
+	if (s->flags)
+		return -EINVAL;
+	if (bloom_name_empty(s->name)) {
+		f = bloom_file_filter(bf);
+		if (IS_ERR(f))
+			return PTR_ERR(f);
+		return bloom_scale_fill_stages(f, s);
+	}
+	if (!bloom_name_valid(s->name))
+		return -EINVAL;
+	f = bloom_registry_lookup(s->name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_scale_fill_stages(f, s);
+	bloom_filter_put(f);
+	return ret;
 }
 
 static int bloom_ioc_list(struct bloom_file *bf, union bloom_ioctl_arg *arg)
@@ -381,6 +407,8 @@ static const struct bloom_ioctl_op bloom_ops[] = {
 		 BLOOM_OP_F_MUTATES),
 	BLOOM_OP(BLOOM_IOC_FLUSH, bloom_ioc_flush, bloom_name, name,
 		 BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_STAGES, bloom_ioc_stages, bloom_stages, stages,
+		 BLOOM_OP_F_OUT),
 };
 
 static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
@@ -417,10 +445,11 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 	ret = op->fn(file->private_data, &arg);
 	/*
 	 * ADD and DELETE report how far they got even when the results bitmap
-	 * faulted; SAVE reports the size it needs with EOVERFLOW.
+	 * faulted, ADD also when a scalable filter could not grow; SAVE
+	 * reports the size it needs with EOVERFLOW.
 	 */
 	if ((!ret || (ret == -EFAULT && (op->flags & BLOOM_OP_F_PARTIAL)) ||
-	     ret == -EOVERFLOW) &&
+	     ret == -EOVERFLOW || (cmd == BLOOM_IOC_ADD && arg.batch.out_done)) &&
 	    (op->flags & BLOOM_OP_F_OUT) &&
 	    copy_to_user(ubuf, &arg, min(usize, op->size)))
 		return -EFAULT;

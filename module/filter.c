@@ -19,6 +19,7 @@
 #include "alloc.h"
 #include "filter.h"
 #include "name.h"
+#include "scale.h"
 #include "units.h"
 
 /*
@@ -68,7 +69,7 @@ u64 bloom_memory_limit(void)
 	return READ_ONCE(max_memory);
 }
 
-static int bloom_memory_reserve(u64 bytes)
+int bloom_memory_reserve(u64 bytes)
 {
 	if (atomic64_add_return(bytes, &memory_used) > bloom_memory_limit()) {
 		atomic64_sub(bytes, &memory_used);
@@ -77,7 +78,7 @@ static int bloom_memory_reserve(u64 bytes)
 	return 0;
 }
 
-static void bloom_memory_release(u64 bytes)
+void bloom_memory_release(u64 bytes)
 {
 	atomic64_sub(bytes, &memory_used);
 }
@@ -101,6 +102,9 @@ static int bloom_create_geometry(const struct bloom_create *arg,
 		return -EINVAL;
 	if (!bloom_name_valid(arg->name))
 		return -EINVAL;
+	if (!(arg->flags & BLOOM_CREATE_F_SCALABLE) &&
+	    (arg->growth || arg->tightening_ppm))
+		return -EINVAL;
 	switch (arg->type) {
 	case BLOOM_TYPE_STANDARD:
 	case BLOOM_TYPE_BLOCKED:
@@ -122,7 +126,9 @@ static int bloom_create_geometry(const struct bloom_create *arg,
 			.memory_bytes = arg->memory_bytes,
 		};
 
-		if (arg->flags & BLOOM_CREATE_F_GEOMETRY || arg->bits)
+		/* a scalable filter's stages are sized from capacity, rate */
+		if (arg->flags & (BLOOM_CREATE_F_GEOMETRY |
+				  BLOOM_CREATE_F_SCALABLE) || arg->bits)
 			return -EINVAL;
 		/* the core checks the rest: two of four, ranges, hashes */
 		return bloom_core_size(&r, geo);
@@ -132,6 +138,13 @@ static int bloom_create_geometry(const struct bloom_create *arg,
 	if (arg->capacity < 1 || arg->capacity > BLOOM_CAPACITY_MAX ||
 	    arg->fpp_ppb < BLOOM_FPP_PPB_MIN || arg->fpp_ppb > BLOOM_FPP_PPB_MAX)
 		return -EINVAL;
+	if (arg->flags & BLOOM_CREATE_F_SCALABLE) {
+		/* geometry of stage 0; the stages are checked by the caller */
+		if (arg->bits || arg->hashes)
+			return -EINVAL;
+		return bloom_geometry_size(arg->type, arg->capacity,
+					   arg->fpp_ppb, geo);
+	}
 
 	if (!(arg->flags & BLOOM_CREATE_F_GEOMETRY)) {
 		if (arg->bits || arg->hashes)
@@ -156,6 +169,7 @@ static struct workqueue_struct *bloom_free_wq;
 
 static void bloom_store_free(struct bloom_store *s)
 {
+	bloom_scale_free(s);
 	bloom_free_percpu(s->stats);
 	bloom_kvfree(s->mem);
 	memzero_explicit(&s->core.key, sizeof(s->core.key));
@@ -168,8 +182,13 @@ static void bloom_store_free_work(struct work_struct *work)
 				      free_work));
 }
 
-struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
-				    const u8 *hash_key)
+/*
+ * The store of @geo, or with @p a scalable store without stages yet (its
+ * stage 0's geometry is @geo; bloom_store_new_scalable() adds the stage).
+ */
+static struct bloom_store *bloom_store_make(const struct bloom_geometry *geo,
+					    const struct bloom_scale_params *p,
+					    const u8 *hash_key)
 {
 	u8 key_bytes[BLOOM_HASH_KEY_LEN];
 	struct bloom_store *s;
@@ -182,7 +201,7 @@ struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
 	 * (with room to align it to a cache line), the per-CPU counters and
 	 * the structs.
 	 */
-	storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+	storage_bytes = p ? 0 : bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
 	memory_bytes = storage_bytes + sizeof(*s) +
 		       sizeof(struct bloom_filter) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
@@ -200,10 +219,12 @@ struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
 	 * cgroup must fail the create with -ENOMEM, not wake the cgroup's
 	 * OOM killer on the creator.
 	 */
-	s->mem = bloom_kvzalloc(storage_bytes,
-				GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
-	if (!s->mem)
-		goto err_free;
+	if (!p) {
+		s->mem = bloom_kvzalloc(storage_bytes,
+					GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+		if (!s->mem)
+			goto err_free;
+	}
 	s->stats = bloom_alloc_percpu(sizeof(struct bloom_stats),
 				      __alignof__(struct bloom_stats),
 				      GFP_KERNEL_ACCOUNT);
@@ -216,8 +237,11 @@ struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
 		get_random_bytes(key_bytes, sizeof(key_bytes));
 	bloom_hash_key_from_bytes(&key, key_bytes);
 	memzero_explicit(key_bytes, sizeof(key_bytes));
-	bloom_core_init(&s->core, geo, &key,
-			PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN));
+	if (p)
+		bloom_scale_init(&s->core, &s->scale, p, &key);
+	else
+		bloom_core_init(&s->core, geo, &key,
+				PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN));
 	memzero_explicit(&key, sizeof(key));
 	return s;
 
@@ -226,6 +250,29 @@ err_free:
 err_release:
 	bloom_memory_release(memory_bytes);
 	return ERR_PTR(ret);
+}
+
+struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
+				    const u8 *hash_key)
+{
+	return bloom_store_make(geo, NULL, hash_key);
+}
+
+struct bloom_store *bloom_store_new_scalable(const struct bloom_scale_params *p,
+					     const u8 *hash_key)
+{
+	struct bloom_store *s = bloom_store_make(NULL, p, hash_key);
+	int ret;
+
+	if (IS_ERR(s))
+		return s;
+	/* stage 0: unpublished, nobody else sees the store yet */
+	ret = bloom_store_grow(s);
+	if (ret) {
+		bloom_store_discard(s);
+		return ERR_PTR(ret);
+	}
+	return s;
 }
 
 void bloom_store_discard(struct bloom_store *s)
@@ -267,15 +314,21 @@ static const struct kobj_type bloom_filter_ktype = {
 
 int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
 {
+	bool scalable = arg->flags & BLOOM_CREATE_F_SCALABLE;
+	const u8 *hash_key = arg->flags & BLOOM_CREATE_F_HASH_KEY ?
+			     arg->hash_key : NULL;
+	struct bloom_scale_params sp;
 	struct bloom_geometry geo;
 	struct bloom_store *s;
 	int ret;
 
 	ret = bloom_create_geometry(arg, &geo);
+	if (!ret && scalable)
+		ret = bloom_scale_create_params(arg, &sp);
 	if (ret)
 		return ret;
-	s = bloom_store_new(&geo, arg->flags & BLOOM_CREATE_F_HASH_KEY ?
-				  arg->hash_key : NULL);
+	s = scalable ? bloom_store_new_scalable(&sp, hash_key) :
+		       bloom_store_new(&geo, hash_key);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	return bloom_filter_new_store(arg->name, s, out);
@@ -295,6 +348,7 @@ int bloom_filter_new_store(const char *name, struct bloom_store *s,
 	refcount_set(&f->users, 1);
 	mutex_init(&f->write_lock);
 	f->type = s->core.geo.type;
+	f->scalable = bloom_core_is_scalable(&s->core);
 	RCU_INIT_POINTER(f->store, s);
 	strscpy(f->name, name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
@@ -463,11 +517,11 @@ int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 	memcpy(info->name, f->name, sizeof(info->name));
 	info->type = geo->type;
 	info->hashes = geo->hashes;
-	info->bits = geo->bits;
+	info->bits = bloom_core_bits(&s->core);
 	info->capacity = geo->capacity;
 	info->fpp_ppb = geo->fpp_ppb;
 	info->reserved = 0;
-	info->memory_bytes = s->memory_bytes;
+	info->memory_bytes = READ_ONCE(s->memory_bytes);
 	info->count = core.keys;
 	info->adds = sum.adds;
 	info->queries = sum.queries;
@@ -479,6 +533,7 @@ int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 	bloom_core_estimate(&s->core, &est);
 	info->estimated_keys = est.keys;
 	info->estimated_fpp_ppb = est.fpp_ppb;
+	info->reserved2 = 0;
 	info->saturated = core.saturated;
 	info->insert_failures = core.insert_failures;
 	info->fingerprint_bits = core.fingerprint_bits;
@@ -486,6 +541,16 @@ int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 	info->subtable_cells = core.subtable_cells;
 	for (i = 0; i < ARRAY_SIZE(info->subtable_used); i++)
 		info->subtable_used[i] = core.subtable_used[i];
+	/* the caller's bytes are in every field not set: set them all */
+	info->stages = 0;
+	info->growth = 0;
+	info->tightening_ppm = 0;
+	if (bloom_core_is_scalable(&s->core)) {
+		info->stages = bloom_scale_stages(&s->core);
+		info->growth = s->scale.p.growth;
+		info->tightening_ppm = s->scale.p.tightening_ppm;
+	}
+	info->reserved3 = 0;
 	rcu_read_unlock();
 	return 0;
 }

@@ -23,7 +23,12 @@
  * and d-left filters hold @write_lock, under which the store cannot change
  * (bloom_filter_store_locked()).
  *
- * Replacing a store (restore --replace, flush, swap, growth): build the new
+ * A scalable filter grows without a replace: the adder that finds the
+ * newest stage full takes @write_lock, allocates the next stage and
+ * appends it to the store published now (scale.c); queries and other
+ * adders go on under RCU meanwhile, and the stages go with the store.
+ *
+ * Replacing a store (restore --replace, flush, swap): build the new
  * one with bloom_store_new(), publish it with bloom_filter_replace() or
  * exchange two filters' stores with bloom_filter_swap(). The old store is
  * freed after a grace period; no caller ever waits for one. A filter's type
@@ -67,8 +72,12 @@ struct bloom_stats {
  * @stats: what was done to this store, per CPU
  * @memory_bytes: charged against max_memory: the storage, the statistics,
  *	this struct and the filter's struct (so that INFO's memory_bytes is the
- *	filter's whole cost)
+ *	filter's whole cost); a scalable store's grows with its stages
+ *	(WRITE_ONCE under the filter's write_lock)
  * @free_work: frees the store after a grace period
+ * @scale: a scalable store's stages, behind @core.scale (scale.c); @mem is
+ *	then NULL. Stages are only added (under the filter's write_lock, or
+ *	before the store is published) and go with the store.
  */
 struct bloom_store {
 	struct bloom_core core;
@@ -76,6 +85,7 @@ struct bloom_store {
 	struct bloom_stats __percpu *stats;
 	u64 memory_bytes;
 	struct rcu_work free_work;
+	struct bloom_scale scale;
 };
 
 struct bloom_filter {
@@ -91,6 +101,15 @@ struct bloom_filter {
 	 */
 	struct mutex write_lock;
 	struct bloom_store __rcu *store;	/* NULL once destroyed */
+	/*
+	 * Created scalable (never changes): its sysfs has the scalable files
+	 * and stages/<i>/ (scale.c), which @stages_kobj and @stage_dirs hold
+	 * while @stages_in_sysfs, all under @write_lock.
+	 */
+	bool scalable;
+	bool stages_in_sysfs;
+	struct kobject *stages_kobj;
+	struct kobject *stage_dirs[BLOOM_SCALE_STAGES_MAX];
 };
 
 int bloom_filter_new(const struct bloom_create *arg,
@@ -134,6 +153,12 @@ static inline bool bloom_filter_dead(struct bloom_filter *f)
  */
 struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
 				    const u8 *hash_key);
+/*
+ * A new scalable store of @p (checked by bloom_scale_check()) with stage 0;
+ * errors as bloom_store_new().
+ */
+struct bloom_store *bloom_store_new_scalable(const struct bloom_scale_params *p,
+					     const u8 *hash_key);
 /* Frees a store that was never published, at once. */
 void bloom_store_discard(struct bloom_store *s);
 
@@ -168,5 +193,8 @@ void bloom_filter_exit(void);
 
 u64 bloom_memory_used(void);
 u64 bloom_memory_limit(void);
+/* Takes @bytes of max_memory (-EDQUOT when over it); gives them back. */
+int bloom_memory_reserve(u64 bytes);
+void bloom_memory_release(u64 bytes);
 
 #endif /* BLOOM_FILTER_H */

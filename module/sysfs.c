@@ -16,6 +16,7 @@
 #include <linux/sysfs.h>
 
 #include "filter.h"
+#include "scale.h"
 #include "sysfs.h"
 
 static struct kset *bloom_filters_kset;
@@ -72,11 +73,12 @@ static struct bloom_core_stats bloom_sysfs_core_stats(const struct bloom_store *
 	return cs;
 }
 
-BLOOM_STORE_ATTR(bits, s->core.geo.bits);
+/* A scalable filter's bits: its stages' together. */
+BLOOM_STORE_ATTR(bits, bloom_core_bits(&s->core));
 BLOOM_STORE_ATTR(hashes, s->core.geo.hashes);
 BLOOM_STORE_ATTR(capacity, s->core.geo.capacity);
 BLOOM_STORE_ATTR(fpp_ppb, s->core.geo.fpp_ppb);
-BLOOM_STORE_ATTR(memory_bytes, s->memory_bytes);
+BLOOM_STORE_ATTR(memory_bytes, READ_ONCE(s->memory_bytes));
 BLOOM_STORE_ATTR(bits_set, bloom_core_bits_set(&s->core));
 BLOOM_STORE_ATTR(adds, bloom_sysfs_stats(s).adds);
 /* Kept by the core as keys come and go: O(1), like every file here. */
@@ -90,6 +92,11 @@ BLOOM_STORE_ATTR(saturated, bloom_sysfs_core_stats(s).saturated);
 BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
 BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
 BLOOM_STORE_ATTR(subtable_cells, bloom_sysfs_core_stats(s).subtable_cells);
+/* Scalable filters; stages/<i>/ is scale.c's. */
+BLOOM_STORE_ATTR(growth, s->scale.p.growth);
+BLOOM_STORE_ATTR(tightening_ppm, s->scale.p.tightening_ppm);
+BLOOM_STORE_ATTR(stage_count, bloom_core_is_scalable(&s->core) ?
+			      bloom_scale_stages(&s->core) : 0);
 
 /* Computed from the kept statistics: a bounded number of steps. */
 static struct bloom_core_estimate bloom_sysfs_estimate(const struct bloom_store *s)
@@ -193,11 +200,31 @@ static const struct attribute_group bloom_dleft_group = {
 	.is_visible = bloom_dleft_visible,
 };
 
+/* Files that only scalable filters have. */
+static struct attribute *bloom_scale_attrs[] = {
+	&growth_attr.attr,
+	&tightening_ppm_attr.attr,
+	&stage_count_attr.attr,
+	NULL,
+};
+
+static umode_t bloom_scale_visible(struct kobject *kobj,
+				   struct attribute *attr, int n)
+{
+	return to_filter(kobj)->scalable ? attr->mode : 0;
+}
+
+static const struct attribute_group bloom_scale_group = {
+	.attrs = bloom_scale_attrs,
+	.is_visible = bloom_scale_visible,
+};
+
 /* The files of a filter's directory (its kobj_type is filter.c's). */
 const struct attribute_group *bloom_filter_groups[] = {
 	&bloom_filter_group,
 	&bloom_delete_group,
 	&bloom_dleft_group,
+	&bloom_scale_group,
 	NULL,
 };
 
@@ -214,6 +241,11 @@ int bloom_sysfs_add_filter(struct bloom_filter *f)
 	ret = kobject_add(&f->kobj, NULL, "%s", f->name);
 	if (ret)
 		return ret;
+	ret = bloom_scale_sysfs_add(f);
+	if (ret) {
+		kobject_del(&f->kobj);
+		return ret;
+	}
 	kobject_uevent(&f->kobj, KOBJ_ADD);
 	return 0;
 }
@@ -221,6 +253,7 @@ int bloom_sysfs_add_filter(struct bloom_filter *f)
 void bloom_sysfs_del_filter(struct bloom_filter *f)
 {
 	kobject_uevent(&f->kobj, KOBJ_REMOVE);
+	bloom_scale_sysfs_del(f);
 	kobject_del(&f->kobj);
 }
 

@@ -87,35 +87,6 @@ FIXTURE_TEARDOWN(accuracy)
 	bloom_destroy_all();
 }
 
-/*
- * Runs keys [first, first + n) through cmd in batches; returns the total of
- * out_hits, or -1 after a failed ioctl. Key i and key j differ whenever
- * i != j (make_key16), so [0, N) added and [N, 2N) queried never overlap.
- */
-static long long run_keys(int fd, unsigned long cmd, __u8 *keys, __u8 *res,
-			  __u64 first, __u32 n, __u32 *false_negatives)
-{
-	long long hits = 0;
-	__u32 done, i;
-
-	for (done = 0; done < n; done += BATCH) {
-		__u32 cnt = n - done < BATCH ? n - done : BATCH;
-		struct bloom_batch b;
-
-		for (i = 0; i < cnt; i++)
-			make_key16(first + done + i, keys + (size_t)KLEN * i);
-		if (bloom_batch(fd, cmd, keys, (__u64)cnt * KLEN, cnt, KLEN,
-				NULL, res, &b))
-			return -1;
-		if (b.out_done != cnt)
-			return -1;
-		hits += b.out_hits;
-		if (false_negatives)
-			*false_negatives += cnt - popcount_bm(res, cnt);
-	}
-	return hits;
-}
-
 TEST_F_TIMEOUT(accuracy, one_million_keys, 240)
 {
 	double p = variant->ppb / 1e9, fpr, bpk, theory_bpk, t0, t_add, t_q;
@@ -126,21 +97,21 @@ TEST_F_TIMEOUT(accuracy, one_million_keys, 240)
 	long long hits;
 
 	t0 = now_sec();
-	ASSERT_LE(0, run_keys(self->fd, BLOOM_IOC_ADD, self->keys, self->res,
-			      0, N, NULL));
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, self->keys, self->res,
+				BATCH, 0, N, NULL));
 	t_add = now_sec() - t0;
 
 	/* Every added key: present. One miss breaks the promise. */
 	t0 = now_sec();
-	hits = run_keys(self->fd, BLOOM_IOC_QUERY, self->keys, self->res, 0, N,
-			&fn);
+	hits = run_keys16(self->fd, BLOOM_IOC_QUERY, self->keys, self->res,
+			  BATCH, 0, N, &fn);
 	ASSERT_LE(0, hits);
 	EXPECT_EQ(0, fn) TH_LOG("%u false negatives", fn);
 	EXPECT_EQ(N, hits);
 
 	/* Never-added keys: the false-positive rate. */
-	hits = run_keys(self->fd, BLOOM_IOC_QUERY, self->keys, self->res, N, N,
-			NULL);
+	hits = run_keys16(self->fd, BLOOM_IOC_QUERY, self->keys, self->res,
+			  BATCH, N, N, NULL);
 	t_q = now_sec() - t0;
 	ASSERT_LE(0, hits);
 	fpr = (double)hits / N;

@@ -169,7 +169,7 @@ TEST_F(ioctl, struct_sizes_are_abi)
 	EXPECT_EQ(BLOOM_RESTORE_SIZE_VER3, sizeof(struct bloom_restore));
 	EXPECT_EQ(BLOOM_PAIR_SIZE_VER3, sizeof(struct bloom_pair));
 	EXPECT_EQ(BLOOM_NAME_SIZE_VER0, sizeof(struct bloom_name));
-	EXPECT_EQ(BLOOM_INFO_SIZE_VER2, sizeof(struct bloom_info));
+	EXPECT_EQ(BLOOM_INFO_SIZE_VER3, sizeof(struct bloom_info));
 	EXPECT_EQ(BLOOM_LIST_SIZE_VER0, sizeof(struct bloom_list));
 	EXPECT_EQ(BLOOM_BATCH_SIZE_VER2, sizeof(struct bloom_batch));
 }
@@ -306,7 +306,7 @@ TEST_F(ioctl, nonzero_flags_einval)
 	struct bloom_info i = { .size = sizeof(i), .flags = 1 };
 	struct bloom_batch b = { .size = sizeof(b), .flags = 1 };
 	struct bloom_create c;
-	const __u32 bad_create[] = { 1U << 3, 1U << 16, 1U << 31 };
+	const __u32 bad_create[] = { 1U << 15, 1U << 16, 1U << 31 };
 	__u8 key = 7;
 	size_t k;
 
@@ -1414,6 +1414,7 @@ TEST_F(ioctl, info_output_zeroed)
 	memset(info.name, 0, sizeof(info.name));
 	info.reserved = 0;
 	info.reserved2 = 0;
+	info.reserved3 = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_INFO, &info));
 	EXPECT_STREQ("z", info.name);
 	for (j = 1; j < BLOOM_NAME_LEN; j++) {
@@ -1447,6 +1448,11 @@ TEST_F(ioctl, info_output_zeroed)
 	EXPECT_EQ(0, info.estimated_keys);
 	EXPECT_EQ(0, info.estimated_fpp_ppb);
 	EXPECT_EQ(0, info.reserved2);
+	/* not scalable */
+	EXPECT_EQ(0, info.stages);
+	EXPECT_EQ(0, info.growth);
+	EXPECT_EQ(0, info.tightening_ppm);
+	EXPECT_EQ(0, info.reserved3);
 
 	/* By name, from another (unbound) descriptor: the same answer. */
 	{

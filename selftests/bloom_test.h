@@ -44,12 +44,13 @@
 #define BLOOM_INFO_SIZE_VER1	200
 /*
  * ABI version 3 appended memory_bytes, bits_per_key_milli, reserved2 (104
- * bytes, sizing) and then @like (136 bytes, snapshots) to bloom_create,
- * delete_pinned to bloom_info, the pinned bitmap and count to bloom_batch,
- * and added the snapshot structs.
+ * bytes, sizing), then @like (136 bytes, snapshots), then growth and
+ * tightening_ppm (144 bytes, scalable filters) to bloom_create;
+ * delete_pinned, the estimates, then the stages to bloom_info; the pinned
+ * bitmap and count to bloom_batch; and added the snapshot structs.
  */
-#define BLOOM_CREATE_SIZE_VER3	136
-#define BLOOM_INFO_SIZE_VER2	224
+#define BLOOM_CREATE_SIZE_VER3	144
+#define BLOOM_INFO_SIZE_VER3	240
 #define BLOOM_BATCH_SIZE_VER2	72
 #define BLOOM_SAVE_SIZE_VER3	64
 #define BLOOM_RESTORE_SIZE_VER3	56
@@ -433,6 +434,36 @@ static inline void make_key16(__u64 i, __u8 *out)
 
 	memcpy(out, &a, 8);
 	memcpy(out + 8, &b, 8);
+}
+
+/*
+ * Runs the 16-byte keys [first, first + n) (make_key16) through @cmd in
+ * batches of @batch keys, using @keys (@batch * 16 bytes) and @res
+ * (@batch / 8 bytes). Returns the total of out_hits, or -1 after a failed
+ * ioctl or one that did not do every key; *@missing (when not NULL) counts
+ * the keys whose result bit is clear.
+ */
+static inline long long run_keys16(int fd, unsigned long cmd, __u8 *keys,
+				   __u8 *res, __u32 batch, __u64 first, __u32 n,
+				   __u32 *missing)
+{
+	long long hits = 0;
+	__u32 done, i;
+
+	for (done = 0; done < n; done += batch) {
+		__u32 cnt = n - done < batch ? n - done : batch;
+		struct bloom_batch b;
+
+		for (i = 0; i < cnt; i++)
+			make_key16(first + done + i, keys + (size_t)16 * i);
+		if (bloom_batch(fd, cmd, keys, (__u64)cnt * 16, cnt, 16, NULL,
+				res, &b) || b.out_done != cnt)
+			return -1;
+		hits += b.out_hits;
+		if (missing)
+			*missing += cnt - popcount_bm(res, cnt);
+	}
+	return hits;
 }
 
 static inline double now_sec(void)

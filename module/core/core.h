@@ -303,8 +303,9 @@ u64 bloom_core_count_in_use(const struct bloom_core *f);
  *	billion, rounded: (X/m)^k for standard and counting filters, the
  *	block-load model for blocked ones, cells compared x 2^-f for d-left
  *
- * Both 0 for an empty filter and for a scalable one (see its stages).
- * estimate.c has the formulas.
+ * Both 0 for an empty filter. A scalable filter's: the sum of its stages'
+ * keys (unknown if one stage's is) and the compound rate 1 - prod(1 - e_i)
+ * of its stages' rates. estimate.c has the formulas.
  */
 struct bloom_core_estimate {
 	u64 keys;
@@ -472,15 +473,6 @@ int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 
 /* Total bits of the storage: of all stages for a scalable filter. */
 u64 bloom_core_bits(const struct bloom_core *f);
-
-/*
- * Estimated false-positive rate now, in ppb, from the fill ratio of each
- * filter: (bits set / bits)^k; for a scalable filter the compound
- * 1 - prod(1 - fpp_i) of its stages. For standard filters this is the usual
- * estimate; blocked filters fill their blocks unevenly, so it reads a little
- * low for them. Counting and d-left: 0 (not estimated here).
- */
-u32 bloom_core_est_fpp_ppb(const struct bloom_core *f);
 
 /*
  * Same type, geometry and hash key: the two filters set the same bits for

@@ -172,15 +172,82 @@ u64 bloom_core_fpp_model(u32 type, u64 bits, u32 hashes, u64 keys)
 	return bloom_q64_pow(BLOOM_Q64_ONE - zero, hashes);
 }
 
+/*
+ * A standard, counting or blocked filter (not scalable): sets e->keys and
+ * returns the rate now, Q64.
+ */
+static u64 bloom_estimate_bits(const struct bloom_core *f,
+			       struct bloom_core_estimate *e)
+{
+	const struct bloom_geometry *geo = &f->geo;
+	u64 x = bloom_core_bits_set(f), m = geo->bits, l56, omq, lam32, p;
+	u32 k = geo->hashes;
+
+	e->keys = 0;
+	if (!x || !m || !k)
+		return 0;
+	if (x >= m) {
+		e->keys = BLOOM_CORE_KEYS_UNKNOWN;
+		return BLOOM_Q64_ONE;
+	}
+	l56 = bloom_neg_ln1m(x, m);
+	if (geo->type != BLOOM_CORE_BLOCKED) {
+		e->keys = div64_u64(mul_u64_u64_shr(m, l56, 56) + k / 2, k);
+		p = bloom_bits_fpp(x, m, k);
+	} else {
+		omq = BLOOM_Q64_ONE - bloom_blk_q(k);
+		/* lambda = L / (1 - q) keys per block, in 32.32 */
+		lam32 = mul_u64_u64_div_u64(l56 >> 24, BLOOM_Q64_ONE, omq);
+		e->keys = mul_u64_u64_shr(lam32, m / BLOOM_BLOCK_BITS, 32);
+		p = lam32 >> 32 >= BLOOM_LAMBDA_MAX ? BLOOM_Q64_ONE :
+		    bloom_blk_fpp(lam32, k);
+	}
+	/* some key set the bits: at least one */
+	if (!e->keys)
+		e->keys = 1;
+	return p;
+}
+
+/*
+ * A scalable filter: the keys of its stages summed (unknown if one stage's
+ * are), the rate compounded: a never-added key is a false positive when
+ * any stage says present, 1 - prod(1 - e_i).
+ */
+static void bloom_estimate_scale(const struct bloom_core *f,
+				 struct bloom_core_estimate *e)
+{
+	u64 miss = BLOOM_Q64_ONE;	/* prod(1 - e_i) */
+	struct bloom_core_estimate st;
+	u32 i, n = bloom_scale_stages(f);
+
+	e->keys = 0;
+	for (i = 0; i < n; i++) {
+		u64 p = bloom_estimate_bits(&bloom_scale_stage(f, i)->core,
+					    &st);
+
+		miss = bloom_q64_mul(miss, BLOOM_Q64_ONE - p);
+		if (st.keys == BLOOM_CORE_KEYS_UNKNOWN ||
+		    e->keys == BLOOM_CORE_KEYS_UNKNOWN)
+			e->keys = BLOOM_CORE_KEYS_UNKNOWN;
+		else
+			e->keys += st.keys;
+	}
+	e->fpp_ppb = bloom_q64_ppb(BLOOM_Q64_ONE - miss);
+}
+
 void bloom_core_estimate(const struct bloom_core *f,
 			 struct bloom_core_estimate *e)
 {
 	const struct bloom_geometry *geo = &f->geo;
-	u64 x = bloom_core_bits_set(f), m = geo->bits, l56, omq, lam32;
-	u32 k = geo->hashes;
+	u64 x;
 
 	e->keys = 0;
 	e->fpp_ppb = 0;
+	if (f->scale) {
+		bloom_estimate_scale(f, e);
+		return;
+	}
+	x = bloom_core_bits_set(f);
 	if (!x)
 		return;
 	if (geo->type == BLOOM_CORE_DLEFT) {
@@ -194,26 +261,5 @@ void bloom_core_estimate(const struct bloom_core *f,
 		e->fpp_ppb = v < BLOOM_PPB ? (u32)v : BLOOM_PPB;
 		return;
 	}
-	if (f->scale || !m || !k)
-		return;		/* a scalable filter's are its stages' */
-	if (x >= m) {
-		e->keys = BLOOM_CORE_KEYS_UNKNOWN;
-		e->fpp_ppb = BLOOM_PPB;
-		return;
-	}
-	l56 = bloom_neg_ln1m(x, m);
-	if (geo->type != BLOOM_CORE_BLOCKED) {
-		e->keys = div64_u64(mul_u64_u64_shr(m, l56, 56) + k / 2, k);
-		e->fpp_ppb = bloom_q64_ppb(bloom_bits_fpp(x, m, k));
-	} else {
-		omq = BLOOM_Q64_ONE - bloom_blk_q(k);
-		/* lambda = L / (1 - q) keys per block, in 32.32 */
-		lam32 = mul_u64_u64_div_u64(l56 >> 24, BLOOM_Q64_ONE, omq);
-		e->keys = mul_u64_u64_shr(lam32, m / BLOOM_BLOCK_BITS, 32);
-		e->fpp_ppb = lam32 >> 32 >= BLOOM_LAMBDA_MAX ? BLOOM_PPB :
-			     bloom_q64_ppb(bloom_blk_fpp(lam32, k));
-	}
-	/* some key set the bits: at least one */
-	if (!e->keys)
-		e->keys = 1;
+	e->fpp_ppb = bloom_q64_ppb(bloom_estimate_bits(f, e));
 }

@@ -8,13 +8,12 @@
  */
 #include "internal.h"
 
-#define BLOOM_FP_SHIFT	32
 #define BLOOM_PPM_ONE	1000000ULL
 
 int bloom_scale_stage_params(const struct bloom_scale_params *p, u32 i,
 			     u64 *capacity, u32 *fpp_ppb)
 {
-	u64 cap = p->capacity, q, r;
+	u64 cap = p->capacity, q;
 	u32 j;
 
 	if (i >= BLOOM_SCALE_STAGES_MAX)
@@ -26,15 +25,16 @@ int bloom_scale_stage_params(const struct bloom_scale_params *p, u32 i,
 			return -ENOSPC;
 	}
 	/*
-	 * q = P * (1 - r) in ppb, 32.32 fixed point (under 2^61: P < 2^29),
-	 * then times r i times, each product rounded down.
+	 * q = P * (1 - r) in ppb with 16 fraction bits, then times r (ppm) i
+	 * times, each step rounded down: exact whenever the rate is a whole
+	 * multiple of 2^-16 ppb. P * (1 - r) <= 2.5e8 ppb, so q < 2^44 and
+	 * q * r ppm < 1.6e19 < 2^64.
 	 */
-	q = div64_u64((u64)p->fpp_ppb << BLOOM_FP_SHIFT, BLOOM_PPM_ONE) *
-	    (BLOOM_PPM_ONE - p->tightening_ppm);
-	r = div64_u64((u64)p->tightening_ppm << BLOOM_FP_SHIFT, BLOOM_PPM_ONE);
+	q = div64_u64((u64)p->fpp_ppb * (BLOOM_PPM_ONE - p->tightening_ppm) <<
+		      16, BLOOM_PPM_ONE);
 	for (j = 0; j < i; j++)
-		q = mul_u64_u64_shr(q, r, BLOOM_FP_SHIFT);
-	q >>= BLOOM_FP_SHIFT;
+		q = div64_u64(q * p->tightening_ppm, BLOOM_PPM_ONE);
+	q >>= 16;
 	if (q < BLOOM_CORE_FPP_PPB_MIN)
 		return -ENOSPC;
 	*capacity = cap;
@@ -367,48 +367,4 @@ u64 bloom_core_bits(const struct bloom_core *f)
 	for (i = 0; i < n; i++)
 		sum += f->scale->stage[i]->core.geo.bits;
 	return sum;
-}
-
-/* (bits set / bits)^k in 0.32 fixed point. */
-static u64 bloom_fill_pow(const struct bloom_core *f)
-{
-	u64 x = bloom_core_bits_set(f), m = f->geo.bits, fill, e;
-	u32 i;
-
-	if (x > m)
-		x = m;
-	while (m >> 31) {
-		m >>= 1;
-		x >>= 1;
-	}
-	if (!m)
-		return 0;
-	fill = div64_u64(x << BLOOM_FP_SHIFT, m);
-	e = 1ULL << BLOOM_FP_SHIFT;
-	for (i = 0; i < f->geo.hashes; i++)
-		e = mul_u64_u64_shr(e, fill, BLOOM_FP_SHIFT);
-	return e;
-}
-
-static u32 bloom_fp_to_ppb(u64 fp)
-{
-	return (u32)mul_u64_u64_shr(fp, 1000000000ULL, BLOOM_FP_SHIFT);
-}
-
-u32 bloom_core_est_fpp_ppb(const struct bloom_core *f)
-{
-	u64 miss = 1ULL << BLOOM_FP_SHIFT;	/* prod(1 - fpp_i) */
-	u32 n, i;
-
-	if (f->geo.type != BLOOM_CORE_STANDARD &&
-	    f->geo.type != BLOOM_CORE_BLOCKED)
-		return 0;
-	if (!f->scale)
-		return bloom_fp_to_ppb(bloom_fill_pow(f));
-	n = bloom_scale_stages(f);
-	for (i = 0; i < n; i++)
-		miss = mul_u64_u64_shr(miss, (1ULL << BLOOM_FP_SHIFT) -
-				       bloom_fill_pow(&f->scale->stage[i]->core),
-				       BLOOM_FP_SHIFT);
-	return bloom_fp_to_ppb((1ULL << BLOOM_FP_SHIFT) - miss);
 }

@@ -602,6 +602,61 @@ run --version
 check "bloomctl --version prints the version of the file VERSION" \
 	sh -c "[ $rc = 0 ] && grep -q '^bloomctl $(cat "$(dirname "$0")/../../VERSION") (libbloom ' '$W/out'"
 
+# --- scalable filters ------------------------------------------------------------
+expect_err "a counting filter cannot be --scalable: usage error naming the types" 2 \
+	"counting filter cannot be --scalable: only standard and blocked" \
+	create ${P}x --type counting --capacity 100 --fpp 0.01 --scalable
+expect_err "--growth without --scalable is a usage error" 2 "go with --scalable" \
+	create ${P}x --capacity 100 --fpp 0.01 --growth 4
+expect_err "--growth 1 is refused with the bounds" 2 "from 2 to 16" \
+	create ${P}x --capacity 100 --fpp 0.01 --scalable --growth 1
+expect_err "--tightening 0.99 is refused with the bounds" 2 "from 0.50 to 0.95" \
+	create ${P}x --capacity 100 --fpp 0.01 --scalable --tightening 0.99
+check "no filter was left behind by the refused scalable creates" \
+	sh -c "! bloomctl list -n | grep -qx ${P}x"
+expect "create --scalable of capacity 1000 at 0.001" 0 \
+	create ${P}g --capacity 1000 --fpp 0.001 --scalable
+seq 1 5000 | sed 's/^/https:\/\/example.org\/page\//' >"$W/urls"
+run add ${P}g -f "$W/urls"
+check "add -f of 5000 keys (5x its capacity) exits 0" sh -c "[ $rc = 0 ]"
+run test ${P}g -f "$W/urls"
+check "test -f finds all 5000 keys" sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
+check "sysfs: 3 stages (1000 + 2000 + 4000 >= 5000), growth 2, tightening 850000" \
+	sh -c "[ '$(sysval ${P}g stage_count) $(sysval ${P}g growth) $(sysval ${P}g tightening_ppm)' = '3 2 850000' ]"
+check "sysfs stages/1: capacity 2000 at 127500 ppb (0.001 * 0.15 * 0.85)" \
+	sh -c "[ '$(sysval ${P}g stages/1/capacity) $(sysval ${P}g stages/1/fpp_ppb)' = '2000 127500' ]"
+run info ${P}g
+check "info shows 3 stages and a row per stage" \
+	sh -c "[ $rc = 0 ] && grep -q '^scalable: *3 stages' '$W/out' && grep -Eq '^ +2 +4000 ' '$W/out'"
+run info --json ${P}g
+check "info --json: stages (one object per stage) and bits (their sum), as in sysfs" \
+	"$PY" -c "
+import json
+d = json.load(open('$W/out'))
+st = d['stages']
+assert d['scalable'] is True and d['stage_count'] == len(st) == 3, d
+assert [s['capacity'] for s in st] == [1000, 2000, 4000], st
+assert d['bits'] == sum(s['bits'] for s in st) == $(sysval ${P}g bits), d
+assert st[0]['count'] == 1000 and st[1]['count'] == 2000, st
+assert d['count'] == sum(s['count'] for s in st), d
+assert 0 < d['estimated_fpp'] < 0.001, d
+assert d['growth'] == 2 and abs(d['tightening'] - 0.85) < 1e-9, d
+"
+expect "create --type blocked --scalable --growth 4 --tightening 0.75" 0 \
+	create ${P}h --type blocked --capacity 1000 --fpp 0.01 --scalable --growth 4 --tightening 0.75
+check "sysfs: blocked, growth 4, tightening 750000, stage 0 at 2500000 ppb" \
+	sh -c "[ '$(sysval ${P}h type) $(sysval ${P}h growth) $(sysval ${P}h tightening_ppm) $(sysval ${P}h stages/0/fpp_ppb)' = 'blocked 4 750000 2500000' ]"
+run info --json ${P}b
+check "info --json of a filter that is not scalable has no stages" \
+	"$PY" -c "
+import json
+d = json.load(open('$W/out'))
+assert 'stages' not in d and 'scalable' not in d, d
+"
+for f in g h; do run destroy ${P}$f; done
+check "destroying the scalable filters removed their directories" \
+	sh -c "[ ! -e $SYS/filters/${P}g ] && [ ! -e $SYS/filters/${P}h ]"
+
 # --- destroy -----------------------------------------------------------------------
 expect "destroy a filter" 0 destroy ${P}s
 check "destroy removed its sysfs directory" sh -c "[ ! -e $SYS/filters/${P}s ]"

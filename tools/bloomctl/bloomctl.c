@@ -21,7 +21,7 @@ static const struct verb verbs[] = {
 	  "create NAME [--type standard|blocked|counting|dleft] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--hash-key HEX32 | --hash-key-file FILE]\n"
-	  "       [--bits M --hashes K]\n"
+	  "       [--bits M --hashes K] [--scalable [--growth S] [--tightening R]]\n"
 	  "       create NAME --like OTHER",
 	  "Creates filter NAME from any two of: N keys (capacity), false-positive\n"
 	  "rate P at N keys, C bits per key, SIZE bytes of memory for the table.\n"
@@ -53,6 +53,14 @@ static const struct verb verbs[] = {
 	  "      --bits M      explicit geometry, with --hashes K, --capacity and\n"
 	  "                    --fpp (recorded): M bits (blocked: a multiple of 512;\n"
 	  "                    counting: M counters; not for dleft)\n"
+	  "      --scalable    grow with the keys (standard and blocked only): stage\n"
+	  "                    i holds N*S^i keys at rate P*(1-R)*R^i, so the rate\n"
+	  "                    over all stages stays under P; at most 32 stages;\n"
+	  "                    with --capacity N and --fpp P only\n"
+	  "      --growth S    with --scalable: each stage S times the last (2 to 16,\n"
+	  "                    default 2)\n"
+	  "      --tightening R  with --scalable: each stage's rate R times the\n"
+	  "                    last's (0.5 to 0.95, default 0.85)\n"
 	  "      --like OTHER  an empty filter with the type, geometry and hash key\n"
 	  "                    of filter OTHER, so that the two can be merged\n"
 	  "                    (bloomctl merge); takes no other option\n"
@@ -122,7 +130,8 @@ static const struct verb verbs[] = {
 	  "Prints the parameters and statistics of filter NAME, the fill ratio and\n"
 	  "the false-positive rate estimated from it; for counting and dleft\n"
 	  "filters also deletes, delete misses and saturated counters, for dleft\n"
-	  "the insert failures, fingerprint bits and the load of each subtable.\n"
+	  "the insert failures, fingerprint bits and the load of each subtable;\n"
+	  "for scalable filters each stage's capacity, rate, bits and count.\n"
 	  "  -j, --json        as a JSON object\n" },
 	{ "list", cmd_list,
 	  "list [-n | --json]",

@@ -91,7 +91,13 @@ struct info_derived {
 void info_derive(const struct bloom_info *in, struct info_derived *d);
 int type_can_delete(uint32_t type);
 void json_string(FILE *f, const char *s);
-void print_info_json(FILE *f, const struct bloom_info *in, const char *indent);
+/* @st: the @nst stages of a scalable filter (get_stages()), else NULL, 0 */
+void print_info_json(FILE *f, const struct bloom_info *in,
+		     const struct bloom_stage *st, size_t nst,
+		     const char *indent);
+/* cmd_show.c: a scalable filter's stages into @st; 0 for the others. */
+size_t get_stages(int fd, const struct bloom_info *in,
+		  struct bloom_stage st[BLOOM_SCALE_STAGES_MAX]);
 uint64_t info_table_bytes(const struct bloom_info *in);
 
 /* cmd_calc.c: the sizing options of create and calc. */

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "bloomctl.h"
@@ -22,6 +23,9 @@ int cmd_create(const char *dev, int argc, char **argv)
 		{ "bits", required_argument, NULL, 'm' },
 		{ "hashes", required_argument, NULL, 'k' },
 		{ "like", required_argument, NULL, 'L' },
+		{ "scalable", no_argument, NULL, 'S' },
+		{ "growth", required_argument, NULL, 'g' },
+		{ "tightening", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -32,6 +36,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 	int have_type = 0, c, fd, err;
 	uint64_t v;
 	const char *name;
+	char *end;
 
 	memset(&a, 0, sizeof(a));
 	a.o.sz = sizeof(a.o);
@@ -75,6 +80,25 @@ int cmd_create(const char *dev, int argc, char **argv)
 		case 'L':
 			o.like = optarg;
 			break;
+		case 'S':
+			o.flags |= BLOOM_CREATE_F_SCALABLE;
+			break;
+		case 'g':
+			if (parse_count(optarg, &v) || v < BLOOM_GROWTH_MIN ||
+			    v > BLOOM_GROWTH_MAX)
+				die_usage("create", "bad growth '%s': give a whole number from %d to %d (each stage that many times the last)",
+					  optarg, BLOOM_GROWTH_MIN, BLOOM_GROWTH_MAX);
+			o.growth = v;
+			break;
+		case 'r':
+			o.tightening = strtod(optarg, &end);
+			if (end == optarg || *end ||
+			    !(o.tightening >= BLOOM_TIGHTENING_PPM_MIN / 1e6 &&
+			      o.tightening <= BLOOM_TIGHTENING_PPM_MAX / 1e6))
+				die_usage("create", "bad tightening '%s': give a ratio from %.2f to %.2f (each stage's rate that times the last's)",
+					  optarg, BLOOM_TIGHTENING_PPM_MIN / 1e6,
+					  BLOOM_TIGHTENING_PPM_MAX / 1e6);
+			break;
 		case 'h':
 			print_help(stdout, "create");
 			return EXIT_OK;
@@ -93,6 +117,9 @@ int cmd_create(const char *dev, int argc, char **argv)
 		if (size_given(&a) || a.o.hashes || have_type || o.bits ||
 		    o.hash_key)
 			die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
+		if ((o.flags & BLOOM_CREATE_F_SCALABLE) || o.growth ||
+		    o.tightening != 0)
+			die_usage("create", "--like makes a filter like OTHER, which is not scalable (a scalable filter cannot be copied with --like): drop --scalable, --growth and --tightening");
 		o.type = 0;
 		fd = open_device(dev);
 		err = bloom_create_opts(fd, name, &o);
@@ -106,6 +133,19 @@ int cmd_create(const char *dev, int argc, char **argv)
 	o.capacity = a.o.capacity;
 	o.fpp = a.o.fpp;
 	o.hashes = a.o.hashes;
+	if (!(o.flags & BLOOM_CREATE_F_SCALABLE) &&
+	    (o.growth || o.tightening != 0))
+		die_usage("create", "--growth and --tightening go with --scalable");
+	if (o.flags & BLOOM_CREATE_F_SCALABLE) {
+		if (type_can_delete(o.type))
+			die_usage("create", "a %s filter cannot be --scalable: only standard and blocked filters grow by stages (create a counting or dleft filter with its real capacity instead)",
+				  bloom_type_name(o.type));
+		if (o.bits || o.hashes)
+			die_usage("create", "a --scalable filter sizes its stages itself: --bits and --hashes do not apply");
+		if (!o.capacity || o.fpp == 0 || a.o.bits_per_key != 0 ||
+		    a.o.memory)
+			die_usage("create", "a --scalable filter is given by --capacity N (its first stage's) and --fpp P (over all stages): --bits-per-key and --memory do not apply");
+	}
 	if (o.bits) {
 		/* explicit geometry: capacity and rate are recorded as given */
 		if (!o.capacity || o.fpp == 0)

@@ -54,7 +54,43 @@ static const char *human_bytes(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-static void print_info_text(const struct bloom_info *in)
+size_t get_stages(int fd, const struct bloom_info *in,
+		  struct bloom_stage st[BLOOM_SCALE_STAGES_MAX])
+{
+	size_t n = 0;
+	int err;
+
+	if (!in->stages)
+		return 0;
+	err = bloom_stages(fd, in->name, st, BLOOM_SCALE_STAGES_MAX, &n);
+	/* destroyed since its info was read (list): no stages to show */
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		die_op(BLOOM_OP_INFO, in->name, err);
+	return n < BLOOM_SCALE_STAGES_MAX ? n : BLOOM_SCALE_STAGES_MAX;
+}
+
+static void print_stages_text(const struct bloom_info *in,
+			      const struct bloom_stage *st, size_t n)
+{
+	size_t i;
+
+	printf("scalable:        %u stages (at most %d), growth %u, tightening %.6g\n",
+	       in->stages, BLOOM_SCALE_STAGES_MAX, in->growth,
+	       in->tightening_ppm / 1e6);
+	printf("stages:          %5s %12s %12s %14s %6s %12s %10s\n", "STAGE",
+	       "CAPACITY", "FPP", "BITS", "HASHES", "COUNT", "EST FPP");
+	for (i = 0; i < n; i++)
+		printf("                 %5zu %12" PRIu64 " %12.6g %14" PRIu64
+		       " %6u %12" PRIu64 " %10.4g\n", i,
+		       (uint64_t)st[i].capacity, st[i].fpp_ppb / 1e9,
+		       (uint64_t)st[i].bits, st[i].hashes,
+		       (uint64_t)st[i].count, st[i].estimated_fpp_ppb / 1e9);
+}
+
+static void print_info_text(const struct bloom_info *in,
+			    const struct bloom_stage *st, size_t nst)
 {
 	struct info_derived d;
 	char hb[32];
@@ -63,8 +99,10 @@ static void print_info_text(const struct bloom_info *in)
 	info_derive(in, &d);
 	printf("name:            %s\n", in->name);
 	printf("type:            %s\n", type_name(in->type));
-	printf("capacity:        %" PRIu64 " keys\n", (uint64_t)in->capacity);
-	printf("fpp:             %.9g (%u ppb)\n", in->fpp_ppb / 1e9, in->fpp_ppb);
+	printf("capacity:        %" PRIu64 " keys%s\n", (uint64_t)in->capacity,
+	       in->stages ? " (stage 0; the filter grows)" : "");
+	printf("fpp:             %.9g (%u ppb)%s\n", in->fpp_ppb / 1e9,
+	       in->fpp_ppb, in->stages ? " over all stages" : "");
 	printf("bits:            %" PRIu64 " (%.2f per key of capacity%s)\n",
 	       (uint64_t)in->bits,
 	       in->capacity ? (double)in->bits / in->capacity : 0.0,
@@ -124,6 +162,12 @@ static void print_info_text(const struct bloom_info *in)
 	       in->type == BLOOM_TYPE_COUNTING ? "counters in use:" :
 						 "bits set:       ",
 	       (uint64_t)in->bits_set, d.fill);
+	if (in->stages) {
+		printf("estimated fpp:   %.6g now (1 - product of (1 - stage's estimate) over the stages)\n",
+		       d.est_fpp);
+		print_stages_text(in, st, nst);
+		return;
+	}
 	printf("estimated fpp:   %.6g now (%s)\n", d.est_fpp,
 	       in->type == BLOOM_TYPE_BLOCKED ?
 	       "block-load model: Poisson keys per block" :
@@ -132,8 +176,10 @@ static void print_info_text(const struct bloom_info *in)
 
 int cmd_info(const char *dev, int argc, char **argv)
 {
+	struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
 	struct bloom_info in;
 	int json = 0, fd, err;
+	size_t nst;
 
 	look_opts("info", argc, argv, &json, NULL);
 	if (optind >= argc)
@@ -145,11 +191,12 @@ int cmd_info(const char *dev, int argc, char **argv)
 	err = bloom_info(fd, argv[optind], &in);
 	if (err)
 		die_op(BLOOM_OP_INFO, argv[optind], err);
+	nst = get_stages(fd, &in, st);
 	if (json) {
-		print_info_json(stdout, &in, "");
+		print_info_json(stdout, &in, st, nst, "");
 		putchar('\n');
 	} else {
-		print_info_text(&in);
+		print_info_text(&in, st, nst);
 	}
 	bloom_close(fd);
 	return EXIT_OK;
@@ -176,6 +223,7 @@ int cmd_list(const char *dev, int argc, char **argv)
 		printf("%-31s %-8s %12s %12s %12s\n", "NAME", "TYPE",
 		       "CAPACITY", "COUNT", "MEMORY");
 	for (i = 0; i < n; i++) {
+		struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
 		struct bloom_info in;
 		char hb[32];
 
@@ -191,7 +239,8 @@ int cmd_list(const char *dev, int argc, char **argv)
 			die_op(BLOOM_OP_INFO, names[i], err);
 		if (json) {
 			fputs(shown ? ",\n" : "\n", stdout);
-			print_info_json(stdout, &in, "  ");
+			print_info_json(stdout, &in, st, get_stages(fd, &in, st),
+					"  ");
 		} else {
 			printf("%-31s %-8s %12" PRIu64 " %12" PRIu64 " %12s\n",
 			       in.name, type_name(in.type),
@@ -236,7 +285,7 @@ int cmd_version(const char *dev, int argc, char **argv)
 	static const char *const types[] = BLOOM_TYPE_NAMES;
 	/* BLOOM_CREATE_F_* by bit; NULL: a bit another release names */
 	static const char *const cflags[] = { "bind", "hash-key", "geometry",
-					      NULL, "size" };
+					      "scalable", "size" };
 	struct bloom_version v;
 	int json = 0, fd, err;
 	char hb[32];

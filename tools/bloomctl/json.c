@@ -45,7 +45,8 @@ void info_derive(const struct bloom_info *in, struct info_derived *d)
 	d->est_fpp = in->estimated_fpp_ppb / 1e9;
 	d->est_keys = in->estimated_keys == ~(__u64)0 ? INFINITY :
 		      (double)in->estimated_keys;
-	d->over_capacity = in->count > in->capacity;
+	/* a scalable filter grows: its capacity is stage 0's */
+	d->over_capacity = !in->stages && in->count > in->capacity;
 	if (in->type == BLOOM_TYPE_DLEFT) {
 		d->fill = cells ? (double)in->bits_set / cells : 0;
 		for (i = 0; i < 4 && i < in->subtables; i++)
@@ -79,7 +80,32 @@ uint64_t info_table_bytes(const struct bloom_info *in)
 	return bloom_core_storage_bytes(&g);
 }
 
-void print_info_json(FILE *f, const struct bloom_info *in, const char *ind)
+static void print_stages_json(FILE *f, const struct bloom_stage *st,
+			      size_t n, const char *ind)
+{
+	size_t i;
+
+	fprintf(f, "%s  \"stages\": [", ind);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n%s    { \"capacity\": %" PRIu64
+			", \"fpp\": %.9g, \"fpp_ppb\": %u, \"bits\": %" PRIu64
+			", \"hashes\": %u, \"count\": %" PRIu64
+			", \"bits_set\": %" PRIu64 ", \"fill_ratio\": %.6f"
+			", \"estimated_fpp\": %.6g }",
+			i ? "," : "", ind, (uint64_t)st[i].capacity,
+			st[i].fpp_ppb / 1e9, st[i].fpp_ppb,
+			(uint64_t)st[i].bits, st[i].hashes,
+			(uint64_t)st[i].count, (uint64_t)st[i].bits_set,
+			st[i].bits ? (double)st[i].bits_set / st[i].bits : 0.0,
+			st[i].estimated_fpp_ppb / 1e9);
+	if (n)
+		fprintf(f, "\n%s  ],\n", ind);
+	else
+		fputs("],\n", f);
+}
+
+void print_info_json(FILE *f, const struct bloom_info *in,
+		     const struct bloom_stage *st, size_t nst, const char *ind)
 {
 	unsigned int nsub = in->subtables < 4 ? in->subtables : 4, i;
 	struct info_derived d;
@@ -99,6 +125,15 @@ void print_info_json(FILE *f, const struct bloom_info *in, const char *ind)
 	fprintf(f, "%s  \"queries\": %" PRIu64 ",\n", ind, (uint64_t)in->queries);
 	fprintf(f, "%s  \"hits\": %" PRIu64 ",\n", ind, (uint64_t)in->hits);
 	fprintf(f, "%s  \"bits_set\": %" PRIu64 ",\n", ind, (uint64_t)in->bits_set);
+	/* Only scalable filters have these. */
+	if (in->stages) {
+		fprintf(f, "%s  \"scalable\": true,\n", ind);
+		fprintf(f, "%s  \"growth\": %u,\n", ind, in->growth);
+		fprintf(f, "%s  \"tightening\": %.6g,\n", ind,
+			in->tightening_ppm / 1e6);
+		fprintf(f, "%s  \"stage_count\": %u,\n", ind, in->stages);
+		print_stages_json(f, st, nst, ind);
+	}
 	/* Only the types that can delete have these: absent, not 0. */
 	if (type_can_delete(in->type)) {
 		fprintf(f, "%s  \"deletes\": %" PRIu64 ",\n", ind,

@@ -18,7 +18,7 @@
 int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
 		   const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
 		   uint64_t keys_len, uint8_t *results, uint32_t *hits,
-		   uint8_t *pinned, uint32_t *npinned)
+		   uint8_t *pinned, uint32_t *npinned, uint32_t *partial)
 {
 	struct bloom_batch b;
 	int err;
@@ -47,6 +47,8 @@ int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
 		*hits = b.out_hits;
 	if (!err && npinned)
 		*npinned = b.out_pinned;
+	if (partial)
+		*partial = err ? b.out_done : nkeys;
 	return err;
 }
 
@@ -62,7 +64,7 @@ static int one_key(int fd, unsigned long cmd, const void *key, size_t len)
 	if (len == 0 || len > BLOOM_KEY_MAX)
 		return -EINVAL;
 	err = lb_batch_ioctl(fd, cmd, key, NULL, len, 1, len, NULL, &hits,
-			     NULL, &npinned);
+			     NULL, &npinned, NULL);
 	if (err)
 		return err;
 	if (cmd == BLOOM_IOC_DELETE && npinned)
@@ -121,7 +123,7 @@ static long fixed(int fd, unsigned long cmd, const void *keys,
 	while (start < n) {
 		size_t cnt = round_chunk(n - start < per ? n - start : per,
 					 start, n);
-		uint32_t hits, np = 0;
+		uint32_t hits, np = 0, partial;
 		int err;
 
 		err = lb_batch_ioctl(fd, cmd,
@@ -129,9 +131,12 @@ static long fixed(int fd, unsigned long cmd, const void *keys,
 				     NULL, key_size, cnt, cnt * key_size,
 				     results ? results + start / 8 : NULL,
 				     &hits, pinned ? pinned + start / 8 : NULL,
-				     &np);
-		if (err)
+				     &np, &partial);
+		if (err) {
+			if (done)
+				*done = start + partial;
 			return err;
+		}
 		total += hits;
 		if (npinned)
 			*npinned += np;
@@ -204,7 +209,7 @@ static long variable(int fd, unsigned long cmd, const struct bloom_key *keys,
 	}
 	while (start < n) {
 		size_t cnt = 0, len = 0;
-		uint32_t hits, np = 0;
+		uint32_t hits, np = 0, partial;
 
 		while (start + cnt < n && cnt < maxkeys &&
 		       len + keys[start + cnt].len <= BLOOM_BATCH_MAX_BYTES)
@@ -220,9 +225,12 @@ static long variable(int fd, unsigned long cmd, const struct bloom_key *keys,
 		err = lb_batch_ioctl(fd, cmd, buf, lens, 0, cnt, len,
 				     results ? results + start / 8 : NULL,
 				     &hits, pinned ? pinned + start / 8 : NULL,
-				     &np);
-		if (err)
+				     &np, &partial);
+		if (err) {
+			if (done)
+				*done = start + partial;
 			goto out;
+		}
 		total += hits;
 		if (npinned)
 			*npinned += np;

@@ -114,7 +114,7 @@ long bloom_builder_flush(struct bloom_builder *b)
 	err = lb_batch_ioctl(b->fd, b->cmd, b->keys, b->lens, b->key_size,
 			     b->nkeys, b->bytes, b->results, &hits,
 			     b->cmd == BLOOM_IOC_DELETE ? b->pinned : NULL,
-			     &b->npinned);
+			     &b->npinned, NULL);
 	if (err)
 		return err;
 	b->flushed = 1;

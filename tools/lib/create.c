@@ -45,6 +45,7 @@ int bloom_create_opts(int fd, const char *name,
 	const uint8_t *hash_key;
 	struct bloom_create c;
 	const char *like;
+	double tightening;
 	uint32_t flags;
 	int err;
 
@@ -60,7 +61,8 @@ int bloom_create_opts(int fd, const char *name,
 		    OPTS_GET(o, fpp, 0.0) != 0.0 || OPTS_GET(o, bits, 0) ||
 		    OPTS_GET(o, hashes, 0) || OPTS_GET(o, hash_key, NULL) ||
 		    OPTS_GET(o, bits_per_key, 0.0) != 0.0 ||
-		    OPTS_GET(o, memory, 0) ||
+		    OPTS_GET(o, memory, 0) || OPTS_GET(o, growth, 0) ||
+		    OPTS_GET(o, tightening, 0.0) != 0.0 ||
 		    (OPTS_GET(o, flags, 0) & ~BLOOM_CREATE_F_BIND))
 			return -EINVAL;
 		memset(&c, 0, sizeof(c));
@@ -122,6 +124,14 @@ key:
 		flags |= BLOOM_CREATE_F_HASH_KEY;
 		memcpy(c.hash_key, hash_key, BLOOM_HASH_KEY_LEN);
 	}
+	c.growth = OPTS_GET(o, growth, 0);
+	tightening = OPTS_GET(o, tightening, 0.0);
+	/* written so that NaN fails too; the module checks the bounds */
+	if (tightening != 0 && !(tightening > 0.0 && tightening < 1.0))
+		return -EINVAL;
+	c.tightening_ppm = (uint32_t)round(tightening * 1e6);
+	if (!(flags & BLOOM_CREATE_F_SCALABLE) && (c.growth || c.tightening_ppm))
+		return -EINVAL;
 	c.flags = flags;
 	return bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
 }

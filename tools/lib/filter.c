@@ -40,6 +40,27 @@ int bloom_info(int fd, const char *name, struct bloom_info *info)
 	return bloom_ioctl(fd, BLOOM_IOC_INFO, info);
 }
 
+int bloom_stages(int fd, const char *name, struct bloom_stage *stages,
+		 size_t room, size_t *n)
+{
+	struct bloom_stages s;
+	int err;
+
+	memset(&s, 0, sizeof(s));
+	s.size = sizeof(s);
+	if (name) {
+		err = lb_name_copy(s.name, name);
+		if (err)
+			return err;
+	}
+	s.capacity = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
+	s.stages = (uintptr_t)stages;
+	err = bloom_ioctl(fd, BLOOM_IOC_STAGES, &s);
+	if (!err)
+		*n = s.out_count;
+	return err;
+}
+
 int bloom_list(int fd, char (**names)[BLOOM_NAME_LEN], size_t *n)
 {
 	char (*buf)[BLOOM_NAME_LEN] = NULL;

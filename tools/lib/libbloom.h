@@ -143,6 +143,14 @@ struct bloom_create_opts {
 	 * must then be 0 and flags at most BLOOM_CREATE_F_BIND.
 	 */
 	const char *like;
+	/*
+	 * With BLOOM_CREATE_F_SCALABLE in @flags (standard and blocked only):
+	 * the filter grows by stages; @capacity is stage 0's, @fpp the rate
+	 * over all stages (bits_per_key, memory and hashes stay 0). Without the
+	 * flag both must be 0.
+	 */
+	uint32_t growth;		/* s, 2..16; 0 means 2 */
+	double tightening;		/* r, 0.5..0.95; 0 means 0.85 */
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -194,10 +202,20 @@ int bloom_bind(int fd, const char *name);
 
 /*
  * Parameters and statistics of @name, or of the bound filter if NULL.
- * @info is the whole struct of this header (ABI version 2): a module of ABI
- * version 1 fills only the fields before @deletes and leaves the rest 0.
+ * @info is the whole struct of this header (ABI version 3): a module of ABI
+ * version 1 fills only the fields before @deletes, one of version 2 only
+ * those before @stages, and leaves the rest 0.
  */
 int bloom_info(int fd, const char *name, struct bloom_info *info);
+
+/*
+ * The stages of scalable filter @name (or of the bound filter if NULL),
+ * oldest first, into @stages (room for @room; BLOOM_SCALE_STAGES_MAX is
+ * always enough). *@n gets the number of stages, which may exceed @room.
+ * -EOPNOTSUPP for a filter that is not scalable.
+ */
+int bloom_stages(int fd, const char *name, struct bloom_stage *stages,
+		 size_t room, size_t *n);
 
 /*
  * The names of all filters, sorted, in a malloc()ed array the caller frees

@@ -59,12 +59,16 @@ static const char *filter_error(enum bloom_op op, int err)
 	case EBADF:
 		return "%s: changing filters needs write access to the bloom device, and this user may only read it: run as root (with CAP_NET_ADMIN)";
 	case EDQUOT:
+		if (op == BLOOM_OP_ADD)
+			return "scalable filter %s cannot grow: its next stage would take the bloom module over its memory limit (the keys added before stay): destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 		return "%s: the filter would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 	case ENOMEM:
+		if (op == BLOOM_OP_ADD)
+			return "%s: the kernel could not allocate the memory for a scalable filter's next stage (the keys added before stay): free memory or raise the memory cgroup limit";
 		return "%s: the kernel could not allocate the memory: free memory, lower the capacity, or raise the memory cgroup limit";
 	case EOPNOTSUPP:
 		if (op == BLOOM_OP_CREATE)
-			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no explicit geometry): bloom_version() tells what it supports";
+			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no explicit geometry; only standard and blocked filters can be scalable): bloom_version() tells what it supports";
 		/* Only counting and d-left filters keep what a delete needs. */
 		if (op == BLOOM_OP_DELETE)
 			return "filter %s is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can";
@@ -76,7 +80,7 @@ static const char *filter_error(enum bloom_op op, int err)
 	case ENOSPC:
 		/* A d-left insert found its 4 candidate buckets full. */
 		if (op == BLOOM_OP_ADD)
-			return "filter %s is full: a d-left bucket overflowed; the batch was undone; create a larger filter";
+			return "filter %s is full: a d-left bucket overflowed (the batch was undone), or a scalable filter has its last stage (the keys added before stay): create a larger filter";
 		return NULL;
 	case E2BIG:
 		return op == BLOOM_OP_CREATE ?

@@ -85,6 +85,42 @@
  * are what bloom_size() in the core computes; libbloom's bloom_size() and
  * "bloomctl calc" run the same code.
  *
+ * Scalable filters
+ * ----------------
+ * With BLOOM_CREATE_F_SCALABLE a standard or blocked filter grows with its
+ * keys (Almeida, Baquero, Preguica, Hutchison 2007). It is a chain of
+ * stages of its type: stage i holds capacity * s^i keys at the rate
+ * P * (1 - r) * r^i, where P is fpp_ppb, s is @growth (an integer,
+ * BLOOM_GROWTH_MIN..BLOOM_GROWTH_MAX, default 2) and r is
+ * @tightening_ppm / 10^6 (BLOOM_TIGHTENING_PPM_MIN..MAX, default 0.85).
+ * Each stage is sized as a filter of its own (see Sizing), its rate rounded
+ * down to whole ppb, so the compound false-positive rate stays under P
+ * however far the filter grows. Bounds: s under 2 makes long chains (a
+ * query checks every stage), s over 16 leaves the newest stage mostly
+ * empty memory; r under 0.5 spends many bits per key in later stages,
+ * r over 0.95 leaves stage 0 under 5% of P.
+ * ADD checks every stage first (a key present in any stage is not added
+ * again and counts as "was present"), then sets the key's bits in the
+ * newest stage. A stage takes at most its capacity of new keys; the add
+ * that finds it full allocates the next stage, outside anything queries
+ * wait for, and publishes it; queries never wait for growth and never
+ * miss a key whose ADD returned. A filter has at most
+ * BLOOM_SCALE_STAGES_MAX stages. When the next stage cannot be made, ADD
+ * fails: ENOSPC (BLOOM_SCALE_STAGES_MAX reached, or the next stage would
+ * hold over BLOOM_CAPACITY_MAX keys, be over BLOOM_BITS_MAX bits, or have
+ * a rate under 1 ppb), EDQUOT (max_memory) or ENOMEM (the kernel or the
+ * caller's memory cgroup refused the memory). Then the first @out_done keys
+ * of the batch were added and stay, with their result bits, and the other
+ * keys were not; every key added before stays present. Counting and
+ * d-left filters cannot be scalable (EOPNOTSUPP), nor can a filter created
+ * with BLOOM_CREATE_F_GEOMETRY or BLOOM_CREATE_F_SIZE (EINVAL: a scalable
+ * filter is given by capacity and fpp_ppb). INFO reports the stages, their
+ * total bits and the compound estimated rate; BLOOM_IOC_STAGES each
+ * stage's geometry and fill. Snapshots do not carry stages yet: SAVE,
+ * MERGE and FLUSH of a scalable filter and BLOOM_CREATE_F_LIKE naming one
+ * are EOPNOTSUPP; SWAP of a scalable filter with one that is not, and a
+ * RESTORE with BLOOM_RESTORE_F_REPLACE onto a scalable filter, are EINVAL.
+ *
  * Deleting
  * --------
  * Counting and d-left filters can delete keys (BLOOM_IOC_DELETE). Deleting a
@@ -193,7 +229,9 @@
  *              filter's type cannot do (DELETE on a standard or blocked
  *              filter, explicit geometry for a d-left filter)
  *   ENOSPC     a d-left insert found every candidate bucket full: the batch
- *              was undone (create a larger filter)
+ *              was undone (create a larger filter); a scalable filter
+ *              cannot get another stage (see Scalable filters: the keys
+ *              before out_done were added)
  *   ERANGE     CREATE with BLOOM_CREATE_F_SIZE: the numbers given cannot
  *              make a filter (a rate over 0.5, not even one key)
  *   EEXIST     a filter of that name exists already
@@ -209,10 +247,12 @@
  *              the call)
  *   EPERM      CREATE, DESTROY, ADD, DELETE, SAVE, RESTORE, MERGE, SWAP or
  *              FLUSH without CAP_NET_ADMIN
- *   EDQUOT     the filter would take the module's memory over its limit
- *              (module parameter max_memory)
+ *   EDQUOT     the filter, or a scalable filter's next stage, would take
+ *              the module's memory over its limit (module parameter
+ *              max_memory)
  *   ENOMEM     the kernel could not allocate the memory (or the caller's
- *              memory cgroup is at its limit)
+ *              memory cgroup is at its limit), also for a scalable
+ *              filter's next stage
  *   EINTR      interrupted by a fatal signal while waiting for a lock (or
  *              while a batch is hashed again after its filter's contents
  *              were replaced with another hash key; RESTORE: or while
@@ -226,11 +266,13 @@
  *              how large it must be)
  * MERGE of two filters that differ in type, geometry or hash key, or of a
  * filter with itself, is EINVAL; of d-left filters EOPNOTSUPP.
- * On any error a filter is left as it was, with two exceptions. ADD or
+ * On any error a filter is left as it was, with three exceptions. ADD or
  * DELETE failing with EFAULT because the results bitmap became unwritable
  * during the call (the caller unmapped it; it is checked writable before the
  * filter changes): every key was applied, out_done is nkeys and out_hits is
- * right, only the bitmap is missing. And a batch whose filter is destroyed
+ * right, only the bitmap is missing. ADD to a scalable filter that cannot
+ * grow (EDQUOT, ENOMEM, ENOSPC): the first out_done keys were added and
+ * stay, with their result bits. And a batch whose filter is destroyed
  * during the call fails with ESTALE: what it had done went with the filter.
  */
 #ifndef _UAPI_LINUX_BLOOM_H
@@ -251,6 +293,13 @@
 #define BLOOM_FPP_PPB_MAX	500000000	/* p = 0.5 */
 #define BLOOM_HASHES_MAX	32
 #define BLOOM_BITS_MAX		(1ULL << 40)	/* 128 GiB of bits */
+#define BLOOM_SCALE_STAGES_MAX	32	/* stages of a scalable filter */
+#define BLOOM_GROWTH_MIN	2	/* s: stage i + 1 holds s times stage i */
+#define BLOOM_GROWTH_MAX	16
+#define BLOOM_GROWTH_DEFAULT	2
+#define BLOOM_TIGHTENING_PPM_MIN	500000	/* r = 0.5 */
+#define BLOOM_TIGHTENING_PPM_MAX	950000	/* r = 0.95 */
+#define BLOOM_TIGHTENING_PPM_DEFAULT	850000	/* r = 0.85 */
 
 /**
  * enum bloom_type - filter types
@@ -310,6 +359,8 @@ struct bloom_version {
 #define BLOOM_CREATE_F_HASH_KEY	(1U << 1)
 /* Use @bits and @hashes instead of sizing from capacity and fpp_ppb. */
 #define BLOOM_CREATE_F_GEOMETRY	(1U << 2)
+/* A scalable filter: grows by stages (see Scalable filters). */
+#define BLOOM_CREATE_F_SCALABLE	(1U << 3)
 /*
  * Size from any two of capacity, fpp_ppb, bits_per_key_milli and
  * memory_bytes (the others 0), with hashes a fixed k or 0 (see Sizing).
@@ -323,8 +374,8 @@ struct bloom_version {
  */
 #define BLOOM_CREATE_F_LIKE	(1U << 5)
 #define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
-				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SIZE | \
-				 BLOOM_CREATE_F_LIKE)
+				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SCALABLE | \
+				 BLOOM_CREATE_F_SIZE | BLOOM_CREATE_F_LIKE)
 
 /**
  * struct bloom_create - BLOOM_IOC_CREATE: create a named filter
@@ -355,6 +406,17 @@ struct bloom_version {
  * Also added in ABI version 3, after the sizing fields:
  * @like: with BLOOM_CREATE_F_LIKE: the filter whose type, geometry and hash
  *	key the new one takes; else all zero
+ *
+ * Added in ABI version 3 after @like (callers passing a smaller size get
+ * the defaults):
+ * @growth: with BLOOM_CREATE_F_SCALABLE: s, BLOOM_GROWTH_MIN..MAX, or 0 for
+ *	BLOOM_GROWTH_DEFAULT; else 0
+ * @tightening_ppm: with BLOOM_CREATE_F_SCALABLE: r in parts per million,
+ *	BLOOM_TIGHTENING_PPM_MIN..MAX, or 0 for BLOOM_TIGHTENING_PPM_DEFAULT;
+ *	else 0
+ *
+ * For a scalable filter @capacity and @fpp_ppb are stage 0's capacity and
+ * the compound rate P.
  */
 struct bloom_create {
 	__u32 size;
@@ -371,6 +433,8 @@ struct bloom_create {
 	__u32 bits_per_key_milli;
 	__u32 reserved2;
 	char like[BLOOM_NAME_LEN];
+	__u32 growth;
+	__u32 tightening_ppm;
 };
 
 /**
@@ -426,14 +490,23 @@ struct bloom_name {
  *	@bits_set (Swamidass and Baldi: -(m/k) ln(1 - bits_set/m); blocked:
  *	-(m/512) ln(1 - bits_set/m) / (1 - (1 - 1/512)^k), the same under the
  *	block-load model; d-left: the cells in use); ~0 when every bit is set
- *	(too many keys to tell)
+ *	(too many keys to tell); scalable: the sum over its stages
  * @estimated_fpp_ppb: out: the false-positive rate a never-added key meets
  *	now, parts per billion: (bits_set/m)^k for standard and counting
  *	filters; for blocked filters the block-load model (keys per block
  *	Poisson with mean @estimated_keys / blocks); d-left: cells a query
  *	compares x 2^-fingerprint_bits. Above @fpp_ppb once the filter holds
- *	more than @capacity keys.
+ *	more than @capacity keys. Scalable: the compound rate
+ *	1 - prod(1 - rate_i) over its stages, each stage's rate as above.
  * @reserved2: out: 0
+ * @stages: out: scalable: stages now (1..BLOOM_SCALE_STAGES_MAX); else 0
+ * @growth: out: scalable: s; else 0
+ * @tightening_ppm: out: scalable: r in parts per million; else 0
+ * @reserved3: out: 0
+ *
+ * For a scalable filter @bits and @bits_set are the sums over its stages,
+ * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
+ * compound rate asked for; BLOOM_IOC_STAGES has each stage.
  */
 struct bloom_info {
 	__u32 size;
@@ -463,6 +536,10 @@ struct bloom_info {
 	__aligned_u64 estimated_keys;
 	__u32 estimated_fpp_ppb;
 	__u32 reserved2;
+	__u32 stages;
+	__u32 growth;
+	__u32 tightening_ppm;
+	__u32 reserved3;
 };
 
 /**
@@ -595,6 +672,52 @@ struct bloom_pair {
 	char other[BLOOM_NAME_LEN];
 };
 
+/**
+ * struct bloom_stage - one stage of a scalable filter (BLOOM_IOC_STAGES)
+ * @capacity: keys it holds at most
+ * @bits: its m
+ * @count: new keys added to it (at most @capacity)
+ * @bits_set: its bits that are 1 now
+ * @fpp_ppb: its rate at capacity, parts per billion
+ * @hashes: its k
+ * @estimated_fpp_ppb: its rate estimated from its bits now, as struct
+ *	bloom_info's @estimated_fpp_ppb is for a filter of its type
+ * @reserved: 0
+ */
+struct bloom_stage {
+	__aligned_u64 capacity;
+	__aligned_u64 bits;
+	__aligned_u64 count;
+	__aligned_u64 bits_set;
+	__u32 fpp_ppb;
+	__u32 hashes;
+	__u32 estimated_fpp_ppb;
+	__u32 reserved;
+};
+
+/**
+ * struct bloom_stages - BLOOM_IOC_STAGES: the stages of a scalable filter
+ * @size: sizeof(struct bloom_stages)
+ * @flags: must be 0
+ * @name: the filter's name, or all zero for the descriptor's bound filter
+ * @capacity: in: number of struct bloom_stage slots at @stages (may be 0)
+ * @out_count: out: stages the filter has; when larger than @capacity only
+ *	the first @capacity were written: call again with more room
+ *	(BLOOM_SCALE_STAGES_MAX is always enough)
+ * @stages: in: user pointer to struct bloom_stage[@capacity], oldest stage
+ *	first on return
+ *
+ * A filter that is not scalable: EOPNOTSUPP.
+ */
+struct bloom_stages {
+	__u32 size;
+	__u32 flags;
+	char name[BLOOM_NAME_LEN];
+	__u32 capacity;
+	__u32 out_count;
+	__aligned_u64 stages;
+};
+
 #define BLOOM_IOC_MAGIC		0xBF	/* unused in ioctl-number.rst of 6.1 */
 
 #define BLOOM_IOC_VERSION	_IO(BLOOM_IOC_MAGIC, 0x00)
@@ -611,5 +734,6 @@ struct bloom_pair {
 #define BLOOM_IOC_MERGE		_IO(BLOOM_IOC_MAGIC, 0x0b)	/* bloom_pair */
 #define BLOOM_IOC_SWAP		_IO(BLOOM_IOC_MAGIC, 0x0c)	/* bloom_pair */
 #define BLOOM_IOC_FLUSH		_IO(BLOOM_IOC_MAGIC, 0x0d)	/* bloom_name */
+#define BLOOM_IOC_STAGES	_IO(BLOOM_IOC_MAGIC, 0x0e)	/* bloom_stages */
 
 #endif /* _UAPI_LINUX_BLOOM_H */

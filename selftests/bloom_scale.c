@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bloom_scale: scalable filters through the ioctls. A filter of capacity
+ * 10,000 at P = 0.001 is fed 20x and 100x its capacity: no false negatives,
+ * a measured rate under P on 1,000,000 keys never added, and the stages
+ * the formula says (stage i: capacity N * 2^i at floor(P * 0.15 * 0.85^i)
+ * ppb; every stage but the newest full). Then: threads adding across stage
+ * boundaries while another queries lose nothing (20 rounds); growth that
+ * hits max_memory or the last possible stage fails the add with EDQUOT or
+ * ENOSPC and keeps every key added before; the create errors; sysfs.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#include "bloom_test.h"
+
+#define N0	10000U		/* stage 0's capacity */
+#define P_PPB	1000000U	/* P = 0.001 */
+#define ABSENT	1000000U
+#define BATCH	65536U
+#define KLEN	16U
+#define ABSENT_BASE	(1ULL << 40)	/* never-added key indices */
+
+static struct bloom_create scalable_req(const char *name, __u32 type,
+					__u64 capacity, __u32 ppb,
+					__u32 growth, __u32 tightening_ppm)
+{
+	struct bloom_create c = bloom_create_req(name, type, capacity, ppb,
+						 BLOOM_CREATE_F_BIND |
+						 BLOOM_CREATE_F_SCALABLE);
+
+	c.growth = growth;
+	c.tightening_ppm = tightening_ppm;
+	return c;
+}
+
+static int get_stages(int fd, struct bloom_stage *st, __u32 *n)
+{
+	struct bloom_stages s;
+
+	memset(&s, 0, sizeof(s));
+	s.size = sizeof(s);
+	s.capacity = BLOOM_SCALE_STAGES_MAX;
+	s.stages = u64_ptr(st);
+	if (ioctl(fd, BLOOM_IOC_STAGES, &s))
+		return -1;
+	*n = s.out_count;
+	return 0;
+}
+
+/* Stages the formula gives for @count new keys: all full but the newest. */
+static __u32 stages_for(__u64 n0, __u32 s, __u64 count)
+{
+	__u64 total = 0, cap = n0;
+	__u32 i = 0;
+
+	do {
+		total += cap;
+		cap *= s;
+		i++;
+	} while (total < count);
+	return i;
+}
+
+FIXTURE(growth) {
+	int fd;
+	__u8 *keys;
+	__u8 *res;
+};
+
+FIXTURE_VARIANT(growth) {
+	__u32 type;
+	__u32 factor;
+};
+
+FIXTURE_VARIANT_ADD(growth, standard_20x) {
+	.type = BLOOM_TYPE_STANDARD, .factor = 20,
+};
+
+FIXTURE_VARIANT_ADD(growth, standard_100x) {
+	.type = BLOOM_TYPE_STANDARD, .factor = 100,
+};
+
+FIXTURE_VARIANT_ADD(growth, blocked_20x) {
+	.type = BLOOM_TYPE_BLOCKED, .factor = 20,
+};
+
+FIXTURE_VARIANT_ADD(growth, blocked_100x) {
+	.type = BLOOM_TYPE_BLOCKED, .factor = 100,
+};
+
+FIXTURE_SETUP(growth)
+{
+	struct bloom_create c = scalable_req("scale", variant->type, N0, P_PPB,
+					     0, 0);
+
+	self->fd = bloom_open();
+	ASSERT_LE(0, self->fd);
+	self->keys = malloc((size_t)BATCH * KLEN);
+	self->res = malloc(BATCH / 8);
+	ASSERT_NE(NULL, self->keys);
+	ASSERT_NE(NULL, self->res);
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+}
+
+FIXTURE_TEARDOWN(growth)
+{
+	close(self->fd);
+	free(self->keys);
+	free(self->res);
+	bloom_destroy_all();
+}
+
+TEST_F_TIMEOUT(growth, fed_past_capacity, 600)
+{
+	__u32 nkeys = N0 * variant->factor, fn = 0, ns = 0, i, full_bad = 0;
+	struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
+	long long hits, fp;
+	struct bloom_info info;
+	__u64 count = 0, bits = 0;
+	char attr[64];
+
+	hits = run_keys16(self->fd, BLOOM_IOC_ADD, self->keys, self->res,
+			  BATCH, 0, nkeys, NULL);
+	ASSERT_LE(0, hits);
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_QUERY, self->keys,
+				self->res, BATCH, 0, nkeys, &fn));
+	EXPECT_EQ(0, fn) TH_LOG("%u false negatives", fn);
+	fp = run_keys16(self->fd, BLOOM_IOC_QUERY, self->keys, self->res,
+			BATCH, ABSENT_BASE, ABSENT, NULL);
+	ASSERT_LE(0, fp);
+	EXPECT_GE(ABSENT / 1000, fp)
+		TH_LOG("rate %.6f over P = 0.001", fp / (double)ABSENT);
+
+	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(get_stages(self->fd, st, &ns));
+	EXPECT_EQ(ns, info.stages);
+	EXPECT_EQ(2, info.growth);
+	EXPECT_EQ(850000, info.tightening_ppm);
+	EXPECT_EQ(N0, info.capacity);
+	EXPECT_EQ(P_PPB, info.fpp_ppb);
+	for (i = 0; i < ns; i++) {
+		double want = P_PPB * 0.15 * pow(0.85, i);
+
+		EXPECT_EQ((__u64)N0 << i, st[i].capacity) TH_LOG("stage %u", i);
+		EXPECT_GE(want + 1e-6, (double)st[i].fpp_ppb);
+		EXPECT_LE(want - 1.0, (double)st[i].fpp_ppb);
+		count += st[i].count;
+		bits += st[i].bits;
+		full_bad += i + 1 < ns && st[i].count != st[i].capacity;
+	}
+	EXPECT_EQ(0, full_bad) TH_LOG("an older stage not exactly full");
+	EXPECT_EQ(stages_for(N0, 2, count), ns);
+	EXPECT_EQ(count, info.count);
+	EXPECT_EQ((__u64)nkeys, count + hits);
+	EXPECT_EQ(bits, info.bits);
+	/* sysfs agrees */
+	EXPECT_EQ(ns, filter_attr("scale", "stage_count"));
+	EXPECT_EQ(bits, filter_attr("scale", "bits"));
+	snprintf(attr, sizeof(attr), "stages/%u/capacity", ns - 1);
+	EXPECT_EQ((long long)st[ns - 1].capacity, filter_attr("scale", attr));
+	snprintf(attr, sizeof(attr), "stages/%u/count", ns - 1);
+	EXPECT_EQ((long long)st[ns - 1].count, filter_attr("scale", attr));
+	ksft_print_msg("%s %ux: %u stages, %.3f bits/key, rate %.6f (estimate %.6f)\n",
+		       variant->type == BLOOM_TYPE_STANDARD ? "standard" :
+		       "blocked", variant->factor, ns,
+		       (double)bits / nkeys, fp / (double)ABSENT,
+		       info.estimated_fpp_ppb / 1e9);
+	fflush(stdout);	/* the harness _exit()s: no flush */
+}
+
+/* ---------------------------------------------------------- errors */
+
+FIXTURE(scale) {
+	int fd;
+	long long saved_max_memory;	/* -1 if untouched */
+};
+
+FIXTURE_SETUP(scale)
+{
+	self->saved_max_memory = -1;
+	self->fd = bloom_open();
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(scale)
+{
+	if (self->saved_max_memory >= 0)
+		write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory);
+	close(self->fd);
+	bloom_destroy_all();
+}
+
+TEST_F(scale, create_errors)
+{
+	struct bloom_create c;
+	struct bloom_stages s;
+	struct bloom_info info;
+	int fd2;
+
+	c = scalable_req("e", BLOOM_TYPE_COUNTING, 1000, 10000000, 0, 0);
+	EXPECT_ERRNO(EOPNOTSUPP, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = scalable_req("e", BLOOM_TYPE_DLEFT, 1000, 10000000, 0, 0);
+	EXPECT_ERRNO(EOPNOTSUPP, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 0, 0);
+	c.flags |= BLOOM_CREATE_F_GEOMETRY;
+	c.bits = 10000;
+	c.hashes = 7;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	/* sized by bits per key or memory (BLOOM_CREATE_F_SIZE): refused */
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 0, 0, 0);
+	c.flags |= BLOOM_CREATE_F_SIZE;
+	c.bits_per_key_milli = 10000;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 0, 0);
+	c.flags |= BLOOM_CREATE_F_SIZE;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 1, 0);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 17, 0);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 0, 499999);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 0, 950001);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	/* stage 0's rate P * 0.15 under 1 ppb */
+	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 6, 0, 0);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	/* growth and tightening without the flag */
+	c = bloom_create_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 0);
+	c.growth = 2;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c.growth = 0;
+	c.tightening_ppm = 850000;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "e", &info));
+
+	/* A struct without growth (sizing's 104 bytes): s = 2, r = 0.85. */
+	c = scalable_req("v2", BLOOM_TYPE_BLOCKED, 1000, 10000000, 0, 0);
+	c.size = offsetof(struct bloom_create, growth);
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	EXPECT_EQ(1, info.stages);
+	EXPECT_EQ(2, info.growth);
+	EXPECT_EQ(850000, info.tightening_ppm);
+	EXPECT_EQ(BLOOM_TYPE_BLOCKED, info.type);
+
+	/* STAGES: flags, a plain filter, by name, a short buffer */
+	memset(&s, 0, sizeof(s));
+	s.size = sizeof(s);
+	s.flags = 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_STAGES, &s));
+	fd2 = bloom_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_OK(bloom_create(fd2, "plain", BLOOM_TYPE_STANDARD, 1000,
+			       10000000, BLOOM_CREATE_F_BIND));
+	s.flags = 0;
+	EXPECT_ERRNO(EOPNOTSUPP, ioctl(fd2, BLOOM_IOC_STAGES, &s));
+	ASSERT_OK(bloom_info(fd2, NULL, &info));
+	EXPECT_EQ(0, info.stages);
+	EXPECT_EQ(-1, filter_attr("plain", "stage_count"));
+	close(fd2);
+	set_name(s.name, "v2");
+	s.capacity = 0;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_STAGES, &s));
+	EXPECT_EQ(1, s.out_count);
+	s.capacity = 1;
+	s.stages = KERNEL_PTR;
+	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_STAGES, &s));
+}
+
+/* ------------------------------------------------- limits on growth */
+
+/*
+ * P = 20 ppb, r = 0.5: stage rates 10, 5, 2, 1 ppb, and stage 4's would
+ * be 0.625: 4 stages of 1, 2, 4, 8 keys at most. The 16th new key cannot
+ * go anywhere: ENOSPC; the keys before it stay.
+ */
+TEST_F(scale, last_stage_enospc)
+{
+	struct bloom_create c = scalable_req("last", BLOOM_TYPE_STANDARD, 1,
+					     20, 2, 500000);
+	__u8 keys[100 * KLEN], res[13];
+	struct bloom_batch b;
+	struct bloom_info info;
+	__u32 i;
+
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	for (i = 0; i < 100; i++)
+		make_key16(i, keys + KLEN * i);
+	EXPECT_ERRNO(ENOSPC, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
+					 sizeof(keys), 100, KLEN, NULL, res,
+					 &b));
+	/* 15 new keys fit; a false positive or two may come free */
+	EXPECT_LE(15, b.out_done);
+	EXPECT_GT(100, b.out_done);
+	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	EXPECT_EQ(4, info.stages);
+	EXPECT_EQ(15, info.count);
+	EXPECT_EQ(b.out_done, info.adds);
+	EXPECT_EQ(b.out_done - b.out_hits, info.count);
+	/* every key before out_done is present, with the right bits */
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
+			      (__u64)b.out_done * KLEN, b.out_done, KLEN, NULL,
+			      res, NULL));
+	EXPECT_EQ(b.out_done, popcount_bm(res, b.out_done));
+	/* a present key needs no new stage */
+	EXPECT_EQ(1, bloom_one(self->fd, BLOOM_IOC_ADD, keys, KLEN));
+}
+
+/*
+ * max_memory leaves room for some stages, not for all: the add that needs
+ * the next stage fails with EDQUOT and reports how far it got; every key
+ * added before stays present; memory_used never goes over the limit, and
+ * comes back when the filter goes.
+ */
+TEST_F(scale, max_memory_edquot)
+{
+	struct bloom_create c = scalable_req("mem", BLOOM_TYPE_STANDARD, 1000,
+					     10000000, 2, 850000);
+	__u8 *keys = malloc((size_t)BATCH * KLEN), *res = malloc(BATCH / 8);
+	long long used0 = read_u64_file(BLOOM_SYSFS "/memory_used"), used;
+	struct bloom_batch b;
+	struct bloom_info info;
+	__u32 i, missing = 0;
+	int ret;
+
+	ASSERT_NE(NULL, keys);
+	ASSERT_NE(NULL, res);
+	ASSERT_LE(0, used0);
+	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
+	ASSERT_LE(0, self->saved_max_memory);
+	/* stage 0 is ~1.3 KB, stages double: about 64 KB holds 5 or 6 */
+	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, used0 + (64 << 10)));
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	for (i = 0; i < BATCH; i++)
+		make_key16(i, keys + (size_t)KLEN * i);
+	ret = bloom_batch(self->fd, BLOOM_IOC_ADD, keys, (__u64)BATCH * KLEN,
+			  BATCH, KLEN, NULL, res, &b);
+	EXPECT_ERRNO(EDQUOT, ret);
+	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	TH_LOG("EDQUOT after %u keys, %u stages, memory_bytes %llu",
+	       b.out_done, info.stages, (unsigned long long)info.memory_bytes);
+	EXPECT_LE(3, info.stages);
+	EXPECT_GT(BLOOM_SCALE_STAGES_MAX, info.stages);
+	EXPECT_LE(7000, b.out_done);
+	EXPECT_GT(BATCH, b.out_done);
+	EXPECT_EQ(b.out_done, info.adds);
+	used = read_u64_file(BLOOM_SYSFS "/memory_used");
+	EXPECT_GE(used0 + (64 << 10), used);
+	EXPECT_EQ(used0 + (long long)info.memory_bytes, used);
+	/* what went in stays, also after more failed adds */
+	EXPECT_ERRNO(EDQUOT, bloom_batch(self->fd, BLOOM_IOC_ADD,
+					 keys + (size_t)KLEN * b.out_done,
+					 (__u64)(BATCH - b.out_done) * KLEN,
+					 BATCH - b.out_done, KLEN, NULL, NULL,
+					 NULL));
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_QUERY, keys, res, BATCH,
+				0, b.out_done, &missing));
+	EXPECT_EQ(0, missing);
+	/* raise the limit: it grows again */
+	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory));
+	EXPECT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, keys, res, BATCH,
+				0, BATCH, NULL));
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_QUERY, keys, res, BATCH,
+				0, BATCH, &missing));
+	EXPECT_EQ(0, missing);
+	close(self->fd);
+	self->fd = bloom_open();
+	EXPECT_OK(bloom_destroy(self->fd, "mem"));
+	EXPECT_EQ(used0, read_u64_file(BLOOM_SYSFS "/memory_used"));
+	free(keys);
+	free(res);
+}
+
+/* ---------------------------------------------------- concurrency */
+
+#define THREADS		4
+#define PER_THREAD	3000U
+#define CHUNK		16U
+#define ROUNDS		20
+#define PRESENT		256U	/* added before the threads start */
+
+struct adder {
+	pthread_barrier_t *start;
+	int fd;
+	__u64 first;
+	int err;
+	volatile int *stop;
+	__u32 query_misses;
+	__u32 queries;
+};
+
+static void *add_thread(void *arg)
+{
+	struct adder *a = arg;
+	__u8 keys[CHUNK * KLEN];
+	__u32 i, j;
+
+	pthread_barrier_wait(a->start);
+	for (i = 0; i < PER_THREAD && !a->err; i += CHUNK) {
+		for (j = 0; j < CHUNK; j++)
+			make_key16(a->first + i + j, keys + KLEN * j);
+		if (bloom_batch(a->fd, BLOOM_IOC_ADD, keys, sizeof(keys), CHUNK,
+				KLEN, NULL, NULL, NULL))
+			a->err = errno;
+	}
+	return NULL;
+}
+
+/* Queries the keys added before the start, over and over, during growth. */
+static void *query_thread(void *arg)
+{
+	struct adder *a = arg;
+	__u8 keys[PRESENT * KLEN], res[PRESENT / 8];
+	__u32 i;
+
+	for (i = 0; i < PRESENT; i++)
+		make_key16(a->first + i, keys + KLEN * i);
+	pthread_barrier_wait(a->start);
+	while (!*a->stop && !a->err) {
+		if (bloom_batch(a->fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
+				PRESENT, KLEN, NULL, res, NULL))
+			a->err = errno;
+		a->query_misses += PRESENT - popcount_bm(res, PRESENT);
+		a->queries++;
+	}
+	return NULL;
+}
+
+/*
+ * Four threads, each with its own descriptor, add 3000 keys each in
+ * batches of 16 to a filter of capacity 100 (stages 100, 200, ..., so
+ * 7 boundaries are crossed, most of them by several threads at once),
+ * while a fifth queries 256 keys added before: nothing may be lost, no
+ * query may miss, no stage may take more than its capacity.
+ */
+TEST_F_TIMEOUT(scale, concurrent_adds_across_boundaries, 600)
+{
+	__u32 round, lost_total = 0, misses_total = 0, queries = 0;
+
+	for (round = 0; round < ROUNDS; round++) {
+		struct bloom_create c = scalable_req("conc", BLOOM_TYPE_STANDARD,
+						     100, 10000000, 0, 0);
+		__u64 base = (__u64)round << 32;
+		struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
+		struct adder a[THREADS + 1];
+		pthread_t tid[THREADS + 1];
+		pthread_barrier_t start;
+		volatile int stop = 0;
+		__u8 *keys, *res;
+		__u32 t, ns = 0, i, lost = 0;
+		__u64 count = 0;
+
+		ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+		keys = malloc((size_t)THREADS * PER_THREAD * KLEN);
+		res = malloc(THREADS * PER_THREAD / 8 + 1);
+		ASSERT_NE(NULL, keys);
+		ASSERT_NE(NULL, res);
+		for (i = 0; i < PRESENT; i++)
+			make_key16(base + (1ULL << 31) + i, keys + KLEN * i);
+		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
+				      PRESENT * KLEN, PRESENT, KLEN, NULL,
+				      NULL, NULL));
+		ASSERT_EQ(0, pthread_barrier_init(&start, NULL, THREADS + 1));
+		for (t = 0; t <= THREADS; t++) {
+			a[t] = (struct adder){
+				.start = &start, .fd = bloom_open(),
+				.first = t < THREADS ? base + t * PER_THREAD :
+					 base + (1ULL << 31),
+				.stop = &stop,
+			};
+			ASSERT_LE(0, a[t].fd);
+			ASSERT_OK(bloom_bind(a[t].fd, "conc"));
+			ASSERT_EQ(0, pthread_create(&tid[t], NULL,
+						    t < THREADS ? add_thread :
+						    query_thread, &a[t]));
+		}
+		for (t = 0; t < THREADS; t++)
+			pthread_join(tid[t], NULL);
+		stop = 1;
+		pthread_join(tid[THREADS], NULL);
+		pthread_barrier_destroy(&start);
+		for (t = 0; t <= THREADS; t++) {
+			EXPECT_EQ(0, a[t].err) TH_LOG("thread %u: %s", t,
+						     strerror(a[t].err));
+			close(a[t].fd);
+		}
+		misses_total += a[THREADS].query_misses;
+		queries += a[THREADS].queries;
+
+		for (i = 0; i < THREADS * PER_THREAD; i++)
+			make_key16(base + i, keys + (size_t)KLEN * i);
+		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
+				      (__u64)THREADS * PER_THREAD * KLEN,
+				      THREADS * PER_THREAD, KLEN, NULL, res,
+				      NULL));
+		lost = THREADS * PER_THREAD -
+		       popcount_bm(res, THREADS * PER_THREAD);
+		lost_total += lost;
+		ASSERT_OK(get_stages(self->fd, st, &ns));
+		EXPECT_LE(7, ns);
+		for (i = 0; i < ns; i++) {
+			EXPECT_GE(st[i].capacity, st[i].count)
+				TH_LOG("round %u stage %u over capacity", round, i);
+			count += st[i].count;
+		}
+		EXPECT_EQ(stages_for(100, 2, count), ns);
+		free(keys);
+		free(res);
+		ASSERT_OK(bloom_destroy(self->fd, "conc"));
+		close(self->fd);
+		self->fd = bloom_open();
+		ASSERT_LE(0, self->fd);
+	}
+	EXPECT_EQ(0, lost_total) TH_LOG("keys lost over %d rounds", ROUNDS);
+	EXPECT_EQ(0, misses_total)
+		TH_LOG("present keys missed by %u queries during growth",
+		       queries);
+	ksft_print_msg("%d rounds: %u keys lost, %u of %u query batches (256 present keys each) during growth missed a key\n",
+		       ROUNDS, lost_total, misses_total, queries);
+	fflush(stdout);
+}
+
+TEST_F(scale, sysfs_stages)
+{
+	struct bloom_create c = scalable_req("sys", BLOOM_TYPE_BLOCKED, 1000,
+					     10000000, 4, 750000);
+	__u8 keys[64 * KLEN];
+	struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
+	__u32 i, ns = 0;
+	char attr[64];
+
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	EXPECT_EQ(4, filter_attr("sys", "growth"));
+	EXPECT_EQ(750000, filter_attr("sys", "tightening_ppm"));
+	EXPECT_EQ(1, filter_attr("sys", "stage_count"));
+	EXPECT_EQ(0, filter_attr("sys", "estimated_fpp_ppb"));
+	EXPECT_EQ(1000, filter_attr("sys", "stages/0/capacity"));
+	EXPECT_EQ(2500000, filter_attr("sys", "stages/0/fpp_ppb"));
+	EXPECT_EQ(0, filter_attr("sys", "stages/0/count"));
+	EXPECT_EQ(-1, filter_attr("sys", "stages/1/capacity"));
+	for (i = 0; i < 1100 / 64 + 1; i++) {
+		__u32 j;
+
+		for (j = 0; j < 64; j++)
+			make_key16(i * 64 + j, keys + KLEN * j);
+		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
+				      sizeof(keys), 64, KLEN, NULL, NULL,
+				      NULL));
+	}
+	ASSERT_OK(get_stages(self->fd, st, &ns));
+	EXPECT_EQ(2, ns);
+	EXPECT_EQ(2, filter_attr("sys", "stage_count"));
+	for (i = 0; i < ns; i++) {
+		snprintf(attr, sizeof(attr), "stages/%u/capacity", i);
+		EXPECT_EQ((long long)st[i].capacity, filter_attr("sys", attr));
+		snprintf(attr, sizeof(attr), "stages/%u/fpp_ppb", i);
+		EXPECT_EQ(st[i].fpp_ppb, filter_attr("sys", attr));
+		snprintf(attr, sizeof(attr), "stages/%u/bits", i);
+		EXPECT_EQ((long long)st[i].bits, filter_attr("sys", attr));
+		snprintf(attr, sizeof(attr), "stages/%u/hashes", i);
+		EXPECT_EQ(st[i].hashes, filter_attr("sys", attr));
+		snprintf(attr, sizeof(attr), "stages/%u/count", i);
+		EXPECT_EQ((long long)st[i].count, filter_attr("sys", attr));
+		snprintf(attr, sizeof(attr), "stages/%u/bits_set", i);
+		EXPECT_EQ((long long)st[i].bits_set, filter_attr("sys", attr));
+	}
+	EXPECT_EQ(4000, st[1].capacity);
+	EXPECT_EQ(1875000, st[1].fpp_ppb);
+	EXPECT_LT(0, filter_attr("sys", "estimated_fpp_ppb"));
+	EXPECT_GT(10000000, filter_attr("sys", "estimated_fpp_ppb"));
+	ASSERT_OK(bloom_destroy(self->fd, "sys"));
+	EXPECT_EQ(-1, filter_attr("sys", "stages/0/capacity"));
+}
+
+BLOOM_LEAK_CHECK_TEST()
+
+TEST_HARNESS_MAIN
