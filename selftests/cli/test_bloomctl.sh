@@ -646,6 +646,15 @@ expect "create --type blocked --scalable --growth 4 --tightening 0.75" 0 \
 	create ${P}h --type blocked --capacity 1000 --fpp 0.01 --scalable --growth 4 --tightening 0.75
 check "sysfs: blocked, growth 4, tightening 750000, stage 0 at 2500000 ppb" \
 	sh -c "[ '$(sysval ${P}h type) $(sysval ${P}h growth) $(sysval ${P}h tightening_ppm) $(sysval ${P}h stages/0/fpp_ppb)' = 'blocked 4 750000 2500000' ]"
+# P = 20 ppb, r = 0.5: stages of 1, 2, 4, 8 keys at 10, 5, 2, 1 ppb, no fifth.
+expect "create --scalable of capacity 1 at 2e-8 with --tightening 0.5" 0 \
+	create ${P}l --capacity 1 --fpp 2e-8 --scalable --tightening 0.5
+run add ${P}l -f "$W/urls"
+check "add past the last possible stage exits 3 saying so, naming the fix" \
+	sh -c "[ $rc = 3 ] && grep -q 'scalable filter ${P}l cannot grow: it has its last possible stage (4 of at most 32' '$W/err' && grep -q 'larger --capacity or --growth' '$W/err'"
+check "the keys before it stay: 4 stages holding 15 keys" \
+	sh -c "[ '$(sysval ${P}l stage_count)' = 4 ] && [ \$(cat $SYS/filters/${P}l/stages/3/count) = 8 ] && bloomctl test -q ${P}l https://example.org/page/1"
+run destroy ${P}l
 run info --json ${P}b
 check "info --json of a filter that is not scalable has no stages" \
 	"$PY" -c "

@@ -184,12 +184,32 @@ static void warn_over_capacity(const struct key_opts *o, int fd)
 {
 	struct bloom_info in;
 
-	if (o->op != OP_ADD || bloom_info(fd, NULL, &in) ||
+	/* a scalable filter grows instead: its capacity is stage 0's */
+	if (o->op != OP_ADD || bloom_info(fd, NULL, &in) || in.stages ||
 	    in.count <= in.capacity)
 		return;
 	fprintf(stderr, "bloomctl: warning: %s holds about %" PRIu64 " keys, more than its capacity of %" PRIu64 ": its false-positive rate is now about %.3g, not the %.3g it was created for; create a larger filter and add the keys again\n",
 		o->name, (uint64_t)in.count, (uint64_t)in.capacity,
 		in.estimated_fpp_ppb / 1e9, in.fpp_ppb / 1e9);
+}
+
+/*
+ * The sentence for a failed batch. ENOSPC on ADD is a d-left bucket
+ * overflow (bloom_strerror()'s sentence) or, for a scalable filter, its
+ * last stage: which one, the filter's info says.
+ */
+static const char *key_error(char *msg, size_t len, int fd,
+			     const struct key_opts *o, long err)
+{
+	struct bloom_info in;
+
+	if (o->op == OP_ADD && err == -ENOSPC && !bloom_info(fd, NULL, &in) &&
+	    in.stages) {
+		snprintf(msg, len, "scalable filter %s cannot grow: it has its last possible stage (%u of at most %d; a stage's capacity, size and rate have limits); the keys before the failing one stay added: create a filter with a larger --capacity or --growth",
+			 o->name, in.stages, BLOOM_SCALE_STAGES_MAX);
+		return msg;
+	}
+	return op_message(msg, len, op_lib[o->op], o->name, (int)err);
 }
 
 /* Command-line keys: all checked before the first one is sent. */
@@ -233,8 +253,11 @@ static int keys_from_args(const struct key_opts *o, int fd)
 						       pinned, &npinned, NULL);
 		break;
 	}
-	if (ret < 0)
-		die_op(op_lib[op], o->name, ret);
+	if (ret < 0) {
+		char msg[768];
+
+		die("%s", key_error(msg, sizeof(msg), fd, o, ret));
+	}
 	for (i = 0; i < n; i++) {
 		int r = bloom_result(results, i);
 
@@ -286,6 +309,7 @@ static void progress(struct progress *p, const struct key_opts *o,
 
 struct batch_state {
 	const struct key_opts *o;
+	int fd;
 	struct bloom_builder *b;
 	char (*texts)[TEXT_MAX];
 	size_t pending;		/* keys pushed since the last flush */
@@ -304,7 +328,7 @@ static void flush(struct batch_state *s)
 		char msg[768];
 
 		die("%s; %" PRIu64 " keys before this batch were %s",
-		    op_message(msg, sizeof(msg), op_lib[op], s->o->name, ret),
+		    key_error(msg, sizeof(msg), s->fd, s->o, ret),
 		    s->keys, op_done[op]);
 	}
 	s->pending = 0;
@@ -419,7 +443,7 @@ static void keys_from_file(struct batch_state *s, const char *path)
 static int keys_from_files(const struct key_opts *o, int fd)
 {
 	enum key_op op = o->op;
-	struct batch_state s = { .o = o };
+	struct batch_state s = { .o = o, .fd = fd };
 	double t0;
 	int err, i;
 

@@ -64,7 +64,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "%s: the filter would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 	case ENOMEM:
 		if (op == BLOOM_OP_ADD)
-			return "%s: the kernel could not allocate the memory for a scalable filter's next stage (the keys added before stay): free memory or raise the memory cgroup limit";
+			return "%s: the kernel could not allocate memory for the batch or for a scalable filter's next stage (keys added before stay): free memory or raise the memory cgroup limit";
 		return "%s: the kernel could not allocate the memory: free memory, lower the capacity, or raise the memory cgroup limit";
 	case EOPNOTSUPP:
 		if (op == BLOOM_OP_CREATE)
@@ -80,7 +80,7 @@ static const char *filter_error(enum bloom_op op, int err)
 	case ENOSPC:
 		/* A d-left insert found its 4 candidate buckets full. */
 		if (op == BLOOM_OP_ADD)
-			return "filter %s is full: a d-left bucket overflowed (the batch was undone), or a scalable filter has its last stage (the keys added before stay): create a larger filter";
+			return "filter %s is full: a d-left bucket overflowed; the batch was undone; create a larger filter";
 		return NULL;
 	case E2BIG:
 		return op == BLOOM_OP_CREATE ?
