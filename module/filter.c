@@ -416,13 +416,17 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
 {
 	struct bloom_store *old;
 
-	if (s->core.geo.type != f->type)
+	/* a scalable filter's sysfs has stages/, a plain one's has not */
+	if (s->core.geo.type != f->type ||
+	    bloom_core_is_scalable(&s->core) != f->scalable)
 		return -EINVAL;
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
 	old = bloom_filter_store_locked(f);
-	if (old)
+	if (old) {
 		rcu_assign_pointer(f->store, s);
+		bloom_scale_sysfs_sync(f);
+	}
 	mutex_unlock(&f->write_lock);
 	if (!old)
 		return -ESTALE;
@@ -449,7 +453,7 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	struct bloom_store *sa, *sb;
 	int ret;
 
-	if (a->type != b->type)
+	if (a->type != b->type || a->scalable != b->scalable)
 		return -EINVAL;
 	if (a == b)
 		return 0;
@@ -461,6 +465,9 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	if (sa && sb) {
 		rcu_assign_pointer(a->store, sb);
 		rcu_assign_pointer(b->store, sa);
+		/* each gets a stages/<i>/ for every stage it holds now */
+		bloom_scale_sysfs_sync(a);
+		bloom_scale_sysfs_sync(b);
 	} else {
 		ret = -ESTALE;
 	}

@@ -158,8 +158,7 @@ fail:
 	pr_warn_ratelimited("%s: no sysfs directory for stage %u\n", f->name, i);
 }
 
-/* Under write_lock: a directory for every stage of the store now. */
-static void bloom_stages_sysfs_sync(struct bloom_filter *f)
+void bloom_scale_sysfs_sync(struct bloom_filter *f)
 {
 	struct bloom_store *s = bloom_filter_store_locked(f);
 	u32 i, n;
@@ -184,7 +183,7 @@ int bloom_scale_sysfs_add(struct bloom_filter *f)
 		goto out;
 	}
 	f->stages_in_sysfs = true;
-	bloom_stages_sysfs_sync(f);
+	bloom_scale_sysfs_sync(f);
 out:
 	mutex_unlock(&f->write_lock);
 	return ret;
@@ -267,7 +266,7 @@ int bloom_scale_grow(struct bloom_filter *f)
 	if (s) {
 		/* a replace may have published a store that does not grow */
 		ret = bloom_core_is_scalable(&s->core) ? bloom_store_grow(s) : 0;
-		bloom_stages_sysfs_sync(f);
+		bloom_scale_sysfs_sync(f);
 	}
 	mutex_unlock(&f->write_lock);
 	return ret;

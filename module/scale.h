@@ -36,6 +36,13 @@ int bloom_scale_sysfs_add(struct bloom_filter *f);
 void bloom_scale_sysfs_del(struct bloom_filter *f);
 
 /*
+ * Under @f's write_lock: a stages/<i>/ directory for every stage of the
+ * store published now (after growth, a swap or a replace); nothing for a
+ * filter that is not scalable or not in sysfs.
+ */
+void bloom_scale_sysfs_sync(struct bloom_filter *f);
+
+/*
  * BLOOM_IOC_STAGES: -EOPNOTSUPP for a filter that is not scalable, -ESTALE
  * once destroyed.
  */

@@ -339,7 +339,8 @@ int bloom_snap_new_like(const struct bloom_create *c, struct bloom_filter **out)
 	if (c->flags & ~(BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) ||
 	    c->type || c->hashes || c->capacity || c->bits || c->fpp_ppb ||
 	    c->reserved || c->memory_bytes || c->bits_per_key_milli ||
-	    c->reserved2 || memchr_inv(c->hash_key, 0, sizeof(c->hash_key)))
+	    c->reserved2 || c->growth || c->tightening_ppm ||
+	    memchr_inv(c->hash_key, 0, sizeof(c->hash_key)))
 		return -EINVAL;
 	if (!bloom_name_valid(c->name) || !bloom_name_valid(c->like))
 		return -EINVAL;

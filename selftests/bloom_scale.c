@@ -576,6 +576,128 @@ TEST_F(scale, sysfs_stages)
 	EXPECT_EQ(-1, filter_attr("sys", "stages/0/capacity"));
 }
 
+static int pair_ioctl(int fd, unsigned long cmd, const char *a,
+		      const char *b)
+{
+	struct bloom_pair p;
+
+	memset(&p, 0, sizeof(p));
+	p.size = sizeof(p);
+	set_name(p.name, a);
+	set_name(p.other, b);
+	return ioctl(fd, cmd, &p);
+}
+
+/* Keys [0, n) of @fd's bound filter that test absent (0: all present). */
+static long long absent16(int fd, __u32 n)
+{
+	static __u8 keys[4096 * KLEN], res[4096 / 8];
+	__u32 missing = 0;
+
+	if (run_keys16(fd, BLOOM_IOC_QUERY, keys, res, 4096, 0, n,
+		       &missing) < 0)
+		return -1;
+	return missing;
+}
+
+/*
+ * What snapshots cannot do with stages refuses cleanly and changes
+ * nothing: MERGE, FLUSH and LIKE EOPNOTSUPP; SWAP with a filter that is
+ * not scalable, or a RESTORE replacing a scalable filter's contents with a
+ * plain snapshot, EINVAL. Two scalable filters swap, stages/ following.
+ */
+TEST_F(scale, snapshot_ops)
+{
+	struct bloom_create c = scalable_req("sa", BLOOM_TYPE_STANDARD, 1000,
+					     10000000, 2, 850000);
+	static __u8 keys[4096 * KLEN], res[4096 / 8];
+	struct bloom_info ia, ib;
+	struct bloom_restore r;
+	struct bloom_save sv;
+	int fb, fp;
+	__u8 *buf;
+
+	/* sa: 3100 keys, 3 stages; sb: 1 stage; pl: plain */
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, keys, res, 4096, 0,
+				3100, NULL));
+	fb = bloom_open();
+	ASSERT_LE(0, fb);
+	c = scalable_req("sb", BLOOM_TYPE_STANDARD, 1000, 10000000, 2,
+			 850000);
+	ASSERT_OK(ioctl(fb, BLOOM_IOC_CREATE, &c));
+	fp = bloom_open();
+	ASSERT_LE(0, fp);
+	ASSERT_OK(bloom_create(fp, "pl", BLOOM_TYPE_STANDARD, 1000, 10000000,
+			       BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bloom_info(self->fd, NULL, &ia));
+	ASSERT_EQ(3, ia.stages);
+
+	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
+					    "pl"));
+	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "pl",
+					    "sa"));
+	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
+					    "sb"));
+	EXPECT_ERRNO(EOPNOTSUPP, bloom_name_ioctl(self->fd, BLOOM_IOC_FLUSH,
+						  "sa"));
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.flags = BLOOM_CREATE_F_LIKE;
+	set_name(c.name, "lk");
+	set_name(c.like, "sa");
+	EXPECT_ERRNO(EOPNOTSUPP, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	/* LIKE takes nothing of its own: not growth either */
+	set_name(c.like, "pl");
+	c.growth = 2;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c.growth = 0;
+	c.flags |= BLOOM_CREATE_F_SCALABLE;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "lk", &ib));
+
+	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "sa", "pl"));
+	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "pl", "sa"));
+
+	/* a plain snapshot does not replace a scalable filter's stages */
+	memset(&sv, 0, sizeof(sv));
+	sv.size = sizeof(sv);
+	set_name(sv.name, "pl");
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
+	buf = malloc(sv.out_len);
+	ASSERT_NE(NULL, buf);
+	sv.buf = u64_ptr(buf);
+	sv.buf_len = sv.out_len;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.flags = BLOOM_RESTORE_F_NAME | BLOOM_RESTORE_F_REPLACE;
+	set_name(r.name, "sa");
+	r.buf = u64_ptr(buf);
+	r.buf_len = sv.out_len;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_RESTORE, &r));
+	free(buf);
+
+	/* nothing changed: sa has its stages and keys */
+	ASSERT_OK(bloom_info(self->fd, NULL, &ib));
+	EXPECT_EQ(3, ib.stages);
+	EXPECT_EQ(ia.bits, ib.bits);
+	EXPECT_EQ(ia.bits_set, ib.bits_set);
+	EXPECT_EQ(0, absent16(self->fd, 3100));
+	EXPECT_EQ(3, filter_attr("sa", "stage_count"));
+
+	/* two scalable filters swap; each shows the stages it holds now */
+	ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_SWAP, "sa", "sb"));
+	EXPECT_EQ(1, filter_attr("sa", "stage_count"));
+	EXPECT_EQ(3, filter_attr("sb", "stage_count"));
+	EXPECT_EQ(4000, filter_attr("sb", "stages/2/capacity"));
+	EXPECT_EQ(0, absent16(fb, 3100));
+	ASSERT_OK(bloom_info(fb, NULL, &ib));
+	EXPECT_EQ(ia.bits, ib.bits);
+	close(fb);
+	close(fp);
+}
+
 BLOOM_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

@@ -285,7 +285,7 @@ int cmd_version(const char *dev, int argc, char **argv)
 	static const char *const types[] = BLOOM_TYPE_NAMES;
 	/* BLOOM_CREATE_F_* by bit; NULL: a bit another release names */
 	static const char *const cflags[] = { "bind", "hash-key", "geometry",
-					      "scalable", "size" };
+					      "scalable", "size", "like" };
 	struct bloom_version v;
 	int json = 0, fd, err;
 	char hb[32];
