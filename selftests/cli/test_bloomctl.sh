@@ -117,6 +117,8 @@ mem0=$(cat $SYS/memory_used 2>/dev/null)
 run version
 check "version exits 0, reports module ABI 3 and the four types by name" \
 	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *3$' '$W/out' && grep -Eq '^filter types: +standard blocked counting dleft$' '$W/out'"
+check "version names the create options by name, scalable and like among them" \
+	sh -c "grep -Eq '^create options: +bind hash-key geometry scalable size like$' '$W/out'"
 run version --json
 check "version --json parses and has abi_version, type names and limits" \
 	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==3 and d[\"types\"]==30 and d[\"type_names\"]==[\"standard\",\"blocked\",\"counting\",\"dleft\"] and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
@@ -619,6 +621,8 @@ expect "create --scalable of capacity 1000 at 0.001" 0 \
 seq 1 5000 | sed 's/^/https:\/\/example.org\/page\//' >"$W/urls"
 run add ${P}g -f "$W/urls"
 check "add -f of 5000 keys (5x its capacity) exits 0" sh -c "[ $rc = 0 ]"
+check "add -f of 5x the first stage's capacity gave no over-capacity warning" \
+	sh -c "! grep -q 'more than its capacity' '$W/err'"
 run test ${P}g -f "$W/urls"
 check "test -f finds all 5000 keys" sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
 check "sysfs: 3 stages (1000 + 2000 + 4000 >= 5000), growth 2, tightening 850000" \
@@ -640,8 +644,23 @@ assert d['bits'] == sum(s['bits'] for s in st) == $(sysval ${P}g bits), d
 assert st[0]['count'] == 1000 and st[1]['count'] == 2000, st
 assert d['count'] == sum(s['count'] for s in st), d
 assert 0 < d['estimated_fpp'] < 0.001, d
+assert d['estimated_fpp_ppb'] == $(sysval ${P}g estimated_fpp_ppb), d
+assert 4750 <= d['estimated_keys'] <= 5250, d
+assert d['over_capacity'] is False, d
 assert d['growth'] == 2 and abs(d['tightening'] - 0.85) < 1e-9, d
 "
+expect_err "create --like of a scalable filter is refused, saying why" 3 \
+	"--like cannot copy a scalable filter" create ${P}y --like ${P}g
+expect_err "create --like with --scalable is a usage error" 2 \
+	"drop --scalable" create ${P}y --like ${P}b --scalable
+expect_err "merge into a scalable filter is refused, saying why" 3 \
+	"scalable filters cannot be merged" merge ${P}g ${P}b
+expect_err "flush of a scalable filter is refused, naming the fix" 3 \
+	"cannot be flushed: destroy it and create it again" flush ${P}g
+expect_err "swap of a scalable and a plain filter is refused, saying why" 3 \
+	"both scalable or neither" swap ${P}g ${P}s
+check "the refused calls left the scalable filter's keys" \
+	sh -c "[ '$(sysval ${P}g stage_count)' = 3 ] && bloomctl test -q ${P}g https://example.org/page/4999"
 expect "create --type blocked --scalable --growth 4 --tightening 0.75" 0 \
 	create ${P}h --type blocked --capacity 1000 --fpp 0.01 --scalable --growth 4 --tightening 0.75
 check "sysfs: blocked, growth 4, tightening 750000, stage 0 at 2500000 ppb" \

@@ -68,14 +68,16 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "%s: the kernel could not allocate the memory: free memory, lower the capacity, or raise the memory cgroup limit";
 	case EOPNOTSUPP:
 		if (op == BLOOM_OP_CREATE)
-			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no explicit geometry; only standard and blocked filters can be scalable): bloom_version() tells what it supports";
+			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no explicit geometry; only standard and blocked filters can be scalable; --like cannot copy a scalable filter): bloom_version() tells what it supports";
 		/* Only counting and d-left filters keep what a delete needs. */
 		if (op == BLOOM_OP_DELETE)
 			return "filter %s is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can";
 		if (op == BLOOM_OP_MERGE)
-			return "%s: d-left filters cannot be merged (their cells cannot be added up): add the other filter's keys instead";
+			return "%s: d-left and scalable filters cannot be merged (d-left cells cannot be added up; scalable filters have stages of their own): add the other filter's keys instead";
 		if (op == BLOOM_OP_SAVE || op == BLOOM_OP_RESTORE)
-			return "%s: snapshots need a little-endian machine";
+			return "%s: this module cannot snapshot the filter (snapshots need a little-endian machine and do not hold a scalable filter's stages yet)";
+		if (op == BLOOM_OP_FLUSH)
+			return "%s: a scalable filter cannot be flushed: destroy it and create it again";
 		return "%s: this filter's type cannot do this operation";
 	case ENOSPC:
 		/* A d-left insert found its 4 candidate buckets full. */
@@ -98,9 +100,9 @@ static const char *filter_error(enum bloom_op op, int err)
 		if (op == BLOOM_OP_MERGE)
 			return "%s: the filters differ in type, geometry or hash key (or are the same filter): merge only filters made with 'create --like' or from one snapshot";
 		if (op == BLOOM_OP_SWAP)
-			return "%s: only filters of the same type can be swapped";
+			return "%s: only filters of the same type, both scalable or neither, can be swapped";
 		if (op == BLOOM_OP_RESTORE)
-			return "%s: the snapshot is of another filter type than the filter it would replace: destroy that filter first, or restore under another name";
+			return "%s: the snapshot is of another filter type than the filter it would replace (or one of them is scalable and the other not): destroy that filter first, or restore under another name";
 		if (op == BLOOM_OP_CREATE)
 			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>)";
 		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||
