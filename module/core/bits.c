@@ -358,6 +358,8 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	f->scale = NULL;
 	bloom_atomic64_set(&f->in_use, 0);
 	bloom_atomic64_set(&f->keys, 0);
+	if (geo->type == BLOOM_CORE_DLEFT)
+		bloom_dl_init(f);
 }
 
 bool bloom_core_can_delete(const struct bloom_core *f)

@@ -58,13 +58,13 @@ enum bloom_core_type {
  * @type: enum bloom_core_type
  * @hashes: k; d-left: the number of subtables (BLOOM_DLEFT_SUBTABLES)
  * @bits: m; counting: the number of 4-bit counters; d-left: the table's size
- *	in bits (cells * @cell_bits)
+ *	in bits, whole 64-bit words of floor(64 / @cell_bits) cells
  * @capacity: n the filter was sized for
  * @fpp_ppb: false-positive rate asked for, parts per billion
  * @fingerprint_bits: d-left: bits of a cell's fingerprint (@cell_bits - 2);
  *	else 0
- * @cell_bits: d-left: 16 or 32, a cell is a whole u16 or u32; counting: 4;
- *	else 0
+ * @cell_bits: d-left: 8, 9, 10, 12, 16, 21, 32 or 64 (64 / c for c cells
+ *	per u64 word, dleft.c); counting: 4; else 0
  * @buckets: d-left: buckets per subtable; else 0
  */
 struct bloom_geometry {
@@ -92,6 +92,8 @@ struct bloom_scale;
  * @saturated: counting, d-left: counters that reached their maximum
  * @insert_failures: d-left: keys refused with -ENOSPC
  * @subtable_used: d-left: cells in use in each subtable
+ * @dl_per_word: d-left: cells per 64-bit word, 64 / @geo.cell_bits
+ * @dl_recip: d-left: ceil(2^63 / @dl_per_word), to find a cell's word
  * @scale: a scalable filter's stages (bloom_scale_init()); else NULL.
  *	@words is then NULL: the stages hold the storage
  * @in_use: standard, blocked: bits set; counting: non-zero counters
@@ -114,6 +116,8 @@ struct bloom_core {
 	u64 saturated;
 	u64 insert_failures;
 	u64 subtable_used[BLOOM_DLEFT_SUBTABLES];
+	u32 dl_per_word;
+	u64 dl_recip;
 	struct bloom_scale *scale;
 	bloom_atomic64_t in_use;
 	bloom_atomic64_t keys;

@@ -20,14 +20,29 @@
  * architecture, and a power-of-two N could double the memory. The Feistel
  * form needs one multiply-shift and one conditional subtraction.)
  *
- * Cells are whole u16 (r = 14) or u32 (r = 30) words: every update is one
- * WRITE_ONCE, so a lockless query never sees a torn cell, and a cell never
- * moves, so a key that stays live is found throughout. Writers are
- * serialised by the caller. Bit-packed (r + 2)-bit cells would reach the
- * ~19 bits per key of DESIGN.md (p = 0.01: r = 12, 14-bit cells, L = 6) but
- * straddle words; whole 16-bit cells cost 21.3 bits per key there. At
- * p = 0.001 the gap is larger: 17-bit packed cells at L = 6 need 22.7 bits
- * per key, 16-bit cells must drop to L = 3.94 and take 32.5.
+ * Cells are w = r + 2 bits wide, packed floor(64 / w) to a u64 word: cell c
+ * is bits [s, s + w) of word c / (64 / w), s = (c % (64 / w)) * w, its
+ * counter the low 2 of them. No cell straddles two words, so every update
+ * of a cell is one WRITE_ONCE of its word (writers are serialised by the
+ * caller, so the read-modify-write of the word loses nothing), and a
+ * lockless query's READ_ONCE of the word sees each cell whole. A cell never
+ * moves and a write to one cell stores the other cells of its word
+ * unchanged, so a key that stays live is found throughout: its own cell
+ * changes only in its counter, which stays non-zero. (Where a u64 load is
+ * two 32-bit loads, the same holds: every counter lies within one 32-bit
+ * half of its word, for every width below.) Only w = floor(64 / c) for
+ * c = 1..8 cells per word is used, the widest cell for its cost:
+ *
+ *	cells per word	8   7   6   5   4   3   2   1
+ *	w (bits)	8   9  10  12  16  21  32  64
+ *	r		6   7   8  10  14  19  30  62
+ *	bits per cell	8 9.14 10.67 12.8 16 21.33 32 64
+ *
+ * r = 6 (p = 0.5 needs no less: L = 6 then gives 4 L 2^-r = 0.375) up to
+ * r = 62 (a 64-bit hash has no more to give; 1e-9 takes 85.3 bits per
+ * key). For w = 16 and 32 the words hold the same bytes as arrays of
+ * little-endian u16 and u32 cells did before cells were packed, so their
+ * snapshots are unchanged (Documentation/snapshot.rst).
  *
  * Sizing (bloom_dl_size): a never-added key is compared against the
  * fingerprints of its 4 buckets, about 4 * L cells at capacity, each a match
@@ -35,14 +50,18 @@
  * most 6 of 8 cells, where with d = 4 choices a full bucket is practically
  * impossible (see the unit tests: filling to capacity never fails), and is
  * otherwise the largest L with 4 * L * 2^-r <= p * 31 / 32 (a 3% margin so
- * the measured rate meets p), in steps of 1/16 cell. The cell width is the
- * one of 16 and 32 with fewer bits per key, 8 * w / L.
+ * the measured rate meets p), in steps of 1/16 cell. The width is the one
+ * of the table above whose table takes the fewest bits, about
+ * 64 / cells-per-word * 8 / L per key: 10.67 at p = 0.5, 14.2 at 0.1, 21.3
+ * at 0.01, 28.4 at 0.001 and 1e-4, 42.7 from 1e-5 to 1e-7, 85.3 at 1e-9.
  */
 #include "internal.h"
 
-#define BLOOM_DL_CTR_MASK	3U
-#define BLOOM_DL_CTR_MAX	3U
+#define BLOOM_DL_CTR_MASK	3ULL
+#define BLOOM_DL_CTR_MAX	3ULL
 #define BLOOM_DL_CTR_BITS	2
+#define BLOOM_DL_WORD_BITS	64
+#define BLOOM_DL_PER_WORD_MAX	8	/* 8-bit cells, r = 6 */
 #define BLOOM_DL_LOAD_MAX16	96	/* L = 6 cells per bucket, 1/16ths */
 #define BLOOM_DL_PPB_ONE	1000000000ULL
 /* saturations of one add batch that an ENOSPC rollback can undo exactly */
@@ -50,69 +69,115 @@
 
 /* ---- sizing ---- */
 
+/* The cell width with @per cells in a word: the widest that fits. */
+static inline u32 bloom_dl_width(u32 per)
+{
+	return BLOOM_DL_WORD_BITS / per;
+}
+
+/* Table bits for @buckets buckets per subtable of w-bit cells: whole words. */
+static u64 bloom_dl_table_bits(u64 buckets, u32 w)
+{
+	u64 cells = buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
+	u32 per = BLOOM_DL_WORD_BITS / w;
+
+	return div64_u64(cells + per - 1, per) * BLOOM_DL_WORD_BITS;
+}
+
 /* 16 * the largest load L (see above) for w-bit cells, 0 when none. */
 static u64 bloom_dl_load16(u32 w, u32 fpp_ppb)
 {
-	u32 r = w - BLOOM_DL_CTR_BITS;
-	/* 16 * L <= p * 2^r * 31 / 8; p_ppb * 31 < 2^34, times 2^27: no wrap */
-	u64 l16 = div64_u64((u64)fpp_ppb * 31 << (r - 3), BLOOM_DL_PPB_ONE);
+	u32 shift = w - BLOOM_DL_CTR_BITS - 3;
+	/* 16 * L <= p * 2^r * 31 / 8; p_ppb * 31 < 2^34 */
+	u64 a = (u64)fpp_ppb * 31, l16;
 
+	if (shift >= 64 - 34 && a >> (64 - shift))
+		return BLOOM_DL_LOAD_MAX16;	/* over 2^64 / 10^9: way over */
+	l16 = div64_u64(a << shift, BLOOM_DL_PPB_ONE);
 	return l16 < BLOOM_DL_LOAD_MAX16 ? l16 : BLOOM_DL_LOAD_MAX16;
 }
 
-int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
+/*
+ * The rate in ppb at 16 * L = @l16 for w-bit cells, rounded up:
+ * p = 4 L 2^-r * 32 / 31, the inverse of bloom_dl_load16().
+ */
+static u64 bloom_dl_rate_ppb(u64 l16, u32 w)
 {
-	u64 l16 = bloom_dl_load16(16, fpp_ppb);
-	u64 l32 = bloom_dl_load16(32, fpp_ppb), buckets, bits;
-	u32 w = 16;
+	u32 r = w - BLOOM_DL_CTR_BITS;
 
-	/* bits per key 8 * w / L: 32-bit cells win when L32 > 2 * L16 */
-	if (!l16 || l32 > 2 * l16) {
-		w = 32;
-		l16 = l32;
-	}
-	/* n = 4 * B * L  =>  B = ceil(4 * n / (16 * L)) */
-	buckets = div64_u64(4 * capacity + l16 - 1, l16);
-	bits = buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS * w;
-	if (bits > BLOOM_CORE_BITS_MAX)
-		return -E2BIG;
+	/* 8e9 * 96 < 2^40, over 31 * 2^40 it is below 1 ppb */
+	if (r >= 40)
+		return 1;
+	return div64_u64(BLOOM_DL_PPB_ONE * 8 * l16 + (31ULL << r) - 1,
+			 31ULL << r);
+}
 
+static void bloom_dl_geo_fill(struct bloom_geometry *geo, u64 capacity,
+			      u32 fpp_ppb, u64 buckets, u32 w)
+{
 	geo->type = BLOOM_CORE_DLEFT;
 	geo->hashes = BLOOM_DLEFT_SUBTABLES;
-	geo->bits = bits;
+	geo->bits = bloom_dl_table_bits(buckets, w);
 	geo->capacity = capacity;
 	geo->fpp_ppb = fpp_ppb;
 	geo->fingerprint_bits = w - BLOOM_DL_CTR_BITS;
 	geo->cell_bits = w;
 	geo->buckets = buckets;
+}
+
+int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
+{
+	u64 l16, buckets, bits, best_bits = ~0ULL, best_b = 0;
+	u32 per, w, best_w = 0;
+
+	/* fewest bits; on a tie the wider cell (the lower rate) */
+	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
+		w = bloom_dl_width(per);
+		l16 = bloom_dl_load16(w, fpp_ppb);
+		if (!l16)
+			continue;
+		/* n = 4 * B * L  =>  B = ceil(4 * n / (16 * L)) */
+		buckets = div64_u64(4 * capacity + l16 - 1, l16);
+		bits = bloom_dl_table_bits(buckets, w);
+		if (bits <= best_bits) {
+			best_bits = bits;
+			best_b = buckets;
+			best_w = w;
+		}
+	}
+	/* r = 62 always has a load: p >= 1e-9 gives L = 6 */
+	if (!best_w || best_bits > BLOOM_CORE_BITS_MAX)
+		return -E2BIG;
+	bloom_dl_geo_fill(geo, capacity, fpp_ppb, best_b, best_w);
 	return 0;
 }
 
 /*
  * From a capacity and a budget of table bits (bloom_core_size()): the cell width
- * whose table within the budget gives the lower rate, the rate recorded as
- * p = 4 L 2^-r * 32 / 31, the inverse of bloom_dl_load16(). -ERANGE when
- * no width keeps the load at 6 cells per bucket or the rate at 0.5.
+ * whose table within the budget gives the lower rate (on a tie the narrower),
+ * the rate recorded as p = 4 L 2^-r * 32 / 31, the inverse of
+ * bloom_dl_load16(). -ERANGE when no width keeps the load at 6 cells per
+ * bucket or the rate at 0.5.
  */
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 {
-	u64 b, l16, ppb, best_ppb = ~0ULL, best_b = 0, per;
-	u32 w, r, best_w = 0;
+	u64 b, l16, ppb, best_ppb = ~0ULL, best_b = 0, words;
+	u32 per, w, best_w = 0;
 
-	for (w = 16; w <= 32; w += 16) {
-		per = (u64)BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS * w;
-		b = div64_u64(budget, per);
-		if (b > div64_u64(BLOOM_CORE_BITS_MAX, per))
-			b = div64_u64(BLOOM_CORE_BITS_MAX, per);
+	if (budget > BLOOM_CORE_BITS_MAX)
+		budget = BLOOM_CORE_BITS_MAX;
+	words = budget / BLOOM_DL_WORD_BITS;
+	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
+		w = bloom_dl_width(per);
+		b = div64_u64(words * per,
+			      BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS);
 		if (!b)
 			continue;
 		/* 16 L = 16 n / (4 B), rounded up */
 		l16 = div64_u64(4 * capacity + b - 1, b);
 		if (l16 > BLOOM_DL_LOAD_MAX16)
 			continue;
-		r = w - BLOOM_DL_CTR_BITS;
-		ppb = div64_u64(BLOOM_DL_PPB_ONE * 8 * l16 + (31ULL << r) - 1,
-				31ULL << r);
+		ppb = bloom_dl_rate_ppb(l16, w);
 		if (ppb < best_ppb) {
 			best_ppb = ppb;
 			best_b = b;
@@ -121,39 +186,64 @@ int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 	}
 	if (!best_w || best_ppb > BLOOM_CORE_FPP_PPB_MAX)
 		return -ERANGE;
-	if (!best_ppb)
-		best_ppb = 1;
-
-	geo->type = BLOOM_CORE_DLEFT;
-	geo->hashes = BLOOM_DLEFT_SUBTABLES;
-	geo->bits = best_b * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS * best_w;
-	geo->capacity = capacity;
-	geo->fpp_ppb = (u32)best_ppb;
-	geo->fingerprint_bits = best_w - BLOOM_DL_CTR_BITS;
-	geo->cell_bits = best_w;
-	geo->buckets = best_b;
+	bloom_dl_geo_fill(geo, capacity, (u32)best_ppb, best_b, best_w);
 	return 0;
 }
 
 /* ---- cells ---- */
 
-static inline u32 bloom_dl_get(const struct bloom_core *f, u64 idx)
+/*
+ * The layout constants of @f (bloom_core_init()): cells per word and
+ * ceil(2^63 / cells per word), so that c / per = c * recip >> 63 exactly
+ * for every cell index c below 2^60 (the error c * (recip * per - 2^63) /
+ * 2^63 stays below 1 / per).
+ */
+void bloom_dl_init(struct bloom_core *f)
 {
-	if (f->geo.cell_bits == 16)
-		return READ_ONCE(((const u16 *)f->words)[idx]);
-	return READ_ONCE(((const u32 *)f->words)[idx]);
+	u32 w = f->geo.cell_bits;
+
+	f->dl_per_word = w ? BLOOM_DL_WORD_BITS / w : 1;
+	f->dl_recip = ((1ULL << 63) - 1) / f->dl_per_word + 1;
 }
 
-/* Writers only: one store of the whole cell. */
-static inline void bloom_dl_put(struct bloom_core *f, u64 idx, u32 v)
+static inline u64 bloom_dl_cell_mask(const struct bloom_core *f)
 {
-	if (f->geo.cell_bits == 16)
-		WRITE_ONCE(((u16 *)f->words)[idx], (u16)v);
-	else
-		WRITE_ONCE(((u32 *)f->words)[idx], v);
+	return ~0ULL >> (BLOOM_DL_WORD_BITS - f->geo.cell_bits);
 }
 
-static inline bool bloom_dl_match(u32 cell, u32 fp)
+/* Word of cell @idx, and its slot in that word. */
+static inline u64 bloom_dl_word(const struct bloom_core *f, u64 idx,
+				u32 *slot)
+{
+	u64 wi = mul_u64_u64_shr(idx, f->dl_recip, 63);
+
+	*slot = (u32)(idx - wi * f->dl_per_word);
+	return wi;
+}
+
+static inline u64 bloom_dl_get(const struct bloom_core *f, u64 idx)
+{
+	const u64 *words = (const u64 *)f->words;
+	u32 slot;
+	u64 wi = bloom_dl_word(f, idx, &slot);
+
+	return READ_ONCE(words[wi]) >> (slot * f->geo.cell_bits) &
+	       bloom_dl_cell_mask(f);
+}
+
+/* Writers only: one store of the cell's whole word. */
+static inline void bloom_dl_put(struct bloom_core *f, u64 idx, u64 v)
+{
+	u64 *words = (u64 *)f->words, mask = bloom_dl_cell_mask(f), old;
+	u32 slot, shift;
+	u64 wi = bloom_dl_word(f, idx, &slot);
+
+	shift = slot * f->geo.cell_bits;
+	old = READ_ONCE(words[wi]);
+	WRITE_ONCE(words[wi], (old & ~(mask << shift)) | (v & mask) << shift);
+}
+
+static inline bool bloom_dl_match(u64 cell, u64 fp)
 {
 	return (cell & BLOOM_DL_CTR_MASK) && (cell >> BLOOM_DL_CTR_BITS) == fp;
 }
@@ -165,7 +255,7 @@ static inline bool bloom_dl_match(u32 cell, u32 fp)
  */
 struct bloom_dl_cand {
 	u64 cell[BLOOM_DLEFT_SUBTABLES];
-	u32 fp[BLOOM_DLEFT_SUBTABLES];
+	u64 fp[BLOOM_DLEFT_SUBTABLES];
 };
 
 /* The candidates of x = (@q, the low fingerprint bits of @x). */
@@ -183,7 +273,7 @@ static inline void bloom_dl_cand_x(const struct bloom_core *f, u64 q, u64 x,
 		if (b >= nb)
 			b -= nb;
 		c->cell[i] = (i * nb + b) * BLOOM_DLEFT_CELLS;
-		c->fp[i] = (u32)fp;
+		c->fp[i] = fp;
 	}
 }
 
@@ -191,6 +281,31 @@ static inline void bloom_dl_cand(const struct bloom_core *f, u64 h,
 				 struct bloom_dl_cand *c)
 {
 	bloom_dl_cand_x(f, mul_u64_u64_shr(h, f->geo.buckets, 64), h, c);
+}
+
+/*
+ * The 8 cells of the bucket whose first cell is @first, into @cells: each
+ * word read once (READ_ONCE), each cell whole.
+ */
+static inline void bloom_dl_bucket(const struct bloom_core *f, u64 first,
+				   u64 *cells)
+{
+	const u64 *words = (const u64 *)f->words;
+	u64 mask = bloom_dl_cell_mask(f), v;
+	u32 w = f->geo.cell_bits, per = f->dl_per_word, slot, j;
+	u64 wi = bloom_dl_word(f, first, &slot);
+
+	v = READ_ONCE(words[wi]) >> (slot * w);
+	for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
+		if (slot == per) {
+			v = READ_ONCE(words[++wi]);
+			slot = 0;
+		}
+		cells[j] = v & mask;
+		/* two shifts: w = 64 must not shift by 64 */
+		v = v >> (w - 1) >> 1;
+		slot++;
+	}
 }
 
 /*
@@ -202,16 +317,17 @@ static inline bool bloom_dl_find(const struct bloom_core *f,
 				 const struct bloom_dl_cand *c, u64 *idx,
 				 u32 *sub, u32 *load)
 {
-	u32 i, j, v;
+	u64 cells[BLOOM_DLEFT_CELLS];
+	u32 i, j;
 
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++) {
 		if (load)
 			load[i] = 0;
+		bloom_dl_bucket(f, c->cell[i], cells);
 		for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
-			v = bloom_dl_get(f, c->cell[i] + j);
-			if (!(v & BLOOM_DL_CTR_MASK))
+			if (!(cells[j] & BLOOM_DL_CTR_MASK))
 				continue;
-			if ((v >> BLOOM_DL_CTR_BITS) == c->fp[i]) {
+			if ((cells[j] >> BLOOM_DL_CTR_BITS) == c->fp[i]) {
 				*idx = c->cell[i] + j;
 				*sub = i;
 				return true;
@@ -223,40 +339,28 @@ static inline bool bloom_dl_find(const struct bloom_core *f,
 	return false;
 }
 
-/*
- * Queries are the hot path: one loop per cell width, so the width test is
- * made once per key instead of once per cell.
- */
 static inline bool bloom_dl_query_one(const struct bloom_core *f, u64 h)
 {
-	const u16 *c16 = (const u16 *)f->words;
-	const u32 *c32 = (const u32 *)f->words;
+	u64 cells[BLOOM_DLEFT_CELLS];
 	struct bloom_dl_cand c;
 	u32 i, j;
 
 	bloom_dl_cand(f, h, &c);
-	if (f->geo.cell_bits == 16) {
-		for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
-			for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
-				if (bloom_dl_match(READ_ONCE(c16[c.cell[i] + j]),
-						   c.fp[i]))
-					return true;
-		return false;
-	}
-	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
+	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++) {
+		bloom_dl_bucket(f, c.cell[i], cells);
 		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
-			if (bloom_dl_match(READ_ONCE(c32[c.cell[i] + j]),
-					   c.fp[i]))
+			if (bloom_dl_match(cells[j], c.fp[i]))
 				return true;
+	}
 	return false;
 }
 
 /* @sat: set when this add took a counter to 3 (for an exact rollback). */
 static inline int bloom_dl_add_one(struct bloom_core *f, u64 h, bool *sat)
 {
+	u32 load[BLOOM_DLEFT_SUBTABLES], i, j, best = 0, sub;
+	u64 cells[BLOOM_DLEFT_CELLS], idx, v;
 	struct bloom_dl_cand c;
-	u32 load[BLOOM_DLEFT_SUBTABLES], i, j, best = 0, sub, v;
-	u64 idx;
 
 	*sat = false;
 	bloom_dl_cand(f, h, &c);
@@ -279,12 +383,11 @@ static inline int bloom_dl_add_one(struct bloom_core *f, u64 h, bool *sat)
 		WRITE_ONCE(f->insert_failures, f->insert_failures + 1);
 		return -ENOSPC;
 	}
-	for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
-		idx = c.cell[best] + j;
-		if (!(bloom_dl_get(f, idx) & BLOOM_DL_CTR_MASK))
+	bloom_dl_bucket(f, c.cell[best], cells);
+	for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
+		if (!(cells[j] & BLOOM_DL_CTR_MASK))
 			break;
-	}
-	bloom_dl_put(f, idx, c.fp[best] << BLOOM_DL_CTR_BITS | 1);
+	bloom_dl_put(f, c.cell[best] + j, c.fp[best] << BLOOM_DL_CTR_BITS | 1);
 	WRITE_ONCE(f->subtable_used[best], f->subtable_used[best] + 1);
 	return 0;
 }
@@ -296,8 +399,8 @@ static inline int bloom_dl_add_one(struct bloom_core *f, u64 h, bool *sat)
 static inline enum bloom_del bloom_dl_delete_one(struct bloom_core *f, u64 h)
 {
 	struct bloom_dl_cand c;
-	u32 sub, v;
-	u64 idx;
+	u64 idx, v;
+	u32 sub;
 
 	bloom_dl_cand(f, h, &c);
 	if (!bloom_dl_find(f, &c, &idx, &sub, NULL))
@@ -350,12 +453,12 @@ static bool bloom_dl_query(const struct bloom_core *f, u64 h)
 static void bloom_dl_prefetch(const struct bloom_core *f, u64 h, bool write)
 {
 	struct bloom_dl_cand c;
-	u32 i, shift = f->geo.cell_bits == 16 ? 1 : 2;
+	u32 i, slot;
 
 	bloom_dl_cand(f, h, &c);
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
-		bloom_prefetch_word((const u8 *)f->words + (c.cell[i] << shift),
-				    write);
+		bloom_prefetch_word((const u64 *)f->words +
+				    bloom_dl_word(f, c.cell[i], &slot), write);
 }
 
 static u32 bloom_dl_query_batch(const struct bloom_core *f,
@@ -448,10 +551,14 @@ static u64 bloom_dl_used(const struct bloom_core *f)
 static u64 bloom_dl_scan(const struct bloom_core *f)
 {
 	u64 i, n = f->geo.buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
-	u64 used = 0;
+	u64 cells[BLOOM_DLEFT_CELLS], used = 0;
+	u32 j;
 
-	for (i = 0; i < n; i++)
-		used += !!(bloom_dl_get(f, i) & BLOOM_DL_CTR_MASK);
+	for (i = 0; i < n; i += BLOOM_DLEFT_CELLS) {
+		bloom_dl_bucket(f, i, cells);
+		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
+			used += !!(cells[j] & BLOOM_DL_CTR_MASK);
+	}
 	return used;
 }
 
@@ -459,26 +566,28 @@ static u64 bloom_dl_scan(const struct bloom_core *f)
 
 /*
  * A d-left geometry from a snapshot: the shape the code above works on
- * (whole 16- or 32-bit cells, 4 subtables of 8-cell buckets), whatever the
- * sizing rule of the module that wrote it.
+ * (4 subtables of 8-cell buckets of one of the cell widths above, packed
+ * into whole words), whatever the sizing rule of the module that wrote it.
  */
 int bloom_dl_geometry_check(const struct bloom_geometry *geo)
 {
+	u32 w = geo->cell_bits;
 	u64 cells_max;
 
 	if (geo->bits > BLOOM_CORE_BITS_MAX)
 		return -E2BIG;
-	if (geo->cell_bits != 16 && geo->cell_bits != 32)
+	if (w < bloom_dl_width(BLOOM_DL_PER_WORD_MAX) ||
+	    w > BLOOM_DL_WORD_BITS ||
+	    w != bloom_dl_width(BLOOM_DL_WORD_BITS / w))
 		return -EINVAL;
-	if (geo->fingerprint_bits != geo->cell_bits - BLOOM_DL_CTR_BITS ||
+	if (geo->fingerprint_bits != w - BLOOM_DL_CTR_BITS ||
 	    geo->hashes != BLOOM_DLEFT_SUBTABLES || !geo->buckets)
 		return -EINVAL;
-	cells_max = BLOOM_CORE_BITS_MAX / geo->cell_bits;
+	cells_max = BLOOM_CORE_BITS_MAX / w;
 	if (geo->buckets > cells_max / (BLOOM_DLEFT_SUBTABLES *
 					BLOOM_DLEFT_CELLS))
 		return -E2BIG;
-	if (geo->bits != geo->buckets * BLOOM_DLEFT_SUBTABLES *
-			 BLOOM_DLEFT_CELLS * geo->cell_bits)
+	if (geo->bits != bloom_dl_table_bits(geo->buckets, w))
 		return -EINVAL;
 	if (geo->capacity < 1 || geo->capacity > BLOOM_CORE_CAPACITY_MAX ||
 	    geo->fpp_ppb < BLOOM_CORE_FPP_PPB_MIN ||
@@ -487,55 +596,74 @@ int bloom_dl_geometry_check(const struct bloom_geometry *geo)
 	return 0;
 }
 
+/* A used cell's value x must be the only one among its candidates. */
+static int bloom_dl_snap_cell(struct bloom_core *f, u64 i, u64 v)
+{
+	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
+	u64 cells[BLOOM_DLEFT_CELLS], q, b, fp;
+	struct bloom_dl_cand c;
+	u32 sub, s, j;
+
+	sub = (u32)div64_u64(i, nb * BLOOM_DLEFT_CELLS);
+	b = div64_u64(i, BLOOM_DLEFT_CELLS) - sub * nb;
+	fp = v >> BLOOM_DL_CTR_BITS;
+	f->subtable_used[sub]++;
+	f->saturated += (v & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX;
+	q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + (sub + 5) * BLOOM_GOLDEN),
+				     nb, 64);
+	if (q >= nb)
+		q -= nb;
+	bloom_dl_cand_x(f, q, (fp ^ bloom_mix64(q + (sub + 1) * BLOOM_GOLDEN)) &
+			mask, &c);
+	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++) {
+		bloom_dl_bucket(f, c.cell[s], cells);
+		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
+			if (c.cell[s] + j != i &&
+			    bloom_dl_match(cells[j], c.fp[s]))
+				return -EBADMSG;
+	}
+	return 0;
+}
+
 /*
- * Cells loaded from a snapshot: an empty cell is all zero, and a used cell's
- * fingerprint is the only one of its value x among x's 4 candidate buckets
- * (the invariant add and delete rely on). x is recovered from the cell by
- * inverting the Feistel rounds of its subtable. Recomputes the cells in use
- * per subtable and the saturated cells. 0 or -EBADMSG.
+ * Cells loaded from a snapshot: an empty cell is all zero, so are the
+ * cells past the last bucket and the bits of a word above its last cell,
+ * and a used cell's fingerprint is the only one of its value x among x's
+ * 4 candidate buckets (the invariant add and delete rely on). x is
+ * recovered from the cell by inverting the Feistel rounds of its subtable.
+ * Recomputes the cells in use per subtable and the saturated cells. The
+ * storage past the table's words is the caller's (snapshot.c). 0 or
+ * -EBADMSG.
  */
 int bloom_dl_snap_check(struct bloom_core *f)
 {
-	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
-	u64 n = nb * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
-	u64 used[BLOOM_DLEFT_SUBTABLES] = { 0 }, sat = 0, i, idx, q, b;
-	struct bloom_dl_cand c;
-	u32 sub, s, j, v, fp;
+	u64 n = f->geo.buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
+	u64 nw = f->geo.bits / BLOOM_DL_WORD_BITS, mask = bloom_dl_cell_mask(f);
+	const u64 *words = (const u64 *)f->words;
+	u32 w = f->geo.cell_bits, per = f->dl_per_word, s;
+	u64 wi, i, v, cell;
 
-	for (i = 0; i < n; i++) {
-		if (!(i & 0xffff))
+	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++)
+		f->subtable_used[s] = 0;
+	f->saturated = 0;
+	for (wi = 0; wi < nw; wi++) {
+		if (!(wi & 0xffff))
 			bloom_cond_resched();
-		v = bloom_dl_get(f, i);
-		if (!(v & BLOOM_DL_CTR_MASK)) {
-			if (v)
-				return -EBADMSG;
-			continue;
-		}
-		sub = (u32)div64_u64(i, nb * BLOOM_DLEFT_CELLS);
-		b = div64_u64(i, BLOOM_DLEFT_CELLS) - sub * nb;
-		fp = v >> BLOOM_DL_CTR_BITS;
-		used[sub]++;
-		sat += (v & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX;
-		q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + (sub + 5) *
-							 BLOOM_GOLDEN), nb, 64);
-		if (q >= nb)
-			q -= nb;
-		bloom_dl_cand_x(f, q, (fp ^ bloom_mix64(q + (sub + 1) *
-							 BLOOM_GOLDEN)) & mask,
-				&c);
-		for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++) {
-			for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
-				idx = c.cell[s] + j;
-				if (idx != i &&
-				    bloom_dl_match(bloom_dl_get(f, idx),
-						   c.fp[s]))
+		v = READ_ONCE(words[wi]);
+		/* the bits above the last cell of the word */
+		if (per * w < BLOOM_DL_WORD_BITS && v >> (per * w))
+			return -EBADMSG;
+		for (s = 0, i = wi * per; s < per; s++, i++) {
+			cell = v >> (s * w) & mask;
+			if (!(cell & BLOOM_DL_CTR_MASK)) {
+				if (cell)
 					return -EBADMSG;
+				continue;
 			}
+			if (i >= n || bloom_dl_snap_cell(f, i, cell))
+				return -EBADMSG;
 		}
 	}
-	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++)
-		f->subtable_used[s] = used[s];
-	f->saturated = sat;
 	return 0;
 }
 

@@ -257,7 +257,8 @@ void bloom_core_estimate(const struct bloom_core *f,
 		u64 v = mul_u64_u64_div_u64(x, 8 * BLOOM_PPB << 20, cells);
 
 		e->keys = x;
-		v = (v + (1ULL << (shift - 1))) >> shift;
+		/* r reaches 62: past 2^-44 the rate rounds to 0 ppb */
+		v = shift < 64 ? (v + (1ULL << (shift - 1))) >> shift : 0;
 		e->fpp_ppb = v < BLOOM_PPB ? (u32)v : BLOOM_PPB;
 		return;
 	}

@@ -261,6 +261,7 @@ static inline u64 bloom_kept_in_use(const struct bloom_core *f)
 {
 	return bloom_atomic64_read(&f->in_use);
 }
+
 extern const struct bloom_core_ops bloom_blk_ops;
 
 /* scale.c */
@@ -275,6 +276,7 @@ u64 bloom_log2_fp(u64 v);
 
 /* dleft.c */
 extern const struct bloom_core_ops bloom_dl_ops;
+void bloom_dl_init(struct bloom_core *f);
 int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
 int bloom_dl_geometry_check(const struct bloom_geometry *geo);

@@ -103,6 +103,11 @@ static int bloom_selftest_sizing(void)
 	if (bloom_geometry_size(BLOOM_CORE_DLEFT, 1000000, 10000, &g) ||
 	    g.cell_bits != 32 || g.fingerprint_bits != 30)
 		return -EINVAL;
+	/* d-left, p = 0.1: 10-bit cells, 6 to a word, 14.2 bits per key */
+	if (bloom_geometry_size(BLOOM_CORE_DLEFT, 1000000, 100000000, &g) ||
+	    g.cell_bits != 10 || g.fingerprint_bits != 8 ||
+	    g.buckets != 41667 || g.bits != 222224ULL * 64)
+		return -EINVAL;
 	return 0;
 }
 

@@ -281,6 +281,8 @@ int bloom_snap_payload_check(struct bloom_core *f)
 		bloom_atomic64_set(&f->in_use, bloom_core_count_in_use(f));
 		return 0;
 	case BLOOM_CORE_DLEFT:
+		if (!bloom_snap_tail_zero(f, f->geo.bits))
+			return -EBADMSG;
 		return bloom_dl_snap_check(f);
 	}
 	return -EBADMSG;

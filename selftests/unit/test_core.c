@@ -278,8 +278,16 @@ static void test_sizing_errors(void)
 	SIZE_ERR(BLOOM_CORE_COUNTING, 0, 10000000, -EINVAL);
 	SIZE_ERR(BLOOM_CORE_DLEFT, 0, 10000000, -EINVAL);
 	SIZE_ERR(BLOOM_CORE_DLEFT, 1000, 500000001, -EINVAL);
-	/* 1e-9 needs 32-bit cells at L = 1/4: 2^42 bits for 2^32 keys */
-	SIZE_ERR(BLOOM_CORE_DLEFT, 0xffffffffULL, 1, -E2BIG);
+	/*
+	 * 1e-9 for 2^32 - 1 keys: 64-bit cells at L = 6, 85.3 bits per key,
+	 * 2^38.4 bits (32-bit cells at L = 1/4 took 2^42: E2BIG before
+	 * cells followed p); so every capacity and rate fits a d-left table
+	 */
+	check(bloom_geometry_size(BLOOM_CORE_DLEFT, 0xffffffffULL, 1, &t) == 0 &&
+	      t.cell_bits == 64 && t.bits <= BLOOM_CORE_BITS_MAX &&
+	      t.bits < 0xffffffffULL * 86,
+	      "bloom_geometry_size(BLOOM_CORE_DLEFT, 2^32 - 1, 1e-9): 64-bit cells, %.2f bits/key",
+	      t.bits / (double)0xffffffffULL);
 
 	check(bloom_geometry_check(&ok) == 0, "geometry check: blocked m=1024 k=7 is valid");
 #define CHECK_ERR(field, val, err) \

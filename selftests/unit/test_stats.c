@@ -44,13 +44,9 @@ static u64 recount(const struct bloom_core *c, const void *mem)
 			n += !!(b[i] & 0x0f) + !!(b[i] & 0xf0);
 		return n;
 	case BLOOM_CORE_DLEFT:
-		if (c->geo.cell_bits == 16) {
-			for (i = 0; i < bytes / 2; i++)
-				n += !!(((const u16 *)mem)[i] & 3);
-		} else {
-			for (i = 0; i < bytes / 4; i++)
-				n += !!(((const u32 *)mem)[i] & 3);
-		}
+		/* every cell, by hand: buckets x 4 subtables x 8 */
+		for (i = 0; i < c->geo.buckets * 32; i++)
+			n += !!(dl_cell_of(mem, c->geo.cell_bits, i) & 3);
 		return n;
 	default:
 		for (i = 0; i < bytes; i++)

@@ -100,4 +100,28 @@ static inline u64 key_hash(const struct bloom_core *c, u32 tag, u64 i)
 	return bloom_core_hash(c, b, sizeof(b));
 }
 
+/*
+ * d-left cell @i of storage @mem for @w-bit cells, read by hand from the
+ * layout Documentation/snapshot.rst gives: floor(64 / w) cells per
+ * little-endian u64 word, cell i at bit (i % (64 / w)) * w of word
+ * i / (64 / w); its low 2 bits the counter. Independent of dleft.c.
+ */
+static inline u64 dl_cell_of(const void *mem, u32 w, u64 i)
+{
+	const u8 *b = mem;
+	u64 per = 64 / w, wi = i / per, v = 0;
+	u32 shift = (u32)(i % per) * w;
+	int j;
+
+	for (j = 7; j >= 0; j--)
+		v = v << 8 | b[wi * 8 + j];
+	v >>= shift;
+	return w == 64 ? v : v & ((1ULL << w) - 1);
+}
+
+static inline u64 dl_cell(const struct filter *f, u64 i)
+{
+	return dl_cell_of(f->mem, f->core.geo.cell_bits, i);
+}
+
 #endif /* BLOOM_UNIT_H */
