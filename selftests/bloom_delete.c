@@ -504,15 +504,20 @@ TEST_F(dt, info_geometry_and_sysfs)
 	} else {
 		__u64 cells = 4 * info.subtable_cells;
 		double buckets = info.subtable_cells / 8.0;
+		__u32 per = 64 / (info.fingerprint_bits + 2);
 
 		EXPECT_EQ(4, info.subtables);
 		EXPECT_EQ(4, info.hashes);
 		EXPECT_LT(0, info.fingerprint_bits);
 		ASSERT_LT(0, info.subtable_cells);
 		EXPECT_EQ(0, info.subtable_cells % 8) TH_LOG("buckets of 8 cells");
-		/* bits: the table; a cell holds a fingerprint + 2-bit counter */
-		EXPECT_EQ(0, info.bits % cells);
-		EXPECT_LE(info.fingerprint_bits + 2, info.bits / cells);
+		/*
+		 * bits: the table, whole 64-bit words of floor(64 / w) cells;
+		 * a w-bit cell holds a fingerprint + 2-bit counter
+		 */
+		ASSERT_LE(8, info.fingerprint_bits + 2);
+		ASSERT_GE(64, info.fingerprint_bits + 2);
+		EXPECT_EQ((cells + per - 1) / per * 64, info.bits);
 		EXPECT_LE(info.bits / 8, info.memory_bytes);
 		/* Room for every key, and the rate at capacity at most p. */
 		EXPECT_LE(CAP, cells);

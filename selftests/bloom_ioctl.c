@@ -1333,6 +1333,7 @@ TEST_F(ioctl, info_sizing_and_sysfs)
 				EXPECT_LE(m, info.bits * 1.08 + 8);
 			} else if (t == DLF) {
 				__u64 cells = 4 * info.subtable_cells;
+				__u32 w = info.fingerprint_bits + 2;
 				double rate;
 
 				EXPECT_EQ(4, info.hashes);
@@ -1340,9 +1341,15 @@ TEST_F(ioctl, info_sizing_and_sysfs)
 				ASSERT_LT(0, info.subtable_cells);
 				EXPECT_EQ(0, info.subtable_cells % 8);
 				EXPECT_LE(s[k].n, cells);
-				EXPECT_EQ(0, info.bits % cells);
-				EXPECT_LE(info.fingerprint_bits + 2,
-					  info.bits / cells);
+				/*
+				 * w-bit cells, the widest for floor(64 / w)
+				 * to a 64-bit word; the table whole words
+				 */
+				ASSERT_LE(8, w);
+				ASSERT_GE(64, w);
+				EXPECT_EQ(w, 64 / (64 / w));
+				EXPECT_EQ((cells + 64 / w - 1) / (64 / w) * 64,
+					  info.bits);
 				/*
 				 * At capacity a query meets n / buckets
 				 * fingerprints of f bits: at most p.

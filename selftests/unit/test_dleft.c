@@ -42,17 +42,6 @@
 #include "unit.h"
 #include "snapshot.h"
 
-static u64 rng_state;
-
-static u64 rng(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* One p per cell width, 8 to 64 bits (sizing at 10^6 keys). */
 static const struct {
 	u32 ppb, w;
@@ -453,15 +442,11 @@ static void test_race(unsigned int wi)
 
 int main(void)
 {
-	const char *s = getenv("BLOOM_DLEFT_SEED");
 	double t0 = now();
 	unsigned int i;
-	u64 seed;
 
-	seed = s ? strtoull(s, NULL, 0) : (u64)time(NULL);
-	rng_state = seed;
-	printf("TAP version 13\n# BLOOM_DLEFT_SEED=%llu\n",
-	       (unsigned long long)seed);
+	printf("TAP version 13\n");
+	rng_seed("BLOOM_DLEFT_SEED");
 	test_sizing();
 	test_rate();
 	for (i = 0; i < NWIDTHS; i++) {

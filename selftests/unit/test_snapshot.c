@@ -7,10 +7,13 @@
  *    and fixed keys, the xxh64 of each type's storage image is recorded
  *    against BLOOM_SCHEME_ID. A change to the hash or to a position
  *    derivation without a new scheme id fails here (old snapshots would
- *    then answer for other keys);
+ *    then answer for other keys); d-left's 16-bit image is the same since
+ *    cells were packed into 64-bit words (older snapshots load), and a
+ *    21-bit table (3 cells to a word) is pinned too;
  *  - corruption: every single-byte change of the header, payload flips,
  *    every truncation, trailing bytes, unknown version, flags and scheme,
- *    absurd sizes, bad counters and d-left cells are refused.
+ *    absurd sizes, bad counters and d-left cells, bits a packed d-left
+ *    word leaves spare and cells past the last bucket are refused.
  * Exit status 0 iff every check passed.
  */
 #include "unit.h"
@@ -504,6 +507,76 @@ static void test_payload_values(void)
 	free(f.mem);
 }
 
+/*
+ * d-left cells packed 3 to a word (21 bits, one spare bit at the top), 40
+ * buckets: 1280 cells in 427 words, the last word's third cell padding.
+ * The image is pinned like those above (recorded from scheme 2's code when
+ * cells were packed), and what the packing leaves zero must be zero.
+ */
+#define DL21_PIN	0x95ffa322a1e4833bULL
+
+static void test_packed(void)
+{
+	struct bloom_geometry geo = fixed_geo(BLOOM_CORE_DLEFT);
+	struct filter f, g;
+	struct snap s;
+	const char *why;
+	u64 *words, img;
+	int r;
+
+	geo.cell_bits = 21;
+	geo.fingerprint_bits = 19;
+	geo.bits = 427 * 64;
+	filter_geo(&f, &geo);
+	fill(&f);
+	img = bloom_snap_hash(f.mem, f.bytes);
+	check(img == DL21_PIN,
+	      "d-left 21-bit cells: storage image 0x%016llx is the one pinned for scheme 2",
+	      (unsigned long long)img);
+	save(&f, "dl21", &s);
+	r = load(s.buf, s.len, &g, &why);
+	check(!r && !memcmp(f.mem, g.mem, f.bytes),
+	      "d-left 21-bit cells: round trip: %d (%s)", r, why ? why : "");
+	if (!r)
+		free(g.mem);
+	words = (u64 *)(s.buf + BLOOM_SNAP_HEADER_SIZE);
+	words[5] |= 1ULL << 63;		/* the spare bit of a word */
+	reseal_payload(&s);
+	r = load(s.buf, s.len, &g, &why);
+	check(r == -EBADMSG,
+	      "d-left 21-bit cells: a bit above a word's last cell refused: %d (%s)",
+	      r, why);
+	words[5] &= ~(1ULL << 63);
+	words[426] |= 5ULL << 42;	/* cell 1280: past the last bucket */
+	reseal_payload(&s);
+	r = load(s.buf, s.len, &g, &why);
+	check(r == -EBADMSG,
+	      "d-left 21-bit cells: a cell past the last bucket refused: %d (%s)",
+	      r, why);
+	words[426] &= ~(5ULL << 42);
+	words[427] = 1;			/* padding to 64 bytes */
+	reseal_payload(&s);
+	r = load(s.buf, s.len, &g, &why);
+	check(r == -EBADMSG,
+	      "d-left 21-bit cells: padding after the last word refused: %d (%s)",
+	      r, why);
+	free(s.buf);
+	free(f.mem);
+	/* geometries: a width not in the table, bits of unpacked cells */
+	geo.cell_bits = 20;
+	geo.fingerprint_bits = 18;
+	check(bloom_snap_geometry_check(&geo) == -EINVAL,
+	      "d-left 20-bit cells (3 to a word would be 21) refused");
+	geo.cell_bits = 21;
+	geo.fingerprint_bits = 19;
+	geo.bits = 1280 * 21;
+	check(bloom_snap_geometry_check(&geo) == -EINVAL,
+	      "d-left 21-bit cells with bits = cells x 21 (not whole words) refused");
+	geo.bits = 427 * 64;
+	check(bloom_snap_geometry_check(&geo) == 0,
+	      "d-left 21-bit cells, 427 words: valid");
+}
+
 int main(void)
 {
 	u32 t;
@@ -522,6 +595,7 @@ int main(void)
 	}
 	test_fields();
 	test_payload_values();
+	test_packed();
 	printf("1..%d\n", test_no);
 	return test_failed ? 1 : 0;
 }

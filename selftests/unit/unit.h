@@ -87,6 +87,36 @@ static inline void filter_free(struct filter *f)
 	f->mem = NULL;
 }
 
+/*
+ * splitmix64: independent uniform 64-bit values, standing for the SipHash
+ * values of distinct keys under a random secret (a PRF). rng_seed() seeds
+ * it from environment variable @env, else the time, and prints the seed
+ * as a TAP comment so that a run can be repeated.
+ */
+static inline u64 *rng_state(void)
+{
+	static u64 state;
+
+	return &state;
+}
+
+static inline u64 rng(void)
+{
+	u64 z = (*rng_state() += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline void rng_seed(const char *env)
+{
+	const char *s = getenv(env);
+
+	*rng_state() = s ? strtoull(s, NULL, 0) : (u64)time(NULL);
+	printf("# %s=%llu\n", env, (unsigned long long)*rng_state());
+}
+
 /* Key i: 12 bytes, a tag and the little-endian index. */
 static inline u64 key_hash(const struct bloom_core *c, u32 tag, u64 i)
 {
