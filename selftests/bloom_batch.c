@@ -4,7 +4,9 @@
  * variable-size keys, the batch limits, every malformed batch (which must
  * leave the filter exactly as it was), the results bitmap and the counters.
  * Every test runs against a fresh filter of each type, bound to self->fd.
- * BLOOM_IOC_DELETE has the same batch rules; bloom_delete.c tests them.
+ * BLOOM_IOC_DELETE has the same batch rules: the tests of malformed batches
+ * run it too on the deletable types (with keys in the filter that a refused
+ * DELETE must not remove); what DELETE does is in bloom_delete.c.
  */
 #define _GNU_SOURCE
 #include "bloom_test.h"
@@ -18,6 +20,7 @@ FIXTURE(batch) {
 
 FIXTURE_VARIANT(batch) {
 	__u32 type;
+	bool deletable;		/* DELETE's share of the batch rules too */
 };
 
 FIXTURE_VARIANT_ADD(batch, standard) {
@@ -31,10 +34,12 @@ FIXTURE_VARIANT_ADD(batch, blocked) {
 /* ABI version 2: ADD and QUERY work alike on the deletable types. */
 FIXTURE_VARIANT_ADD(batch, counting) {
 	.type = BLOOM_TYPE_COUNTING,
+	.deletable = true,
 };
 
 FIXTURE_VARIANT_ADD(batch, dleft) {
 	.type = BLOOM_TYPE_DLEFT,
+	.deletable = true,
 };
 
 FIXTURE_SETUP(batch)
@@ -70,6 +75,9 @@ static struct bloom_info info_of(struct __test_metadata *_metadata, int fd)
 		EXPECT_EQ((before).adds, __now.adds);			\
 		EXPECT_EQ((before).queries, __now.queries);		\
 		EXPECT_EQ((before).hits, __now.hits);			\
+		EXPECT_EQ((before).deletes, __now.deletes);		\
+		EXPECT_EQ((before).delete_misses, __now.delete_misses);	\
+		EXPECT_EQ((before).delete_pinned, __now.delete_pinned);	\
 	} while (0)
 
 /* IPv4-like 4-byte keys in network byte order: 10.x.y.z from i. */
@@ -219,6 +227,54 @@ TEST_F(batch, empty_batch)
 	EXPECT_UNCHANGED(before, self->fd);
 }
 
+/*
+ * The batch limits, each refused with its errno before a key is looked at,
+ * for @cmd (ADD, QUERY or DELETE: the same rules).
+ */
+static void limit_errors(struct __test_metadata *_metadata, int fd,
+			 unsigned long cmd, __u8 *keys, __u32 *lens, __u8 *res)
+{
+	const __u32 max_keys = BLOOM_BATCH_MAX_KEYS;
+	__u32 i, n;
+
+	/* One key too many, fixed and variable. */
+	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, max_keys + 1,
+					max_keys + 1, 1, NULL, res, NULL));
+	for (i = 0; i <= max_keys; i++)
+		lens[i] = 1;
+	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, max_keys + 1,
+					max_keys + 1, 0, lens, res, NULL));
+	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, 1, 0xffffffff, 1, NULL,
+					res, NULL));
+
+	/* One key more than BLOOM_BATCH_MAX_BYTES, consistent lengths. */
+	n = BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX + 1;
+	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, (__u64)n * BLOOM_KEY_MAX,
+					n, BLOOM_KEY_MAX, NULL, res, NULL));
+	for (i = 0; i < n; i++)
+		lens[i] = BLOOM_KEY_MAX;
+	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, (__u64)n * BLOOM_KEY_MAX,
+					n, 0, lens, res, NULL));
+	/* keys_len alone over the limit (and inconsistent): either way no. */
+	EXPECT_EQ(-1, bloom_batch(fd, cmd, keys, 1ULL << 40, 1, 1, NULL, res,
+				  NULL));
+
+	/* key_size over BLOOM_KEY_MAX. */
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, BLOOM_KEY_MAX + 1, 1,
+					 BLOOM_KEY_MAX + 1, NULL, res, NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 2 * 65536ULL, 2, 65536,
+					 NULL, res, NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 0, 1, 0xffffffff, NULL,
+					 res, NULL));
+	/* keys_len must be nkeys * key_size exactly. */
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 39, 10, 4, NULL, res,
+					 NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 41, 10, 4, NULL, res,
+					 NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 0, 10, 4, NULL, res,
+					 NULL));
+}
+
 TEST_F(batch, limits)
 {
 	const __u32 max_keys = BLOOM_BATCH_MAX_KEYS;
@@ -234,58 +290,8 @@ TEST_F(batch, limits)
 	ASSERT_NE(NULL, lens);
 	ASSERT_NE(NULL, res);
 	before = info_of(_metadata, self->fd);
-
-	/* One key too many, fixed and variable. */
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-					max_keys + 1, max_keys + 1, 1, NULL,
-					res, NULL));
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-					max_keys + 1, max_keys + 1, 1, NULL,
-					res, NULL));
-	for (i = 0; i <= max_keys; i++)
-		lens[i] = 1;
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-					max_keys + 1, max_keys + 1, 0, lens,
-					res, NULL));
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 1,
-					0xffffffff, 1, NULL, res, NULL));
-
-	/* One key more than BLOOM_BATCH_MAX_BYTES, consistent lengths. */
-	i = BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX + 1;
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-					(__u64)i * BLOOM_KEY_MAX, i,
-					BLOOM_KEY_MAX, NULL, res, NULL));
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-					(__u64)i * BLOOM_KEY_MAX, i,
-					BLOOM_KEY_MAX, NULL, res, NULL));
-	for (i = 0; i < BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX + 1; i++)
-		lens[i] = BLOOM_KEY_MAX;
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-					(__u64)i * BLOOM_KEY_MAX, i, 0, lens,
-					res, NULL));
-	/* keys_len alone over the limit (and inconsistent): either way no. */
-	EXPECT_EQ(-1, bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 1ULL << 40, 1,
-				  1, NULL, res, NULL));
-
-	/* key_size over BLOOM_KEY_MAX. */
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-					 BLOOM_KEY_MAX + 1, 1,
-					 BLOOM_KEY_MAX + 1, NULL, res, NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-					 BLOOM_KEY_MAX + 1, 1,
-					 BLOOM_KEY_MAX + 1, NULL, res, NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-					 2 * 65536ULL, 2, 65536, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 0, 1,
-					 0xffffffff, NULL, res, NULL));
-	/* keys_len must be nkeys * key_size exactly. */
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 39, 10,
-					 4, NULL, res, NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 41, 10,
-					 4, NULL, res, NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, 0, 10,
-					 4, NULL, res, NULL));
+	limit_errors(_metadata, self->fd, BLOOM_IOC_ADD, keys, lens, res);
+	limit_errors(_metadata, self->fd, BLOOM_IOC_QUERY, keys, lens, res);
 	EXPECT_UNCHANGED(before, self->fd);
 
 	/* Exactly at the limits: accepted. */
@@ -302,76 +308,103 @@ TEST_F(batch, limits)
 			      (__u64)i * BLOOM_KEY_MAX, i, BLOOM_KEY_MAX, NULL,
 			      res, &b));
 	EXPECT_EQ(i, b.out_done);
+	for (i = 0; i < BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX; i++)
+		lens[i] = BLOOM_KEY_MAX;
 	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
 			      (__u64)i * BLOOM_KEY_MAX, i, 0, lens, res, &b));
 	EXPECT_EQ(i, b.out_hits);
+
+	/*
+	 * DELETE has the same limits; refused, it removes none of the keys
+	 * the filter now holds.
+	 */
+	if (variant->deletable) {
+		before = info_of(_metadata, self->fd);
+		limit_errors(_metadata, self->fd, BLOOM_IOC_DELETE, keys, lens,
+			     res);
+		EXPECT_UNCHANGED(before, self->fd);
+		for (i = 0; i < max_keys; i++)
+			make_key16(i, keys + 16 * i);
+		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
+				      16ULL * max_keys, max_keys, 16, NULL,
+				      res, &b));
+		EXPECT_EQ(max_keys, b.out_hits);
+	}
 	free(keys);
 	free(lens);
 	free(res);
 }
 
 /*
- * A bad length anywhere in a batch refuses the whole batch: keys before it
- * must not have been added. The filter is empty, so bits_set stays 0 and
- * the earlier keys are definitely absent afterwards.
+ * A bad length anywhere in a batch refuses the whole batch, for @ioc (ADD,
+ * QUERY or DELETE): N keys of 8 bytes at @keys, the sixth one bad.
+ */
+enum { BL_N = 10 };
+
+static void bad_lens_errors(struct __test_metadata *_metadata, int fd,
+			    unsigned long ioc, __u8 *keys)
+{
+	const __u32 bad[] = { 0, BLOOM_KEY_MAX + 1, 0xffffffff };
+	__u32 lens[BL_N], i;
+	__u8 res[2];
+	__u64 sum;
+	size_t k;
+
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		for (i = 0, sum = 0; i < BL_N; i++) {
+			lens[i] = i == 5 ? bad[k] : 8;
+			sum += lens[i];
+		}
+		/* keys_len agrees with the (bad) lengths. */
+		EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, (__u32)sum,
+						 BL_N, 0, lens, res, NULL)) {
+			TH_LOG("cmd %#lx bad len %u", ioc, bad[k]);
+		}
+		/* Unwrapped keys_len, unless that is over the limit. */
+		if (sum > BLOOM_BATCH_MAX_BYTES)
+			continue;
+		EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, sum, BL_N, 0,
+						 lens, res, NULL)) {
+			TH_LOG("cmd %#lx bad len %u", ioc, bad[k]);
+		}
+	}
+	/* A u32 sum that wraps to keys_len: still refused. */
+	lens[0] = 0xffffffff;
+	lens[1] = 2;
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 1, 2, 0, lens, res,
+					 NULL));
+	for (i = 0; i < BL_N; i++)
+		lens[i] = 8;
+	/* Lengths that do not add up to keys_len. */
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 79, BL_N, 0, lens, res,
+					 NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 81, BL_N, 0, lens, res,
+					 NULL));
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 0, BL_N, 0, lens, res,
+					 NULL));
+	/* lens given with fixed-size keys. */
+	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 80, BL_N, 8, lens, res,
+					 NULL));
+}
+
+/*
+ * The filter is empty, so bits_set stays 0 and the keys in front of the
+ * bad one are definitely absent afterwards: none was added. DELETE: with
+ * the keys added first, none is removed.
  */
 TEST_F(batch, bad_lens_leave_filter_unchanged)
 {
-	enum { N = 10 };
-	__u8 keys[N * 4096 + 4096];
-	__u32 lens[N], i;
-	const __u32 bad[] = { 0, BLOOM_KEY_MAX + 1, 0xffffffff };
+	__u8 keys[BL_N * 4096 + 4096];
 	struct bloom_info before = info_of(_metadata, self->fd);
-	__u8 res[2];
 	struct bloom_batch b;
-	__u64 sum;
-	size_t k;
-	int cmd;
+	__u8 res[2];
+	__u32 i;
 
 	memset(keys, 0x33, sizeof(keys));
-	for (i = 0; i < N; i++)
+	for (i = 0; i < BL_N; i++)
 		keys[i * 8] = i;
-	for (cmd = 0; cmd < 2; cmd++) {
-		unsigned long ioc = cmd ? BLOOM_IOC_QUERY : BLOOM_IOC_ADD;
-
-		for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-			for (i = 0, sum = 0; i < N; i++) {
-				lens[i] = i == 5 ? bad[k] : 8;
-				sum += lens[i];
-			}
-			/* keys_len agrees with the (bad) lengths. */
-			EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, ioc, keys,
-							 (__u32)sum, N, 0,
-							 lens, res, NULL)) {
-				TH_LOG("cmd %d bad len %u", cmd, bad[k]);
-			}
-			/* Unwrapped keys_len, unless that is over the limit. */
-			if (sum > BLOOM_BATCH_MAX_BYTES)
-				continue;
-			EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, ioc, keys,
-							 sum, N, 0, lens, res,
-							 NULL)) {
-				TH_LOG("cmd %d bad len %u", cmd, bad[k]);
-			}
-		}
-		/* A u32 sum that wraps to keys_len: still refused. */
-		lens[0] = 0xffffffff;
-		lens[1] = 2;
-		EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, ioc, keys, 1, 2, 0,
-						 lens, res, NULL));
-		for (i = 0; i < N; i++)
-			lens[i] = 8;
-		/* Lengths that do not add up to keys_len. */
-		EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, ioc, keys, 79, N, 0,
-						 lens, res, NULL));
-		EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, ioc, keys, 81, N, 0,
-						 lens, res, NULL));
-		EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, ioc, keys, 0, N, 0,
-						 lens, res, NULL));
-		/* lens given with fixed-size keys. */
-		EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, ioc, keys, 80, N, 8,
-						 lens, res, NULL));
-	}
+	bad_lens_errors(_metadata, self->fd, BLOOM_IOC_ADD, keys);
+	bad_lens_errors(_metadata, self->fd, BLOOM_IOC_QUERY, keys);
 	EXPECT_UNCHANGED(before, self->fd);
 	EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set);
 
@@ -381,15 +414,71 @@ TEST_F(batch, bad_lens_leave_filter_unchanged)
 			      res, &b));
 	EXPECT_EQ(0, b.out_hits);
 	EXPECT_EQ(0, res[0] & 0x1f);
+
+	if (!variant->deletable)
+		return;
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 8 * BL_N, BL_N, 8,
+			      NULL, NULL, NULL));
+	before = info_of(_metadata, self->fd);
+	bad_lens_errors(_metadata, self->fd, BLOOM_IOC_DELETE, keys);
+	EXPECT_UNCHANGED(before, self->fd);
+	/* Every key still there, each exactly once. */
+	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 8 * BL_N, BL_N,
+			      8, NULL, NULL, &b));
+	EXPECT_EQ(BL_N, b.out_hits);
+	EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set);
 }
 
-/* Pointers the kernel cannot use: EFAULT and nothing added. */
+/*
+ * Pointers the kernel cannot use, for @ioc: EFAULT. @page is a page of
+ * 0x42 with an unmapped one after it, @ro a read-only page.
+ */
+static void bad_pointer_errors(struct __test_metadata *_metadata, int fd,
+			       unsigned long ioc, __u8 *page, __u8 *ro)
+{
+	__u32 lens[8] = { 16, 16, 16, 16, 16, 16, 16, 16 };
+	__u8 *tail = page + 4096 - 64;	/* 4 keys in, 4 keys out */
+	__u8 res[4];
+
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, NULL, 128, 8, 16, NULL, res,
+					 NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page + 4096, 128, 8, 16, NULL,
+					 res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, (void *)(uintptr_t)KERNEL_PTR,
+					 128, 8, 16, NULL, res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, tail, 128, 8, 16, NULL, res,
+					 NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, tail, 128, 8, 0, lens, res,
+					 NULL));
+	/* lens */
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0, NULL, res,
+					 NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0,
+					 (__u32 *)(page + 4096), res, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0,
+					 (__u32 *)(uintptr_t)KERNEL_PTR, res,
+					 NULL));
+	/* lens array running off the mapped page */
+	memcpy(page + 4096 - 16, lens, 16);
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0,
+					 (__u32 *)(page + 4096 - 16), res,
+					 NULL));
+	memset(page + 4096 - 16, 0x42, 16);
+	/* results: unmapped, kernel, read-only: before anything is done */
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 16, NULL,
+					 page + 4096, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 16, NULL,
+					 (void *)(uintptr_t)KERNEL_PTR, NULL));
+	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 16, NULL, ro,
+					 NULL));
+}
+
+/* Pointers the kernel cannot use: EFAULT and nothing added or deleted. */
 TEST_F(batch, bad_pointers_efault)
 {
-	__u8 *page, *ro, res[4];
-	__u32 lens[8] = { 16, 16, 16, 16, 16, 16, 16, 16 };
 	struct bloom_info before;
-	int cmd;
+	struct bloom_batch b;
+	__u8 *page, *ro;
 
 	/*
 	 * Map the read-only page first: a later mmap could land in the hole
@@ -405,48 +494,25 @@ TEST_F(batch, bad_pointers_efault)
 	memset(page, 0x42, 4096);
 
 	before = info_of(_metadata, self->fd);
-	for (cmd = 0; cmd < 2; cmd++) {
-		unsigned long ioc = cmd ? BLOOM_IOC_QUERY : BLOOM_IOC_ADD;
-		__u8 *tail = page + 4096 - 64;	/* 4 keys in, 4 keys out */
-
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, NULL, 128, 8,
-						 16, NULL, res, NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page + 4096,
-						 128, 8, 16, NULL, res, NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc,
-						 (void *)(uintptr_t)KERNEL_PTR,
-						 128, 8, 16, NULL, res, NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, tail, 128, 8,
-						 16, NULL, res, NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, tail, 128, 8, 0,
-						 lens, res, NULL));
-		/* lens */
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page, 128, 8, 0,
-						 NULL, res, NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page, 128, 8, 0,
-						 (__u32 *)(page + 4096), res,
-						 NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page, 128, 8, 0,
-						 (__u32 *)(uintptr_t)KERNEL_PTR,
-						 res, NULL));
-		/* lens array running off the mapped page */
-		memcpy(page + 4096 - 16, lens, 16);
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page, 128, 8, 0,
-						 (__u32 *)(page + 4096 - 16),
-						 res, NULL));
-		/* results: unmapped, kernel, read-only */
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page, 128, 8,
-						 16, NULL, page + 4096, NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page, 128, 8,
-						 16, NULL,
-						 (void *)(uintptr_t)KERNEL_PTR,
-						 NULL));
-		EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, ioc, page, 128, 8,
-						 16, NULL, ro, NULL));
-	}
+	bad_pointer_errors(_metadata, self->fd, BLOOM_IOC_ADD, page, ro);
+	bad_pointer_errors(_metadata, self->fd, BLOOM_IOC_QUERY, page, ro);
 	/* Nothing was added (bits_set is 0: the page keys are absent). */
 	EXPECT_UNCHANGED(before, self->fd);
 	EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set);
+
+	/* DELETE: the page's key (every key there is 16 x 0x42) stays. */
+	if (variant->deletable) {
+		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, page, 16, 1, 16,
+				      NULL, NULL, NULL));
+		before = info_of(_metadata, self->fd);
+		bad_pointer_errors(_metadata, self->fd, BLOOM_IOC_DELETE, page,
+				   ro);
+		EXPECT_UNCHANGED(before, self->fd);
+		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, page, 16, 1,
+				      16, NULL, NULL, &b));
+		EXPECT_EQ(1, b.out_hits);
+		EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set);
+	}
 	munmap(page, 4096);
 	munmap(ro, 4096);
 }

@@ -1,25 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bloom_delete: BLOOM_IOC_DELETE and the deletable filter types (counting,
- * d-left) of ABI version 2. Every error path with its exact errno (a refused
- * DELETE must leave the filter exactly as it was), the results bitmap and
- * the statistics, d-left's ENOSPC with its all-or-nothing undo, the property
+ * d-left) of ABI version 2: the results bitmap and the statistics, pinned
+ * keys, d-left's ENOSPC with its all-or-nothing undo, the property
  * that matters (after adds and deletes, every key added more often than
  * deleted is present, and the false-positive rate is still the one asked
  * for), writers adding and deleting beside lock-free readers, and the memory
  * each type pays per key, printed beside the theory.
+ *
+ * DELETE's share of what every command or every type does is tested with
+ * the rest: the calling convention, privilege, read-only descriptors and
+ * ESTALE in bloom_ioctl.c (every_command_table, and the "type" fixture's
+ * tests for all four types), malformed batches (which must leave the filter
+ * exactly as it was) in bloom_batch.c.
  *
  * What the header leaves open (e.g. which of two errors comes first) is not
  * asserted; what it promises is, including what follows from "no false
  * negatives" and "a counter at its maximum stays there".
  */
 #define _GNU_SOURCE
-#include <grp.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "bloom_test.h"
 
@@ -37,17 +39,6 @@
 #define R_ABSENT	(1ULL << 40)	/* never added: false-positive probes */
 #define R_NEVER		(2ULL << 40)	/* never added: deleted anyway */
 #define R_CHURN		(3ULL << 40)	/* concurrency: added and deleted */
-
-static const char *tname(__u32 type)
-{
-	switch (type) {
-	case STD: return "standard";
-	case BLK: return "blocked";
-	case CNT: return "counting";
-	case DLF: return "dleft";
-	}
-	return "?";
-}
 
 static struct bloom_info info_of(struct __test_metadata *_metadata, int fd)
 {
@@ -193,246 +184,6 @@ static int query1(int fd, __u64 i)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Errors that do not depend on the deletable type                         */
-/* ---------------------------------------------------------------------- */
-
-FIXTURE(del) {
-	int fd;
-	int saved_mode;		/* /dev/bloom mode, -1 if untouched */
-};
-
-FIXTURE_SETUP(del)
-{
-	self->saved_mode = -1;
-	self->fd = bloom_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
-}
-
-FIXTURE_TEARDOWN(del)
-{
-	if (self->saved_mode >= 0)
-		chmod(BLOOM_DEV, self->saved_mode);
-	close(self->fd);
-	bloom_destroy_all();
-}
-
-TEST_F(del, version_abi2_types)
-{
-	struct bloom_version v;
-
-	ASSERT_OK(bloom_version(self->fd, &v));
-	EXPECT_LE(2, v.abi_version);
-	EXPECT_TRUE(v.types & (1U << CNT)) TH_LOG("types %#x", v.types);
-	EXPECT_TRUE(v.types & (1U << DLF)) TH_LOG("types %#x", v.types);
-}
-
-TEST_F(del, unbound_ebadfd)
-{
-	__u8 key[KLEN];
-
-	make_key16(1, key);
-	EXPECT_ERRNO(EBADFD, bloom_batch(self->fd, BLOOM_IOC_DELETE, key, KLEN,
-					 1, KLEN, NULL, NULL, NULL));
-	/* ... even an empty batch, and with a filter existing by name. */
-	EXPECT_ERRNO(EBADFD, bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0,
-					 KLEN, NULL, NULL, NULL));
-	ASSERT_OK(bloom_create(self->fd, "ub", CNT, 1000, P01, 0));
-	EXPECT_ERRNO(EBADFD, bloom_batch(self->fd, BLOOM_IOC_DELETE, key, KLEN,
-					 1, KLEN, NULL, NULL, NULL));
-}
-
-/* Standard and blocked filters cannot delete: EOPNOTSUPP, nothing moves. */
-TEST_F(del, standard_and_blocked_eopnotsupp)
-{
-	enum { N = 200 };
-	static __u8 keys[N * KLEN];
-	const __u32 types[] = { STD, BLK };
-	__u32 lens[N], i;
-	__u8 res[N / 8];
-	int t, fd;
-
-	keys_range(keys, 100, N);
-	for (i = 0; i < N; i++)
-		lens[i] = KLEN;
-	for (t = 0; t < 2; t++) {
-		struct bloom_info before;
-		struct bloom_batch b;
-
-		fd = bloom_open();
-		ASSERT_LE(0, fd);
-		ASSERT_OK(bloom_create(fd, t ? "blk" : "std", types[t], 1000,
-				       P01, BLOOM_CREATE_F_BIND));
-		ASSERT_OK(bloom_batch(fd, BLOOM_IOC_ADD, keys, sizeof(keys), N,
-				      KLEN, NULL, NULL, NULL));
-		before = info_of(_metadata, fd);
-		EXPECT_ERRNO(EOPNOTSUPP, bloom_batch(fd, BLOOM_IOC_DELETE, keys,
-						     sizeof(keys), N, KLEN,
-						     NULL, res, &b))
-			TH_LOG("%s", tname(types[t]));
-		EXPECT_ERRNO(EOPNOTSUPP, bloom_batch(fd, BLOOM_IOC_DELETE, keys,
-						     sizeof(keys), N, 0, lens,
-						     NULL, NULL));
-		EXPECT_ERRNO(EOPNOTSUPP, bloom_batch(fd, BLOOM_IOC_DELETE, keys,
-						     KLEN, 1, KLEN, NULL, res,
-						     NULL));
-		EXPECT_UNCHANGED(before, fd);
-		EXPECT_EQ(0, before.deletes);
-		EXPECT_EQ(0, before.delete_misses);
-		/* Every key still there. */
-		ASSERT_OK(bloom_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
-				      N, KLEN, NULL, NULL, &b));
-		EXPECT_EQ(N, b.out_hits);
-		close(fd);
-	}
-}
-
-/* What the unprivileged child saw, in shared memory. */
-struct perm_result {
-	int open_err;
-	int del_err;		/* errno of DELETE, 0 if it succeeded */
-	int del_empty_err;
-	int present;		/* QUERY of the key after the DELETE */
-};
-
-static void unprivileged_child(struct perm_result *r)
-{
-	__u8 key[KLEN];
-	int fd;
-
-	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-	    setresuid(65534, 65534, 65534))
-		_exit(2);
-	fd = open(BLOOM_DEV, O_RDWR);
-	if (fd < 0) {
-		r->open_err = errno;
-		_exit(0);
-	}
-	if (bloom_bind(fd, "perm"))
-		_exit(3);
-	make_key16(7, key);
-	r->del_err = bloom_batch(fd, BLOOM_IOC_DELETE, key, KLEN, 1, KLEN,
-				 NULL, NULL, NULL) ? errno : 0;
-	r->del_empty_err = bloom_batch(fd, BLOOM_IOC_DELETE, NULL, 0, 0, KLEN,
-				       NULL, NULL, NULL) ? errno : 0;
-	r->present = bloom_one(fd, BLOOM_IOC_QUERY, key, KLEN);
-	close(fd);
-	_exit(0);
-}
-
-TEST_F(del, unprivileged_eperm)
-{
-	struct perm_result *r;
-	struct bloom_info before;
-	struct stat st;
-	int status, t;
-	pid_t pid;
-
-	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, r);
-	ASSERT_OK(stat(BLOOM_DEV, &st));
-	self->saved_mode = st.st_mode & 07777;
-	for (t = CNT; t <= DLF; t++) {
-		ASSERT_OK(bloom_create(self->fd, "perm", t, 1000, P01, 0));
-		close(self->fd);
-		self->fd = bloom_open();
-		ASSERT_LE(0, self->fd);
-		ASSERT_OK(bloom_bind(self->fd, "perm"));
-		ASSERT_EQ(0, add1(self->fd, 7));
-		before = info_of(_metadata, self->fd);
-
-		ASSERT_OK(chmod(BLOOM_DEV, 0666));
-		memset(r, 0, sizeof(*r));
-		r->present = -2;
-		pid = fork();
-		ASSERT_LE(0, pid);
-		if (pid == 0)
-			unprivileged_child(r);
-		ASSERT_EQ(pid, waitpid(pid, &status, 0));
-		ASSERT_OK(chmod(BLOOM_DEV, self->saved_mode));
-		ASSERT_TRUE(WIFEXITED(status));
-		ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("child setup failed");
-		ASSERT_EQ(0, r->open_err);
-
-		EXPECT_EQ(EPERM, r->del_err) TH_LOG("%s: DELETE as uid 65534: %s",
-						    tname(t), strerror(r->del_err));
-		EXPECT_EQ(EPERM, r->del_empty_err)
-			TH_LOG("%s: empty DELETE as uid 65534: %s", tname(t),
-			       strerror(r->del_empty_err));
-		EXPECT_EQ(1, r->present);
-		/* The child's QUERY counts; nothing else may have changed. */
-		before.queries++;
-		before.hits++;
-		EXPECT_UNCHANGED(before, self->fd);
-		EXPECT_EQ(1, query1(self->fd, 7));
-		ASSERT_OK(bloom_destroy(self->fd, "perm"));
-	}
-	self->saved_mode = -1;
-	munmap(r, sizeof(*r));
-}
-
-TEST_F(del, destroyed_filter_estale)
-{
-	int t, fd2 = bloom_open();
-
-	ASSERT_LE(0, fd2);
-	for (t = CNT; t <= DLF; t++) {
-		int fd = bloom_open();
-
-		ASSERT_LE(0, fd);
-		ASSERT_OK(bloom_create(fd, "st", t, 1000, P01,
-				       BLOOM_CREATE_F_BIND));
-		ASSERT_EQ(0, add1(fd, 9));
-		ASSERT_OK(bloom_destroy(fd2, "st"));
-		EXPECT_EQ(-1, del1(fd, 9));
-		EXPECT_EQ(ESTALE, errno) TH_LOG("%s", tname(t));
-		EXPECT_ERRNO(ESTALE, bloom_batch(fd, BLOOM_IOC_DELETE, NULL, 0,
-						 0, KLEN, NULL, NULL, NULL));
-		/* A new filter of the same name is not the stale one. */
-		ASSERT_OK(bloom_create(fd2, "st", t, 1000, P01, 0));
-		EXPECT_EQ(-1, del1(fd, 9));
-		EXPECT_EQ(ESTALE, errno);
-		ASSERT_OK(bloom_destroy(fd2, "st"));
-		close(fd);
-	}
-	close(fd2);
-}
-
-/* d-left is sized by the module alone. */
-TEST_F(del, dleft_geometry_eopnotsupp)
-{
-	const struct { __u64 bits; __u32 hashes; } g[] = {
-		{ 65536, 4 }, { 4096, 1 }, { 1 << 20, 7 },
-	};
-	struct bloom_create c;
-	size_t k;
-
-	for (k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
-		c = bloom_create_req("geo", DLF, 1000, P01,
-				     BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_BIND);
-		c.bits = g[k].bits;
-		c.hashes = g[k].hashes;
-		EXPECT_ERRNO(EOPNOTSUPP, ioctl(self->fd, BLOOM_IOC_CREATE, &c))
-			TH_LOG("bits %llu hashes %u",
-			       (unsigned long long)g[k].bits, g[k].hashes);
-	}
-	/* Nothing created, nothing bound. */
-	{
-		struct bloom_list l = { .size = sizeof(l) };
-		struct bloom_info info;
-
-		ASSERT_OK(ioctl(self->fd, BLOOM_IOC_LIST, &l));
-		EXPECT_EQ(0, l.out_count);
-		EXPECT_ERRNO(EBADFD, bloom_info(self->fd, NULL, &info));
-	}
-	/* Counting takes an explicit geometry like a standard filter. */
-	c = bloom_create_req("geo", CNT, 1000, P01, BLOOM_CREATE_F_GEOMETRY);
-	c.bits = 4096;
-	c.hashes = 3;
-	EXPECT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-}
-
-/* ---------------------------------------------------------------------- */
 /* Per deletable type                                                      */
 /* ---------------------------------------------------------------------- */
 
@@ -466,87 +217,6 @@ FIXTURE_TEARDOWN(dt)
 {
 	close(self->fd);
 	bloom_destroy_all();
-}
-
-/* The geometry INFO reports, and sysfs agreeing with it. */
-TEST_F(dt, info_geometry_and_sysfs)
-{
-	struct bloom_info info = info_of(_metadata, self->fd);
-	double p = P01 / 1e9;
-	char type[32];
-	int j;
-
-	EXPECT_EQ(variant->type, info.type);
-	EXPECT_EQ(CAP, info.capacity);
-	EXPECT_EQ(P01, info.fpp_ppb);
-	EXPECT_EQ(0, info.deletes);
-	EXPECT_EQ(0, info.delete_misses);
-	EXPECT_EQ(0, info.saturated);
-	EXPECT_EQ(0, info.insert_failures);
-	EXPECT_EQ(0, info.bits_set);
-	if (variant->type == CNT) {
-		/*
-		 * The standard geometry, one 4-bit counter per bit: k near
-		 * -log2 p, m the fewest bits with the rate bound
-		 * (1 - (1 - k/m)^n)^k <= p, within 0.1% of the classic
-		 * -k n / ln(1 - p^(1/k)) at this size.
-		 */
-		double k = info.hashes;
-		double m = ceil(-k * CAP / log1p(-pow(p, 1 / k)));
-
-		EXPECT_GE(2.5, fabs(-log2(p) - k));
-		EXPECT_GE(m * 1e-3 + 1, fabs(info.bits - m));
-		EXPECT_GE(p, pow(-expm1(CAP * log1p(-k / info.bits)), k));
-		EXPECT_LE(info.bits / 2, info.memory_bytes);
-		EXPECT_EQ(0, info.fingerprint_bits);
-		EXPECT_EQ(0, info.subtables);
-		EXPECT_EQ(0, info.subtable_cells);
-	} else {
-		__u64 cells = 4 * info.subtable_cells;
-		double buckets = info.subtable_cells / 8.0;
-		__u32 per = 64 / (info.fingerprint_bits + 2);
-
-		EXPECT_EQ(4, info.subtables);
-		EXPECT_EQ(4, info.hashes);
-		EXPECT_LT(0, info.fingerprint_bits);
-		ASSERT_LT(0, info.subtable_cells);
-		EXPECT_EQ(0, info.subtable_cells % 8) TH_LOG("buckets of 8 cells");
-		/*
-		 * bits: the table, whole 64-bit words of floor(64 / w) cells;
-		 * a w-bit cell holds a fingerprint + 2-bit counter
-		 */
-		ASSERT_LE(8, info.fingerprint_bits + 2);
-		ASSERT_GE(64, info.fingerprint_bits + 2);
-		EXPECT_EQ((cells + per - 1) / per * 64, info.bits);
-		EXPECT_LE(info.bits / 8, info.memory_bytes);
-		/* Room for every key, and the rate at capacity at most p. */
-		EXPECT_LE(CAP, cells);
-		EXPECT_GE(p * 1.0001, CAP / buckets *
-			  ldexp(1, -(int)info.fingerprint_bits))
-			TH_LOG("%u-bit fingerprints, %.0f buckets per subtable",
-			       info.fingerprint_bits, buckets);
-		for (j = 0; j < 4; j++) {
-			EXPECT_EQ(0, info.subtable_used[j]);
-		}
-		EXPECT_EQ((long long)info.fingerprint_bits,
-			  filter_attr("dt", "fingerprint_bits"));
-		EXPECT_EQ((long long)info.subtable_cells,
-			  filter_attr("dt", "subtable_cells"));
-		EXPECT_EQ((long long)info.insert_failures,
-			  filter_attr("dt", "insert_failures"));
-	}
-	{
-		char path[128];
-
-		snprintf(path, sizeof(path), BLOOM_SYSFS "/filters/dt/type");
-		ASSERT_OK(read_str_file(path, type, sizeof(type)));
-		EXPECT_STREQ(tname(variant->type), type);
-	}
-	EXPECT_EQ(0, filter_attr("dt", "deletes"));
-	EXPECT_EQ(0, filter_attr("dt", "delete_misses"));
-	EXPECT_EQ(0, filter_attr("dt", "saturated"));
-	EXPECT_EQ((long long)info.bits, filter_attr("dt", "bits"));
-	EXPECT_EQ((long long)info.hashes, filter_attr("dt", "hashes"));
 }
 
 /*
@@ -881,196 +551,25 @@ TEST_F(dt, delete_pinned_flag_errors)
 	EXPECT_EQ(0, pin);
 }
 
-/* Every malformed DELETE: the errno of ADD, and not one key removed. */
-TEST_F(dt, bad_batches_leave_filter_unchanged)
-{
-	enum { N = 64 };
-	/* Room for the oversized batches, should the kernel read them. */
-	__u8 *keys = calloc(1, BLOOM_BATCH_MAX_BYTES + 2 * BLOOM_KEY_MAX);
-	__u8 *page, *ro, res[N / 8 + 1];
-	__u32 lens[N], i;
-	const __u32 bad[] = { 0, BLOOM_KEY_MAX + 1, 0xffffffff };
-	struct bloom_info before;
-	struct bloom_batch b;
-	size_t k;
-
-	/* The filter holds exactly the keys the bad batches name. */
-	ASSERT_NE(NULL, keys);
-	keys_range(keys, 0, N);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, N * KLEN, N, KLEN,
-			      NULL, NULL, NULL));
-	before = info_of(_metadata, self->fd);
-
-	/* flags, size */
-	memset(&b, 0, sizeof(b));
-	b.size = sizeof(b);
-	b.flags = 1;
-	b.nkeys = N;
-	b.key_size = KLEN;
-	b.keys = u64_ptr(keys);
-	b.keys_len = N * KLEN;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
-	b.flags = 1U << 31;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
-	b.flags = 0;
-	{
-		static __u8 arg[4096];
-		const __u32 small[] = { 0, 4, 8, BLOOM_BATCH_SIZE_VER0 - 8,
-					BLOOM_BATCH_SIZE_VER0 - 1 };
-
-		for (k = 0; k < sizeof(small) / sizeof(small[0]); k++) {
-			memset(arg, 0, sizeof(arg));
-			memcpy(arg, &b, sizeof(b));
-			*(__u32 *)arg = small[k];
-			EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE,
-						   arg))
-				TH_LOG("size %u", small[k]);
-		}
-		memset(arg, 0, sizeof(arg));
-		memcpy(arg, &b, sizeof(b));
-		*(__u32 *)arg = sizeof(b) + 8;
-		arg[sizeof(b) + 7] = 1;
-		EXPECT_ERRNO(E2BIG, ioctl(self->fd, BLOOM_IOC_DELETE, arg));
-		*(__u32 *)arg = 4096;
-		arg[sizeof(b) + 7] = 0;
-		arg[4095] = 1;
-		EXPECT_ERRNO(E2BIG, ioctl(self->fd, BLOOM_IOC_DELETE, arg));
-	}
-	EXPECT_UNCHANGED(before, self->fd);
-
-	/* Batch limits. */
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					BLOOM_BATCH_MAX_KEYS + 1,
-					BLOOM_BATCH_MAX_KEYS + 1, 1, NULL, res,
-					NULL));
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 1,
-					0xffffffff, 1, NULL, res, NULL));
-	i = BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX + 1;
-	EXPECT_ERRNO(E2BIG, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					(__u64)i * BLOOM_KEY_MAX, i,
-					BLOOM_KEY_MAX, NULL, res, NULL));
-	EXPECT_EQ(-1, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 1ULL << 40,
-				  1, 1, NULL, res, NULL));
-	/* key_size and keys_len */
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					 BLOOM_KEY_MAX + 1, 1,
-					 BLOOM_KEY_MAX + 1, NULL, res, NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					 N * KLEN - 1, N, KLEN, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					 N * KLEN + 1, N, KLEN, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 0,
-					 N, KLEN, NULL, res, NULL));
-	/* lens with fixed-size keys */
-	for (i = 0; i < N; i++)
-		lens[i] = KLEN;
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					 N * KLEN, N, KLEN, lens, res, NULL));
-	/* A bad length after valid, present keys: the whole batch refused. */
-	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		__u64 sum = 0;
-
-		for (i = 0; i < N; i++) {
-			lens[i] = i == N - 1 ? bad[k] : KLEN;
-			sum += lens[i];
-		}
-		EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE,
-						 keys, (__u32)sum, N, 0, lens,
-						 res, NULL))
-			TH_LOG("bad len %u", bad[k]);
-		if (sum <= BLOOM_BATCH_MAX_BYTES) {
-			EXPECT_ERRNO(EINVAL, bloom_batch(self->fd,
-							 BLOOM_IOC_DELETE, keys,
-							 sum, N, 0, lens, res,
-							 NULL))
-				TH_LOG("bad len %u", bad[k]);
-		}
-	}
-	for (i = 0; i < N; i++)
-		lens[i] = KLEN;
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					 N * KLEN - 1, N, 0, lens, res, NULL));
-	lens[0] = 0xffffffff;
-	lens[1] = KLEN + 1;	/* wraps to KLEN in 32 bits */
-	EXPECT_ERRNO(EINVAL, bloom_batch(self->fd, BLOOM_IOC_DELETE, keys,
-					 KLEN, 2, 0, lens, res, NULL));
-	EXPECT_UNCHANGED(before, self->fd);
-
-	/* Pointers: keys, lens, results, as for ADD. */
-	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, ro);
-	page = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, page);
-	ASSERT_OK(munmap(page + 4096, 4096));
-	/* The last 4 present keys at the end of the page, 4 more off it. */
-	memcpy(page + 4096 - 4 * KLEN, keys, 4 * KLEN);
-	memcpy(page, keys, N * KLEN);
-	for (i = 0; i < 8; i++)
-		lens[i] = KLEN;
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL,
-					 8 * KLEN, 8, KLEN, NULL, res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
-					 page + 4096, 8 * KLEN, 8, KLEN, NULL,
-					 res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
-					 (void *)(uintptr_t)KERNEL_PTR,
-					 8 * KLEN, 8, KLEN, NULL, res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
-					 page + 4096 - 4 * KLEN, 8 * KLEN, 8,
-					 KLEN, NULL, res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE,
-					 page + 4096 - 4 * KLEN, 8 * KLEN, 8,
-					 0, lens, res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
-					 8 * KLEN, 8, 0, NULL, res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
-					 8 * KLEN, 8, 0,
-					 (__u32 *)(page + 4096), res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
-					 8 * KLEN, 8, 0,
-					 (__u32 *)(uintptr_t)KERNEL_PTR, res,
-					 NULL));
-	memcpy(page + 4096 - 16, lens, 16);
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
-					 8 * KLEN, 8, 0,
-					 (__u32 *)(page + 4096 - 16), res,
-					 NULL));
-	/* results that cannot be written: refused before anything goes */
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
-					 N * KLEN, N, KLEN, NULL, page + 4096,
-					 NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
-					 N * KLEN, N, KLEN, NULL,
-					 (void *)(uintptr_t)KERNEL_PTR, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(self->fd, BLOOM_IOC_DELETE, page,
-					 N * KLEN, N, KLEN, NULL, ro, NULL));
-	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_DELETE, NULL));
-	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_DELETE, page + 4096));
-	EXPECT_ERRNO(EFAULT, ioctl(self->fd, BLOOM_IOC_DELETE,
-				   (void *)(uintptr_t)KERNEL_PTR));
-	EXPECT_UNCHANGED(before, self->fd);
-	munmap(page, 4096);
-	munmap(ro, 4096);
-
-	/* And every key is still there, each exactly once. */
-	memset(res, 0, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, N * KLEN, N,
-			      KLEN, NULL, res, &b));
-	EXPECT_EQ(N, b.out_hits);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, N * KLEN, N,
-			      KLEN, NULL, res, &b));
-	EXPECT_EQ(N, b.out_hits);
-	EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set)
-		TH_LOG("a refused batch had removed or added something");
-	free(keys);
-}
-
 /* ---------------------------------------------------------------------- */
 /* d-left: a full bucket is ENOSPC, and the batch is undone                */
 /* ---------------------------------------------------------------------- */
+
+FIXTURE(del) {
+	int fd;
+};
+
+FIXTURE_SETUP(del)
+{
+	self->fd = bloom_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
+}
+
+FIXTURE_TEARDOWN(del)
+{
+	close(self->fd);
+	bloom_destroy_all();
+}
 
 TEST_F(del, dleft_enospc_undoes_batch)
 {
@@ -1357,7 +856,7 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 	EXPECT_GT(fpr_full, fpr_after);
 
 	ksft_print_msg("%s p=%g: fpr at capacity %.6f (%.3f p), after deleting 40%% %.6f (%.3f p); %llu adds, %llu deletes, saturated %llu, cells/bits set %llu, %.1f s\n",
-		       tname(variant->type), p, fpr_full, fpr_full / p,
+		       bloom_type_str(variant->type), p, fpr_full, fpr_full / p,
 		       fpr_after, fpr_after / p, (unsigned long long)add_ops,
 		       (unsigned long long)del_ops,
 		       (unsigned long long)info.saturated,
@@ -1459,7 +958,7 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 		ASSERT_LE(0, h);
 		fn = live - h;
 		ksft_print_msg("%s p=%g: deleting %u never-added keys: %u were false positives, %u \"removed\", %zu live keys now falsely absent\n",
-			       tname(variant->type), p, NEVER_DEL, qbits, rbits,
+			       bloom_type_str(variant->type), p, NEVER_DEL, qbits, rbits,
 			       fn);
 		fflush(stdout);
 	}
@@ -1618,7 +1117,7 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 	pthread_barrier_destroy(&c->start);
 
 	ksft_print_msg("%s: %lu add/delete rounds of %u keys by %d writers, %lu live-key queries by %d readers\n",
-		       tname(variant->type), atomic_load(&c->rounds), CHURN,
+		       bloom_type_str(variant->type), atomic_load(&c->rounds), CHURN,
 		       WRITERS, atomic_load(&c->queried), READERS);
 	fflush(stdout);
 	EXPECT_EQ(0, atomic_load(&c->errors)) TH_LOG("last errno %s",
@@ -1674,7 +1173,7 @@ TEST_F(summary, memory_per_key_table)
 			ASSERT_OK(bloom_create(fd, "mem", t, PN, ppbs[j], 0));
 			ASSERT_OK(bloom_info(fd, "mem", &info));
 			ksft_print_msg("%-9s %-6g %14.2f %14.2f %14.2f %12s %12s\n",
-				       tname(t), p, (double)info.bits / PN,
+				       bloom_type_str(t), p, (double)info.bits / PN,
 				       8.0 * info.memory_bytes / PN, std,
 				       "-", "-");
 			ASSERT_OK(bloom_destroy(fd, "mem"));
@@ -1684,7 +1183,7 @@ TEST_F(summary, memory_per_key_table)
 			double theory;
 
 			EXPECT_TRUE(m && m->done) TH_LOG("%s p=%g did not run",
-							 tname(t), p);
+							 bloom_type_str(t), p);
 			if (!m || !m->done)
 				continue;
 			/*
@@ -1695,7 +1194,7 @@ TEST_F(summary, memory_per_key_table)
 			theory = t == CNT ? 4 * std :
 				 (log2(32 * m->load / p) + 2) / m->load;
 			ksft_print_msg("%-9s %-6g %14.2f %14.2f %14.2f %12.6f %12.6f\n",
-				       tname(t), p, m->storage_bpk,
+				       bloom_type_str(t), p, m->storage_bpk,
 				       m->memory_bpk, theory, m->fpr_full,
 				       m->fpr_after);
 			/* And at the load Bonomi et al. size for. */

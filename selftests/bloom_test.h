@@ -47,7 +47,8 @@
  * bytes, sizing), then @like (136 bytes, snapshots), then growth and
  * tightening_ppm (144 bytes, scalable filters) to bloom_create;
  * delete_pinned, the estimates, then the stages to bloom_info; the pinned
- * bitmap and count to bloom_batch; and added the snapshot structs.
+ * bitmap and count to bloom_batch; and added the snapshot structs and
+ * bloom_stages.
  */
 #define BLOOM_CREATE_SIZE_VER3	144
 #define BLOOM_INFO_SIZE_VER3	240
@@ -55,6 +56,7 @@
 #define BLOOM_SAVE_SIZE_VER3	64
 #define BLOOM_RESTORE_SIZE_VER3	56
 #define BLOOM_PAIR_SIZE_VER3	72
+#define BLOOM_STAGES_SIZE_VER3	56
 
 /*
  * A canonical kernel address on x86-64 (the kernel text mapping): the kernel
@@ -399,6 +401,15 @@ static inline long long wait_live_allocations_zero(int timeout_ms)
 		EXPECT_EQ(0, wait_live_allocations_zero(5000))	\
 			TH_LOG("live_allocations did not return to 0");	\
 	}
+
+/* A type's name as sysfs shows it, from the header's one table. */
+static inline const char *bloom_type_str(__u32 type)
+{
+	static const char *const names[] = BLOOM_TYPE_NAMES;
+
+	return type < sizeof(names) / sizeof(names[0]) && names[type] ?
+	       names[type] : "?";
+}
 
 /* Bit i of an LSB-first results bitmap. */
 static inline int bit_at(const __u8 *bm, __u32 i)
