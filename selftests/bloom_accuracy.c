@@ -90,8 +90,7 @@ FIXTURE_TEARDOWN(accuracy)
 TEST_F_TIMEOUT(accuracy, one_million_keys, 240)
 {
 	double p = variant->ppb / 1e9, fpr, bpk, theory_bpk, t0, t_add, t_q;
-	const char *tname = variant->type == BLOOM_TYPE_STANDARD ?
-			    "standard" : "blocked";
+	const char *tname = bloom_type_str(variant->type);
 	struct bloom_info info;
 	__u32 fn = 0;
 	long long hits;

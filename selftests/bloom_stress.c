@@ -34,10 +34,6 @@
 #define OWN_KEYS	64U		/* per thread per anchor, added/deleted */
 #define NTYPES		4
 
-static const char *const type_name[NTYPES + 1] = {
-	"?", "standard", "blocked", "counting", "d-left"
-};
-
 /* Keys: anchors from 0, each thread's own from (1 + tid) << 32. */
 static void anchor_key(__u32 i, __u8 *k)
 {
@@ -167,11 +163,11 @@ TEST_F_TIMEOUT(stress, destroy_while_in_use, 60)
 		for (i = 0; i < 3; i++) {
 			pthread_join(th[i], NULL);
 			EXPECT_EQ(0, u[i].bad_errno)
-				TH_LOG("%s: user %d: %s", type_name[type], i,
-				       strerror(u[i].bad_errno));
+				TH_LOG("%s: user %d: %s", bloom_type_str(type),
+				       i, strerror(u[i].bad_errno));
 			EXPECT_LT(0, atomic_load(&u[i].stale))
 				TH_LOG("%s: user %d never saw ESTALE",
-				       type_name[type], i);
+				       bloom_type_str(type), i);
 			EXPECT_EQ(0, u[i].ok_after_stale);
 			close(u[i].fd);
 		}
@@ -264,7 +260,7 @@ TEST_F_TIMEOUT(stress, close_fd_mid_batch, 60)
 		for (i = 0; i < 3; i++)
 			pthread_join(th[i], NULL);
 		EXPECT_EQ(0, c.bad_errno)
-			TH_LOG("round %d (%s): %s", r, type_name[c.type],
+			TH_LOG("round %d (%s): %s", r, bloom_type_str(c.type),
 			       strerror(c.bad_errno));
 		EXPECT_EQ(3, atomic_load(&c.ebadf));
 		calls += atomic_load(&c.calls);
@@ -570,7 +566,7 @@ TEST_F_TIMEOUT(stress, mixed_threads_all_types, 90)
 	for (i = 0; i < ANCHOR_KEYS; i++)
 		anchor_key(i, keys + 16 * i);
 	for (type = 1; type <= NTYPES; type++) {
-		snprintf(an, sizeof(an), "anchor-%s", type_name[type]);
+		snprintf(an, sizeof(an), "anchor-%s", bloom_type_str(type));
 		m->anchor_fd[type] = bloom_open();
 		ASSERT_LE(0, m->anchor_fd[type]);
 		/* Roomy, so d-left never refuses an anchor key. */
@@ -613,7 +609,7 @@ TEST_F_TIMEOUT(stress, mixed_threads_all_types, 90)
 				      sizeof(keys), ANCHOR_KEYS, 16, NULL, res,
 				      NULL));
 		EXPECT_EQ(ANCHOR_KEYS, popcount_bm(res, ANCHOR_KEYS))
-			TH_LOG("%s anchor", type_name[type]);
+			TH_LOG("%s anchor", bloom_type_str(type));
 		close(m->anchor_fd[type]);
 	}
 	EXPECT_GT(m->deadline + 20, now_sec()) TH_LOG("threads overran");

@@ -12,11 +12,6 @@
 #define NKEYS		1000000u
 #define PLAN		0	/* the plan is printed at the end */
 
-static const char *type_name(u32 type)
-{
-	return type == BLOOM_CORE_BLOCKED ? "blocked" : "standard";
-}
-
 /* ---------------------------------------------------------------- hash */
 
 static void test_hash(void)
@@ -330,7 +325,7 @@ static void test_property(u32 type, u32 ppb)
 	double fpr, bpk, ideal = l / log(2);
 
 	if (filter_new(&f, type, NKEYS, ppb)) {
-		check(false, "%s p=%g: sizing failed", type_name(type), p);
+		check(false, "%s p=%g: sizing failed", tname(type), p);
 		return;
 	}
 	t0 = now();
@@ -348,12 +343,12 @@ static void test_property(u32 type, u32 ppb)
 	set = bloom_core_bits_set(&f.core);
 
 	printf("# %s p=%g: k=%u m=%llu bits/key=%.4f (%.4f x -log2(p)/ln2), FPR=%.6f (%.3f x p), fill=%.4f, add %.1f ns/key, query(absent) %.1f ns/key incl. SipHash\n",
-	       type_name(type), p, f.core.geo.hashes,
+	       tname(type), p, f.core.geo.hashes,
 	       (unsigned long long)f.core.geo.bits, bpk, bpk / ideal, fpr,
 	       fpr / p, (double)set / f.core.geo.bits, t_add / NKEYS * 1e9,
 	       t_query / NKEYS * 1e9);
 	check(fn == 0, "%s p=%g: no false negatives among %u added keys (%llu)",
-	      type_name(type), p, NKEYS, (unsigned long long)fn);
+	      tname(type), p, NKEYS, (unsigned long long)fn);
 	if (type == BLOOM_CORE_STANDARD) {
 		check(fpr >= 0.8 * p && fpr <= 1.2 * p,
 		      "standard p=%g: FPR %.6f on %u absent keys within [0.8p, 1.2p]",
@@ -370,7 +365,7 @@ static void test_property(u32 type, u32 ppb)
 		      p, bpk, bpk / ideal);
 	}
 	check(set > 0 && set <= f.core.geo.bits,
-	      "%s p=%g: bits_set %llu of %llu", type_name(type), p,
+	      "%s p=%g: bits_set %llu of %llu", tname(type), p,
 	      (unsigned long long)set, (unsigned long long)f.core.geo.bits);
 	filter_free(&f);
 }
@@ -398,24 +393,24 @@ static void test_present(u32 type)
 	filter_new(&f, type, 1000, 10000000);
 	check(!bloom_core_query_hash(&f.core, h) && bloom_core_bits_set(&f.core) == 0,
 	      "%s: an empty filter has no bits set and reports a key absent",
-	      type_name(type));
+	      tname(type));
 	first = bloom_core_add_hash(&f.core, h);
 	second = bloom_core_add_hash(&f.core, h);
 	check(!first && second && bloom_core_query_hash(&f.core, h),
 	      "%s: first add reports new, second add reports already present",
-	      type_name(type));
+	      tname(type));
 	check(bloom_core_bits_set(&f.core) >= 1 &&
 	      bloom_core_bits_set(&f.core) <= f.core.geo.hashes &&
 	      bloom_core_bits_set(&f.core) == count_bits(&f),
 	      "%s: one key sets 1..k bits (%llu, k=%u), popcount agrees",
-	      type_name(type), (unsigned long long)bloom_core_bits_set(&f.core),
+	      tname(type), (unsigned long long)bloom_core_bits_set(&f.core),
 	      f.core.geo.hashes);
 	check(!bloom_core_add_hash(&f.core, h2),
-	      "%s: a different key reports new", type_name(type));
+	      "%s: a different key reports new", tname(type));
 	hits = bloom_core_add_batch(&f.core, hs, 3, &res);
 	check(hits == 1 && res == 0x04,
 	      "%s: add batch with a repeated key: results 0x%02x (want 0x04)",
-	      type_name(type), res);
+	      tname(type), res);
 	filter_free(&f);
 }
 
@@ -444,7 +439,7 @@ static void test_batch(u32 type)
 	check(hits1 == hits2 && !memcmp(r1, r2, (N + 7) / 8) &&
 	      !memcmp(a.mem, b.mem, a.bytes) && hits1 >= 1000,
 	      "%s: add_batch = add_hash one by one (%u keys, %u already present, same bits, same results)",
-	      type_name(type), N, hits1);
+	      tname(type), N, hits1);
 
 	for (i = 0; i < 2 * N; i++)
 		qs[i] = key_hash(&a.core, i & 1 ? 3 : 4, i / 2 % (N - 1000));
@@ -462,12 +457,12 @@ static void test_batch(u32 type)
 	check(hits1 == hits2 && !memcmp(r1, r2, sizeof(r1)) && hits1 >= N &&
 	      hits1 < N + N / 20,
 	      "%s: query_batch = query_hash one by one (%u keys, %u hits)",
-	      type_name(type), 2 * N, hits1);
+	      tname(type), 2 * N, hits1);
 	for (i = 1; i < 2 * N; i += 2)
 		bad += !(r2[i / 8] & (1 << (i % 8)));
 	check(bad == 0 && bloom_core_query_batch(&a.core, qs, 2 * N, NULL) == hits1,
 	      "%s: query_batch: every added key in the bitmap, NULL results gives the count",
-	      type_name(type));
+	      tname(type));
 	filter_free(&a);
 	filter_free(&b);
 }
@@ -547,10 +542,10 @@ static void test_concurrency(u32 type)
 
 	ok = concurrent(type, NKEYS, 10000000, 4, 1, &lost);
 	check(ok, "%s: 4 threads adding 1,000,000 keys at once lose no bit (%u lost)",
-	      type_name(type), lost);
+	      tname(type), lost);
 	ok = concurrent(type, 400, 100000000, 2, 3000, &lost);
 	check(ok, "%s: 2 threads x 200 keys into a tiny filter, 3000 rounds: bit arrays equal the sequential ones (%u bits lost)",
-	      type_name(type), lost);
+	      tname(type), lost);
 }
 
 int main(void)

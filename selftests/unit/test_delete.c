@@ -13,20 +13,6 @@
 #define P2		10000000u	/* p = 0.01 */
 #define P3		1000000u	/* p = 0.001 */
 
-static const char *tname(u32 type)
-{
-	switch (type) {
-	case BLOOM_CORE_STANDARD:
-		return "standard";
-	case BLOOM_CORE_BLOCKED:
-		return "blocked";
-	case BLOOM_CORE_COUNTING:
-		return "counting";
-	default:
-		return "d-left";
-	}
-}
-
 static struct bloom_core_stats stats(const struct filter *f)
 {
 	struct bloom_core_stats s;

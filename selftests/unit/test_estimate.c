@@ -9,17 +9,6 @@
  */
 #include "unit.h"
 
-static const char *tname(u32 type)
-{
-	switch (type) {
-	case BLOOM_CORE_STANDARD: return "standard";
-	case BLOOM_CORE_BLOCKED: return "blocked";
-	case BLOOM_CORE_COUNTING: return "counting";
-	case BLOOM_CORE_DLEFT: return "dleft";
-	}
-	return "?";
-}
-
 /* The models in double precision, as tools/bench/report.py had them. */
 static double fpr_standard(double n, double m, double k)
 {

@@ -92,11 +92,6 @@ static long sfilter_add(struct sfilter *f, const u64 *h, u32 n, u8 *results)
 	}
 }
 
-static const char *tname(u32 type)
-{
-	return type == BLOOM_CORE_BLOCKED ? "blocked" : "standard";
-}
-
 /* ---------------------------------------------------------- stage math */
 
 static void test_stage_math(void)

@@ -10,14 +10,6 @@
 static const u32 types[] = { BLOOM_CORE_STANDARD, BLOOM_CORE_BLOCKED,
 			     BLOOM_CORE_COUNTING, BLOOM_CORE_DLEFT };
 
-static const char *tname(u32 type)
-{
-	static const char *const n[] = { "?", "standard", "blocked",
-					 "counting", "dleft" };
-
-	return type <= 4 ? n[type] : "?";
-}
-
 static double std_bound(double n, double m, double k)
 {
 	return pow(-expm1(n * log1p(-k / m)), k);

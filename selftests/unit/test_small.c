@@ -36,14 +36,6 @@ static const struct {
 	{ 1000000, 20000, 500 },
 };
 
-static const char *tname(u32 type)
-{
-	static const char *const n[] = { "?", "standard", "blocked",
-					 "counting", "dleft" };
-
-	return type <= 4 ? n[type] : "?";
-}
-
 /*
  * Mean FPR over FILTERS filters of (@type, @n, @ppb). Returns false when
  * the geometry cannot be made or an add fails.

@@ -23,14 +23,6 @@
 #define NKEYS		500
 #define NABSENT		20000
 
-static const char *tname(u32 type)
-{
-	static const char *const n[] = { "?", "standard", "blocked",
-					 "counting", "d-left" };
-
-	return type <= 4 ? n[type] : "?";
-}
-
 /* Fixed geometries: the pins must not move when sizing changes. */
 static struct bloom_geometry fixed_geo(u32 type)
 {

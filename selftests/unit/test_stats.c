@@ -18,17 +18,6 @@ static const u32 types[] = {
 	BLOOM_CORE_DLEFT,
 };
 
-static const char *tname(u32 type)
-{
-	switch (type) {
-	case BLOOM_CORE_STANDARD: return "standard";
-	case BLOOM_CORE_BLOCKED: return "blocked";
-	case BLOOM_CORE_COUNTING: return "counting";
-	case BLOOM_CORE_DLEFT: return "dleft";
-	}
-	return "?";
-}
-
 /*
  * The test's own recount, independent of the core's scan: set bits,
  * non-zero 4-bit counters, or d-left cells with a non-zero 2-bit count.

@@ -14,7 +14,18 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <linux/bloom.h>	/* BLOOM_TYPE_NAMES */
+
 #include "core.h"
+
+/* A type's name, from the ABI's one table (the core's types are its values). */
+static inline const char *tname(u32 type)
+{
+	static const char *const names[] = BLOOM_TYPE_NAMES;
+
+	return type < sizeof(names) / sizeof(names[0]) && names[type] ?
+	       names[type] : "?";
+}
 
 static int test_no, test_failed;
 

@@ -166,9 +166,12 @@ static void emit(const struct target *t, const struct result *res,
 		json_u64(stdout, "bytes", t[v].bytes);
 		json_num(stdout, "bits_per_key", (double)t[v].bits / pl->n);
 		if (t[v].is_filter) {
-			/* the core's model: block-load for blocked */
-			uint32_t type = strcmp(t[v].name, "blocked") ?
-					BLOOM_CORE_STANDARD : BLOOM_CORE_BLOCKED;
+			/*
+			 * the core's model: block-load for blocked; the
+			 * baseline (no core type) is a classic filter
+			 */
+			uint32_t type = t[v].type ? t[v].type :
+					BLOOM_CORE_STANDARD;
 
 			json_num(stdout, "fpr_model",
 				 ldexp((double)bloom_core_fpp_model(type,

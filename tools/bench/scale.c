@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bloom.h>	/* BLOOM_TYPE_NAMES */
 #include "clock.h"
 #include "core.h"
 #include "json.h"
@@ -33,6 +34,8 @@
 #include "stats.h"
 
 static const uint8_t hash_key[BLOOM_CORE_HASH_KEY_LEN] = "bloom-bench-key";
+/* The types' names: the ABI's one table (the core's types are its values). */
+static const char *const type_names[] = BLOOM_TYPE_NAMES;
 
 struct sfilter {
 	struct bloom_core core;
@@ -199,8 +202,7 @@ static void memory_case(uint32_t type, uint64_t n0, uint32_t ppb,
 	if (bloom_geometry_size(BLOOM_CORE_STANDARD, keys, ppb, &opt))
 		die("optimal geometry");
 	json_obj(stdout, NULL);
-	json_str(stdout, "type", type == BLOOM_CORE_BLOCKED ? "blocked" :
-		 "standard");
+	json_str(stdout, "type", type_names[type]);
 	json_u64(stdout, "capacity", n0);
 	json_u64(stdout, "growth_factor", factor);
 	json_u64(stdout, "keys", keys);
@@ -216,8 +218,7 @@ static void memory_case(uint32_t type, uint64_t n0, uint32_t ppb,
 		if (!f)
 			die("out of memory");
 		fprintf(stderr, "bench-scale: %s %ux, r = %.2f\n",
-			type == BLOOM_CORE_BLOCKED ? "blocked" : "standard",
-			factor, rs[v] / 1e6);
+			type_names[type], factor, rs[v] / 1e6);
 		sf_new(f, type, n0, ppb, 2, rs[v]);
 		t0 = bench_now_ns();
 		fill_scalable(f, keys);

@@ -16,6 +16,7 @@
 
 struct target {
 	const char *name;	/* standard, blocked, baseline, floor */
+	uint32_t type;		/* the core's filters: enum bloom_type; else 0 */
 	void *obj;
 	uint64_t bytes;		/* memory of the bit array */
 	uint64_t bits;		/* m (floor: bytes * 8) */

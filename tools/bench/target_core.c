@@ -7,9 +7,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bloom.h>	/* BLOOM_TYPE_NAMES */
 #include "core.h"
 #include "mem.h"
 #include "target.h"
+
+/* The types' names: the ABI's one table (the core's types are its values). */
+static const char *const type_names[] = BLOOM_TYPE_NAMES;
 
 _Static_assert(BLOOM_CORE_HASH_KEY_LEN == BENCH_HASH_KEY_LEN,
 	       "the core's hash key is the 16-byte SipHash key");
@@ -92,7 +96,9 @@ int target_core_init(struct target *t, uint32_t type, uint64_t capacity,
 	bloom_hash_key_from_bytes(&hk, key);
 	bloom_core_init(&o->core, &geo, &hk, o->storage);
 	*t = (struct target){
-		.name = type == BLOOM_CORE_BLOCKED ? "blocked" : "standard",
+		.name = type < sizeof(type_names) / sizeof(type_names[0]) &&
+			type_names[type] ? type_names[type] : "?",
+		.type = type,
 		.obj = o, .bytes = o->bytes, .bits = geo.bits,
 		.hashes = geo.hashes, .is_filter = true,
 		.hash = o_hash, .add = o_add, .query = o_query,
