@@ -50,7 +50,10 @@ static int __init bloom_init(void)
 	}
 	/*
 	 * What the device needs first; the device last, once nothing can
-	 * fail after it (dev.c). Exit in the reverse order.
+	 * fail after it (dev.c). Exit in exactly the reverse order: the
+	 * device first (dev.c removes the filters' sysfs directories, which
+	 * live inside the device's, just before it), then debugfs, then
+	 * what frees the filters' memory.
 	 */
 	ret = bloom_filter_init();
 	if (ret)
@@ -69,8 +72,8 @@ static int __init bloom_init(void)
 static void __exit bloom_exit(void)
 {
 	bloom_dev_exit();
-	bloom_filter_exit();
 	bloom_debug_exit();
+	bloom_filter_exit();
 }
 
 module_init(bloom_init);
