@@ -325,7 +325,8 @@ enum bloom_type {
  * same. An initialiser, so that this header defines no data:
  *	static const char *const names[] = BLOOM_TYPE_NAMES;
  */
-#define BLOOM_TYPE_NAMES { 0, "standard", "blocked", "counting", "dleft" }
+#define BLOOM_TYPE_NAMES \
+	{ (const char *)0, "standard", "blocked", "counting", "dleft" }
 
 /**
  * struct bloom_version - BLOOM_IOC_VERSION: what the running module supports
