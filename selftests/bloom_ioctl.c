@@ -28,29 +28,45 @@
 /* Room for every struct plus a zero or non-zero tail, page aligned. */
 static __u8 argbuf[4096] __attribute__((aligned(4096)));
 
+/*
+ * Both fixtures, "ioctl" and "type", hold a descriptor and remember the
+ * device node's mode and max_memory when a test changes them (-1: not
+ * changed), so that teardown can put back what a failed test left.
+ */
+static void dev_setup(struct __test_metadata *_metadata, int *fd,
+		      int *saved_mode, long long *saved_max_memory)
+{
+	*saved_mode = -1;
+	*saved_max_memory = -1;
+	*fd = bloom_open();
+	ASSERT_LE(0, *fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
+}
+
+static void dev_teardown(int fd, int saved_mode, long long saved_max_memory)
+{
+	if (saved_mode >= 0)
+		chmod(BLOOM_DEV, saved_mode);
+	if (saved_max_memory >= 0)
+		write_u64_file(BLOOM_MAX_MEMORY, saved_max_memory);
+	close(fd);
+	bloom_destroy_all();
+}
+
 FIXTURE(ioctl) {
 	int fd;
-	int saved_mode;			/* /dev/bloom mode, -1 if untouched */
-	long long saved_max_memory;	/* -1 if untouched */
+	int saved_mode;
+	long long saved_max_memory;
 };
 
 FIXTURE_SETUP(ioctl)
 {
-	self->saved_mode = -1;
-	self->saved_max_memory = -1;
-	self->fd = bloom_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
+	dev_setup(_metadata, &self->fd, &self->saved_mode,
+		  &self->saved_max_memory);
 }
 
 FIXTURE_TEARDOWN(ioctl)
 {
-	/* Put back what a failed test may have left changed. */
-	if (self->saved_mode >= 0)
-		chmod(BLOOM_DEV, self->saved_mode);
-	if (self->saved_max_memory >= 0)
-		write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory);
-	close(self->fd);
-	bloom_destroy_all();
+	dev_teardown(self->fd, self->saved_mode, self->saved_max_memory);
 }
 
 static __u32 nfilters(int fd)
@@ -374,32 +390,29 @@ CHECK(list)
 	EXPECT_STREQ("tbl2", tbl_names[1]);
 }
 
+/* A one-key batch was done, and its result (count and bit) is @hit. */
+static void expect_one_key(struct __test_metadata *_metadata,
+			   const struct bloom_batch *b, __u32 hit)
+{
+	EXPECT_EQ(1, b->out_done);
+	EXPECT_EQ(hit, b->out_hits);
+	EXPECT_EQ(hit, tbl_res & 1);
+}
+
 CHECK(add)
 {
-	const struct bloom_batch *b = out;
-
-	EXPECT_EQ(1, b->out_done);
-	EXPECT_EQ(0, b->out_hits);
-	EXPECT_EQ(0, tbl_res & 1);
+	expect_one_key(_metadata, out, 0);
 	EXPECT_EQ(1, holds("tbl", tbl_key2));
 }
 
 CHECK(query)
 {
-	const struct bloom_batch *b = out;
-
-	EXPECT_EQ(1, b->out_done);
-	EXPECT_EQ(1, b->out_hits);
-	EXPECT_EQ(1, tbl_res & 1);
+	expect_one_key(_metadata, out, 1);
 }
 
 CHECK(delete)
 {
-	const struct bloom_batch *b = out;
-
-	EXPECT_EQ(1, b->out_done);
-	EXPECT_EQ(1, b->out_hits);
-	EXPECT_EQ(1, tbl_res & 1);
+	expect_one_key(_metadata, out, 1);
 	/* its only key: every counter back at 0 */
 	EXPECT_EQ(0, holds("tbl", tbl_key));
 }
@@ -1612,8 +1625,8 @@ TEST_F(ioctl, max_memory_edquot)
 
 FIXTURE(type) {
 	int fd;
-	int saved_mode;			/* /dev/bloom mode, -1 if untouched */
-	long long saved_max_memory;	/* -1 if untouched */
+	int saved_mode;
+	long long saved_max_memory;
 };
 
 FIXTURE_VARIANT(type) {
@@ -1632,20 +1645,13 @@ FIXTURE_VARIANT_ADD(type, dleft) {
 
 FIXTURE_SETUP(type)
 {
-	self->saved_mode = -1;
-	self->saved_max_memory = -1;
-	self->fd = bloom_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
+	dev_setup(_metadata, &self->fd, &self->saved_mode,
+		  &self->saved_max_memory);
 }
 
 FIXTURE_TEARDOWN(type)
 {
-	if (self->saved_mode >= 0)
-		chmod(BLOOM_DEV, self->saved_mode);
-	if (self->saved_max_memory >= 0)
-		write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory);
-	close(self->fd);
-	bloom_destroy_all();
+	dev_teardown(self->fd, self->saved_mode, self->saved_max_memory);
 }
 
 /* Every type of the header exists, and VERSION says so. */
