@@ -258,6 +258,12 @@ struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
 	return bloom_store_make(geo, NULL, hash_key);
 }
 
+struct bloom_store *bloom_store_new_stageless(const struct bloom_scale_params *p,
+					      const u8 *hash_key)
+{
+	return bloom_store_make(NULL, p, hash_key);
+}
+
 struct bloom_store *bloom_store_new_scalable(const struct bloom_scale_params *p,
 					     const u8 *hash_key)
 {

@@ -159,6 +159,9 @@ struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
  */
 struct bloom_store *bloom_store_new_scalable(const struct bloom_scale_params *p,
 					     const u8 *hash_key);
+/* The same without stages (a restore adds them: bloom_store_add_stage()). */
+struct bloom_store *bloom_store_new_stageless(const struct bloom_scale_params *p,
+					      const u8 *hash_key);
 /* Frees a store that was never published, at once. */
 void bloom_store_discard(struct bloom_store *s);
 

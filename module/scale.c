@@ -14,6 +14,7 @@
  * charged to the adder's memory cgroup; when it cannot be had, the add
  * fails and the stages that exist stay as they are.
  */
+#include <linux/err.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -219,21 +220,16 @@ void bloom_scale_sysfs_del(struct bloom_filter *f)
 
 /* ---- growth ---- */
 
-int bloom_store_grow(struct bloom_store *s)
+struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
+						const struct bloom_geometry *geo)
 {
 	struct bloom_stage_mem *sm;
-	struct bloom_geometry geo;
 	u64 bytes, mem;
 
-	if (!bloom_scale_full(&s->core))
-		return 0;	/* another adder grew it meanwhile */
-	/* no more stages, or one over the capacity, bits or rate limits */
-	if (bloom_scale_next_geometry(&s->core, &geo))
-		return -ENOSPC;
-	bytes = bloom_core_storage_bytes(&geo) + BLOOM_CORE_ALIGN;
+	bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
 	mem = bytes + sizeof(*sm);
 	if (bloom_memory_reserve(mem))
-		return -EDQUOT;
+		return ERR_PTR(-EDQUOT);
 	sm = bloom_kzalloc(sizeof(*sm), GFP_KERNEL_ACCOUNT);
 	if (!sm)
 		goto err_release;
@@ -244,14 +240,26 @@ int bloom_store_grow(struct bloom_store *s)
 		bloom_kfree(sm);
 		goto err_release;
 	}
-	bloom_scale_publish(&s->core, &sm->stage, &geo,
+	bloom_scale_publish(&s->core, &sm->stage, geo,
 			    PTR_ALIGN(sm->storage, BLOOM_CORE_ALIGN));
 	WRITE_ONCE(s->memory_bytes, s->memory_bytes + mem);
-	return 0;
+	return &sm->stage;
 
 err_release:
 	bloom_memory_release(mem);
-	return -ENOMEM;
+	return ERR_PTR(-ENOMEM);
+}
+
+int bloom_store_grow(struct bloom_store *s)
+{
+	struct bloom_geometry geo;
+
+	if (!bloom_scale_full(&s->core))
+		return 0;	/* another adder grew it meanwhile */
+	/* no more stages, or one over the capacity, bits or rate limits */
+	if (bloom_scale_next_geometry(&s->core, &geo))
+		return -ENOSPC;
+	return PTR_ERR_OR_ZERO(bloom_store_add_stage(s, &geo));
 }
 
 int bloom_scale_grow(struct bloom_filter *f)

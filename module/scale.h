@@ -23,6 +23,15 @@ int bloom_scale_create_params(const struct bloom_create *arg,
 int bloom_store_grow(struct bloom_store *s);
 
 /*
+ * Allocates a stage of @geo (zeroed) and publishes it as @s's next stage,
+ * counted in s->memory_bytes; the caller holds the filter's write_lock or
+ * @s is not published yet, and has checked that @s may have it. The stage,
+ * or ERR_PTR(-EDQUOT) (max_memory), ERR_PTR(-ENOMEM). Sleeps.
+ */
+struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
+						const struct bloom_geometry *geo);
+
+/*
  * bloom_store_grow() on @f's store published now, under its write_lock:
  * also -ESTALE (destroyed), -EINTR. Called outside RCU. Sleeps.
  */

@@ -38,6 +38,7 @@
 #include "filter.h"
 #include "name.h"
 #include "registry.h"
+#include "scale.h"
 #include "snap.h"
 #include "snapshot.h"
 
@@ -46,7 +47,7 @@
 static_assert(sizeof(BLOOM_SNAP_MAGIC) == BLOOM_SNAP_MAGIC_LEN + 1);
 
 /* Copies out the storage of @core, hashing what it copies. */
-static int bloom_snap_copy_out(const struct bloom_core *core,
+static int bloom_snap_copy_one(const struct bloom_core *core,
 			       u8 __user *ubuf, u8 *bounce,
 			       struct xxh64_state *xs)
 {
@@ -62,6 +63,31 @@ static int bloom_snap_copy_out(const struct bloom_core *core,
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * The payload: @core's storage, or a scalable filter's stages' one after
+ * the other (under the write lock: no stage is added meanwhile).
+ */
+static int bloom_snap_copy_out(const struct bloom_core *core,
+			       u8 __user *ubuf, u8 *bounce,
+			       struct xxh64_state *xs)
+{
+	const struct bloom_scale_stage *st;
+	u32 i, n;
+	int ret;
+
+	if (!bloom_core_is_scalable(core))
+		return bloom_snap_copy_one(core, ubuf, bounce, xs);
+	n = bloom_scale_stages(core);
+	for (i = 0; i < n; i++) {
+		st = bloom_scale_stage(core, i);
+		ret = bloom_snap_copy_one(&st->core, ubuf, bounce, xs);
+		if (ret)
+			return ret;
+		ubuf += bloom_core_storage_bytes(&st->core.geo);
 	}
 	return 0;
 }
@@ -90,16 +116,17 @@ int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 	struct bloom_snap_header h;
 	struct bloom_store *s;
 	struct xxh64_state xs;
-	u64 bytes;
 	int ret;
 
 	if (arg->flags)
 		return -EINVAL;
 	if (!bloom_snap_native())
 		return -EOPNOTSUPP;
+	memset(&h, 0, sizeof(h));
 	/*
-	 * The write lock holds the store in place (replace and swap take it)
-	 * and, for counting and d-left filters, their writers off.
+	 * The write lock holds the store in place (replace and swap take it),
+	 * a scalable filter's stages as they are (growth takes it) and, for
+	 * counting and d-left filters, their writers off.
 	 */
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
@@ -107,68 +134,133 @@ int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 	ret = -ESTALE;
 	if (!s)
 		goto unlock;
-	/* scalable filters: their stages are not in the format yet */
-	ret = -EOPNOTSUPP;
-	if (bloom_core_is_scalable(&s->core))
-		goto unlock;
-	bytes = bloom_core_storage_bytes(&s->core.geo);
-	arg->out_len = BLOOM_SNAP_HEADER_SIZE + bytes;
+	bloom_snap_header_init(&h, &s->core);
+	arg->out_len = h.header_size + h.payload_bytes;
 	ret = 0;
 	if (!arg->buf)
 		goto unlock;
 	ret = -EOVERFLOW;
 	if (arg->buf_len < arg->out_len)
 		goto unlock;
-	hdr = bloom_kzalloc(BLOOM_SNAP_HEADER_SIZE, GFP_KERNEL_ACCOUNT);
-	bounce = bloom_kvzalloc(min_t(u64, bytes, BLOOM_SNAP_CHUNK),
+	hdr = bloom_kzalloc(h.header_size, GFP_KERNEL_ACCOUNT);
+	bounce = bloom_kvzalloc(min_t(u64, h.payload_bytes, BLOOM_SNAP_CHUNK),
 				GFP_KERNEL_ACCOUNT);
 	ret = -ENOMEM;
 	if (!hdr || !bounce)
 		goto unlock;
 	xxh64_reset(&xs, 0);
-	ret = bloom_snap_copy_out(&s->core, ubuf + BLOOM_SNAP_HEADER_SIZE,
-				  bounce, &xs);
+	ret = bloom_snap_copy_out(&s->core, ubuf + h.header_size, bounce, &xs);
 	if (!ret) {
-		bloom_snap_header_init(&h, &s->core);
 		memcpy(h.name, f->name, sizeof(h.name));
 		bloom_snap_fill_stats(s, &h.stats);
 		h.payload_hash = xxh64_digest(&xs);
+		/* after the payload: stage counts cover every key it holds */
+		bloom_snap_header_write(hdr, &h, &s->core);
 	}
 unlock:
 	mutex_unlock(&f->write_lock);
-	if (!ret && hdr) {
-		bloom_snap_header_write(hdr, &h);
-		memzero_explicit(&h, sizeof(h));
-		if (copy_to_user(ubuf, hdr, BLOOM_SNAP_HEADER_SIZE))
-			ret = -EFAULT;
-	}
+	if (!ret && hdr && copy_to_user(ubuf, hdr, h.header_size))
+		ret = -EFAULT;
 	if (hdr)
-		memzero_explicit(hdr, BLOOM_SNAP_HEADER_SIZE);
+		memzero_explicit(hdr, h.header_size);
+	memzero_explicit(&h, sizeof(h));
 	bloom_kfree(hdr);
 	bloom_kvfree(bounce);
 	return ret;
 }
 
-/* The payload into @s's storage, a chunk at a time; its xxh64 in *@hash. */
-static int bloom_snap_copy_in(struct bloom_store *s, const u8 __user *ubuf,
-			      u64 bytes, u64 *hash)
+/* @bytes of payload into @dst, a chunk at a time, hashed into @xs. */
+static int bloom_snap_copy_in(u8 *dst, const u8 __user *ubuf, u64 bytes,
+			      struct xxh64_state *xs)
 {
-	u8 *dst = (u8 *)s->core.words;
-	struct xxh64_state xs;
 	u64 off, n;
 
-	xxh64_reset(&xs, 0);
 	for (off = 0; off < bytes; off += n) {
 		n = min_t(u64, bytes - off, BLOOM_SNAP_CHUNK);
 		if (copy_from_user(dst + off, ubuf + off, n))
 			return -EFAULT;
-		xxh64_update(&xs, dst + off, n);
+		xxh64_update(xs, dst + off, n);
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
 	}
-	*hash = xxh64_digest(&xs);
 	return 0;
+}
+
+/*
+ * A scalable filter's store from the snapshot whose header @hdr was read
+ * into @h: its stages as the table says, each allocated (max_memory,
+ * memory cgroup), filled from @ubuf (the payload) and checked; the
+ * payload's xxh64 in *@hash. Not published.
+ */
+static struct bloom_store *bloom_snap_new_stages(const struct bloom_snap_header *h,
+						 const u8 *hdr,
+						 const u8 __user *ubuf,
+						 u64 *hash)
+{
+	struct bloom_scale_stage *st;
+	struct bloom_snap_stage e;
+	struct bloom_geometry geo;
+	struct bloom_store *s;
+	struct xxh64_state xs;
+	u64 bytes, off = 0;
+	int ret = 0;
+	u32 i;
+
+	s = bloom_store_new_stageless(&h->scale, h->hash_key);
+	if (IS_ERR(s))
+		return s;
+	/* stage 0 as it was made, whatever the sizing now */
+	s->core.geo.bits = h->geo.bits;
+	s->core.geo.hashes = h->geo.hashes;
+	xxh64_reset(&xs, 0);
+	for (i = 0; i < h->nstages && !ret; i++) {
+		bloom_snap_stage_read(hdr, i, &e);
+		bloom_snap_stage_geometry(h->geo.type, &e, &geo);
+		st = bloom_store_add_stage(s, &geo);
+		ret = PTR_ERR_OR_ZERO(st);
+		if (ret)
+			break;
+		bytes = bloom_core_storage_bytes(&geo);
+		ret = bloom_snap_copy_in((u8 *)st->core.words, ubuf + off,
+					 bytes, &xs);
+		if (!ret)
+			ret = bloom_snap_payload_check(&st->core);
+		st->count = e.count;
+		bloom_atomic64_set(&st->core.keys, e.keys);
+		off += bytes;
+	}
+	if (ret) {
+		bloom_store_discard(s);
+		return ERR_PTR(ret);
+	}
+	*hash = xxh64_digest(&xs);
+	return s;
+}
+
+/* A store of a type from the snapshot's payload at @ubuf. Not published. */
+static struct bloom_store *bloom_snap_new_plain(const struct bloom_snap_header *h,
+						const u8 __user *ubuf,
+						u64 *hash)
+{
+	struct bloom_store *s;
+	struct xxh64_state xs;
+	int ret;
+
+	s = bloom_store_new(&h->geo, h->hash_key);
+	if (IS_ERR(s))
+		return s;
+	xxh64_reset(&xs, 0);
+	ret = bloom_snap_copy_in((u8 *)s->core.words, ubuf, h->payload_bytes,
+				 &xs);
+	if (!ret)
+		ret = bloom_snap_payload_check(&s->core);
+	if (ret) {
+		bloom_store_discard(s);
+		return ERR_PTR(ret);
+	}
+	*hash = xxh64_digest(&xs);
+	return s;
 }
 
 /* Into a store nobody else sees yet. */
@@ -260,17 +352,14 @@ int bloom_snap_restore(struct bloom_restore *arg)
 	if (!bloom_name_valid(name))
 		goto out;
 
-	s = bloom_store_new(&h.geo, h.hash_key);
+	s = h.nstages ? bloom_snap_new_stages(&h, hdr, ubuf + hsize, &hash) :
+			bloom_snap_new_plain(&h, ubuf + hsize, &hash);
 	ret = PTR_ERR_OR_ZERO(s);
 	if (ret)
 		goto out;
-	ret = bloom_snap_copy_in(s, ubuf + hsize, h.payload_bytes, &hash);
-	if (!ret && hash != h.payload_hash)
-		ret = -EBADMSG;
-	if (!ret)
-		ret = bloom_snap_payload_check(&s->core);
-	if (ret) {
+	if (hash != h.payload_hash) {
 		bloom_store_discard(s);
+		ret = -EBADMSG;
 		goto out;
 	}
 	bloom_snap_set_stats(s, &h.stats);

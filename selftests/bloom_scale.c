@@ -600,11 +600,50 @@ static long long absent16(int fd, __u32 n)
 	return missing;
 }
 
+/* SAVE of @name into a new buffer of *@len bytes; NULL on failure. */
+static __u8 *save_alloc(int fd, const char *name, __u64 *len)
+{
+	struct bloom_save sv;
+	__u8 *buf;
+
+	memset(&sv, 0, sizeof(sv));
+	sv.size = sizeof(sv);
+	set_name(sv.name, name);
+	if (ioctl(fd, BLOOM_IOC_SAVE, &sv))
+		return NULL;
+	buf = malloc(sv.out_len);
+	if (!buf)
+		return NULL;
+	sv.buf = u64_ptr(buf);
+	sv.buf_len = sv.out_len;
+	if (ioctl(fd, BLOOM_IOC_SAVE, &sv)) {
+		free(buf);
+		return NULL;
+	}
+	*len = sv.out_len;
+	return buf;
+}
+
+static int restore_as(int fd, const __u8 *buf, __u64 len, const char *name,
+		      __u32 flags)
+{
+	struct bloom_restore r;
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.flags = flags | BLOOM_RESTORE_F_NAME;
+	set_name(r.name, name);
+	r.buf = u64_ptr(buf);
+	r.buf_len = len;
+	return ioctl(fd, BLOOM_IOC_RESTORE, &r);
+}
+
 /*
- * What snapshots cannot do with stages refuses cleanly and changes
- * nothing: MERGE, FLUSH and LIKE EOPNOTSUPP; SWAP with a filter that is
- * not scalable, or a RESTORE replacing a scalable filter's contents with a
- * plain snapshot, EINVAL. Two scalable filters swap, stages/ following.
+ * What cannot be done with stages refuses cleanly and changes nothing:
+ * MERGE, FLUSH and LIKE EOPNOTSUPP; SWAP with a filter that is not
+ * scalable, or a RESTORE replacing a scalable filter's contents with a
+ * plain snapshot or a plain filter's with a scalable one, EINVAL. Two
+ * scalable filters swap, stages/ following.
  */
 TEST_F(scale, snapshot_ops)
 {
@@ -612,9 +651,8 @@ TEST_F(scale, snapshot_ops)
 					     10000000, 2, 850000);
 	static __u8 keys[4096 * KLEN], res[4096 / 8];
 	struct bloom_info ia, ib;
-	struct bloom_restore r;
-	struct bloom_save sv;
 	int fb, fp;
+	__u64 len;
 	__u8 *buf;
 
 	/* sa: 3100 keys, 3 stages; sb: 1 stage; pl: plain */
@@ -660,22 +698,16 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "pl", "sa"));
 
 	/* a plain snapshot does not replace a scalable filter's stages */
-	memset(&sv, 0, sizeof(sv));
-	sv.size = sizeof(sv);
-	set_name(sv.name, "pl");
-	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
-	buf = malloc(sv.out_len);
+	buf = save_alloc(self->fd, "pl", &len);
 	ASSERT_NE(NULL, buf);
-	sv.buf = u64_ptr(buf);
-	sv.buf_len = sv.out_len;
-	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
-	memset(&r, 0, sizeof(r));
-	r.size = sizeof(r);
-	r.flags = BLOOM_RESTORE_F_NAME | BLOOM_RESTORE_F_REPLACE;
-	set_name(r.name, "sa");
-	r.buf = u64_ptr(buf);
-	r.buf_len = sv.out_len;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_RESTORE, &r));
+	EXPECT_ERRNO(EINVAL, restore_as(self->fd, buf, len, "sa",
+					BLOOM_RESTORE_F_REPLACE));
+	free(buf);
+	/* nor a scalable one a plain filter's contents */
+	buf = save_alloc(self->fd, "sa", &len);
+	ASSERT_NE(NULL, buf);
+	EXPECT_ERRNO(EINVAL, restore_as(self->fd, buf, len, "pl",
+					BLOOM_RESTORE_F_REPLACE));
 	free(buf);
 
 	/* nothing changed: sa has its stages and keys */
@@ -696,6 +728,100 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_EQ(ia.bits, ib.bits);
 	close(fb);
 	close(fp);
+}
+
+/*
+ * SAVE and RESTORE keep the stages: a scalable filter restored under
+ * another name has the same stages (capacity, rate, bits, hashes, count,
+ * bits set), memory and keys, and goes on growing; a replacing restore of
+ * another scalable filter takes the stages, and its sysfs follows; the
+ * restore counts every stage against max_memory.
+ */
+TEST_F(scale, snapshot_keeps_stages)
+{
+	struct bloom_create c = scalable_req("ss", BLOOM_TYPE_BLOCKED, 1000,
+					     1000000, 2, 850000);
+	static __u8 keys[4096 * KLEN], res[4096 / 8];
+	struct bloom_stage sa[BLOOM_SCALE_STAGES_MAX], sb[BLOOM_SCALE_STAGES_MAX];
+	struct bloom_info ia, ib;
+	__u32 na = 0, nb = 0, i;
+	long long used;
+	int fr, fo;
+	__u64 len;
+	__u8 *buf;
+
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, keys, res, 4096, 0,
+				5000, NULL));
+	ASSERT_OK(get_stages(self->fd, sa, &na));
+	ASSERT_EQ(3, na);
+	ASSERT_OK(bloom_info(self->fd, NULL, &ia));
+	buf = save_alloc(self->fd, "ss", &len);
+	ASSERT_NE(NULL, buf);
+
+	ASSERT_OK(restore_as(self->fd, buf, len, "sr", 0));
+	fr = bloom_open();
+	ASSERT_LE(0, fr);
+	ASSERT_OK(bloom_bind(fr, "sr"));
+	ASSERT_OK(get_stages(fr, sb, &nb));
+	ASSERT_EQ(na, nb);
+	for (i = 0; i < na; i++) {
+		EXPECT_EQ(sa[i].capacity, sb[i].capacity) TH_LOG("stage %u", i);
+		EXPECT_EQ(sa[i].fpp_ppb, sb[i].fpp_ppb) TH_LOG("stage %u", i);
+		EXPECT_EQ(sa[i].bits, sb[i].bits) TH_LOG("stage %u", i);
+		EXPECT_EQ(sa[i].hashes, sb[i].hashes) TH_LOG("stage %u", i);
+		EXPECT_EQ(sa[i].count, sb[i].count) TH_LOG("stage %u", i);
+		EXPECT_EQ(sa[i].bits_set, sb[i].bits_set) TH_LOG("stage %u", i);
+	}
+	ASSERT_OK(bloom_info(fr, NULL, &ib));
+	EXPECT_EQ(BLOOM_TYPE_BLOCKED, ib.type);
+	EXPECT_EQ(ia.stages, ib.stages);
+	EXPECT_EQ(2, ib.growth);
+	EXPECT_EQ(850000, ib.tightening_ppm);
+	EXPECT_EQ(ia.capacity, ib.capacity);
+	EXPECT_EQ(ia.fpp_ppb, ib.fpp_ppb);
+	EXPECT_EQ(ia.bits, ib.bits);
+	EXPECT_EQ(ia.bits_set, ib.bits_set);
+	EXPECT_EQ(ia.memory_bytes, ib.memory_bytes);
+	EXPECT_EQ(ia.estimated_fpp_ppb, ib.estimated_fpp_ppb);
+	EXPECT_EQ(3, filter_attr("sr", "stage_count"));
+	EXPECT_EQ((long long)sa[2].count, filter_attr("sr", "stages/2/count"));
+	EXPECT_EQ(0, absent16(fr, 5000));
+	/* it goes on: 4000 more keys need a fourth stage */
+	ASSERT_LE(0, run_keys16(fr, BLOOM_IOC_ADD, keys, res, 4096, 5000,
+				4000, NULL));
+	EXPECT_EQ(4, filter_attr("sr", "stage_count"));
+	EXPECT_EQ(0, absent16(fr, 9000));
+
+	/* replacing another scalable filter's contents: its stages now */
+	fo = bloom_open();
+	ASSERT_LE(0, fo);
+	c = scalable_req("so", BLOOM_TYPE_BLOCKED, 1000, 1000000, 2, 850000);
+	ASSERT_OK(ioctl(fo, BLOOM_IOC_CREATE, &c));
+	EXPECT_EQ(1, filter_attr("so", "stage_count"));
+	ASSERT_OK(restore_as(self->fd, buf, len, "so",
+			     BLOOM_RESTORE_F_REPLACE));
+	EXPECT_EQ(3, filter_attr("so", "stage_count"));
+	EXPECT_EQ(4000, filter_attr("so", "stages/2/capacity"));
+	EXPECT_EQ(0, absent16(fo, 5000)) TH_LOG("through the bound descriptor");
+
+	/* every stage counts against max_memory: a limit just short fails */
+	ASSERT_OK(bloom_destroy(self->fd, "sr"));
+	ASSERT_OK(bloom_destroy(self->fd, "so"));
+	used = read_u64_file(BLOOM_SYSFS "/memory_used");
+	ASSERT_LE(0, used);
+	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
+	ASSERT_LE(0, self->saved_max_memory);
+	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY,
+				 used + ia.memory_bytes - 1));
+	EXPECT_ERRNO(EDQUOT, restore_as(self->fd, buf, len, "sq", 0));
+	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "sq", &ib));
+	EXPECT_EQ(used, read_u64_file(BLOOM_SYSFS "/memory_used"));
+	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, used + ia.memory_bytes));
+	EXPECT_OK(restore_as(self->fd, buf, len, "sq", 0));
+	free(buf);
+	close(fr);
+	close(fo);
 }
 
 BLOOM_LEAK_CHECK_TEST()

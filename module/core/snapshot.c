@@ -28,6 +28,18 @@
 #define OFF_KEY		120
 #define OFF_STATS	136	/* 7 x u64, in struct bloom_snap_stats order */
 #define OFF_RESERVED	192	/* up to the checksum: zero when written */
+/* With BLOOM_SNAP_F_STAGES, in the reserved area: */
+#define OFF_GROWTH	192
+#define OFF_TIGHTEN	196
+#define OFF_NSTAGES	200	/* 204..247 stay reserved */
+#define OFF_STAGES	248	/* the stage table, then the checksum */
+/* A stage table entry (BLOOM_SNAP_STAGE_SIZE bytes). */
+#define ST_CAPACITY	0
+#define ST_BITS		8
+#define ST_COUNT	16
+#define ST_KEYS		24
+#define ST_HASHES	32
+#define ST_FPP		36
 /* The header's checksum is its last 8 bytes, over all bytes before them. */
 
 #define BLOOM_SNAP_NSTATS	7
@@ -75,9 +87,41 @@ static u64 *bloom_snap_stat(struct bloom_snap_stats *s, int i)
 	return v[i];
 }
 
+void bloom_snap_stage_get(const struct bloom_core *f, u32 i,
+			  struct bloom_snap_stage *st)
+{
+	const struct bloom_scale_stage *s = bloom_scale_stage(f, i);
+
+	st->capacity = s->core.geo.capacity;
+	st->bits = s->core.geo.bits;
+	st->count = READ_ONCE(s->count);
+	st->keys = (u64)bloom_atomic64_read(&s->core.keys);
+	st->hashes = s->core.geo.hashes;
+	st->fpp_ppb = s->core.geo.fpp_ppb;
+}
+
+void bloom_snap_stage_geometry(u32 type, const struct bloom_snap_stage *st,
+			       struct bloom_geometry *geo)
+{
+	memset(geo, 0, sizeof(*geo));
+	geo->type = type;
+	geo->hashes = st->hashes;
+	geo->fpp_ppb = st->fpp_ppb;
+	geo->bits = st->bits;
+	geo->capacity = st->capacity;
+}
+
+u32 bloom_snap_header_bytes(const struct bloom_core *f)
+{
+	return BLOOM_SNAP_HEADER_BYTES(f->scale ? bloom_scale_stages(f) : 0);
+}
+
 void bloom_snap_header_init(struct bloom_snap_header *h,
 			    const struct bloom_core *f)
 {
+	const struct bloom_scale_stage *st;
+	u32 i;
+
 	memset(h, 0, sizeof(*h));
 	h->version = BLOOM_SNAP_VERSION;
 	h->header_size = BLOOM_SNAP_HEADER_SIZE;
@@ -85,17 +129,55 @@ void bloom_snap_header_init(struct bloom_snap_header *h,
 	h->geo = f->geo;
 	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
 	bloom_hash_key_to_bytes(&f->key, h->hash_key);
+	if (!f->scale)
+		return;
+	h->incompat |= BLOOM_SNAP_F_STAGES;
+	h->scale = f->scale->p;
+	h->nstages = bloom_scale_stages(f);
+	h->header_size = BLOOM_SNAP_HEADER_BYTES(h->nstages);
+	h->payload_bytes = 0;
+	for (i = 0; i < h->nstages; i++) {
+		st = bloom_scale_stage(f, i);
+		h->payload_bytes += bloom_core_storage_bytes(&st->core.geo);
+		/* the header's bits and k: stage 0's, as it was made */
+		if (!i) {
+			h->geo.bits = st->core.geo.bits;
+			h->geo.hashes = st->core.geo.hashes;
+		}
+	}
 }
 
-void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h)
+u64 bloom_snap_payload_hash(const struct bloom_core *f)
+{
+	const struct bloom_scale_stage *st;
+	bloom_xxh64_state s;
+	u32 i, n;
+
+	if (!f->scale)
+		return bloom_snap_hash(f->words,
+				       bloom_core_storage_bytes(&f->geo));
+	bloom_xxh64_reset(&s);
+	n = bloom_scale_stages(f);
+	for (i = 0; i < n; i++) {
+		st = bloom_scale_stage(f, i);
+		bloom_xxh64_update(&s, st->core.words,
+				   bloom_core_storage_bytes(&st->core.geo));
+	}
+	return bloom_xxh64_digest(&s);
+}
+
+void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
+			     const struct bloom_core *f)
 {
 	struct bloom_snap_stats st = h->stats;
-	int i;
+	struct bloom_snap_stage e;
+	u8 *p;
+	u32 i;
 
-	memset(buf, 0, BLOOM_SNAP_HEADER_SIZE);
+	memset(buf, 0, h->header_size);
 	memcpy(buf + OFF_MAGIC, BLOOM_SNAP_MAGIC, BLOOM_SNAP_MAGIC_LEN);
 	put32(buf + OFF_VERSION, BLOOM_SNAP_VERSION);
-	put32(buf + OFF_HDR_SIZE, BLOOM_SNAP_HEADER_SIZE);
+	put32(buf + OFF_HDR_SIZE, h->header_size);
 	put32(buf + OFF_INCOMPAT, h->incompat);
 	put32(buf + OFF_COMPAT, h->compat);
 	put32(buf + OFF_SCHEME, h->scheme);
@@ -113,8 +195,35 @@ void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h)
 	memcpy(buf + OFF_KEY, h->hash_key, BLOOM_CORE_HASH_KEY_LEN);
 	for (i = 0; i < BLOOM_SNAP_NSTATS; i++)
 		put64(buf + OFF_STATS + 8 * i, *bloom_snap_stat(&st, i));
-	put64(buf + BLOOM_SNAP_HEADER_SIZE - 8,
-	      bloom_snap_hash(buf, BLOOM_SNAP_HEADER_SIZE - 8));
+	if (h->incompat & BLOOM_SNAP_F_STAGES) {
+		put32(buf + OFF_GROWTH, h->scale.growth);
+		put32(buf + OFF_TIGHTEN, h->scale.tightening_ppm);
+		put32(buf + OFF_NSTAGES, h->nstages);
+		for (i = 0; i < h->nstages; i++) {
+			bloom_snap_stage_get(f, i, &e);
+			p = buf + OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * i;
+			put64(p + ST_CAPACITY, e.capacity);
+			put64(p + ST_BITS, e.bits);
+			put64(p + ST_COUNT, e.count);
+			put64(p + ST_KEYS, e.keys);
+			put32(p + ST_HASHES, e.hashes);
+			put32(p + ST_FPP, e.fpp_ppb);
+		}
+	}
+	put64(buf + h->header_size - 8,
+	      bloom_snap_hash(buf, h->header_size - 8));
+}
+
+void bloom_snap_stage_read(const u8 *buf, u32 i, struct bloom_snap_stage *st)
+{
+	const u8 *p = buf + OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * i;
+
+	st->capacity = get64(p + ST_CAPACITY);
+	st->bits = get64(p + ST_BITS);
+	st->count = get64(p + ST_COUNT);
+	st->keys = get64(p + ST_KEYS);
+	st->hashes = get32(p + ST_HASHES);
+	st->fpp_ppb = get32(p + ST_FPP);
 }
 
 int bloom_snap_header_size(const u8 *buf, u64 len, u32 *size)
@@ -153,6 +262,68 @@ static int bloom_snap_fail(const char **why, int err, const char *text)
 	if (why)
 		*why = text;
 	return err;
+}
+
+/*
+ * A scalable filter's part of the header (h->header_size bytes at @buf,
+ * checksum checked, @h's fixed fields decoded and checked): the parameters
+ * as create checks them, the stage count against the header's size, and
+ * each stage: the capacity and rate its index gives, a valid geometry of
+ * the filter's type (stage 0's that of the header), a count within its
+ * capacity; the payload the sum of their storage.
+ */
+static int bloom_snap_stages_check(const u8 *buf,
+				   struct bloom_snap_header *h,
+				   const char **why)
+{
+	struct bloom_snap_stage st;
+	struct bloom_geometry geo;
+	u64 payload = 0, cap;
+	u32 i, ppb;
+	int ret;
+
+	if (h->geo.type != BLOOM_CORE_STANDARD &&
+	    h->geo.type != BLOOM_CORE_BLOCKED)
+		return bloom_snap_fail(why, -EBADMSG,
+				       "stages in a snapshot of a type that cannot have them");
+	h->scale.type = h->geo.type;
+	h->scale.growth = get32(buf + OFF_GROWTH);
+	h->scale.tightening_ppm = get32(buf + OFF_TIGHTEN);
+	h->scale.capacity = h->geo.capacity;
+	h->scale.fpp_ppb = h->geo.fpp_ppb;
+	if (bloom_scale_check(&h->scale))
+		return bloom_snap_fail(why, -EBADMSG,
+				       "growth or tightening out of range");
+	h->nstages = get32(buf + OFF_NSTAGES);
+	if (h->nstages < 1 || h->nstages > BLOOM_SCALE_STAGES_MAX ||
+	    h->header_size != BLOOM_SNAP_HEADER_BYTES(h->nstages))
+		return bloom_snap_fail(why, -EBADMSG,
+				       "stage count out of range or not what the header's size says");
+	for (i = 0; i < h->nstages; i++) {
+		bloom_snap_stage_read(buf, i, &st);
+		if (bloom_scale_stage_params(&h->scale, i, &cap, &ppb) ||
+		    st.capacity != cap || st.fpp_ppb != ppb)
+			return bloom_snap_fail(why, -EBADMSG,
+					       "a stage's capacity or rate is not the one its index gives");
+		bloom_snap_stage_geometry(h->geo.type, &st, &geo);
+		ret = bloom_snap_geometry_check(&geo);
+		if (ret)
+			return bloom_snap_fail(why, ret, ret == -E2BIG ?
+					       "stage larger than bloom's limit" :
+					       "stage geometry not valid for its type");
+		if (!i && (st.bits != h->geo.bits ||
+			   st.hashes != h->geo.hashes))
+			return bloom_snap_fail(why, -EBADMSG,
+					       "stage 0's geometry is not the header's");
+		if (st.count > st.capacity)
+			return bloom_snap_fail(why, -EBADMSG,
+					       "a stage holds more keys than its capacity");
+		payload += bloom_core_storage_bytes(&geo);
+	}
+	if (h->payload_bytes != payload)
+		return bloom_snap_fail(why, -EBADMSG,
+				       "payload size does not match the stages");
+	return 0;
 }
 
 int bloom_snap_header_read(const u8 *buf, u64 len,
@@ -211,8 +382,13 @@ int bloom_snap_header_read(const u8 *buf, u64 len,
 		return bloom_snap_fail(why, ret, ret == -E2BIG ?
 				       "filter larger than bloom's limit" :
 				       "geometry not valid for its type");
-	if (h->payload_bytes != bloom_core_storage_bytes(&h->geo))
+	if (h->incompat & BLOOM_SNAP_F_STAGES) {
+		ret = bloom_snap_stages_check(buf, h, why);
+		if (ret)
+			return ret;
+	} else if (h->payload_bytes != bloom_core_storage_bytes(&h->geo)) {
 		return bloom_snap_fail(why, -EBADMSG, "payload size does not match the geometry");
+	}
 	/* the name: NUL-terminated, zero after the NUL, not empty */
 	for (i = 0; i < BLOOM_SNAP_NAME_LEN && h->name[i]; i++)
 		;
@@ -288,8 +464,40 @@ int bloom_snap_payload_check(struct bloom_core *f)
 	return -EBADMSG;
 }
 
+/* Binds @f to the stages of @h in @storage (loaded), each checked. */
+static int bloom_snap_load_stages(struct bloom_core *f,
+				  const struct bloom_snap_header *h,
+				  const u8 *buf, u8 *storage,
+				  struct bloom_snap_chain *chain,
+				  const bloom_hash_key_t *key)
+{
+	struct bloom_scale_stage *st;
+	struct bloom_snap_stage e;
+	struct bloom_geometry geo;
+	u64 off = 0;
+	u32 i;
+
+	bloom_scale_init(f, &chain->scale, &h->scale, key);
+	/* stage 0 as it was made, whatever the sizing now */
+	f->geo.bits = h->geo.bits;
+	f->geo.hashes = h->geo.hashes;
+	for (i = 0; i < h->nstages; i++) {
+		bloom_snap_stage_read(buf, i, &e);
+		bloom_snap_stage_geometry(h->geo.type, &e, &geo);
+		st = &chain->stage[i];
+		bloom_scale_publish(f, st, &geo, storage + off);
+		if (bloom_snap_payload_check(&st->core))
+			return -EBADMSG;
+		st->count = e.count;
+		bloom_atomic64_set(&st->core.keys, e.keys);
+		off += bloom_core_storage_bytes(&geo);
+	}
+	return 0;
+}
+
 int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
-		    const u8 *buf, u64 len, void *storage, const char **why)
+		    const u8 *buf, u64 len, void *storage,
+		    struct bloom_snap_chain *chain, const char **why)
 {
 	bloom_hash_key_t key;
 
@@ -304,8 +512,18 @@ int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
 	if (bloom_snap_hash(buf, h->payload_bytes) != h->payload_hash)
 		return bloom_snap_fail(why, -EBADMSG,
 				       "payload checksum mismatch (corrupt snapshot)");
+	if (h->nstages && !chain)
+		return bloom_snap_fail(why, -EOPNOTSUPP,
+				       "a scalable filter's snapshot, and no room for its stages");
 	memcpy(storage, buf, h->payload_bytes);
 	bloom_hash_key_from_bytes(&key, h->hash_key);
+	if (h->nstages) {
+		if (bloom_snap_load_stages(f, h, buf - h->header_size,
+					   storage, chain, &key))
+			return bloom_snap_fail(why, -EBADMSG,
+					       "payload holds values its filter type cannot hold");
+		return 0;
+	}
 	bloom_core_init(f, &h->geo, &key, storage);
 	if (bloom_snap_payload_check(f))
 		return bloom_snap_fail(why, -EBADMSG,
@@ -327,6 +545,6 @@ void bloom_snap_header_make(u8 *buf, const struct bloom_core *f,
 		h.name[i] = name[i];
 	if (stats)
 		h.stats = *stats;
-	h.payload_hash = bloom_snap_hash(f->words, h.payload_bytes);
-	bloom_snap_header_write(buf, &h);
+	h.payload_hash = bloom_snap_payload_hash(f);
+	bloom_snap_header_write(buf, &h, f);
 }

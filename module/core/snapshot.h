@@ -9,7 +9,9 @@
  * A snapshot is a header of header_size bytes followed by the payload, the
  * filter's storage exactly as bloom_core_storage_bytes() lays it out, in
  * little-endian byte order (on a little-endian host, the memory itself).
- * Nothing follows the payload.
+ * Nothing follows the payload. A scalable filter's snapshot has the
+ * incompatible feature BLOOM_SNAP_F_STAGES: its header ends with a table of
+ * its stages and its payload is their storage, one after the other.
  */
 #ifndef BLOOM_CORE_SNAPSHOT_H
 #define BLOOM_CORE_SNAPSHOT_H
@@ -23,8 +25,14 @@
 #define BLOOM_SNAP_HEADER_MAX	4096	/* the largest header it reads */
 #define BLOOM_SNAP_PREFIX	16	/* bytes that tell the header's size */
 #define BLOOM_SNAP_NAME_LEN	32
-/* Feature flags this code knows: none yet. */
-#define BLOOM_SNAP_INCOMPAT_KNOWN	0U
+/* Incompatible feature: a scalable filter, with its stage table. */
+#define BLOOM_SNAP_F_STAGES		1U	/* bit 0 */
+/* Feature flags this code knows. */
+#define BLOOM_SNAP_INCOMPAT_KNOWN	BLOOM_SNAP_F_STAGES
+#define BLOOM_SNAP_STAGE_SIZE		40	/* bytes per stage table entry */
+/* The header of a snapshot of @n stages (0: not scalable). */
+#define BLOOM_SNAP_HEADER_BYTES(n)	(BLOOM_SNAP_HEADER_SIZE + \
+					 BLOOM_SNAP_STAGE_SIZE * (n))
 
 /* Statistics carried for information; what the storage shows is recounted. */
 struct bloom_snap_stats {
@@ -38,18 +46,51 @@ struct bloom_snap_stats {
 };
 
 /**
+ * struct bloom_snap_stage - one entry of a scalable filter's stage table
+ * @capacity: the stage's capacity, N * s^i
+ * @bits: its m
+ * @count: new keys added to it (at most @capacity)
+ * @keys: its key estimate's counter (the core's keys), carried
+ * @hashes: its k
+ * @fpp_ppb: its rate, floor(P * (1 - r) * r^i)
+ */
+struct bloom_snap_stage {
+	u64 capacity;
+	u64 bits;
+	u64 count;
+	u64 keys;
+	u32 hashes;
+	u32 fpp_ppb;
+};
+
+/*
+ * What bloom_snap_load() builds a scalable filter in (userspace: the kernel
+ * builds its stages itself): the chain and room for every stage.
+ */
+struct bloom_snap_chain {
+	struct bloom_scale scale;
+	struct bloom_scale_stage stage[BLOOM_SCALE_STAGES_MAX];
+};
+
+/**
  * struct bloom_snap_header - a snapshot's header, decoded
  * @version: format version (BLOOM_SNAP_VERSION when written here)
  * @header_size: bytes of header before the payload
  * @incompat: feature flags a reader must know (else it refuses)
  * @compat: feature flags a reader may ignore
  * @scheme: position scheme id (BLOOM_SCHEME_ID of the writer)
- * @geo: type and geometry
- * @payload_bytes: bytes of payload, bloom_core_storage_bytes(@geo)
+ * @geo: type and geometry (a scalable filter's: stage 0's bits and
+ *	hashes, the capacity N and rate P it was created with)
+ * @payload_bytes: bytes of payload, bloom_core_storage_bytes(@geo) (with
+ *	stages: the sum over them)
  * @payload_hash: xxh64 (seed 0) of the payload
  * @name: the filter's name, NUL-terminated, zero-padded
  * @hash_key: the filter's SipHash key
  * @stats: statistics at the time of the save
+ * @nstages: with BLOOM_SNAP_F_STAGES in @incompat: the stages (1 to
+ *	BLOOM_SCALE_STAGES_MAX); else 0
+ * @scale: with @nstages: the parameters (type, growth, capacity, fpp_ppb,
+ *	tightening_ppm) the stages follow
  */
 struct bloom_snap_header {
 	u32 version;
@@ -63,26 +104,54 @@ struct bloom_snap_header {
 	char name[BLOOM_SNAP_NAME_LEN];
 	u8 hash_key[BLOOM_CORE_HASH_KEY_LEN];
 	struct bloom_snap_stats stats;
+	u32 nstages;
+	struct bloom_scale_params scale;
 };
 
 /*
  * Fills @h for filter @f: version, header size, scheme, geometry, key and
- * payload size. The caller sets @name, @stats and, once it has hashed the
+ * payload size, and for a scalable filter the stage feature, parameters
+ * and number of stages (@f must not get a stage until the header is
+ * written). The caller sets @name, @stats and, once it has hashed the
  * payload it writes, @payload_hash.
  */
 void bloom_snap_header_init(struct bloom_snap_header *h,
 			    const struct bloom_core *f);
 
-/* Encodes @h into @buf (BLOOM_SNAP_HEADER_SIZE bytes), checksum included. */
-void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h);
+/*
+ * Encodes @h into @buf (h->header_size bytes), checksum included; with
+ * stages, the stage table from @f (whose stage counts are read now: write
+ * the header after the payload, so that every key whose bits the payload
+ * holds is counted).
+ */
+void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
+			     const struct bloom_core *f);
+
+/* Stage @i of @f as a stage table entry. */
+void bloom_snap_stage_get(const struct bloom_core *f, u32 i,
+			  struct bloom_snap_stage *st);
+
+/*
+ * Entry @i (under h->nstages) of the stage table of the header at @buf,
+ * which bloom_snap_header_read() accepted into h.
+ */
+void bloom_snap_stage_read(const u8 *buf, u32 i, struct bloom_snap_stage *st);
+
+/* Stage entry @st of a snapshot of type @type as a geometry. */
+void bloom_snap_stage_geometry(u32 type, const struct bloom_snap_stage *st,
+			       struct bloom_geometry *geo);
+
+/* xxh64 of @f's storage (of all its stages, one after the other). */
+u64 bloom_snap_payload_hash(const struct bloom_core *f);
 
 /*
  * The header of a snapshot of @f, whose storage is not changing (userspace:
  * "bloomctl build", tests): bloom_snap_header_init(), @name (truncated to
  * 31 bytes), @stats (may be NULL), the payload's hash, then
- * bloom_snap_header_write() into @buf. The payload to write after it is the
- * storage, f->words, bloom_core_storage_bytes() bytes (on a little-endian
- * host: bloom_snap_native()).
+ * bloom_snap_header_write() into @buf (bloom_snap_header_bytes(@f) bytes).
+ * The payload to write after it is the storage, f->words,
+ * bloom_core_storage_bytes() bytes (on a little-endian host:
+ * bloom_snap_native()); a scalable filter's: each stage's, oldest first.
  */
 void bloom_snap_header_make(u8 *buf, const struct bloom_core *f,
 			    const char *name,
@@ -108,6 +177,9 @@ int bloom_snap_header_size(const u8 *buf, u64 len, u32 *size);
 int bloom_snap_header_read(const u8 *buf, u64 len,
 			   struct bloom_snap_header *h, const char **why);
 
+/* The header size of a snapshot of @f. */
+u32 bloom_snap_header_bytes(const struct bloom_core *f);
+
 /*
  * The geometry a snapshot may carry: bloom_geometry_check(), and for d-left
  * the table shape the core works on.
@@ -128,11 +200,15 @@ int bloom_snap_payload_check(struct bloom_core *f);
  * bloom_snap_header_read() decoded into @h: checks the length and the
  * payload checksum, copies the payload into @storage (h->payload_bytes,
  * BLOOM_CORE_ALIGN-aligned), binds @f to it (bloom_core_init()) and checks
- * it (bloom_snap_payload_check()). 0, -EBADMSG or -EOPNOTSUPP (a
- * big-endian host), with *@why as for bloom_snap_header_read().
+ * it (bloom_snap_payload_check()). With stages @f becomes a scalable filter
+ * in @chain (which must live as long as @f) whose stages are slices of
+ * @storage, each checked; without @chain such a snapshot is -EOPNOTSUPP.
+ * 0, -EBADMSG or -EOPNOTSUPP (a big-endian host), with *@why as for
+ * bloom_snap_header_read().
  */
 int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
-		    const u8 *buf, u64 len, void *storage, const char **why);
+		    const u8 *buf, u64 len, void *storage,
+		    struct bloom_snap_chain *chain, const char **why);
 
 /* xxh64 (seed 0) of @len bytes, as the header's checksums use it. */
 u64 bloom_snap_hash(const void *p, u64 len);

@@ -661,6 +661,19 @@ expect_err "swap of a scalable and a plain filter is refused, saying why" 3 \
 	"both scalable or neither" swap ${P}g ${P}s
 check "the refused calls left the scalable filter's keys" \
 	sh -c "[ '$(sysval ${P}g stage_count)' = 3 ] && bloomctl test -q ${P}g https://example.org/page/4999"
+run save ${P}g "$W/g.bloom"
+check "save of a scalable filter exits 0 and writes the snapshot" \
+	sh -c "[ $rc = 0 ] && [ -s '$W/g.bloom' ]"
+run restore "$W/g.bloom" --name ${P}r
+check "restore --name of it exits 0" sh -c "[ $rc = 0 ]"
+run test ${P}r -f "$W/urls"
+check "the restored filter finds all 5000 keys" \
+	sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
+check "the restored filter has the stages of the saved one (count, bits, keys per stage)" \
+	sh -c "for a in stage_count growth tightening_ppm bits bits_set stages/0/bits stages/1/bits stages/2/bits stages/2/count stages/2/fpp_ppb; do [ \"\$(cat $SYS/filters/${P}g/\$a)\" = \"\$(cat $SYS/filters/${P}r/\$a)\" ] || exit 1; done"
+expect_err "restore --replace of the scalable snapshot onto a plain filter is refused, saying why" 3 \
+	"one of them is scalable and the other not" restore "$W/g.bloom" --name ${P}s --replace
+run destroy ${P}r
 expect "create --type blocked --scalable --growth 4 --tightening 0.75" 0 \
 	create ${P}h --type blocked --capacity 1000 --fpp 0.01 --scalable --growth 4 --tightening 0.75
 check "sysfs: blocked, growth 4, tightening 750000, stage 0 at 2500000 ppb" \

@@ -8,6 +8,7 @@
  * does: the core says when and how big, the caller allocates and publishes.
  */
 #include "unit.h"
+#include "snapshot.h"
 
 #define ABSENT		1000000u
 
@@ -478,6 +479,156 @@ static void test_batch_agrees(u32 type)
 	free(res2);
 }
 
+/* ------------------------------------------------------------ snapshots */
+
+static void snap_put(u8 *p, u64 v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+/* @f saved as a snapshot in a new buffer of *@len bytes. */
+static u8 *snap_save(const struct bloom_core *f, u64 *len)
+{
+	struct bloom_snap_header h;
+	u32 i, hs = bloom_snap_header_bytes(f);
+	u64 off;
+	u8 *file;
+
+	bloom_snap_header_init(&h, f);
+	*len = hs + h.payload_bytes;
+	file = xalloc(*len);
+	bloom_snap_header_make(file, f, "sc", NULL);
+	for (i = 0, off = hs; i < bloom_scale_stages(f); i++) {
+		const struct bloom_scale_stage *st = bloom_scale_stage(f, i);
+		u64 n = bloom_core_storage_bytes(&st->core.geo);
+
+		memcpy(file + off, st->core.words, n);
+		off += n;
+	}
+	return file;
+}
+
+/* header_read of @file after @off got @v (@bytes wide), header resealed. */
+static int snap_edited(const u8 *file, u64 len, u32 off, u64 v, int bytes)
+{
+	struct bloom_snap_header h;
+	const char *why;
+	u8 *copy = xalloc(len);
+	u32 hs;
+	int ret;
+
+	memcpy(copy, file, len);
+	hs = copy[12] | copy[13] << 8;
+	snap_put(copy + off, v, bytes);
+	snap_put(copy + hs - 8, bloom_snap_hash(copy, hs - 8), 8);
+	ret = bloom_snap_header_read(copy, len, &h, &why);
+	free(copy);
+	return ret;
+}
+
+/*
+ * A scalable filter's snapshot keeps its stages: the same parameters,
+ * geometry, counts and bits after a load, every key present, and the
+ * loaded filter goes on from where the saved one was (its newest stage
+ * fills up at its capacity, not later). A damaged stage table is refused.
+ */
+static void test_snapshot(u32 type)
+{
+	static struct bloom_snap_chain chain;
+	static u64 h[7100];
+	struct bloom_snap_header hd;
+	struct bloom_core g;
+	const char *why = NULL;
+	struct sfilter f;
+	u32 i, n, miss = 0, same = 1, pos = 0;
+	u64 len, st2;
+	u8 *file, *storage;
+	int ret;
+
+	sfilter_new(&f, type, 1000, 1000000, 2, 850000);
+	for (i = 0; i < 7100; i++)
+		h[i] = key_hash(&f.core, 11, i);
+	sfilter_add(&f, h, 5000, NULL);
+	n = bloom_scale_stages(&f.core);
+	file = snap_save(&f.core, &len);
+	ret = bloom_snap_header_read(file, len, &hd, &why);
+	check(!ret && n == 3 && hd.nstages == n &&
+	      (hd.incompat & BLOOM_SNAP_F_STAGES) &&
+	      hd.header_size == BLOOM_SNAP_HEADER_SIZE + 40 * n &&
+	      hd.scale.growth == 2 && hd.scale.tightening_ppm == 850000,
+	      "%s: a snapshot of %u stages: the stage feature, a header of 256 + 40 x %u bytes, the parameters (%s)",
+	      tname(type), n, n, ret ? why : "read");
+	storage = xalloc(hd.payload_bytes);
+	check(bloom_snap_load(&g, &hd, file, len, storage, NULL, &why) ==
+	      -EOPNOTSUPP,
+	      "%s: loading it without room for stages is -EOPNOTSUPP",
+	      tname(type));
+	ret = bloom_snap_load(&g, &hd, file, len, storage, &chain, &why);
+	check(!ret && bloom_core_is_scalable(&g) &&
+	      bloom_scale_stages(&g) == n,
+	      "%s: it loads as a scalable filter of %u stages (%s)",
+	      tname(type), n, ret ? why : "loaded");
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct bloom_scale_stage *a = bloom_scale_stage(&f.core, i);
+		const struct bloom_scale_stage *b = bloom_scale_stage(&g, i);
+
+		same &= a->core.geo.bits == b->core.geo.bits &&
+			a->core.geo.hashes == b->core.geo.hashes &&
+			a->core.geo.capacity == b->core.geo.capacity &&
+			a->core.geo.fpp_ppb == b->core.geo.fpp_ppb &&
+			a->count == b->count &&
+			bloom_core_bits_set(&a->core) ==
+			bloom_core_bits_set(&b->core) &&
+			!memcmp(a->core.words, b->core.words,
+				bloom_core_storage_bytes(&a->core.geo));
+	}
+	check(same, "%s: every stage has its geometry, count, bits set and bits back",
+	      tname(type));
+	for (i = 0; i < 5000; i++)
+		miss += !bloom_core_query_hash(&g, h[i]);
+	check(miss == 0, "%s: all 5000 keys present after the load (%u missing)",
+	      tname(type), miss);
+	/*
+	 * Stage 2 (capacity 4000) held about 2000: of 2100 more keys it
+	 * takes what fills it to 4000 and stops there for a new stage.
+	 */
+	st2 = bloom_scale_stage(&g, 2)->count;
+	ret = bloom_scale_add_batch(&g, h + 5000, 2100, NULL, &pos);
+	check(st2 > 1900 && st2 < 2000 && pos < 2100 &&
+	      bloom_scale_stages(&g) == 3 &&
+	      bloom_scale_stage(&g, 2)->count == 4000 && bloom_scale_full(&g),
+	      "%s: the loaded filter goes on: its newest stage, holding %llu, took keys up to 4000 and stopped after %u of 2100",
+	      tname(type), (unsigned long long)st2, pos);
+
+	/* a damaged stage table (header checksum made right) */
+	check(snap_edited(file, len, 200, n + 1, 4) == -EBADMSG,
+	      "%s: a stage count the header's size does not hold: -EBADMSG",
+	      tname(type));
+	check(snap_edited(file, len, 248 + 40, 2001, 8) == -EBADMSG,
+	      "%s: stage 1 with a capacity its index does not give: -EBADMSG",
+	      tname(type));
+	check(snap_edited(file, len, 248 + 80 + 16, 4001, 8) == -EBADMSG,
+	      "%s: stage 2 holding more keys than its capacity: -EBADMSG",
+	      tname(type));
+	check(snap_edited(file, len, 192, 1, 4) == -EBADMSG,
+	      "%s: growth 1: -EBADMSG", tname(type));
+	check(snap_edited(file, len, 16, 0, 4) == -EBADMSG,
+	      "%s: the stage feature cleared (the payload is not one filter's): -EBADMSG",
+	      tname(type));
+	check(snap_edited(file, len, 16, 3, 4) == -EPROTONOSUPPORT,
+	      "%s: an unknown incompatible feature beside it: -EPROTONOSUPPORT",
+	      tname(type));
+out:
+	free(storage);
+	free(file);
+	sfilter_free(&f);
+}
+
 int main(int argc, char **argv)
 {
 	double t0 = now();
@@ -490,6 +641,8 @@ int main(int argc, char **argv)
 	test_estimate();
 	test_batch_agrees(BLOOM_CORE_STANDARD);
 	test_batch_agrees(BLOOM_CORE_BLOCKED);
+	test_snapshot(BLOOM_CORE_STANDARD);
+	test_snapshot(BLOOM_CORE_BLOCKED);
 	test_growth(BLOOM_CORE_STANDARD, 20);
 	test_growth(BLOOM_CORE_STANDARD, 100);
 	test_growth(BLOOM_CORE_BLOCKED, 20);

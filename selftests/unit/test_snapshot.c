@@ -124,7 +124,7 @@ static int load(const u8 *buf, u64 len, struct filter *out, const char **why)
 		return ret;
 	out->bytes = h.payload_bytes;
 	out->mem = xalloc(h.payload_bytes);
-	ret = bloom_snap_load(&out->core, &h, buf, len, out->mem, why);
+	ret = bloom_snap_load(&out->core, &h, buf, len, out->mem, NULL, why);
 	if (ret) {
 		free(out->mem);
 		out->mem = NULL;
@@ -373,8 +373,12 @@ static void test_fields(void)
 	check(r == -EBADMSG, "header size 128 refused: %d (%s)", r, why);
 	r = field(BLOOM_CORE_STANDARD, 12, 1U << 20, 4, &why);
 	check(r == -EBADMSG, "header size 1 MiB refused: %d (%s)", r, why);
-	r = field(BLOOM_CORE_STANDARD, 16, 1, 4, &why);
+	r = field(BLOOM_CORE_STANDARD, 16, 2, 4, &why);
 	check(r == -EPROTONOSUPPORT, "unknown incompat flag refused: %d (%s)",
+	      r, why);
+	r = field(BLOOM_CORE_STANDARD, 16, BLOOM_SNAP_F_STAGES, 4, &why);
+	check(r == -EBADMSG,
+	      "the stage flag on a snapshot without a stage table refused: %d (%s)",
 	      r, why);
 	r = field(BLOOM_CORE_STANDARD, 20, 1, 4, &why);
 	check(r == 0, "unknown compat flag ignored: %d", r);

@@ -163,6 +163,7 @@ void snap_free(struct snap_file *sf)
 int snap_check(const struct snap_file *sf, struct bloom_snap_header *h,
 	       const char **why)
 {
+	struct bloom_snap_chain *chain = NULL;
 	struct bloom_core f;
 	void *storage;
 	int err;
@@ -171,11 +172,16 @@ int snap_check(const struct snap_file *sf, struct bloom_snap_header *h,
 	if (err)
 		return err;
 	storage = aligned_alloc(BLOOM_CORE_ALIGN, h->payload_bytes);
-	if (!storage) {
+	/* a scalable filter's stages are checked one by one */
+	if (h->nstages)
+		chain = malloc(sizeof(*chain));
+	if (!storage || (h->nstages && !chain)) {
+		free(storage);
 		*why = "out of memory";
 		return -ENOMEM;
 	}
-	err = bloom_snap_load(&f, h, sf->buf, sf->len, storage, why);
+	err = bloom_snap_load(&f, h, sf->buf, sf->len, storage, chain, why);
+	free(chain);
 	free(storage);
 	return err;
 }

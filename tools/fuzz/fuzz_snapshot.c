@@ -74,10 +74,12 @@ static u8 *falloc(size_t n)
 /* Parses and loads; on success exercises the filter. 1 if accepted. */
 static int try_load(const u8 *buf, size_t len)
 {
+	static struct bloom_snap_chain cf, cg;
 	struct bloom_snap_header h;
 	struct bloom_core f, g;
 	const char *why = NULL;
-	u8 hdr[BLOOM_SNAP_HEADER_SIZE];
+	u8 hdr[BLOOM_SNAP_HEADER_BYTES(BLOOM_SCALE_STAGES_MAX)];
+	u32 hs;
 	void *storage, *again;
 	u64 hsh;
 	int ret;
@@ -88,7 +90,7 @@ static int try_load(const u8 *buf, size_t len)
 	if (h.payload_bytes > MAX_PAYLOAD)
 		return 0;
 	storage = zalloc(h.payload_bytes);
-	ret = bloom_snap_load(&f, &h, buf, len, storage, &why);
+	ret = bloom_snap_load(&f, &h, buf, len, storage, &cf, &why);
 	if (ret) {
 		CHECK(why != NULL, "no reason for %d", ret);
 		free(storage);
@@ -104,19 +106,20 @@ static int try_load(const u8 *buf, size_t len)
 
 	/* saved again, it loads to the same storage */
 	bloom_snap_header_make(hdr, &f, h.name, &h.stats);
+	hs = bloom_snap_header_bytes(&f);
 	{
-		u8 *file = falloc(sizeof(hdr) + h.payload_bytes);
+		u8 *file = falloc(hs + h.payload_bytes);
 		struct bloom_snap_header h2;
 
-		memcpy(file, hdr, sizeof(hdr));
-		memcpy(file + sizeof(hdr), f.words, h.payload_bytes);
-		CHECK(!bloom_snap_header_read(file, sizeof(hdr) +
-					      h.payload_bytes, &h2, &why),
+		memcpy(file, hdr, hs);
+		/* a scalable filter's stages are slices of storage, in order */
+		memcpy(file + hs, storage, h.payload_bytes);
+		CHECK(!bloom_snap_header_read(file, hs + h.payload_bytes, &h2,
+					      &why),
 		      "re-saved header refused: %s", why);
 		again = zalloc(h.payload_bytes);
-		CHECK(!bloom_snap_load(&g, &h2, file,
-				       sizeof(hdr) + h.payload_bytes, again,
-				       &why),
+		CHECK(!bloom_snap_load(&g, &h2, file, hs + h.payload_bytes,
+				       again, &cg, &why),
 		      "re-saved snapshot refused: %s", why);
 		CHECK(!memcmp(again, storage, h.payload_bytes),
 		      "re-saved storage differs");

@@ -75,7 +75,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		if (op == BLOOM_OP_MERGE)
 			return "%s: d-left and scalable filters cannot be merged (d-left cells cannot be added up; scalable filters have stages of their own): add the other filter's keys instead";
 		if (op == BLOOM_OP_SAVE || op == BLOOM_OP_RESTORE)
-			return "%s: this module cannot snapshot the filter (snapshots need a little-endian machine and do not hold a scalable filter's stages yet)";
+			return "%s: snapshots need a little-endian machine";
 		if (op == BLOOM_OP_FLUSH)
 			return "%s: a scalable filter cannot be flushed: destroy it and create it again";
 		return "%s: this filter's type cannot do this operation";

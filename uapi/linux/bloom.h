@@ -117,10 +117,12 @@
  * with BLOOM_CREATE_F_GEOMETRY or BLOOM_CREATE_F_SIZE (EINVAL: a scalable
  * filter is given by capacity and fpp_ppb). INFO reports the stages, their
  * total bits and the compound estimated rate; BLOOM_IOC_STAGES each
- * stage's geometry and fill. Snapshots do not carry stages yet: SAVE,
- * MERGE and FLUSH of a scalable filter and BLOOM_CREATE_F_LIKE naming one
- * are EOPNOTSUPP; SWAP of a scalable filter with one that is not, and a
- * RESTORE with BLOOM_RESTORE_F_REPLACE onto a scalable filter, are EINVAL.
+ * stage's geometry and fill. SAVE and RESTORE keep the stages (the
+ * snapshot's STAGES feature). MERGE and FLUSH of a scalable filter and
+ * BLOOM_CREATE_F_LIKE naming one are EOPNOTSUPP; SWAP of a scalable filter
+ * with one that is not, and a RESTORE with BLOOM_RESTORE_F_REPLACE of a
+ * scalable snapshot onto a filter that is not scalable or the other way
+ * round, are EINVAL.
  *
  * Deleting
  * --------
