@@ -623,6 +623,27 @@ run add ${P}g -f "$W/urls"
 check "add -f of 5000 keys (5x its capacity) exits 0" sh -c "[ $rc = 0 ]"
 check "add -f of 5x the first stage's capacity gave no over-capacity warning" \
 	sh -c "! grep -q 'more than its capacity' '$W/err'"
+run info --json ${P}g
+cp "$W/out" "$W/g.json"
+run calc --scalable --type standard --capacity 1000 --fpp 0.001 --json
+check "calc --scalable says what create built: each stage's capacity, rate, bits and hashes" \
+	"$PY" -c "
+import json
+c = json.load(open('$W/out'))
+d = json.load(open('$W/g.json'))
+assert c['scalable'] is True and c['growth'] == 2 and c['type'] == 'standard', c
+keys = ('capacity', 'fpp_ppb', 'bits', 'hashes')
+for s, t in zip(d['stages'], c['stages']):
+    assert all(s[k] == t[k] for k in keys), (s, t)
+assert len(c['stages']) > len(d['stages']) == 3, c
+t = c['stages'][2]
+assert t['total_capacity'] == 7000 and t['total_memory_bytes'] == sum(x['memory_bytes'] for x in c['stages'][:3]), t
+assert 1 < t['vs_optimal'] < 2, t
+"
+expect_err "calc --scalable of a counting filter is a usage error" 2 \
+	"counting filter cannot be --scalable" calc --scalable --type counting --capacity 1000 --fpp 0.01
+expect_err "calc --scalable with --memory is a usage error" 2 \
+	"given by --capacity N" calc --scalable --memory 1M --fpp 0.01
 run test ${P}g -f "$W/urls"
 check "test -f finds all 5000 keys" sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
 check "sysfs: 3 stages (1000 + 2000 + 4000 >= 5000), growth 2, tightening 850000" \

@@ -69,7 +69,9 @@ static const struct verb verbs[] = {
 	{ "calc", cmd_calc,
 	  "calc [--type standard|blocked|counting|dleft] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
-	  "       [--hashes K] [--json]",
+	  "       [--hashes K] [--json]\n"
+	  "       calc --scalable [--type standard|blocked] --capacity N --fpp P\n"
+	  "       [--growth S] [--tightening R] [--json]",
 	  "Shows the filter that create would make from the same numbers, without\n"
 	  "the module: bits, hashes, memory (the table), bits per key and its ratio\n"
 	  "to the theory (-log2(p) / ln 2), and the expected false-positive rate at\n"
@@ -82,6 +84,17 @@ static const struct verb verbs[] = {
 	  "                    table_bytes is this), and memory_bits_per_key,\n"
 	  "                    theory_bits_per_key, ratio_to_theory (memory bits\n"
 	  "                    per key to -log2(fpp) / ln 2), expected_fpp\n"
+	  "      --scalable    the stages of a scalable filter (standard and blocked;\n"
+	  "                    both without --type), as create --scalable makes them:\n"
+	  "                    each stage's capacity, rate, bits, hashes and table,\n"
+	  "                    and for the first i stages full: keys, table, bits\n"
+	  "                    per key and its ratio to one filter of the type sized\n"
+	  "                    for as many keys at P; every stage growth can reach.\n"
+	  "                    --json: type, scalable, capacity, fpp, fpp_ppb,\n"
+	  "                    growth, tightening, stage_count and stages (objects\n"
+	  "                    with capacity, total_capacity, fpp, fpp_ppb, bits,\n"
+	  "                    hashes, memory_bytes, total_memory_bytes, bits_per_key,\n"
+	  "                    optimal_memory_bytes, vs_optimal)\n"
 	  "The other options are those of create.\n" },
 	{ "add", cmd_add,
 	  "add NAME [--ipv4|--ipv6] KEY...\n"

@@ -113,6 +113,23 @@ int size_given(const struct size_args *a);
 void size_or_die(const char *verb, const struct size_args *a,
 		 enum bloom_type t, struct bloom_size_result *r);
 
+/* cmd_calc.c: a scalable filter's options of create and calc. */
+struct scale_args {
+	int scalable;		/* --scalable */
+	uint32_t growth;	/* --growth S; 0: the default, 2 */
+	double tightening;	/* --tightening R; 0: the default, 0.85 */
+};
+/* Handles --scalable (-S), --growth (-g), --tightening (-r): 1 if one. */
+int scale_opt(const char *verb, int c, const char *arg, struct scale_args *s);
+/*
+ * What create and calc refuse alike (exit 2): --growth or --tightening
+ * without --scalable; with it a type that cannot grow (@t; 0: not given),
+ * explicit --bits/--hashes (@geometry), or sizes other than --capacity
+ * and --fpp.
+ */
+void scale_check(const char *verb, const struct scale_args *s,
+		 const struct size_args *a, enum bloom_type t, int geometry);
+
 /* The verbs; argv[0] is the verb. */
 int cmd_calc(const char *dev, int argc, char **argv);
 int cmd_create(const char *dev, int argc, char **argv);

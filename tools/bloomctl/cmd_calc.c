@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bloomctl.h"
+#include "core.h"
 
 /* Handles one of the sizing options; 1 if @c was one, 0 if not. */
 int size_opt(const char *verb, int c, const char *arg, struct size_args *a)
@@ -59,6 +60,54 @@ int size_opt(const char *verb, int c, const char *arg, struct size_args *a)
 		return 1;
 	}
 	return 0;
+}
+
+int scale_opt(const char *verb, int c, const char *arg, struct scale_args *s)
+{
+	uint64_t v;
+	char *end;
+
+	switch (c) {
+	case 'S':
+		s->scalable = 1;
+		return 1;
+	case 'g':
+		if (parse_count(arg, &v) || v < BLOOM_GROWTH_MIN ||
+		    v > BLOOM_GROWTH_MAX)
+			die_usage(verb, "bad growth '%s': give a whole number from %d to %d (each stage that many times the last)",
+				  arg, BLOOM_GROWTH_MIN, BLOOM_GROWTH_MAX);
+		s->growth = (uint32_t)v;
+		return 1;
+	case 'r':
+		errno = 0;
+		s->tightening = strtod(arg, &end);
+		if (errno || end == arg || *end ||
+		    !(s->tightening >= BLOOM_TIGHTENING_PPM_MIN / 1e6 &&
+		      s->tightening <= BLOOM_TIGHTENING_PPM_MAX / 1e6))
+			die_usage(verb, "bad tightening '%s': give a ratio from %.2f to %.2f (each stage's rate that times the last's)",
+				  arg, BLOOM_TIGHTENING_PPM_MIN / 1e6,
+				  BLOOM_TIGHTENING_PPM_MAX / 1e6);
+		return 1;
+	}
+	return 0;
+}
+
+void scale_check(const char *verb, const struct scale_args *s,
+		 const struct size_args *a, enum bloom_type t, int geometry)
+{
+	if (!s->scalable) {
+		if (s->growth || s->tightening != 0)
+			die_usage(verb, "--growth and --tightening go with --scalable");
+		return;
+	}
+	if (t && t != BLOOM_TYPE_STANDARD && t != BLOOM_TYPE_BLOCKED)
+		die_usage(verb, "a %s filter cannot be --scalable: only standard and blocked filters grow by stages (create a counting or dleft filter with its real capacity instead)",
+			  type_name(t));
+	if (geometry || a->o.hashes)
+		die_usage(verb, "a --scalable filter sizes its stages itself: --bits and --hashes do not apply");
+	if (!a->o.capacity || a->o.fpp == 0 || a->o.bits_per_key != 0 ||
+	    a->o.memory)
+		die_usage(verb, "a --scalable filter is given by --capacity N (its first stage's) and --fpp P (over all stages): --bits-per-key and --memory do not apply");
 }
 
 int size_given(const struct size_args *a)
@@ -207,6 +256,179 @@ static void print_json(const struct bloom_size_result *r, const char *ind,
 	printf("%s}%s\n", ind, last ? "" : ",");
 }
 
+/*
+ * One scalable filter's stages for calc: what each costs and what the
+ * chain costs against one filter of the type sized for as many keys, for
+ * every stage growth can reach (the core's stage math and sizing, the
+ * module's). 0, or -1 with the reason in @msg.
+ */
+struct calc_stage {
+	uint64_t capacity, total, bits, bytes, total_bytes, optimal_bytes;
+	uint32_t fpp_ppb, hashes;
+};
+
+static int scale_stages(enum bloom_type t, const struct size_args *a,
+			const struct scale_args *s, struct calc_stage *st,
+			uint32_t *n, const char **end, char *msg, size_t len)
+{
+	struct bloom_scale_params p = {
+		.type = t, .capacity = a->o.capacity, .fpp_ppb = a->ppb,
+		.growth = s->growth ? s->growth : BLOOM_GROWTH_DEFAULT,
+		.tightening_ppm = s->tightening != 0 ?
+			(uint32_t)lround(s->tightening * 1e6) :
+			BLOOM_TIGHTENING_PPM_DEFAULT,
+	};
+	struct bloom_geometry g, opt;
+	uint64_t total = 0, bytes = 0;
+	uint32_t i;
+	int err = bloom_scale_check(&p);
+
+	if (err == -E2BIG)
+		return size_fail(msg, len, "the first stage of a scalable %s filter for these numbers would take more than %llu bits: ask for fewer keys or a higher rate",
+				 type_name(t), BLOOM_BITS_MAX);
+	if (err)
+		return size_fail(msg, len, "these numbers do not make a scalable %s filter: its first stage's rate, P x (1 - R), would be under 1 ppb",
+				 type_name(t));
+	for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++) {
+		err = bloom_scale_stage_geometry(&p, i, &g);
+		if (err)
+			break;
+		total += g.capacity;
+		bytes += bloom_core_storage_bytes(&g);
+		st[i].capacity = g.capacity;
+		st[i].total = total;
+		st[i].fpp_ppb = g.fpp_ppb;
+		st[i].bits = g.bits;
+		st[i].hashes = g.hashes;
+		st[i].bytes = bloom_core_storage_bytes(&g);
+		st[i].total_bytes = bytes;
+		st[i].optimal_bytes = 0;
+		if (total <= BLOOM_CAPACITY_MAX &&
+		    !bloom_geometry_size(t, total, a->ppb, &opt))
+			st[i].optimal_bytes = bloom_core_storage_bytes(&opt);
+	}
+	*n = i;
+	/* why growth ends there: the module's ENOSPC */
+	*end = i == BLOOM_SCALE_STAGES_MAX ? "the most stages a filter has" :
+	       bloom_scale_stage_params(&p, i, &g.capacity, &g.fpp_ppb) ?
+	       (g.capacity = p.capacity, "the next stage would hold over 2^32 - 1 keys or have a rate under 1 ppb") :
+	       "the next stage would be over 2^40 bits";
+	return 0;
+}
+
+static void print_scale_json(enum bloom_type t, const struct size_args *a,
+			     const struct scale_args *s,
+			     const struct calc_stage *st, uint32_t n,
+			     const char *ind, int last)
+{
+	uint32_t i;
+
+	printf("%s{\n", ind);
+	printf("%s  \"type\": \"%s\",\n", ind, type_name(t));
+	printf("%s  \"scalable\": true,\n", ind);
+	printf("%s  \"capacity\": %" PRIu64 ",\n", ind, a->o.capacity);
+	printf("%s  \"fpp\": %.9g,\n", ind, a->ppb / 1e9);
+	printf("%s  \"fpp_ppb\": %u,\n", ind, a->ppb);
+	printf("%s  \"growth\": %u,\n", ind,
+	       s->growth ? s->growth : BLOOM_GROWTH_DEFAULT);
+	printf("%s  \"tightening\": %.6g,\n", ind,
+	       s->tightening != 0 ? s->tightening :
+	       BLOOM_TIGHTENING_PPM_DEFAULT / 1e6);
+	printf("%s  \"stage_count\": %u,\n", ind, n);
+	printf("%s  \"stages\": [", ind);
+	for (i = 0; i < n; i++)
+		printf("%s\n%s    { \"capacity\": %" PRIu64
+		       ", \"total_capacity\": %" PRIu64
+		       ", \"fpp\": %.9g, \"fpp_ppb\": %u, \"bits\": %" PRIu64
+		       ", \"hashes\": %u, \"memory_bytes\": %" PRIu64
+		       ", \"total_memory_bytes\": %" PRIu64
+		       ", \"bits_per_key\": %.4f, \"optimal_memory_bytes\": %" PRIu64
+		       ", \"vs_optimal\": %.4f }",
+		       i ? "," : "", ind, st[i].capacity, st[i].total,
+		       st[i].fpp_ppb / 1e9, st[i].fpp_ppb, st[i].bits,
+		       st[i].hashes, st[i].bytes, st[i].total_bytes,
+		       8.0 * st[i].total_bytes / st[i].total,
+		       st[i].optimal_bytes,
+		       st[i].optimal_bytes ?
+		       (double)st[i].total_bytes / st[i].optimal_bytes : 0.0);
+	printf("\n%s  ]\n%s}%s\n", ind, ind, last ? "" : ",");
+}
+
+static void print_scale_text(enum bloom_type t, const struct size_args *a,
+			     const struct scale_args *s,
+			     const struct calc_stage *st, uint32_t n,
+			     const char *end)
+{
+	uint32_t i;
+	char hb[32], tb[32];
+
+	printf("scalable %s filter: stage 0 holds %" PRIu64 " keys, each stage %u times the last at %.6g times its rate;\n"
+	       "the rate over all stages stays under %.9g. %u stages at most (then %s).\n",
+	       type_name(t), a->o.capacity,
+	       s->growth ? s->growth : BLOOM_GROWTH_DEFAULT,
+	       s->tightening != 0 ? s->tightening :
+	       BLOOM_TIGHTENING_PPM_DEFAULT / 1e6, a->ppb / 1e9, n, end);
+	printf("%5s %12s %13s %11s %14s %6s %11s %11s %9s %9s\n", "STAGE",
+	       "CAPACITY", "TOTAL KEYS", "FPP", "BITS", "HASHES", "MEMORY",
+	       "TOTAL MEM", "B/KEY", "X ONE");
+	for (i = 0; i < n; i++) {
+		human(st[i].bytes, hb, sizeof(hb));
+		human(st[i].total_bytes, tb, sizeof(tb));
+		printf("%5u %12" PRIu64 " %13" PRIu64 " %11.4g %14" PRIu64
+		       " %6u %11s %11s %9.2f ", i, st[i].capacity,
+		       st[i].total, st[i].fpp_ppb / 1e9, st[i].bits,
+		       st[i].hashes, hb, tb,
+		       8.0 * st[i].total_bytes / st[i].total);
+		if (st[i].optimal_bytes)
+			printf("%9.3f\n", (double)st[i].total_bytes /
+			       st[i].optimal_bytes);
+		else
+			printf("%9s\n", "-");
+	}
+	printf("TOTAL MEM is the tables of stages 0..i, full at TOTAL KEYS; B/KEY its bits\n"
+	       "per key; X ONE compares it with one %s filter sized for TOTAL KEYS at\n"
+	       "the same rate.\n", type_name(t));
+}
+
+/* calc --scalable: standard and blocked (one with --type). */
+static int calc_scalable(enum bloom_type type, const struct size_args *a,
+			 const struct scale_args *s, int json)
+{
+	static const enum bloom_type types[] = { BLOOM_TYPE_STANDARD,
+						 BLOOM_TYPE_BLOCKED };
+	static struct calc_stage st[2][BLOOM_SCALE_STAGES_MAX];
+	const char *end[2];
+	uint32_t n[2];
+	char msg[512];
+	int i, k = 0;
+
+	scale_check("calc", s, a, type, 0);
+	for (i = 0; i < 2; i++) {
+		if (type && types[i] != type)
+			continue;
+		if (scale_stages(types[i], a, s, st[i], &n[i], &end[i], msg,
+				 sizeof(msg)))
+			die_usage("calc", "%s", msg);
+	}
+	if (json && !type)
+		printf("[\n");
+	for (i = 0; i < 2; i++) {
+		if (type && types[i] != type)
+			continue;
+		if (json)
+			print_scale_json(types[i], a, s, st[i], n[i],
+					 type ? "" : "  ", type || i == 1);
+		else {
+			if (k++)
+				printf("\n");
+			print_scale_text(types[i], a, s, st[i], n[i], end[i]);
+		}
+	}
+	if (json && !type)
+		printf("]\n");
+	return EXIT_OK;
+}
+
 int cmd_calc(const char *dev, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -216,6 +438,9 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ "bits-per-key", required_argument, NULL, 'b' },
 		{ "memory", required_argument, NULL, 'M' },
 		{ "hashes", required_argument, NULL, 'k' },
+		{ "scalable", no_argument, NULL, 'S' },
+		{ "growth", required_argument, NULL, 'g' },
+		{ "tightening", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -228,6 +453,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	struct bloom_size_result r[4] = { { .sz = sizeof(r[0]) },
 		{ .sz = sizeof(r[0]) }, { .sz = sizeof(r[0]) },
 		{ .sz = sizeof(r[0]) } };
+	struct scale_args sc = { 0 };
 	char why[4][512];
 	int nwhy = 0;
 	enum bloom_type type = 0;
@@ -238,7 +464,8 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	a.o.sz = sizeof(a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:jh", opts, NULL)) != -1) {
-		if (size_opt("calc", c, optarg, &a))
+		if (size_opt("calc", c, optarg, &a) ||
+		    scale_opt("calc", c, optarg, &sc))
 			continue;
 		switch (c) {
 		case 't':
@@ -259,6 +486,8 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("calc", "unexpected argument '%s'", argv[optind]);
+	if (sc.scalable || sc.growth || sc.tightening != 0)
+		return calc_scalable(type, &a, &sc, json);
 	for (i = 0; i < 4; i++) {
 		if (type && all[i] != type)
 			continue;

@@ -32,16 +32,17 @@ int cmd_create(const char *dev, int argc, char **argv)
 	BLOOM_OPTS(bloom_create_opts, o, .type = BLOOM_TYPE_STANDARD);
 	struct bloom_size_result r = { .sz = sizeof(r) };
 	uint8_t key[BLOOM_HASH_KEY_LEN];
+	struct scale_args sc = { 0 };
 	struct size_args a;
 	int have_type = 0, c, fd, err;
 	uint64_t v;
 	const char *name;
-	char *end;
 
 	memset(&a, 0, sizeof(a));
 	a.o.sz = sizeof(a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:h", opts, NULL)) != -1) {
-		if (size_opt("create", c, optarg, &a))
+		if (size_opt("create", c, optarg, &a) ||
+		    scale_opt("create", c, optarg, &sc))
 			continue;
 		switch (c) {
 		case 't':
@@ -80,25 +81,6 @@ int cmd_create(const char *dev, int argc, char **argv)
 		case 'L':
 			o.like = optarg;
 			break;
-		case 'S':
-			o.flags |= BLOOM_CREATE_F_SCALABLE;
-			break;
-		case 'g':
-			if (parse_count(optarg, &v) || v < BLOOM_GROWTH_MIN ||
-			    v > BLOOM_GROWTH_MAX)
-				die_usage("create", "bad growth '%s': give a whole number from %d to %d (each stage that many times the last)",
-					  optarg, BLOOM_GROWTH_MIN, BLOOM_GROWTH_MAX);
-			o.growth = v;
-			break;
-		case 'r':
-			o.tightening = strtod(optarg, &end);
-			if (end == optarg || *end ||
-			    !(o.tightening >= BLOOM_TIGHTENING_PPM_MIN / 1e6 &&
-			      o.tightening <= BLOOM_TIGHTENING_PPM_MAX / 1e6))
-				die_usage("create", "bad tightening '%s': give a ratio from %.2f to %.2f (each stage's rate that times the last's)",
-					  optarg, BLOOM_TIGHTENING_PPM_MIN / 1e6,
-					  BLOOM_TIGHTENING_PPM_MAX / 1e6);
-			break;
 		case 'h':
 			print_help(stdout, "create");
 			return EXIT_OK;
@@ -117,8 +99,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 		if (size_given(&a) || a.o.hashes || have_type || o.bits ||
 		    o.hash_key)
 			die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
-		if ((o.flags & BLOOM_CREATE_F_SCALABLE) || o.growth ||
-		    o.tightening != 0)
+		if (sc.scalable || sc.growth || sc.tightening != 0)
 			die_usage("create", "--like makes a filter like OTHER, which is not scalable (a scalable filter cannot be copied with --like): drop --scalable, --growth and --tightening");
 		o.type = 0;
 		fd = open_device(dev);
@@ -133,18 +114,11 @@ int cmd_create(const char *dev, int argc, char **argv)
 	o.capacity = a.o.capacity;
 	o.fpp = a.o.fpp;
 	o.hashes = a.o.hashes;
-	if (!(o.flags & BLOOM_CREATE_F_SCALABLE) &&
-	    (o.growth || o.tightening != 0))
-		die_usage("create", "--growth and --tightening go with --scalable");
-	if (o.flags & BLOOM_CREATE_F_SCALABLE) {
-		if (type_can_delete(o.type))
-			die_usage("create", "a %s filter cannot be --scalable: only standard and blocked filters grow by stages (create a counting or dleft filter with its real capacity instead)",
-				  bloom_type_name(o.type));
-		if (o.bits || o.hashes)
-			die_usage("create", "a --scalable filter sizes its stages itself: --bits and --hashes do not apply");
-		if (!o.capacity || o.fpp == 0 || a.o.bits_per_key != 0 ||
-		    a.o.memory)
-			die_usage("create", "a --scalable filter is given by --capacity N (its first stage's) and --fpp P (over all stages): --bits-per-key and --memory do not apply");
+	scale_check("create", &sc, &a, o.type, !!o.bits);
+	if (sc.scalable) {
+		o.flags |= BLOOM_CREATE_F_SCALABLE;
+		o.growth = sc.growth;
+		o.tightening = sc.tightening;
 	}
 	if (o.bits) {
 		/* explicit geometry: capacity and rate are recorded as given */
