@@ -196,10 +196,12 @@ static void memory_case(uint32_t type, uint64_t n0, uint32_t ppb,
 	static const uint32_t rs[2] = { 850000, 500000 };
 	static const char *const names[2] = { "defaults", "redisbloom" };
 	uint64_t keys = n0 * factor;
-	struct bloom_geometry opt;
+	struct bloom_geometry opt, same;
 	int v;
 
-	if (bloom_geometry_size(BLOOM_CORE_STANDARD, keys, ppb, &opt))
+	/* the optimum: one standard filter; and one filter of this type */
+	if (bloom_geometry_size(BLOOM_CORE_STANDARD, keys, ppb, &opt) ||
+	    bloom_geometry_size(type, keys, ppb, &same))
 		die("optimal geometry");
 	json_obj(stdout, NULL);
 	json_str(stdout, "type", type_names[type]);
@@ -209,6 +211,8 @@ static void memory_case(uint32_t type, uint64_t n0, uint32_t ppb,
 	json_num(stdout, "p", ppb / 1e9);
 	json_u64(stdout, "optimal_bits", opt.bits);
 	json_num(stdout, "optimal_bits_per_key", (double)opt.bits / keys);
+	json_u64(stdout, "same_type_bits", same.bits);
+	json_num(stdout, "same_type_bits_per_key", (double)same.bits / keys);
 	json_arr(stdout, "schemes");
 	for (v = 0; v < 2; v++) {
 		struct sfilter *f = malloc(sizeof(*f));
@@ -235,6 +239,8 @@ static void memory_case(uint32_t type, uint64_t n0, uint32_t ppb,
 			 (double)bloom_core_bits(&f->core) / keys);
 		json_num(stdout, "vs_optimal",
 			 (double)bloom_core_bits(&f->core) / opt.bits);
+		json_num(stdout, "vs_same_type",
+			 (double)bloom_core_bits(&f->core) / same.bits);
 		json_u64(stdout, "false_negatives", keys - present);
 		json_u64(stdout, "absent_queried", absent);
 		json_u64(stdout, "false_positives", fp);
