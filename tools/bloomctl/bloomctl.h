@@ -20,6 +20,15 @@ enum {
 #define BLOOMCTL_STR_(x)	#x
 #define BLOOMCTL_STR(x)		BLOOMCTL_STR_(x)
 #define BLOOM_KEY_MAX_STR	BLOOMCTL_STR(BLOOM_KEY_MAX)
+#define BLOOM_HASHES_MAX_STR	BLOOMCTL_STR(BLOOM_HASHES_MAX)
+/*
+ * --fpp's range as a probability, for help and messages: the one pair of
+ * limits that is not a plain number in <linux/bloom.h>, so the build checks
+ * that the words still say what the header says.
+ */
+#define BLOOM_FPP_RANGE_STR	"1e-9 to 0.5"
+_Static_assert(BLOOM_FPP_PPB_MIN == 1 && BLOOM_FPP_PPB_MAX == 500000000,
+	       "BLOOM_FPP_RANGE_STR must say BLOOM_FPP_PPB_MIN..MAX");
 
 /*
  * report.c: output that fails is an error. check_output() flushes stdout and
