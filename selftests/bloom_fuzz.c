@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "bloom_test.h"
 
@@ -181,6 +182,41 @@ static __u32 fuzz_flags(struct fuzzer *f, __u32 known)
 	return rnd(f);
 }
 
+/*
+ * Is byte @pos of the argument of command @nr part of a pointer to memory
+ * the kernel may write (or read)? The random byte below leaves those
+ * alone: fuzz_ptr() fuzzes the pointers, always within the thread's own
+ * region or clearly invalid. One changed byte moves a pointer by up to
+ * 2^56 bytes, often into another mapping of this process: the thread
+ * stacks sit right below the regions, with each thread's descriptor
+ * (struct pthread, the stack canary at fs:0x28) at the top, and the kernel
+ * then writes there as asked. That corrupted the test itself in about 1 run
+ * of 15 (a thread's descriptor zeroed: "stack smashing detected", SIGSEGV,
+ * glibc's advise_stack_range assertion at thread exit).
+ */
+static bool in_pointer(unsigned int nr, unsigned int pos)
+{
+	static const struct {
+		unsigned int nr;
+		size_t off;
+	} p[] = {
+		{ 5, offsetof(struct bloom_list, names) },
+		{ 6, offsetof(struct bloom_batch, keys) },
+		{ 6, offsetof(struct bloom_batch, lens) },
+		{ 6, offsetof(struct bloom_batch, results) },
+		{ 6, offsetof(struct bloom_batch, pinned) },
+		{ 9, offsetof(struct bloom_save, buf) },
+		{ 10, offsetof(struct bloom_restore, buf) },
+		{ 14, offsetof(struct bloom_stages, stages) },
+	};
+	unsigned int i, n = nr == 7 || nr == 8 ? 6 : nr;
+
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		if (p[i].nr == n && pos >= p[i].off && pos < p[i].off + 8)
+			return true;
+	return false;
+}
+
 /* Fills @b with a plausible, then mutated, argument for command @nr. */
 static __u32 fuzz_arg(struct fuzzer *f, unsigned int nr, __u8 *b)
 {
@@ -305,9 +341,12 @@ static __u32 fuzz_arg(struct fuzzer *f, unsigned int nr, __u8 *b)
 		break;
 	}
 	((__u32 *)b)[0] = size;
-	/* A few random bytes anywhere. */
-	if (chance(f, 10))
-		b[below(f, 256)] = rnd(f);
+	/* A few random bytes anywhere but in the pointers (in_pointer()). */
+	if (chance(f, 10)) {
+		i = below(f, 256);
+		if (!in_pointer(nr, i))
+			b[i] = rnd(f);
+	}
 	return size;
 }
 
