@@ -14,9 +14,11 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/nsproxy.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
+#include <net/net_namespace.h>
 
 #include "alloc.h"
 #include "batch.h"
@@ -28,9 +30,15 @@
 #include "snap.h"
 #include "sysfs.h"
 
-/* An open descriptor; @filter is set once, by BIND or CREATE, then fixed. */
+/*
+ * An open descriptor; @filter is set once, by BIND or CREATE, then fixed.
+ * @net: the opener's network namespace, whose filters the descriptor names
+ * and in which CAP_NET_ADMIN is checked, for the descriptor's whole life
+ * (as a tun descriptor keeps the namespace it was opened in).
+ */
 struct bloom_file {
 	struct bloom_filter *filter;
+	struct net *net;
 };
 
 union bloom_ioctl_arg {
@@ -55,6 +63,7 @@ static int bloom_open(struct inode *inode, struct file *file)
 	bf = bloom_kzalloc(sizeof(*bf), GFP_KERNEL_ACCOUNT);
 	if (!bf)
 		return -ENOMEM;
+	bf->net = get_net(current->nsproxy->net_ns);
 	file->private_data = bf;
 	return 0;
 }
@@ -65,6 +74,7 @@ static int bloom_release(struct inode *inode, struct file *file)
 
 	if (bf->filter)
 		bloom_filter_put(bf->filter);
+	put_net(bf->net);
 	bloom_kfree(bf);
 	return 0;
 }
@@ -131,12 +141,12 @@ static int bloom_ioc_create(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	if (ret)
 		return ret;
 	if (c->flags & BLOOM_CREATE_F_LIKE)
-		ret = bloom_snap_new_like(c, &f);
+		ret = bloom_snap_new_like(bf->net, c, &f);
 	else
 		ret = bloom_filter_new(c, &f);
 	if (ret)
 		return ret;
-	ret = bloom_registry_add(f);
+	ret = bloom_registry_add(bf->net, f);
 	if (ret) {
 		bloom_filter_put(f);
 		return ret;
@@ -151,7 +161,7 @@ static int bloom_ioc_destroy(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 {
 	if (arg->name.flags || !bloom_name_valid(arg->name.name))
 		return -EINVAL;
-	return bloom_registry_destroy(arg->name.name);
+	return bloom_registry_destroy(bf->net, arg->name.name);
 }
 
 static int bloom_ioc_bind(struct bloom_file *bf, union bloom_ioctl_arg *arg)
@@ -162,7 +172,7 @@ static int bloom_ioc_bind(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 		return -EINVAL;
 	if (READ_ONCE(bf->filter))
 		return -EBUSY;
-	f = bloom_registry_lookup(arg->name.name);
+	f = bloom_registry_lookup(bf->net, arg->name.name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	return bloom_file_bind(bf, f);
@@ -184,7 +194,7 @@ static int bloom_ioc_info(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	}
 	if (!bloom_name_valid(info->name))
 		return -EINVAL;
-	f = bloom_registry_lookup(info->name);
+	f = bloom_registry_lookup(bf->net, info->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = bloom_filter_fill_info(f, info);
@@ -209,7 +219,7 @@ static int bloom_ioc_stages(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	}
 	if (!bloom_name_valid(s->name))
 		return -EINVAL;
-	f = bloom_registry_lookup(s->name);
+	f = bloom_registry_lookup(bf->net, s->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = bloom_scale_fill_stages(f, s);
@@ -226,7 +236,7 @@ static int bloom_ioc_list(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 
 	if (l->flags)
 		return -EINVAL;
-	ret = bloom_registry_names(&names, &count);
+	ret = bloom_registry_names(bf->net, &names, &count);
 	if (ret)
 		return ret;
 	if (count && l->capacity &&
@@ -286,7 +296,7 @@ static struct bloom_filter *bloom_file_or_named(struct bloom_file *bf,
 	}
 	if (!bloom_name_valid(name))
 		return ERR_PTR(-EINVAL);
-	return bloom_registry_lookup(name);
+	return bloom_registry_lookup(bf->net, name);
 }
 
 static int bloom_ioc_save(struct bloom_file *bf, union bloom_ioctl_arg *arg)
@@ -308,11 +318,11 @@ static int bloom_ioc_restore(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 {
 	int ret = bloom_sysfs_ready(bloom_misc.this_device);
 
-	return ret ? ret : bloom_snap_restore(&arg->restore);
+	return ret ? ret : bloom_snap_restore(bf->net, &arg->restore);
 }
 
 /* MERGE and SWAP: both filters by name. */
-static int bloom_ioc_pair(union bloom_ioctl_arg *arg,
+static int bloom_ioc_pair(struct bloom_file *bf, union bloom_ioctl_arg *arg,
 			  int (*fn)(struct bloom_filter *,
 				    struct bloom_filter *))
 {
@@ -323,10 +333,10 @@ static int bloom_ioc_pair(union bloom_ioctl_arg *arg,
 	if (p->flags || !bloom_name_valid(p->name) ||
 	    !bloom_name_valid(p->other))
 		return -EINVAL;
-	dst = bloom_registry_lookup(p->name);
+	dst = bloom_registry_lookup(bf->net, p->name);
 	if (IS_ERR(dst))
 		return PTR_ERR(dst);
-	src = bloom_registry_lookup(p->other);
+	src = bloom_registry_lookup(bf->net, p->other);
 	if (IS_ERR(src)) {
 		bloom_filter_put(dst);
 		return PTR_ERR(src);
@@ -339,12 +349,12 @@ static int bloom_ioc_pair(union bloom_ioctl_arg *arg,
 
 static int bloom_ioc_merge(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 {
-	return bloom_ioc_pair(arg, bloom_snap_merge);
+	return bloom_ioc_pair(bf, arg, bloom_snap_merge);
 }
 
 static int bloom_ioc_swap(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 {
-	return bloom_ioc_pair(arg, bloom_snap_swap);
+	return bloom_ioc_pair(bf, arg, bloom_snap_swap);
 }
 
 static int bloom_ioc_flush(struct bloom_file *bf, union bloom_ioctl_arg *arg)
@@ -354,12 +364,21 @@ static int bloom_ioc_flush(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 
 	if (arg->name.flags || !bloom_name_valid(arg->name.name))
 		return -EINVAL;
-	f = bloom_registry_lookup(arg->name.name);
+	f = bloom_registry_lookup(bf->net, arg->name.name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = bloom_snap_flush(f);
 	bloom_filter_put(f);
 	return ret;
+}
+
+/*
+ * Root of a user namespace that owns the descriptor's network namespace
+ * manages that namespace's filters, as it manages its ipset sets.
+ */
+static bool bloom_file_admin(const struct bloom_file *bf)
+{
+	return ns_capable(bf->net->user_ns, CAP_NET_ADMIN);
 }
 
 struct bloom_ioctl_op {
@@ -432,7 +451,8 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 	 */
 	if ((op->flags & BLOOM_OP_F_WRITE) && !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
-	if ((op->flags & BLOOM_OP_F_ADMIN) && !capable(CAP_NET_ADMIN))
+	if ((op->flags & BLOOM_OP_F_ADMIN) &&
+	    !bloom_file_admin(file->private_data))
 		return -EPERM;
 	if (get_user(usize, (u32 __user *)ubuf))
 		return -EFAULT;
@@ -475,17 +495,22 @@ static struct miscdevice bloom_misc = {
 
 /*
  * Module init's last step: once the device is registered, userspace can
- * open it, so everything it needs exists already (main.c), and nothing
- * after this can fail: the filters/ directory is made now or, failing
- * that, by the first create.
+ * open it, so everything it needs exists already (main.c; the network
+ * namespaces' registries just before), and nothing after this can fail: the
+ * filters/ directory is made now or, failing that, by the first create.
  */
 int bloom_dev_init(void)
 {
 	int ret;
 
-	ret = misc_register(&bloom_misc);
+	ret = bloom_registry_init();
 	if (ret)
 		return ret;
+	ret = misc_register(&bloom_misc);
+	if (ret) {
+		bloom_registry_exit();
+		return ret;
+	}
 	bloom_sysfs_ready(bloom_misc.this_device);
 	return 0;
 }
@@ -494,11 +519,12 @@ int bloom_dev_init(void)
  * Module exit's first step. No descriptor is open (each holds a module
  * reference) and none can be opened (the module is going), so userspace
  * reaches nothing any more. The filters' sysfs directories are removed
- * before the device's, since they live inside it.
+ * (with every namespace's filters) before the device's, since they live
+ * inside it.
  */
 void bloom_dev_exit(void)
 {
-	bloom_registry_destroy_all();
+	bloom_registry_exit();
 	bloom_sysfs_exit();
 	misc_deregister(&bloom_misc);
 }

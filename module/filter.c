@@ -312,10 +312,21 @@ static void bloom_filter_release(struct kobject *kobj)
 }
 
 /* The directory's files are sysfs.c's; the object's lifetime is ours. */
+/*
+ * sysfs tags each filter's directory with its network namespace (the
+ * filters/ kset's children are namespaced: sysfs.c). Only asked while the
+ * directory exists, i.e. while the namespace does.
+ */
+static const void *bloom_filter_namespace(struct kobject *kobj)
+{
+	return container_of(kobj, struct bloom_filter, kobj)->net;
+}
+
 static const struct kobj_type bloom_filter_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,
 	.release = bloom_filter_release,
 	.default_groups = bloom_filter_groups,
+	.namespace = bloom_filter_namespace,
 };
 
 int bloom_filter_new(const struct bloom_create *arg, struct bloom_filter **out)
@@ -497,6 +508,8 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 		sum->deletes += READ_ONCE(c->deletes);
 		sum->delete_misses += READ_ONCE(c->delete_misses);
 		sum->delete_pinned += READ_ONCE(c->delete_pinned);
+		sum->packets += READ_ONCE(c->packets);
+		sum->packet_hits += READ_ONCE(c->packet_hits);
 	}
 }
 
@@ -563,7 +576,11 @@ int bloom_filter_fill_info(struct bloom_filter *f, struct bloom_info *info)
 		info->growth = s->scale.p.growth;
 		info->tightening_ppm = s->scale.p.tightening_ppm;
 	}
+	info->packets = sum.packets;
+	info->packet_hits = sum.packet_hits;
+	info->rules = atomic_read(&f->rules);
 	info->reserved3 = 0;
+	info->reserved4 = 0;
 	rcu_read_unlock();
 	return 0;
 }

@@ -6,10 +6,13 @@
  * cells, and the per-CPU statistics).
  *
  * Lifetime. @users counts who may touch the struct: the registry holds one
- * reference while the name exists, every descriptor bound to the filter one.
- * Destroy removes the name and the sysfs directory, unpublishes the store
- * (@store becomes NULL), gives the store's bytes back to max_memory at once
- * and frees the store after an RCU grace period. A descriptor that is still
+ * reference while the name exists, every descriptor bound to the filter one,
+ * and so does every firewall rule that names it (counted in @rules too:
+ * destroy refuses a filter that rules use with EBUSY, except when its
+ * network namespace goes away, rules and all). Destroy removes the name and
+ * the sysfs directory, unpublishes the store (@store becomes NULL), gives the
+ * store's bytes back to max_memory at once and frees the store after an RCU
+ * grace period. A descriptor that is still
  * bound keeps only the struct (a few hundred bytes, not counted in
  * memory_used) and gets ESTALE from every call on the filter: nobody can pin
  * a destroyed filter's memory. The struct itself goes with the kobject's
@@ -63,6 +66,8 @@ struct bloom_stats {
 	u64 deletes;
 	u64 delete_misses;
 	u64 delete_pinned;
+	u64 packets;		/* checked by firewall rules (xt_bloom) */
+	u64 packet_hits;	/* of those, addresses that may be present */
 };
 
 /**
@@ -94,6 +99,12 @@ struct bloom_filter {
 	struct list_head node;		/* in the registry, under its lock */
 	char name[BLOOM_NAME_LEN];
 	u32 type;			/* enum bloom_type; never changes */
+	/*
+	 * The namespace whose registry holds the name; only for the sysfs
+	 * namespace tag, which is gone once the name is.
+	 */
+	struct net *net;
+	atomic_t rules;			/* firewall rules holding the filter */
 	/*
 	 * Serialises adds and deletes of the types whose writers must be
 	 * exclusive (counting, d-left) and every change of @store; queries

@@ -281,14 +281,14 @@ static void bloom_snap_set_stats(struct bloom_store *s,
 }
 
 /* Publishes @s under @name: a new filter, or @name's store replaced. */
-static int bloom_snap_publish(const char *name, struct bloom_store *s,
-			      bool replace)
+static int bloom_snap_publish(struct net *net, const char *name,
+			      struct bloom_store *s, bool replace)
 {
 	struct bloom_filter *f;
 	int ret;
 
 	if (replace) {
-		f = bloom_registry_lookup(name);
+		f = bloom_registry_lookup(net, name);
 		if (IS_ERR(f)) {
 			bloom_store_discard(s);
 			return PTR_ERR(f);
@@ -302,12 +302,12 @@ static int bloom_snap_publish(const char *name, struct bloom_store *s,
 	ret = bloom_filter_new_store(name, s, &f);
 	if (ret)
 		return ret;
-	ret = bloom_registry_add(f);
+	ret = bloom_registry_add(net, f);
 	bloom_filter_put(f);	/* the registry holds its own on success */
 	return ret;
 }
 
-int bloom_snap_restore(struct bloom_restore *arg)
+int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 {
 	const u8 __user *ubuf = u64_to_user_ptr(arg->buf);
 	u8 prefix[BLOOM_SNAP_PREFIX];
@@ -363,7 +363,7 @@ int bloom_snap_restore(struct bloom_restore *arg)
 		goto out;
 	}
 	bloom_snap_set_stats(s, &h.stats);
-	ret = bloom_snap_publish(name, s,
+	ret = bloom_snap_publish(net, name, s,
 				 arg->flags & BLOOM_RESTORE_F_REPLACE);
 out:
 	memzero_explicit(&h, sizeof(h));
@@ -417,7 +417,8 @@ int bloom_snap_swap(struct bloom_filter *a, struct bloom_filter *b)
 	return bloom_filter_swap(a, b);
 }
 
-int bloom_snap_new_like(const struct bloom_create *c, struct bloom_filter **out)
+int bloom_snap_new_like(struct net *net, const struct bloom_create *c,
+			struct bloom_filter **out)
 {
 	u8 key[BLOOM_HASH_KEY_LEN];
 	struct bloom_geometry geo;
@@ -433,7 +434,7 @@ int bloom_snap_new_like(const struct bloom_create *c, struct bloom_filter **out)
 		return -EINVAL;
 	if (!bloom_name_valid(c->name) || !bloom_name_valid(c->like))
 		return -EINVAL;
-	like = bloom_registry_lookup(c->like);
+	like = bloom_registry_lookup(net, c->like);
 	if (IS_ERR(like))
 		return PTR_ERR(like);
 	rcu_read_lock();

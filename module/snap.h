@@ -11,15 +11,19 @@
 #include <linux/bloom.h>
 
 struct bloom_filter;
+struct net;
 
 int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg);
-/* Creates and registers the filter, or replaces a filter's store. */
-int bloom_snap_restore(struct bloom_restore *arg);
+/*
+ * Creates and registers the filter in @net, or replaces the store of @net's
+ * filter of that name.
+ */
+int bloom_snap_restore(struct net *net, struct bloom_restore *arg);
 int bloom_snap_merge(struct bloom_filter *dst, struct bloom_filter *src);
 int bloom_snap_flush(struct bloom_filter *f);
 int bloom_snap_swap(struct bloom_filter *a, struct bloom_filter *b);
-/* The new filter of create --like, not yet registered. */
-int bloom_snap_new_like(const struct bloom_create *c,
+/* The new filter of create --like (the model is @net's), not yet registered. */
+int bloom_snap_new_like(struct net *net, const struct bloom_create *c,
 			struct bloom_filter **out);
 
 #endif /* BLOOM_SNAP_H */

@@ -8,9 +8,16 @@
  * RCU (filter.h), and the counters are per-CPU sums or kept by the core as
  * keys come and go (bits_set, count): every read costs the same whatever the
  * filter's size.
+ *
+ * Filters belong to network namespaces and two namespaces may use the same
+ * name, so the filter directories are tagged with their namespace as
+ * /sys/class/net's are: the "filters" directory shows the filters of the
+ * namespace that mounted sysfs (ip netns exec mounts its own).
  */
 #include <linux/kobject.h>
+#include <linux/netdevice.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/stddef.h>
 #include <linux/stringify.h>
 #include <linux/sysfs.h>
@@ -57,6 +64,12 @@ static struct kobj_attribute field##_attr = {				\
 	.show = field##_show,						\
 }
 
+static ssize_t rules_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&to_filter(kobj)->rules));
+}
+
 static struct bloom_stats bloom_sysfs_stats(const struct bloom_store *s)
 {
 	struct bloom_stats sum;
@@ -88,6 +101,8 @@ BLOOM_STORE_ATTR(hits, bloom_sysfs_stats(s).hits);
 BLOOM_STORE_ATTR(deletes, bloom_sysfs_stats(s).deletes);
 BLOOM_STORE_ATTR(delete_misses, bloom_sysfs_stats(s).delete_misses);
 BLOOM_STORE_ATTR(delete_pinned, bloom_sysfs_stats(s).delete_pinned);
+BLOOM_STORE_ATTR(packets, bloom_sysfs_stats(s).packets);
+BLOOM_STORE_ATTR(packet_hits, bloom_sysfs_stats(s).packet_hits);
 BLOOM_STORE_ATTR(saturated, bloom_sysfs_core_stats(s).saturated);
 BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
 BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
@@ -135,6 +150,7 @@ static ssize_t subtable_used_show(struct kobject *kobj,
 static struct kobj_attribute subtable_used_attr = __ATTR_RO(subtable_used);
 
 static struct kobj_attribute type_attr = __ATTR_RO(type);
+static struct kobj_attribute rules_attr = __ATTR_RO(rules);
 
 static struct attribute *bloom_filter_attrs[] = {
 	&type_attr.attr,
@@ -150,6 +166,9 @@ static struct attribute *bloom_filter_attrs[] = {
 	&estimated_fpp_ppb_attr.attr,
 	&queries_attr.attr,
 	&hits_attr.attr,
+	&rules_attr.attr,
+	&packets_attr.attr,
+	&packet_hits_attr.attr,
 	NULL,
 };
 
@@ -279,6 +298,49 @@ const struct attribute_group *bloom_dev_groups[] = {
 };
 
 /*
+ * Not a counted allocation (alloc.h): live_allocations counts what filters,
+ * descriptors and calls hold, and is 0 when there are none.
+ */
+static void bloom_filters_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct kset, kobj));
+}
+
+static const struct kobj_ns_type_operations *
+bloom_filters_child_ns_type(struct kobject *kobj)
+{
+	return &net_ns_type_operations;
+}
+
+/* kset_create_and_add()'s kset, with namespace-tagged children. */
+static const struct kobj_type bloom_filters_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = bloom_filters_release,
+	.child_ns_type = bloom_filters_child_ns_type,
+};
+
+/* kset_create_and_add() with the ktype above; NULL when out of memory. */
+static struct kset *bloom_filters_kset_create(struct device *dev)
+{
+	struct kset *kset = kzalloc(sizeof(*kset), GFP_KERNEL);
+
+	if (!kset)
+		return NULL;
+	if (kobject_set_name(&kset->kobj, "filters")) {
+		kfree(kset);
+		return NULL;
+	}
+	kset->kobj.parent = &dev->kobj;
+	kset->kobj.ktype = &bloom_filters_ktype;
+	if (kset_register(kset)) {
+		/* kset_register() leaves the name to the caller's put. */
+		kobject_put(&kset->kobj);
+		return NULL;
+	}
+	return kset;
+}
+
+/*
  * The filters/ directory lives inside the device's, so it can only be made
  * once the device is registered, and the device is registered last at
  * init (nothing userspace can reach before what it needs). Module init
@@ -297,7 +359,7 @@ int bloom_sysfs_ready(struct device *dev)
 		return 0;
 	mutex_lock(&lock);
 	if (!bloom_filters_kset) {
-		kset = kset_create_and_add("filters", NULL, &dev->kobj);
+		kset = bloom_filters_kset_create(dev);
 		if (kset)
 			/* A fully made kset; see bloom_sysfs_add_filter(). */
 			smp_store_release(&bloom_filters_kset, kset);

@@ -897,8 +897,9 @@ TEST_F(ioctl, every_command_table)
 }
 
 /*
- * A caller of ABI version 1 (or any size from it up) gets the fields its
- * size covers, the same values, and not one byte more written.
+ * A caller of ABI version 1 or 2, or of ABI version 3 before the firewall
+ * statistics (or any size from it up), gets the fields its size covers,
+ * the same values, and not one byte more written.
  */
 TEST_F(ioctl, info_older_sizes)
 {
@@ -912,7 +913,9 @@ TEST_F(ioctl, info_older_sizes)
 	{
 		const __u32 sizes[] = { BLOOM_INFO_SIZE_VER0,
 					BLOOM_INFO_SIZE_VER0 + 8,
-					BLOOM_INFO_SIZE_VER1 - 1 };
+					BLOOM_INFO_SIZE_VER1 - 1,
+					BLOOM_INFO_SIZE_VER1,
+					BLOOM_INFO_SIZE_VER3 - 1 };
 		size_t k, j;
 
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {

@@ -46,12 +46,13 @@
  * ABI version 3 appended memory_bytes, bits_per_key_milli, reserved2 (104
  * bytes, sizing), then @like (136 bytes, snapshots), then growth and
  * tightening_ppm (144 bytes, scalable filters) to bloom_create;
- * delete_pinned, the estimates, then the stages to bloom_info; the pinned
+ * delete_pinned, the estimates, the stages, then the firewall rule
+ * statistics (packets, packet_hits, rules) to bloom_info; the pinned
  * bitmap and count to bloom_batch; and added the snapshot structs and
  * bloom_stages.
  */
 #define BLOOM_CREATE_SIZE_VER3	144
-#define BLOOM_INFO_SIZE_VER3	240
+#define BLOOM_INFO_SIZE_VER3	264
 #define BLOOM_BATCH_SIZE_VER2	72
 #define BLOOM_SAVE_SIZE_VER3	64
 #define BLOOM_RESTORE_SIZE_VER3	56

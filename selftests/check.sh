@@ -11,7 +11,7 @@
 #                                     selftests/vm/test_share.sh (TAP)
 #      and that make install/uninstall work into a DESTDIR:
 #                                     selftests/install/test_install.sh (TAP)
-#   3. the kselftests in the VM:  selftests/vm/run.sh --timeout 2400 -- \
+#   3. the kselftests in the VM:  selftests/vm/run.sh --timeout 3600 -- \
 #                                     selftests/run_tests.sh
 #   4. count, and end with exactly one line "N passed, N failed" (with
 #      ", N skipped" appended when something was skipped).
@@ -21,8 +21,8 @@
 #                        the kernel)
 #   BLOOM_CHECK_INSTALL=0 skip the install test (2c)
 #   BLOOM_VM_OPTS="..."  more selftests/vm/run.sh options for step 3, after
-#                        the default --timeout 2400 (so they override it), e.g.
-#                        "--kernel IMAGE --module KO --timeout 3600"
+#                        the default --timeout 3600 (so they override it), e.g.
+#                        "--kernel IMAGE --module KO --timeout 7200"
 #   BLOOM_VM_CMD="..."   the command run in the VM instead of
 #                        selftests/run_tests.sh (a TAP producer)
 #
@@ -227,9 +227,9 @@ fi
 # diagnostics go to stderr and are shown, not parsed.
 read -r -a vm_opts <<<"${BLOOM_VM_OPTS:-}"
 read -r -a vm_cmd <<<"${BLOOM_VM_CMD:-selftests/run_tests.sh}"
-echo "# check.sh: selftests/vm/run.sh --timeout 2400 ${vm_opts[*]+"${vm_opts[*]} "}-- ${vm_cmd[*]}"
+echo "# check.sh: selftests/vm/run.sh --timeout 3600 ${vm_opts[*]+"${vm_opts[*]} "}-- ${vm_cmd[*]}"
 if [ -x "$here/vm/run.sh" ]; then
-	(cd "$repo" && "$here/vm/run.sh" --timeout 2400 ${vm_opts[@]+"${vm_opts[@]}"} -- "${vm_cmd[@]}") \
+	(cd "$repo" && "$here/vm/run.sh" --timeout 3600 ${vm_opts[@]+"${vm_opts[@]}"} -- "${vm_cmd[@]}") \
 		2>&1 | tee "$work/vm.tap"
 	rc=${PIPESTATUS[0]}
 	count_tap "$work/vm.tap"

@@ -12,6 +12,7 @@
 #   # ...
 #   ok 1 selftests: bloom: bloom_ioctl
 #   ...
+#   ok N-2 selftests: bloom: xt_bloom       <- selftests/net/
 #   ok N-1 selftests: bloom: live_allocations
 #   ok N selftests: bloom: rmmod          <- bloom_unload
 #
@@ -51,14 +52,18 @@ cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh
 # snapshots through bloomctl; it unloads and reloads the module
 snapcli=$here/cli/test_snapshot.sh
+# Network namespaces, then the firewall match (it loads the netfilter
+# modules and xt_bloom.ko, and unloads xt_bloom.ko again).
+net=("$here/net/test_netns.sh" "$here/net/test_xt_bloom.sh")
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent
 	cli_sizing=/nonexistent
 	snapcli=/nonexistent
+	net=()
 fi
 
-ntests=$((${#progs[@]} + 2))
+ntests=$((${#progs[@]} + ${#net[@]} + 2))
 [ -e "$cli" ] && ntests=$((ntests + 1))
 [ -e "$cli_sizing" ] && ntests=$((ntests + 1))
 [ -e "$snapcli" ] && ntests=$((ntests + 1))
@@ -71,7 +76,7 @@ result() {	# result OK|FAIL|SKIP|TIMEOUT NAME
 	case $1 in
 	OK)	echo "ok $num selftests: bloom: $2" ;;
 	SKIP)	echo "ok $num selftests: bloom: $2 # SKIP" ;;
-	TIMEOUT) echo "not ok $num selftests: bloom: $2 # TIMEOUT ${timeout_s} seconds"
+	TIMEOUT) echo "not ok $num selftests: bloom: $2 # TIMEOUT ${run_timeout:-$timeout_s} seconds"
 		failed=1 ;;
 	*)	echo "not ok $num selftests: bloom: $2 # exit=$3"
 		failed=1 ;;
@@ -89,7 +94,7 @@ run_one() {	# run_one NAME CMD...
 	fi
 	# -k: a test stuck in the kernel still gets SIGKILL 10 s later.
 	# Each line is prefixed as it comes, so a hang shows how far it got.
-	timeout -k 10 "$timeout_s" "$@" 2>&1 | sed -u 's/^/# /'
+	timeout -k 10 "${run_timeout:-$timeout_s}" "$@" 2>&1 | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	case $rc in
 	0)	result OK "$name" ;;
@@ -130,6 +135,13 @@ if [ -e "$snapcli" ]; then
 	run_one bloomctl_snapshot "$snapcli"
 	echo "# bloomctl_snapshot took $(($(date +%s) - t0)) s"
 fi
+for t in ${net[@]+"${net[@]}"}; do
+	t0=$(date +%s)
+	name=$(basename "$t" .sh)
+	# scenarios of many short commands and pings: twice the time
+	run_timeout=$((timeout_s * 2)) run_one "${name#test_}" "$t"
+	echo "# $name took $(($(date +%s) - t0)) s"
+done
 echo "# all programs took $(($(date +%s) - start)) s"
 
 # The module's own leak accounting (debugfs), after every program closed its

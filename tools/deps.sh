@@ -8,8 +8,11 @@
 #        libsodium (the userspace SipHash), libxxhash (the snapshot checksum,
 #        xxh64, as the kernel's), the kernel source tarball (it holds
 #        the kselftest harness and checkpatch.pl), clang with its runtime
-#        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), sparse (make lint)
-# bench: the above plus the peers and plotting the benchmarks use
+#        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), sparse (make lint),
+#        iptables and libxtables-dev (libxt_bloom.so and its tests), iproute2
+#        and ping (the network tests)
+# bench: the above plus the peers and plotting the benchmarks use (ipset:
+#        the firewall benchmark's exact-set peer)
 # debug: the above (check) plus what building a kernel from linux-source-6.1
 #        needs, for make check-debug (selftests/debug-kernel/)
 # dkms:  the above (check) plus dkms, for make check-install
@@ -17,9 +20,10 @@ set -e
 
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
-kmod xz-utils python3 clang libclang-rt-14-dev sparse"
+kmod xz-utils python3 clang libclang-rt-14-dev sparse \
+iptables libxtables-dev iproute2 iputils-ping"
 if [ "$1" = bench ]; then
-	pkgs="$pkgs bpftool libbpf-dev gnuplot-nox golang-github-dcso-bloom-cli"
+	pkgs="$pkgs bpftool libbpf-dev gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi
 if [ "$1" = dkms ]; then
 	pkgs="$pkgs dkms"

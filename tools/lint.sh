@@ -55,7 +55,7 @@ if [ ! -x "$scripts/checkpatch.pl" ]; then
 		'*/scripts/const_structs.checkpatch' || exit 2
 fi
 cd "$repo" || exit 2
-files=(module/*.c module/*.h module/core/*.c module/core/*.h)
+files=(module/*.c module/*.h module/core/*.c module/core/*.h module/netfilter/*.c)
 # --no-tree: this is not a kernel tree; spelling.txt and
 # const_structs.checkpatch are found next to the script.
 cp_opts=(--strict --no-tree --terse --show-types --no-summary)
@@ -63,10 +63,11 @@ cp_opts=(--strict --no-tree --terse --show-types --no-summary)
 	>"$out/checkpatch.txt" 2>&1
 # checkpatch applies the uapi rules (no BIT(): userspace lacks it) to files
 # under include/uapi/ only, so the header is checked at that path.
-mkdir -p "$out/tree/include/uapi/linux"
+mkdir -p "$out/tree/include/uapi/linux/netfilter"
 cp uapi/linux/bloom.h "$out/tree/include/uapi/linux/"
+cp uapi/linux/netfilter/xt_bloom.h "$out/tree/include/uapi/linux/netfilter/"
 (cd "$out/tree" && "$scripts/checkpatch.pl" "${cp_opts[@]}" \
-	-f include/uapi/linux/bloom.h) 2>&1 |
+	-f include/uapi/linux/bloom.h include/uapi/linux/netfilter/xt_bloom.h) 2>&1 |
 	sed 's|^include/uapi/|uapi/|' >>"$out/checkpatch.txt"
 report "checkpatch --strict" "$out/checkpatch.txt"
 
@@ -103,12 +104,11 @@ report "W=1 build" "$out/w1.txt"
 
 # 4. The header as C90 and as C++ (botching-up-ioctls: userspace may be
 # either).
-{
+for h in uapi/linux/bloom.h uapi/linux/netfilter/xt_bloom.h; do
 	gcc -std=c90 -pedantic -Wall -Wextra -Werror -fsyntax-only -I uapi \
-		-x c uapi/linux/bloom.h 2>&1
-	g++ -Wall -Wextra -Werror -fsyntax-only -I uapi -x c++ \
-		uapi/linux/bloom.h 2>&1
-} >"$out/uapi.txt"
+		-x c "$h" 2>&1
+	g++ -Wall -Wextra -Werror -fsyntax-only -I uapi -x c++ "$h" 2>&1
+done >"$out/uapi.txt"
 report "uapi header as C90 and C++" "$out/uapi.txt"
 
 if [ ${#dirty[@]} -eq 0 ]; then

@@ -131,6 +131,10 @@ static void print_info_text(const struct bloom_info *in,
 	printf("adds:            %" PRIu64 "\n", (uint64_t)in->adds);
 	printf("queries:         %" PRIu64 " (%" PRIu64 " may be present)\n",
 	       (uint64_t)in->queries, (uint64_t)in->hits);
+	printf("rules:           %u (firewall rules using the filter)\n",
+	       in->rules);
+	printf("packets:         %" PRIu64 " (%" PRIu64 " may be present)\n",
+	       (uint64_t)in->packets, (uint64_t)in->packet_hits);
 	if (type_can_delete(in->type)) {
 		printf("deletes:         %" PRIu64 "\n", (uint64_t)in->deletes);
 		printf("delete misses:   %" PRIu64 " (keys to delete that were not found)\n",

@@ -134,6 +134,10 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 		fprintf(f, "%s  \"stage_count\": %u,\n", ind, in->stages);
 		print_stages_json(f, st, nst, ind);
 	}
+	fprintf(f, "%s  \"rules\": %u,\n", ind, in->rules);
+	fprintf(f, "%s  \"packets\": %" PRIu64 ",\n", ind, (uint64_t)in->packets);
+	fprintf(f, "%s  \"packet_hits\": %" PRIu64 ",\n", ind,
+		(uint64_t)in->packet_hits);
 	/* Only the types that can delete have these: absent, not 0. */
 	if (type_can_delete(in->type)) {
 		fprintf(f, "%s  \"deletes\": %" PRIu64 ",\n", ind,

@@ -173,7 +173,8 @@
  * VERSION, BIND, INFO, LIST and QUERY need only an open descriptor, in any
  * mode. CREATE, DESTROY, ADD and DELETE change filters: they need a
  * descriptor opened for writing (O_RDWR or O_WRONLY; EBADF otherwise, checked
- * first) and CAP_NET_ADMIN (EPERM otherwise, checked at each call). Who may
+ * first) and CAP_NET_ADMIN in the user namespace that owns the descriptor's
+ * network namespace (EPERM otherwise, checked at each call). Who may
  * open /dev/bloom at all is the device node's mode (see "Security model" in
  * Documentation/bloom.rst).
  * RESTORE, MERGE, SWAP and FLUSH change filters as CREATE does: a descriptor
@@ -214,6 +215,18 @@
  * query sees either contents, never a mix. With BLOOM_RESTORE_F_REPLACE a
  * restore replaces an existing filter's contents the same way.
  *
+ * Network namespaces
+ * ------------------
+ * Every network namespace has its own filters, as it has its own ipset sets.
+ * A descriptor acts in the network namespace of the process that opened it,
+ * for its whole life: CREATE, DESTROY, BIND, INFO and LIST name and see only
+ * that namespace's filters, whoever uses the descriptor later. Root of a user
+ * namespace that owns a network namespace manages that namespace's filters.
+ * When a namespace goes away its filters are destroyed and their memory is
+ * freed (an open descriptor keeps its namespace alive). A firewall rule can
+ * only name a filter of the rule's namespace. The module's memory limit
+ * (max_memory) is shared by all namespaces.
+ *
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
  *   ENOTTY     unknown command
@@ -244,7 +257,8 @@
  *   EBADFD     ADD, QUERY, DELETE or INFO of the bound filter (no name) on a
  *              descriptor that is not bound
  *   EBUSY      BIND, or CREATE with BLOOM_CREATE_F_BIND, on a descriptor
- *              that is bound already
+ *              that is bound already; DESTROY of a filter that firewall
+ *              rules use (delete the rules first)
  *   ESTALE     ADD, QUERY, DELETE or INFO of the bound filter after that
  *              filter was destroyed (also when the destroy happens during
  *              the call)
@@ -508,6 +522,12 @@ struct bloom_name {
  * @growth: out: scalable: s; else 0
  * @tightening_ppm: out: scalable: r in parts per million; else 0
  * @reserved3: out: 0
+ * @packets: out: packets firewall rules (iptables -m bloom) checked against
+ *	the filter
+ * @packet_hits: out: of those, packets whose address may be present
+ * @rules: out: firewall rules that name the filter (while this is not 0,
+ *	DESTROY fails with EBUSY)
+ * @reserved4: out: 0
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
  * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
@@ -545,6 +565,10 @@ struct bloom_info {
 	__u32 growth;
 	__u32 tightening_ppm;
 	__u32 reserved3;
+	__aligned_u64 packets;
+	__aligned_u64 packet_hits;
+	__u32 rules;
+	__u32 reserved4;
 };
 
 /**

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Filters for firewall rules: the functions xt_bloom.ko imports.
+ */
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+
+#include "core.h"
+#include "filter.h"
+#include "name.h"
+#include "registry.h"
+#include "rule.h"
+
+bool bloom_rule_name_valid(const char name[BLOOM_NAME_LEN])
+{
+	return bloom_name_valid(name);
+}
+EXPORT_SYMBOL_NS_GPL(bloom_rule_name_valid, BLOOM);
+
+struct bloom_filter *bloom_rule_get(struct net *net, const char *name)
+{
+	return bloom_registry_lookup_rule(net, name);
+}
+EXPORT_SYMBOL_NS_GPL(bloom_rule_get, BLOOM);
+
+void bloom_rule_put(struct bloom_filter *f)
+{
+	atomic_dec(&f->rules);
+	bloom_filter_put(f);
+}
+EXPORT_SYMBOL_NS_GPL(bloom_rule_put, BLOOM);
+
+/*
+ * The query of the batch path (batch.c) for one key: the same core hash and
+ * core query, on the store published now (filter.h), under RCU (netfilter
+ * hooks hold the read side already; it nests). Queries of every type are
+ * lockless (core.h), so a counting or d-left filter whose writer a packet
+ * interrupts on the same CPU still answers correctly. A filter destroyed
+ * under the rule (its network namespace is going away) matches nothing.
+ */
+bool bloom_rule_match(struct bloom_filter *f, const void *key, u32 len)
+{
+	struct bloom_store *s;
+	bool hit = false;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s) {
+		hit = bloom_core_query_hash(&s->core,
+					    bloom_core_hash(&s->core, key, len));
+		this_cpu_inc(s->stats->packets);
+		if (hit)
+			this_cpu_inc(s->stats->packet_hits);
+	}
+	rcu_read_unlock();
+	return hit;
+}
+EXPORT_SYMBOL_NS_GPL(bloom_rule_match, BLOOM);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What bloom.ko offers firewall rules (xt_bloom.ko), exported in the BLOOM
+ * symbol namespace. A rule resolves its filter once, when it is inserted,
+ * and keeps the pointer: the packet path is bloom_rule_match() alone.
+ */
+#ifndef BLOOM_RULE_H
+#define BLOOM_RULE_H
+
+#include <linux/types.h>
+#include <linux/bloom.h>
+
+struct bloom_filter;
+struct net;
+
+/* Is @name a valid filter name (uapi/linux/bloom.h), NUL-terminated? */
+bool bloom_rule_name_valid(const char name[BLOOM_NAME_LEN]);
+
+/*
+ * The filter named @name in @net, held for a rule (destroy fails with EBUSY
+ * until bloom_rule_put()), or ERR_PTR(-ENOENT) or ERR_PTR(-EINTR). Sleeps.
+ */
+struct bloom_filter *bloom_rule_get(struct net *net, const char *name);
+void bloom_rule_put(struct bloom_filter *f);
+
+/*
+ * May the @len-byte key be in the filter? Any context, softirq included: no
+ * lock, no sleep, no allocation. Counts the packet and the hit per CPU.
+ */
+bool bloom_rule_match(struct bloom_filter *f, const void *key, u32 len);
+
+#endif /* BLOOM_RULE_H */

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the network tests (sourced): TAP helpers, in the style of
+# selftests/cli/test_bloomctl.sh. Each test script runs as root in the VM
+# with bloom.ko loaded and bloomctl on PATH.
+
+LIMIT=${BLOOM_NET_TEST_TIMEOUT:-60}	# seconds per command
+SYS=/sys/class/misc/bloom
+DBG=/sys/kernel/debug/bloom		# live_allocations
+[ -e $DBG ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+W=$(mktemp -d) || exit 1
+n=0
+failed=0
+
+echo "TAP version 13"
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ -s "$W/out" ] && sed 's/^/# stdout: /' "$W/out" | head -n 10
+	[ -s "$W/err" ] && sed 's/^/# stderr: /' "$W/err" | head -n 10
+	[ -n "${rc-}" ] && echo "# exit status: $rc"
+	return 0
+}
+
+# check DESC COMMAND...: ok if COMMAND succeeds.
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# run CMD...: bounded in time, output in $W/out and $W/err, status in $rc.
+# A shell function as CMD bounds its commands itself.
+run() {
+	if declare -F "$1" >/dev/null; then
+		"$@" >"$W/out" 2>"$W/err"
+	else
+		timeout "$LIMIT" "$@" >"$W/out" 2>"$W/err"
+	fi
+	rc=$?
+}
+
+# expect_fail DESC REGEX CMD...: CMD fails and says something matching REGEX
+# on stderr.
+expect_fail() {
+	desc=$1 re=$2
+	shift 2
+	run "$@"
+	if [ "$rc" != 0 ] && grep -Eq -- "$re" "$W/err"; then
+		ok "$desc"
+	else
+		not_ok "$desc (want failure, stderr matching /$re/)"
+	fi
+}
+
+# json_field FILE KEY: a top-level number of bloomctl info --json.
+json_field() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}
+
+# wait_for SECONDS CMD...: polls CMD every 0.1 s until it succeeds.
+wait_for() {
+	local i=0 max=$(($1 * 10))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -ge $max ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+finish() {
+	echo "1..$n"
+	[ "$failed" = 0 ]
+	exit $?
+}
+
+[ -c /dev/bloom ] || { echo "Bail out! /dev/bloom missing: load bloom.ko first"; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "Bail out! must run as root"; exit 1; }
+command -v bloomctl >/dev/null || { echo "Bail out! bloomctl not on PATH"; exit 1; }

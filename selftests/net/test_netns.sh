@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP 13 test: filters belong to network namespaces. Same names in two
+# namespaces, sysfs per namespace, a descriptor keeps its opener's
+# namespace, root of a user namespace manages its own namespace's filters,
+# the memory limit is shared, and deleting a namespace frees its filters.
+# Runs as root in the VM with bloom.ko loaded:
+#   selftests/vm/run.sh -- selftests/net/test_netns.sh
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+P=nstest$$
+NSA=${P}a NSB=${P}b NSC=${P}c
+BLOOMCTL=$(command -v bloomctl)
+maxmem=$(cat /sys/module/bloom/parameters/max_memory)
+
+cleanup() {
+	echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+	for ns in "" "$NSA" "$NSB" "$NSC"; do
+		ex=${ns:+ip netns exec $ns}
+		for f in $($ex bloomctl list -n 2>/dev/null | grep "^$P"); do
+			$ex bloomctl destroy "$f" >/dev/null 2>&1
+		done
+		[ -n "$ns" ] && ip netns del "$ns" 2>/dev/null
+	done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+in_a() { timeout "$LIMIT" ip netns exec "$NSA" "$@"; }
+in_b() { timeout "$LIMIT" ip netns exec "$NSB" "$@"; }
+
+live0=$(cat $DBG/live_allocations)
+mem0=$(cat $SYS/memory_used)
+
+ip netns add "$NSA" && ip netns add "$NSB" ||
+	{ echo "Bail out! ip netns add failed"; exit 1; }
+
+# --- the same name in three namespaces -------------------------------------
+run bloomctl create ${P}f --capacity 1000 --fpp 0.01
+check "create ${P}f in the initial namespace" [ "$rc" = 0 ]
+run in_a bloomctl create ${P}f --capacity 2000 --fpp 0.01
+check "create ${P}f in namespace a too" [ "$rc" = 0 ]
+run in_b bloomctl create ${P}f --type blocked --capacity 3000 --fpp 0.001
+check "create ${P}f in namespace b too" [ "$rc" = 0 ]
+run in_a bloomctl create ${P}f --capacity 10 --fpp 0.01
+check "a second ${P}f in namespace a: EEXIST" eval '[ "$rc" != 0 ] && grep -q "exists already" "$W/err"'
+
+check "sysfs of the initial namespace shows its own ${P}f" \
+	[ "$(cat $SYS/filters/${P}f/capacity)" = 1000 ]
+check "sysfs in namespace a shows a's ${P}f" \
+	[ "$(in_a cat $SYS/filters/${P}f/capacity)" = 2000 ]
+check "sysfs in namespace b shows b's ${P}f" \
+	[ "$(in_b cat $SYS/filters/${P}f/type)" = blocked ]
+
+in_a bloomctl create ${P}only_a --capacity 100 --fpp 0.01 >/dev/null 2>&1
+check "list in namespace a shows a's filters only" \
+	[ "$(in_a bloomctl list -n | grep "^$P" | tr '\n' ' ')" = "${P}f ${P}only_a " ]
+check "list in the initial namespace does not show a's filters" \
+	[ "$(bloomctl list -n | grep "^$P" | tr '\n' ' ')" = "${P}f " ]
+check "sysfs in the initial namespace has no ${P}only_a" \
+	[ ! -e $SYS/filters/${P}only_a ]
+run bloomctl info ${P}only_a
+check "info of a's filter from the initial namespace: no such filter" \
+	eval '[ "$rc" != 0 ] && grep -q "no filter named" "$W/err"'
+
+# keys stay in their namespace's filter
+in_a bloomctl add ${P}f --ipv4 192.0.2.1 >/dev/null 2>&1
+run in_a bloomctl test ${P}f --ipv4 192.0.2.1
+check "a key added in a is found in a" [ "$rc" = 0 ]
+run bloomctl test ${P}f --ipv4 192.0.2.1
+check "and not in the initial namespace's filter of that name" [ "$rc" = 1 ]
+
+run bloomctl destroy ${P}f
+check "destroy in the initial namespace" [ "$rc" = 0 ]
+check "leaves a's filter of that name" \
+	[ "$(in_a cat $SYS/filters/${P}f/capacity)" = 2000 ]
+run in_a bloomctl test ${P}f --ipv4 192.0.2.1
+check "and its keys" [ "$rc" = 0 ]
+
+# --- a descriptor acts in the namespace it was opened in -------------------
+# Opened in the initial namespace, then the process moves to namespace a:
+# the old descriptor still lists the initial namespace's filters, a new one
+# a's. Only the initial namespace has ${P}init.
+bloomctl create ${P}init --capacity 10 --fpp 0.01 >/dev/null
+run python3 - "/run/netns/$NSA" "$P" <<'PY'
+import ctypes, fcntl, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+BLOOM_IOC_LIST = (0xBF << 8) | 0x05
+
+def names(fd):
+    buf = ctypes.create_string_buffer(32 * 256)
+    req = bytearray(struct.pack("=IIIIQ", 24, 0, 256, 0, ctypes.addressof(buf)))
+    fcntl.ioctl(fd, BLOOM_IOC_LIST, req)
+    n = struct.unpack_from("=I", req, 12)[0]
+    raw = buf.raw
+    out = [raw[i * 32:(i + 1) * 32].split(b"\0")[0].decode() for i in range(min(n, 256))]
+    return " ".join(x for x in out if x.startswith(sys.argv[2]))
+
+old = os.open("/dev/bloom", os.O_RDWR)
+ns = os.open(sys.argv[1], os.O_RDONLY)
+if libc.setns(ns, 0x40000000) != 0:
+    sys.exit("setns: %s" % os.strerror(ctypes.get_errno()))
+new = os.open("/dev/bloom", os.O_RDWR)
+print("old:", names(old))
+print("new:", names(new))
+PY
+check "a descriptor opened before setns() still lists its opener's namespace" \
+	grep -qx "old: ${P}init" "$W/out"
+check "a descriptor opened after setns() lists the new namespace's filters" \
+	grep -qx "new: ${P}f ${P}only_a" "$W/out"
+bloomctl destroy ${P}init >/dev/null
+
+# --- root of a user namespace ----------------------------------------------
+# (userns_run.py says how it gets around the VM's chroot)
+userns_sh() {	# userns_sh [-n] SCRIPT
+	timeout "$LIMIT" python3 "$here/userns_run.py" "$@"
+}
+run userns_sh -n "id -u; $BLOOMCTL create ${P}u --capacity 100 --fpp 0.01 && \
+	$BLOOMCTL add ${P}u --ipv4 198.51.100.7 && \
+	$BLOOMCTL test ${P}u --ipv4 198.51.100.7 && $BLOOMCTL list -n && \
+	$BLOOMCTL destroy ${P}u"
+check "root of a new user namespace creates, adds, queries, lists and destroys in its own network namespace" \
+	eval '[ "$rc" = 0 ] && [ "$(head -n1 "$W/out")" = 0 ] && grep -qx "${P}u" "$W/out"'
+run userns_sh -n "$BLOOMCTL list -n"
+check "and sees no other namespace's filters" eval '[ "$rc" = 0 ] && [ ! -s "$W/out" ]'
+run userns_sh "$BLOOMCTL create ${P}v --capacity 100 --fpp 0.01"
+check "root of a user namespace without its own network namespace: EPERM in the initial one" \
+	eval '[ "$rc" != 0 ] && grep -q "CAP_NET_ADMIN" "$W/err"'
+check "and nothing was created" [ ! -e $SYS/filters/${P}v ]
+
+# --- one memory limit for all namespaces -----------------------------------
+used=$(cat $SYS/memory_used)
+echo $((used + 3 * 1024 * 1024)) >/sys/module/bloom/parameters/max_memory
+run in_a bloomctl create ${P}m --capacity 1500000 --fpp 0.01
+check "a 1.8 MB filter in a fits under a limit 3 MB above what is used" [ "$rc" = 0 ]
+run in_b bloomctl create ${P}m --capacity 1500000 --fpp 0.01
+check "a second one in b does not: the limit is the module's, EDQUOT" \
+	eval '[ "$rc" != 0 ] && grep -q "memory limit" "$W/err"'
+echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+
+# --- a namespace's filters go with it --------------------------------------
+ip netns add "$NSC"
+before=$(cat $SYS/memory_used)
+run ip netns exec "$NSC" bloomctl create ${P}big --type blocked --capacity 4000000 --fpp 0.01
+check "create a 4.8 MB filter in namespace c" [ "$rc" = 0 ]
+during=$(cat $SYS/memory_used)
+check "memory_used grew by its size" [ $((during - before)) -gt 4000000 ]
+ip netns del "$NSC"
+check "deleting namespace c frees its filter's memory (within 30 s)" \
+	wait_for 30 [ "$(cat $SYS/memory_used)" = "$before" ]
+
+for ns in "$NSA" "$NSB"; do
+	for f in $(ip netns exec "$ns" bloomctl list -n | grep "^$P"); do
+		ip netns exec "$ns" bloomctl destroy "$f"
+	done
+done
+ip netns del "$NSA"
+ip netns del "$NSB"
+check "after the test: memory_used back to where it was" \
+	wait_for 30 [ "$(cat $SYS/memory_used)" = "$mem0" ]
+check "and live_allocations" \
+	wait_for 30 [ "$(cat $DBG/live_allocations)" = "$live0" ]
+
+finish
