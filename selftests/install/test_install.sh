@@ -48,6 +48,9 @@ check "make install DESTDIR=... PREFIX=/usr/local succeeds" \
 P=$D/usr/local
 want=(
 	"/lib/modules/$KVER/updates/bloom.ko"
+	"/lib/modules/$KVER/updates/xt_bloom.ko"
+	"$(pkg-config --variable=xtlibdir xtables)/libxt_bloom.so"
+	/usr/local/share/man/man8/xt_bloom.8
 	/usr/local/sbin/bloomctl
 	"/usr/local/lib/libbloom.so.$VERSION"
 	"/usr/local/lib/libbloom.so.$MAJOR"
