@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/run.sh [native] [vm] [cli] [scale] [snap]: runs the benchmarks
-# (all five parts by default) and writes tools/bench/results/latest.{json,md}
-# and the plots. Called by "make bench" at the top (make -C tools/bench run).
+# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw]: runs the
+# benchmarks (all six parts by default) and writes
+# tools/bench/results/latest.{json,md} and the plots. Called by "make bench"
+# at the top (make -C tools/bench run).
 #   native  bench-native on this host: the core, the baseline, the floor
 #   vm      bench-vm in the QEMU VM (selftests/vm/run.sh): /dev/bloom, the
 #           core in the guest, the BPF Bloom filter map
@@ -12,8 +13,13 @@
 #           optimal filter, rate, query cost against the number of stages)
 #   snap    snap_bench.sh in the VM: SAVE/RESTORE against memcpy, bloomctl
 #           build against bloomctl add -f
+#   fw      fw_bench.sh in the VM: packets per second through a firewall
+#           rule, bloom (xt_bloom) against ipset hash:ip, and their memory
 # Raw JSON goes to $BUILD/bench/raw/; a part that is not run this time is
 # reported as "not run", never taken from an older run.
+# BENCH_OUT=DIR: write the report there instead of tools/bench/results/ (a
+# run of some parts only, e.g. PARTS=fw into results/fw/, leaves the full
+# report alone).
 # BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes); its
 # report goes to $BUILD/bench/quick-results/, never over the committed
 # tools/bench/results/ of a real run.
@@ -25,8 +31,8 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-parts=${*:-native vm cli scale snap}
-results=$here/results
+parts=${*:-native vm cli scale snap fw}
+results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
 
 mkdir -p "$raw"
@@ -74,8 +80,20 @@ run_part() {
 		"$out/bench-keyfile" present $n > "$out/snap/present.txt"
 		vm 1800 "$here/snap_bench.sh" "$out/snap" $mib $rounds > "$raw/snap.json"
 		;;
+	fw)
+		echo "bench: fw (QEMU, TCG): iptables -m bloom against ipset" >&2
+		local rounds=3 secs=2
+		[ -n "$quick" ] && rounds=1 secs=1
+		mkdir -p "$out/fw"
+		# 1,000,000 listed addresses from 16.0.0.0 (fw_send's range)
+		python3 -c 'import ipaddress, sys
+b = int(ipaddress.IPv4Address("16.0.0.0"))
+sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range(int(sys.argv[1]))))' \
+			"$([ -n "$quick" ] && echo 100000 || echo 1000000)" >"$out/fw/listed.txt"
+		vm 1800 "$here/fw_bench.sh" "$out/fw" $rounds $secs > "$raw/fw.json"
+		;;
 	*)
-		echo "bench: unknown part '$1' (native, vm, cli, scale, snap)" >&2
+		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw)" >&2
 		return 2
 		;;
 	esac
