@@ -68,6 +68,14 @@ info() {
 	inB bloomctl info --json "$1" >"$W/json" && json_field "$W/json" "$2"
 }
 
+# What is left when the memory does not come back.
+teardown_diag() {
+	echo "# memory_used $(cat $SYS/memory_used), at the start $mem0"
+	echo "# filters of the initial namespace: $(bloomctl list -n | tr '\n' ' ')"
+	echo "# network namespaces: $(ip netns | tr '\n' ' ')"
+	dmesg | tail -n 15 | sed 's/^/# dmesg: /'
+}
+
 setup() {
 	ip netns add "$A" && ip netns add "$B" &&
 	ip link add va netns "$A" type veth peer name vb netns "$B" &&
@@ -175,7 +183,8 @@ for round in "nft blocked standard" "legacy dleft counting"; do
 	expect_fail "$be: a filter of another namespace is refused: no such filter here" \
 		"no filter named \"${P}initonly\" in this network namespace" \
 		ip netns exec "$B" $ipt -A INPUT -m bloom --bloom-set ${P}initonly -j DROP
-	bloomctl destroy ${P}initonly >/dev/null
+	run bloomctl destroy ${P}initonly
+	check "$be: the filter of the initial namespace is destroyed" [ "$rc" = 0 ]
 	expect_fail "$be: an unknown filter is refused" \
 		"no filter named \"nosuch\".*bloomctl create" \
 		ip netns exec "$B" $ipt -A INPUT -m bloom --bloom-set nosuch -j DROP
@@ -198,7 +207,8 @@ for round in "nft blocked standard" "legacy dleft counting"; do
 	ip netns del "$A"
 	ip netns del "$B"
 	check "$be: deleting the namespaces frees the filters (memory_used back, within 120 s)" \
-		wait_for 120 [ "$(cat $SYS/memory_used)" = "$mem0" ]
+		wait_for 120 [ "$(cat $SYS/memory_used)" = "$mem0" ] ||
+		teardown_diag
 done
 
 check "live_allocations back to where they were" \
