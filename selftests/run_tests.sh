@@ -138,8 +138,9 @@ fi
 for t in ${net[@]+"${net[@]}"}; do
 	t0=$(date +%s)
 	name=$(basename "$t" .sh)
-	# scenarios of many short commands and pings: twice the time
-	run_timeout=$((timeout_s * 2)) run_one "${name#test_}" "$t"
+	# scenarios of many short commands and pings, and namespace teardowns
+	# the kernel may take minutes over under TCG: three times the time
+	run_timeout=$((timeout_s * 3)) run_one "${name#test_}" "$t"
 	echo "# $name took $(($(date +%s) - t0)) s"
 done
 echo "# all programs took $(($(date +%s) - start)) s"

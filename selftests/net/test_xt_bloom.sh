@@ -70,9 +70,17 @@ info() {
 
 # What is left when the memory does not come back.
 teardown_diag() {
-	echo "# memory_used $(cat $SYS/memory_used), at the start $mem0"
+	local t
+
+	echo "# after 30 s: memory_used $(cat $SYS/memory_used), at the start $mem0"
 	echo "# filters of the initial namespace: $(bloomctl list -n | tr '\n' ' ')"
 	echo "# network namespaces: $(ip netns | tr '\n' ' ')"
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		grep -q 'cleanup_net\|netdev_wait\|rcu_barrier\|nf_tables' \
+			"$t/stack" 2>/dev/null || continue
+		echo "# task ${t##*/} ($(cat "$t/comm")):"
+		sed 's/^/#   /' "$t/stack"
+	done
 	dmesg | tail -n 15 | sed 's/^/# dmesg: /'
 }
 
@@ -206,9 +214,13 @@ for round in "nft blocked standard" "legacy dleft counting"; do
 	check "$be: filters exist in b before its deletion" [ -n "$(inB bloomctl list -n)" ]
 	ip netns del "$A"
 	ip netns del "$B"
-	check "$be: deleting the namespaces frees the filters (memory_used back, within 120 s)" \
-		wait_for 120 [ "$(cat $SYS/memory_used)" = "$mem0" ] ||
-		teardown_diag
+	# The kernel tears a namespace down in a work item of its own, after
+	# nf_tables' and the devices' exits: under TCG on a busy host that
+	# took over 120 s, in a make check where the same steps alone took 1 s.
+	# Slow is not wrong; say what the kernel is doing if it is slow.
+	wait_for 30 [ "$(cat $SYS/memory_used)" = "$mem0" ] || teardown_diag
+	check "$be: deleting the namespaces frees the filters (memory_used back, within 300 s)" \
+		wait_for 270 [ "$(cat $SYS/memory_used)" = "$mem0" ]
 done
 
 check "live_allocations back to where they were" \
