@@ -25,7 +25,6 @@
 #include "dev.h"
 #include "filter.h"
 #include "name.h"
-#include "registry.h"
 #include "scale.h"
 #include "snap.h"
 #include "sysfs.h"
@@ -137,7 +136,7 @@ static int bloom_ioc_create(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	/* Refuse before allocating anything. */
 	if ((c->flags & BLOOM_CREATE_F_BIND) && READ_ONCE(bf->filter))
 		return -EBUSY;
-	ret = bloom_sysfs_ready(bloom_misc.this_device);
+	ret = bloom_filters_dir_ready(bloom_misc.this_device);
 	if (ret)
 		return ret;
 	if (c->flags & BLOOM_CREATE_F_LIKE)
@@ -146,7 +145,7 @@ static int bloom_ioc_create(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 		ret = bloom_filter_new(c, &f);
 	if (ret)
 		return ret;
-	ret = bloom_registry_add(bf->net, f);
+	ret = bloom_filter_register(bf->net, f);
 	if (ret) {
 		bloom_filter_put(f);
 		return ret;
@@ -161,7 +160,7 @@ static int bloom_ioc_destroy(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 {
 	if (arg->name.flags || !bloom_name_valid(arg->name.name))
 		return -EINVAL;
-	return bloom_registry_destroy(bf->net, arg->name.name);
+	return bloom_filter_remove(bf->net, arg->name.name);
 }
 
 static int bloom_ioc_bind(struct bloom_file *bf, union bloom_ioctl_arg *arg)
@@ -172,7 +171,7 @@ static int bloom_ioc_bind(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 		return -EINVAL;
 	if (READ_ONCE(bf->filter))
 		return -EBUSY;
-	f = bloom_registry_lookup(bf->net, arg->name.name);
+	f = bloom_filter_lookup(bf->net, arg->name.name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	return bloom_file_bind(bf, f);
@@ -194,7 +193,7 @@ static int bloom_ioc_info(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	}
 	if (!bloom_name_valid(info->name))
 		return -EINVAL;
-	f = bloom_registry_lookup(bf->net, info->name);
+	f = bloom_filter_lookup(bf->net, info->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = bloom_filter_fill_info(f, info);
@@ -219,7 +218,7 @@ static int bloom_ioc_stages(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 	}
 	if (!bloom_name_valid(s->name))
 		return -EINVAL;
-	f = bloom_registry_lookup(bf->net, s->name);
+	f = bloom_filter_lookup(bf->net, s->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = bloom_scale_fill_stages(f, s);
@@ -236,7 +235,7 @@ static int bloom_ioc_list(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 
 	if (l->flags)
 		return -EINVAL;
-	ret = bloom_registry_names(bf->net, &names, &count);
+	ret = bloom_filter_names(bf->net, &names, &count);
 	if (ret)
 		return ret;
 	if (count && l->capacity &&
@@ -296,7 +295,7 @@ static struct bloom_filter *bloom_file_or_named(struct bloom_file *bf,
 	}
 	if (!bloom_name_valid(name))
 		return ERR_PTR(-EINVAL);
-	return bloom_registry_lookup(bf->net, name);
+	return bloom_filter_lookup(bf->net, name);
 }
 
 static int bloom_ioc_save(struct bloom_file *bf, union bloom_ioctl_arg *arg)
@@ -316,7 +315,7 @@ static int bloom_ioc_save(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 
 static int bloom_ioc_restore(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 {
-	int ret = bloom_sysfs_ready(bloom_misc.this_device);
+	int ret = bloom_filters_dir_ready(bloom_misc.this_device);
 
 	return ret ? ret : bloom_snap_restore(bf->net, &arg->restore);
 }
@@ -333,10 +332,10 @@ static int bloom_ioc_pair(struct bloom_file *bf, union bloom_ioctl_arg *arg,
 	if (p->flags || !bloom_name_valid(p->name) ||
 	    !bloom_name_valid(p->other))
 		return -EINVAL;
-	dst = bloom_registry_lookup(bf->net, p->name);
+	dst = bloom_filter_lookup(bf->net, p->name);
 	if (IS_ERR(dst))
 		return PTR_ERR(dst);
-	src = bloom_registry_lookup(bf->net, p->other);
+	src = bloom_filter_lookup(bf->net, p->other);
 	if (IS_ERR(src)) {
 		bloom_filter_put(dst);
 		return PTR_ERR(src);
@@ -364,7 +363,7 @@ static int bloom_ioc_flush(struct bloom_file *bf, union bloom_ioctl_arg *arg)
 
 	if (arg->name.flags || !bloom_name_valid(arg->name.name))
 		return -EINVAL;
-	f = bloom_registry_lookup(bf->net, arg->name.name);
+	f = bloom_filter_lookup(bf->net, arg->name.name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = bloom_snap_flush(f);
@@ -503,15 +502,15 @@ int bloom_dev_init(void)
 {
 	int ret;
 
-	ret = bloom_registry_init();
+	ret = bloom_filter_net_init();
 	if (ret)
 		return ret;
 	ret = misc_register(&bloom_misc);
 	if (ret) {
-		bloom_registry_exit();
+		bloom_filter_net_exit();
 		return ret;
 	}
-	bloom_sysfs_ready(bloom_misc.this_device);
+	bloom_filters_dir_ready(bloom_misc.this_device);
 	return 0;
 }
 
@@ -524,7 +523,7 @@ int bloom_dev_init(void)
  */
 void bloom_dev_exit(void)
 {
-	bloom_registry_exit();
-	bloom_sysfs_exit();
+	bloom_filter_net_exit();
+	bloom_filters_dir_exit();
 	misc_deregister(&bloom_misc);
 }

@@ -5,7 +5,7 @@
  * it holds (struct bloom_store: the core filter, its bit array, counters or
  * cells, and the per-CPU statistics).
  *
- * Lifetime. @users counts who may touch the struct: the registry holds one
+ * Lifetime. @users counts who may touch the struct: the name holds one
  * reference while the name exists, every descriptor bound to the filter one,
  * and so does every firewall rule that names it (counted in @rules too:
  * destroy refuses a filter that rules use with EBUSY, except when its
@@ -58,6 +58,9 @@
 
 #include "core.h"
 
+struct device;
+struct net;
+
 /* Hot-path counters, per CPU; summed when read. */
 struct bloom_stats {
 	u64 adds;
@@ -96,11 +99,11 @@ struct bloom_store {
 struct bloom_filter {
 	struct kobject kobj;		/* holds the struct only */
 	refcount_t users;		/* holds the struct's contents */
-	struct list_head node;		/* in the registry, under its lock */
+	struct list_head node;		/* in its namespace's list, under its lock */
 	char name[BLOOM_NAME_LEN];
 	u32 type;			/* enum bloom_type; never changes */
 	/*
-	 * The namespace whose registry holds the name; only for the sysfs
+	 * The namespace whose list holds the name; only for the sysfs
 	 * namespace tag, which is gone once the name is.
 	 */
 	struct net *net;
@@ -133,7 +136,7 @@ int bloom_filter_new_store(const char *name, struct bloom_store *s,
 			   struct bloom_filter **out);
 struct bloom_filter *bloom_filter_get(struct bloom_filter *f);
 void bloom_filter_put(struct bloom_filter *f);
-/* The registry's part of destroy, after the name and sysfs are gone. */
+/* The part of destroy after the name and sysfs are gone (bloom_filter_remove()). */
 void bloom_filter_destroy(struct bloom_filter *f);
 
 /* The store under rcu_read_lock(); NULL once destroyed. */
@@ -200,6 +203,30 @@ const char *bloom_filter_type_name(const struct bloom_filter *f);
  * filters through this header only; this file never calls into sysfs.c.
  */
 extern const struct attribute_group *bloom_filter_groups[];
+
+/*
+ * Names, per network namespace: register a new filter's name (and its sysfs
+ * directory; the namespace's list takes a reference of its own), look a
+ * name up (a reference the caller puts; _rule: a firewall rule's, see
+ * bloom_rule_get()), remove a name and destroy its filter (-EBUSY while
+ * rules hold it), list the names (sorted, BLOOM_NAME_LEN bytes each, freed
+ * with bloom_kvfree()).
+ */
+int bloom_filter_net_init(void);
+void bloom_filter_net_exit(void);
+int bloom_filter_register(struct net *net, struct bloom_filter *f);
+int bloom_filter_remove(struct net *net, const char *name);
+struct bloom_filter *bloom_filter_lookup(struct net *net, const char *name);
+struct bloom_filter *bloom_filter_lookup_rule(struct net *net,
+					      const char *name);
+int bloom_filter_names(struct net *net, char **names, u32 *count);
+
+/*
+ * The filters/ directory inside the device's: made once the device is
+ * registered (-ENOMEM), removed at exit after every filter's.
+ */
+int bloom_filters_dir_ready(struct device *dev);
+void bloom_filters_dir_exit(void);
 
 int bloom_filter_init(void);
 /* Module exit: waits until every store and every struct has been freed. */

@@ -37,7 +37,6 @@
 #include "alloc.h"
 #include "filter.h"
 #include "name.h"
-#include "registry.h"
 #include "scale.h"
 #include "snap.h"
 #include "snapshot.h"
@@ -288,7 +287,7 @@ static int bloom_snap_publish(struct net *net, const char *name,
 	int ret;
 
 	if (replace) {
-		f = bloom_registry_lookup(net, name);
+		f = bloom_filter_lookup(net, name);
 		if (IS_ERR(f)) {
 			bloom_store_discard(s);
 			return PTR_ERR(f);
@@ -302,8 +301,8 @@ static int bloom_snap_publish(struct net *net, const char *name,
 	ret = bloom_filter_new_store(name, s, &f);
 	if (ret)
 		return ret;
-	ret = bloom_registry_add(net, f);
-	bloom_filter_put(f);	/* the registry holds its own on success */
+	ret = bloom_filter_register(net, f);
+	bloom_filter_put(f);	/* the name holds its own on success */
 	return ret;
 }
 
@@ -434,7 +433,7 @@ int bloom_snap_new_like(struct net *net, const struct bloom_create *c,
 		return -EINVAL;
 	if (!bloom_name_valid(c->name) || !bloom_name_valid(c->like))
 		return -EINVAL;
-	like = bloom_registry_lookup(net, c->like);
+	like = bloom_filter_lookup(net, c->like);
 	if (IS_ERR(like))
 		return PTR_ERR(like);
 	rcu_read_lock();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysfs attributes of the device and of each filter.
+ * sysfs attributes of the device and of each filter: the files only, which
+ * read what filter.h exposes. The filters/ directory and each filter's
+ * directory come and go with the filter (filter.c).
  *
  * Per-filter files read the filter without a lock: kernfs keeps the filter
  * alive while a show() runs (kobject_del() waits for it, and destroy removes
@@ -11,8 +13,8 @@
  *
  * Filters belong to network namespaces and two namespaces may use the same
  * name, so the filter directories are tagged with their namespace as
- * /sys/class/net's are: the "filters" directory shows the filters of the
- * namespace that mounted sysfs (ip netns exec mounts its own).
+ * /sys/class/net's are (filter.c): the "filters" directory shows the filters
+ * of the namespace that mounted sysfs (ip netns exec mounts its own).
  */
 #include <linux/kobject.h>
 #include <linux/netdevice.h>
@@ -25,8 +27,6 @@
 #include "filter.h"
 #include "scale.h"
 #include "sysfs.h"
-
-static struct kset *bloom_filters_kset;
 
 static struct bloom_filter *to_filter(struct kobject *kobj)
 {
@@ -247,35 +247,6 @@ const struct attribute_group *bloom_filter_groups[] = {
 	NULL,
 };
 
-/* Under the registry's lock, after bloom_sysfs_ready() succeeded. */
-int bloom_sysfs_add_filter(struct bloom_filter *f)
-{
-	/* Pairs with smp_store_release() in bloom_sysfs_ready(). */
-	struct kset *kset = smp_load_acquire(&bloom_filters_kset);
-	int ret;
-
-	if (WARN_ON_ONCE(!kset))
-		return -ENOMEM;
-	f->kobj.kset = kset;
-	ret = kobject_add(&f->kobj, NULL, "%s", f->name);
-	if (ret)
-		return ret;
-	ret = bloom_scale_sysfs_add(f);
-	if (ret) {
-		kobject_del(&f->kobj);
-		return ret;
-	}
-	kobject_uevent(&f->kobj, KOBJ_ADD);
-	return 0;
-}
-
-void bloom_sysfs_del_filter(struct bloom_filter *f)
-{
-	kobject_uevent(&f->kobj, KOBJ_REMOVE);
-	bloom_scale_sysfs_del(f);
-	kobject_del(&f->kobj);
-}
-
 static ssize_t memory_used_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
@@ -297,82 +268,3 @@ const struct attribute_group *bloom_dev_groups[] = {
 	NULL,
 };
 
-/*
- * Not a counted allocation (alloc.h): live_allocations counts what filters,
- * descriptors and calls hold, and is 0 when there are none.
- */
-static void bloom_filters_release(struct kobject *kobj)
-{
-	kfree(container_of(kobj, struct kset, kobj));
-}
-
-static const struct kobj_ns_type_operations *
-bloom_filters_child_ns_type(struct kobject *kobj)
-{
-	return &net_ns_type_operations;
-}
-
-/* kset_create_and_add()'s kset, with namespace-tagged children. */
-static const struct kobj_type bloom_filters_ktype = {
-	.sysfs_ops = &kobj_sysfs_ops,
-	.release = bloom_filters_release,
-	.child_ns_type = bloom_filters_child_ns_type,
-};
-
-/* kset_create_and_add() with the ktype above; NULL when out of memory. */
-static struct kset *bloom_filters_kset_create(struct device *dev)
-{
-	struct kset *kset = kzalloc(sizeof(*kset), GFP_KERNEL);
-
-	if (!kset)
-		return NULL;
-	if (kobject_set_name(&kset->kobj, "filters")) {
-		kfree(kset);
-		return NULL;
-	}
-	kset->kobj.parent = &dev->kobj;
-	kset->kobj.ktype = &bloom_filters_ktype;
-	if (kset_register(kset)) {
-		/* kset_register() leaves the name to the caller's put. */
-		kobject_put(&kset->kobj);
-		return NULL;
-	}
-	return kset;
-}
-
-/*
- * The filters/ directory lives inside the device's, so it can only be made
- * once the device is registered, and the device is registered last at
- * init (nothing userspace can reach before what it needs). Module init
- * makes it right after; should that fail, every create tries again, so no
- * step of init can fail after the device exists. -ENOMEM when it cannot be
- * made.
- */
-int bloom_sysfs_ready(struct device *dev)
-{
-	static DEFINE_MUTEX(lock);
-	struct kset *kset;
-	int ret = 0;
-
-	/* Pairs with the smp_store_release() below. */
-	if (smp_load_acquire(&bloom_filters_kset))
-		return 0;
-	mutex_lock(&lock);
-	if (!bloom_filters_kset) {
-		kset = bloom_filters_kset_create(dev);
-		if (kset)
-			/* A fully made kset; see bloom_sysfs_add_filter(). */
-			smp_store_release(&bloom_filters_kset, kset);
-		else
-			ret = -ENOMEM;
-	}
-	mutex_unlock(&lock);
-	return ret;
-}
-
-/* Module exit, after every filter's directory is gone. */
-void bloom_sysfs_exit(void)
-{
-	kset_unregister(bloom_filters_kset);
-	bloom_filters_kset = NULL;
-}

@@ -9,13 +9,6 @@
 
 #include <linux/device.h>
 
-struct bloom_filter;
-
 extern const struct attribute_group *bloom_dev_groups[];
-
-int bloom_sysfs_ready(struct device *dev);
-void bloom_sysfs_exit(void);
-int bloom_sysfs_add_filter(struct bloom_filter *f);
-void bloom_sysfs_del_filter(struct bloom_filter *f);
 
 #endif /* BLOOM_SYSFS_H */
