@@ -82,7 +82,7 @@ run_part() {
 		;;
 	fw)
 		echo "bench: fw (QEMU, TCG): iptables -m bloom against ipset" >&2
-		local rounds=3 secs=2
+		local rounds=5 secs=3
 		[ -n "$quick" ] && rounds=1 secs=1
 		mkdir -p "$out/fw"
 		# 1,000,000 listed addresses from 16.0.0.0 (fw_send's range)
