@@ -29,28 +29,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	# What the last command said, for whoever reads the failure.
-	[ -s "$W/out" ] && sed 's/^/# stdout: /' "$W/out" | head -n 10
-	[ -s "$W/err" ] && sed 's/^/# stderr: /' "$W/err" | head -n 10
-	[ -n "${rc-}" ] && echo "# exit status: $rc"
-	return 0
-}
-
-# check DESC COMMAND...: ok if COMMAND succeeds.
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 # run ARGS...: bloomctl ARGS, bounded in time, output in $W/out, $W/err.
 run() {

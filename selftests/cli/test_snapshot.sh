@@ -36,19 +36,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -s "$W/err" ] && sed 's/^/# stderr: /' "$W/err" | head -n 5
-	return 0
-}
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+. "$(dirname "$0")/../tap.sh"
 bc() { timeout "$LIMIT" bloomctl "$@" 2>"$W/err"; }
 
 # Keys: present ones and absent ones, made on the host side of the guest.

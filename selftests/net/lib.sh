@@ -13,27 +13,7 @@ failed=0
 
 echo "TAP version 13"
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -s "$W/out" ] && sed 's/^/# stdout: /' "$W/out" | head -n 10
-	[ -s "$W/err" ] && sed 's/^/# stderr: /' "$W/err" | head -n 10
-	[ -n "${rc-}" ] && echo "# exit status: $rc"
-	return 0
-}
-
-# check DESC COMMAND...: ok if COMMAND succeeds.
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 # run CMD...: bounded in time, output in $W/out and $W/err, status in $rc.
 # A shell function as CMD bounds its commands itself.
