@@ -32,7 +32,8 @@
  * Every command is _IO(BLOOM_IOC_MAGIC, nr) and takes a pointer to a struct
  * whose first member is "__u32 size", set by the caller to the size of the
  * struct it was compiled with, and whose second member is "__u32 flags".
- * A smaller size than the first version of the struct is EINVAL. A larger size
+ * A size smaller than the struct's first version (ABI version 1, this
+ * header's) is EINVAL; a size over 4096 bytes is E2BIG, unread. A larger size
  * is accepted if every byte the kernel does not know is zero (else E2BIG), so
  * binaries built against a newer header work on an older module as long as
  * they do not use what it lacks, and old binaries keep working on new modules.
@@ -144,8 +145,7 @@
  * deleting it again cannot remove it for good: only a new filter forgets
  * it. The counts come back in out_hits (removed) and out_pinned, the keys
  * in the results bitmap (removed) and, with BLOOM_BATCH_F_PINNED, in a
- * second bitmap (pinned). A caller of ABI version 2 sees a pinned key as
- * not removed (its result bit is clear).
+ * second bitmap (pinned).
  * A d-left insert that finds all 4 candidate buckets full fails with ENOSPC;
  * the whole batch is then undone.
  *
@@ -230,7 +230,7 @@
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
  *   ENOTTY     unknown command
- *   EINVAL     size smaller than the first version of the struct; a flag or
+ *   EINVAL     size smaller than the struct's first version; a flag or
  *              reserved field that is not zero; a malformed name; a key of
  *              length 0 or over BLOOM_KEY_MAX; lengths that do not add up to
  *              keys_len; a capacity or rate outside its range; a geometry that
@@ -238,7 +238,7 @@
  *              pinned bitmap, a pinned bitmap without it, or either on ADD
  *              or QUERY
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
- *              it; a batch over BLOOM_BATCH_MAX_KEYS keys or
+ *              it, or over 4096 bytes; a batch over BLOOM_BATCH_MAX_KEYS keys or
  *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
  *   EFAULT     a pointer the kernel cannot read or write
  *   EOPNOTSUPP a filter type this module does not implement; an operation the
@@ -298,7 +298,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define BLOOM_ABI_VERSION	3
+#define BLOOM_ABI_VERSION	1
 
 #define BLOOM_NAME_LEN		32	/* includes the terminating NUL */
 #define BLOOM_KEY_MAX		4096	/* longest key, in bytes */
@@ -357,6 +357,7 @@ enum bloom_type {
  * @batch_max_bytes: out: BLOOM_BATCH_MAX_BYTES
  * @memory_limit: out: bytes all filters may take together (max_memory)
  * @memory_used: out: bytes all filters take now
+ * @reserved: must be 0
  */
 struct bloom_version {
 	__u32 size;
@@ -370,6 +371,7 @@ struct bloom_version {
 	__aligned_u64 batch_max_bytes;
 	__aligned_u64 memory_limit;
 	__aligned_u64 memory_used;
+	__aligned_u64 reserved;
 };
 
 /* Bind the creating descriptor to the new filter. */
@@ -408,31 +410,24 @@ struct bloom_version {
  *	512 for a blocked filter); else 0
  * @fpp_ppb: false-positive rate in parts per billion,
  *	BLOOM_FPP_PPB_MIN..BLOOM_FPP_PPB_MAX
- * @reserved: must be 0
+ * @bits_per_key_milli: with BLOOM_CREATE_F_SIZE: bits of table per key of
+ *	capacity, in thousandths, or 0; else 0
+ * @memory_bytes: with BLOOM_CREATE_F_SIZE: the most bytes the filter's
+ *	table may take, or 0; else 0
  * @hash_key: with BLOOM_CREATE_F_HASH_KEY: the SipHash key; else all zero
- *
- * Added in ABI version 3 (BLOOM_CREATE_F_SIZE; 0 without it):
- * @memory_bytes: the most bytes the filter's table may take, or 0
- * @bits_per_key_milli: bits of table per key of capacity, in thousandths,
- *	or 0
- * @reserved2: must be 0
- *
- * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
- * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
- * fpp_ppb with bits_per_key_milli) and @hashes is a fixed k for a standard
- * or counting filter (0: the best k); @bits must be 0.
- *
- * Also added in ABI version 3, after the sizing fields:
  * @like: with BLOOM_CREATE_F_LIKE: the filter whose type, geometry and hash
  *	key the new one takes; else all zero
- *
- * Added in ABI version 3 after @like (callers passing a smaller size get
- * the defaults):
  * @growth: with BLOOM_CREATE_F_SCALABLE: s, BLOOM_GROWTH_MIN..MAX, or 0 for
  *	BLOOM_GROWTH_DEFAULT; else 0
  * @tightening_ppm: with BLOOM_CREATE_F_SCALABLE: r in parts per million,
  *	BLOOM_TIGHTENING_PPM_MIN..MAX, or 0 for BLOOM_TIGHTENING_PPM_DEFAULT;
  *	else 0
+ * @reserved: must be 0
+ *
+ * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
+ * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
+ * fpp_ppb with bits_per_key_milli) and @hashes is a fixed k for a standard
+ * or counting filter (0: the best k); @bits must be 0.
  *
  * For a scalable filter @capacity and @fpp_ppb are stage 0's capacity and
  * the compound rate P.
@@ -446,14 +441,13 @@ struct bloom_create {
 	__aligned_u64 capacity;
 	__aligned_u64 bits;
 	__u32 fpp_ppb;
-	__u32 reserved;
-	__u8 hash_key[BLOOM_HASH_KEY_LEN];
-	__aligned_u64 memory_bytes;
 	__u32 bits_per_key_milli;
-	__u32 reserved2;
+	__aligned_u64 memory_bytes;
+	__u8 hash_key[BLOOM_HASH_KEY_LEN];
 	char like[BLOOM_NAME_LEN];
 	__u32 growth;
 	__u32 tightening_ppm;
+	__aligned_u64 reserved;
 };
 
 /**
@@ -461,11 +455,13 @@ struct bloom_create {
  * @size: sizeof(struct bloom_name)
  * @flags: must be 0
  * @name: the filter's name
+ * @reserved: must be 0
  */
 struct bloom_name {
 	__u32 size;
 	__u32 flags;
 	char name[BLOOM_NAME_LEN];
+	__aligned_u64 reserved;
 };
 
 /**
@@ -479,7 +475,13 @@ struct bloom_name {
  * @bits: out: m
  * @capacity: out: keys the filter was sized for
  * @fpp_ppb: out: false-positive rate asked for, parts per billion
- * @reserved: out: 0
+ * @estimated_fpp_ppb: out: the false-positive rate a never-added key meets
+ *	now, parts per billion: (bits_set/m)^k for standard and counting
+ *	filters; for blocked filters the block-load model (keys per block
+ *	Poisson with mean @estimated_keys / blocks); d-left: cells a query
+ *	compares x 2^-fingerprint_bits. Above @fpp_ppb once the filter holds
+ *	more than @capacity keys. Scalable: the compound rate
+ *	1 - prod(1 - rate_i) over its stages, each stage's rate as above.
  * @memory_bytes: out: bytes of kernel memory the filter takes, all included
  * @count: out: keys added that set at least one new bit (counting: took a
  *	counter from 0; d-left: took a new cell), minus, for counting and
@@ -490,44 +492,30 @@ struct bloom_name {
  * @hits: out: queried keys reported "may be present"
  * @bits_set: out: bits that are 1 now (counting: counters that are not 0;
  *	d-left: cells in use), kept by every add and delete (no scan)
- *
- * Added in ABI version 2 (a caller passing the version 1 size gets the
- * fields above only):
  * @deletes: out: keys removed by DELETE
  * @delete_misses: out: keys passed to DELETE that were not found
+ * @delete_pinned: out: keys passed to DELETE that were pinned (found, but a
+ *	saturated counter or cell kept them; see Deleting)
  * @saturated: out: counters that reached their maximum and stay there
  * @insert_failures: out: d-left: keys refused with ENOSPC
  * @fingerprint_bits: out: d-left: bits of a fingerprint; else 0
  * @subtables: out: d-left: number of subtables (4); else 0
  * @subtable_cells: out: d-left: cells in each subtable
  * @subtable_used: out: d-left: cells in use in each subtable
- *
- * Added in ABI version 3:
- * @delete_pinned: out: keys passed to DELETE that were pinned (found, but a
- *	saturated counter or cell kept them; see Deleting)
  * @estimated_keys: out: distinct keys in the filter, estimated from
  *	@bits_set (Swamidass and Baldi: -(m/k) ln(1 - bits_set/m); blocked:
  *	-(m/512) ln(1 - bits_set/m) / (1 - (1 - 1/512)^k), the same under the
  *	block-load model; d-left: the cells in use); ~0 when every bit is set
  *	(too many keys to tell); scalable: the sum over its stages
- * @estimated_fpp_ppb: out: the false-positive rate a never-added key meets
- *	now, parts per billion: (bits_set/m)^k for standard and counting
- *	filters; for blocked filters the block-load model (keys per block
- *	Poisson with mean @estimated_keys / blocks); d-left: cells a query
- *	compares x 2^-fingerprint_bits. Above @fpp_ppb once the filter holds
- *	more than @capacity keys. Scalable: the compound rate
- *	1 - prod(1 - rate_i) over its stages, each stage's rate as above.
- * @reserved2: out: 0
  * @stages: out: scalable: stages now (1..BLOOM_SCALE_STAGES_MAX); else 0
  * @growth: out: scalable: s; else 0
  * @tightening_ppm: out: scalable: r in parts per million; else 0
- * @reserved3: out: 0
+ * @rules: out: firewall rules that name the filter (while this is not 0,
+ *	DESTROY fails with EBUSY)
  * @packets: out: packets firewall rules (iptables -m bloom) checked against
  *	the filter
  * @packet_hits: out: of those, packets whose address may be present
- * @rules: out: firewall rules that name the filter (while this is not 0,
- *	DESTROY fails with EBUSY)
- * @reserved4: out: 0
+ * @reserved: in: must be 0; out: 0
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
  * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
@@ -542,7 +530,7 @@ struct bloom_info {
 	__aligned_u64 bits;
 	__aligned_u64 capacity;
 	__u32 fpp_ppb;
-	__u32 reserved;
+	__u32 estimated_fpp_ppb;
 	__aligned_u64 memory_bytes;
 	__aligned_u64 count;
 	__aligned_u64 adds;
@@ -551,24 +539,21 @@ struct bloom_info {
 	__aligned_u64 bits_set;
 	__aligned_u64 deletes;
 	__aligned_u64 delete_misses;
+	__aligned_u64 delete_pinned;
 	__aligned_u64 saturated;
 	__aligned_u64 insert_failures;
 	__u32 fingerprint_bits;
 	__u32 subtables;
 	__aligned_u64 subtable_cells;
 	__aligned_u64 subtable_used[4];
-	__aligned_u64 delete_pinned;
 	__aligned_u64 estimated_keys;
-	__u32 estimated_fpp_ppb;
-	__u32 reserved2;
 	__u32 stages;
 	__u32 growth;
 	__u32 tightening_ppm;
-	__u32 reserved3;
+	__u32 rules;
 	__aligned_u64 packets;
 	__aligned_u64 packet_hits;
-	__u32 rules;
-	__u32 reserved4;
+	__aligned_u64 reserved;
 };
 
 /**
@@ -580,6 +565,7 @@ struct bloom_info {
  *	first @capacity names were written: call again with more room
  * @names: in: user pointer to char[@capacity][BLOOM_NAME_LEN], sorted by
  *	name on return
+ * @reserved: must be 0
  */
 struct bloom_list {
 	__u32 size;
@@ -587,6 +573,7 @@ struct bloom_list {
 	__u32 capacity;
 	__u32 out_count;
 	__aligned_u64 names;
+	__aligned_u64 reserved;
 };
 
 /**
@@ -604,15 +591,12 @@ struct bloom_list {
  *	BLOOM_BATCH_MAX_BYTES
  * @results: user pointer to a bitmap of (@nkeys + 7) / 8 bytes (see
  *	Results above), or 0 when the caller needs only the counts
- * @out_done: out: keys processed (@nkeys on success)
- * @out_hits: out: QUERY: keys that may be present; ADD: keys whose bits were
- *	all set already; DELETE: keys found and removed (pinned keys are not)
- *
- * Added in ABI version 3 (a caller passing the version 2 size gets the
- * fields above only, and cannot pass BLOOM_BATCH_F_PINNED):
  * @pinned: with BLOOM_BATCH_F_PINNED: user pointer to a bitmap of
  *	(@nkeys + 7) / 8 bytes that receives a set bit for every pinned key
  *	(see Deleting); else 0
+ * @out_done: out: keys processed (@nkeys on success)
+ * @out_hits: out: QUERY: keys that may be present; ADD: keys whose bits were
+ *	all set already; DELETE: keys found and removed (pinned keys are not)
  * @out_pinned: out: DELETE: keys found but pinned. Keys not found:
  *	@out_done - @out_hits - @out_pinned
  * @reserved: must be 0
@@ -626,9 +610,9 @@ struct bloom_batch {
 	__aligned_u64 lens;
 	__aligned_u64 keys_len;
 	__aligned_u64 results;
+	__aligned_u64 pinned;
 	__u32 out_done;
 	__u32 out_hits;
-	__aligned_u64 pinned;
 	__u32 out_pinned;
 	__u32 reserved;
 };
@@ -651,6 +635,7 @@ struct bloom_batch {
  * @buf_len: bytes at @buf
  * @out_len: out: bytes of the snapshot (written at @buf when it fits,
  *	else EOVERFLOW)
+ * @reserved: must be 0
  */
 struct bloom_save {
 	__u32 size;
@@ -659,6 +644,7 @@ struct bloom_save {
 	__aligned_u64 buf;
 	__aligned_u64 buf_len;
 	__aligned_u64 out_len;
+	__aligned_u64 reserved;
 };
 
 /* Give the restored filter @name instead of the name in the snapshot. */
@@ -678,6 +664,7 @@ struct bloom_save {
  * @name: with BLOOM_RESTORE_F_NAME: the new filter's name; else all zero
  * @buf: user pointer to the snapshot, the whole file
  * @buf_len: bytes at @buf: exactly the snapshot's size
+ * @reserved: must be 0
  */
 struct bloom_restore {
 	__u32 size;
@@ -685,6 +672,7 @@ struct bloom_restore {
 	char name[BLOOM_NAME_LEN];
 	__aligned_u64 buf;
 	__aligned_u64 buf_len;
+	__aligned_u64 reserved;
 };
 
 /**
@@ -693,12 +681,14 @@ struct bloom_restore {
  * @flags: must be 0
  * @name: MERGE: the destination, which becomes the union of both; SWAP: one
  * @other: MERGE: the source, left as it is; SWAP: the other
+ * @reserved: must be 0
  */
 struct bloom_pair {
 	__u32 size;
 	__u32 flags;
 	char name[BLOOM_NAME_LEN];
 	char other[BLOOM_NAME_LEN];
+	__aligned_u64 reserved;
 };
 
 /**
@@ -735,6 +725,7 @@ struct bloom_stage {
  *	(BLOOM_SCALE_STAGES_MAX is always enough)
  * @stages: in: user pointer to struct bloom_stage[@capacity], oldest stage
  *	first on return
+ * @reserved: must be 0
  *
  * A filter that is not scalable: EOPNOTSUPP.
  */
@@ -745,6 +736,7 @@ struct bloom_stages {
 	__u32 capacity;
 	__u32 out_count;
 	__aligned_u64 stages;
+	__aligned_u64 reserved;
 };
 
 #define BLOOM_IOC_MAGIC		0xBF	/* unused in ioctl-number.rst of 6.1 */
