@@ -20,8 +20,8 @@
  * rest of the batch be hashed again with the new key from the user's keys.
  *
  * An ADD to a scalable filter stops where its newest stage is full, leaves
- * the read section, grows the filter (scale.c: under the write lock, which
- * queries never take) and goes on from that key. When it cannot grow, the
+ * the read section, grows the filter (bloom_filter_grow(): under the write
+ * lock, which queries never take) and goes on from that key. When it cannot grow, the
  * keys before that one stay added and the call reports them in out_done,
  * with their result bits.
  */
@@ -39,7 +39,6 @@
 #include "alloc.h"
 #include "batch.h"
 #include "filter.h"
-#include "scale.h"
 
 #define BLOOM_CHUNK_BYTES	(64 * 1024)	/* holds 16 keys of the longest size */
 #define BLOOM_LENS_CHUNK	64
@@ -302,7 +301,7 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 			a->hits += hits;
 			/* stopped at a full stage: grow, then go on */
 			if (pos < end) {
-				ret = bloom_scale_grow(a->f);
+				ret = bloom_filter_grow(a->f);
 				if (ret) {
 					a->partial = ret != -ESTALE;
 					return ret;

@@ -5,8 +5,11 @@
  * Dispatch follows iommufd: every command is _IO(BLOOM_IOC_MAGIC, nr) and its
  * struct starts with its own size, read with copy_struct_from_user() so that
  * older and newer userspace both work (see uapi/linux/bloom.h). The argument
- * is copied into a zeroed kernel union, handled, and copied back for the
- * commands that have outputs.
+ * is copied into a zeroed kernel union and handled; a handler that has a
+ * reply sends it itself (bloom_ucmd_respond(), iommufd's
+ * iommufd_ucmd_respond()), so each command decides when it replies.
+ * Decoding create requests and filling INFO and STAGES replies is
+ * request.c's.
  */
 #include <linux/build_bug.h>
 #include <linux/capability.h>
@@ -25,7 +28,8 @@
 #include "dev.h"
 #include "filter.h"
 #include "name.h"
-#include "scale.h"
+#include "registry.h"
+#include "request.h"
 #include "snap.h"
 #include "sysfs.h"
 
@@ -52,6 +56,40 @@ union bloom_ioctl_arg {
 	struct bloom_pair pair;
 	struct bloom_stages stages;
 };
+
+/* Larger structs are refused unread, as openat2() and clone3() do. */
+#define BLOOM_UCMD_SIZE_MAX	PAGE_SIZE
+
+/**
+ * struct bloom_ucmd - one ioctl call
+ * @bf: the descriptor
+ * @ubuf: the caller's struct
+ * @user_size: its size, as the caller gave it
+ * @size: the size of the struct this module knows
+ * @arg: the struct, copied in
+ */
+struct bloom_ucmd {
+	struct bloom_file *bf;
+	void __user *ubuf;
+	u32 user_size;
+	u32 size;
+	union bloom_ioctl_arg arg;
+};
+
+/* The reply: @ucmd->arg back to the caller, as much of it as both know. */
+static int bloom_ucmd_respond(struct bloom_ucmd *ucmd)
+{
+	if (copy_to_user(ucmd->ubuf, &ucmd->arg,
+			 min(ucmd->user_size, ucmd->size)))
+		return -EFAULT;
+	return 0;
+}
+
+/* The handler's result, with the reply sent when it succeeded. */
+static int bloom_ucmd_result(struct bloom_ucmd *ucmd, int ret)
+{
+	return ret ?: bloom_ucmd_respond(ucmd);
+}
 
 static struct miscdevice bloom_misc;
 
@@ -108,182 +146,10 @@ static struct bloom_filter *bloom_file_filter(struct bloom_file *bf)
 	return f;
 }
 
-static int bloom_ioc_version(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_version *v = &arg->version;
-
-	if (v->flags)
-		return -EINVAL;
-	v->abi_version = BLOOM_ABI_VERSION;
-	v->types = BIT(BLOOM_TYPE_STANDARD) | BIT(BLOOM_TYPE_BLOCKED) |
-		   BIT(BLOOM_TYPE_COUNTING) | BIT(BLOOM_TYPE_DLEFT);
-	v->create_flags = BLOOM_CREATE_F_ALL;
-	v->batch_flags = BLOOM_BATCH_F_ALL;
-	v->key_max = BLOOM_KEY_MAX;
-	v->batch_max_keys = BLOOM_BATCH_MAX_KEYS;
-	v->batch_max_bytes = BLOOM_BATCH_MAX_BYTES;
-	v->memory_limit = bloom_memory_limit();
-	v->memory_used = bloom_memory_used();
-	return 0;
-}
-
-static int bloom_ioc_create(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_create *c = &arg->create;
-	struct bloom_filter *f;
-	int ret;
-
-	/* Refuse before allocating anything. */
-	if ((c->flags & BLOOM_CREATE_F_BIND) && READ_ONCE(bf->filter))
-		return -EBUSY;
-	ret = bloom_filters_dir_ready(bloom_misc.this_device);
-	if (ret)
-		return ret;
-	if (c->flags & BLOOM_CREATE_F_LIKE)
-		ret = bloom_snap_new_like(bf->net, c, &f);
-	else
-		ret = bloom_filter_new(c, &f);
-	if (ret)
-		return ret;
-	ret = bloom_filter_register(bf->net, f);
-	if (ret) {
-		bloom_filter_put(f);
-		return ret;
-	}
-	if (c->flags & BLOOM_CREATE_F_BIND)
-		return bloom_file_bind(bf, f);
-	bloom_filter_put(f);
-	return 0;
-}
-
-static int bloom_ioc_destroy(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	if (arg->name.flags || !bloom_name_valid(arg->name.name))
-		return -EINVAL;
-	return bloom_filter_remove(bf->net, arg->name.name);
-}
-
-static int bloom_ioc_bind(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_filter *f;
-
-	if (arg->name.flags || !bloom_name_valid(arg->name.name))
-		return -EINVAL;
-	if (READ_ONCE(bf->filter))
-		return -EBUSY;
-	f = bloom_filter_lookup(bf->net, arg->name.name);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	return bloom_file_bind(bf, f);
-}
-
-static int bloom_ioc_info(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_info *info = &arg->info;
-	struct bloom_filter *f;
-	int ret;
-
-	if (info->flags)
-		return -EINVAL;
-	if (bloom_name_empty(info->name)) {
-		f = bloom_file_filter(bf);
-		if (IS_ERR(f))
-			return PTR_ERR(f);
-		return bloom_filter_fill_info(f, info);
-	}
-	if (!bloom_name_valid(info->name))
-		return -EINVAL;
-	f = bloom_filter_lookup(bf->net, info->name);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	ret = bloom_filter_fill_info(f, info);
-	bloom_filter_put(f);
-	/* Destroyed since the lookup: the name is gone. */
-	return ret == -ESTALE ? -ENOENT : ret;
-}
-
-static int bloom_ioc_stages(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_stages *s = &arg->stages;
-	struct bloom_filter *f;
-	int ret;
-
-	if (s->flags)
-		return -EINVAL;
-	if (bloom_name_empty(s->name)) {
-		f = bloom_file_filter(bf);
-		if (IS_ERR(f))
-			return PTR_ERR(f);
-		return bloom_scale_fill_stages(f, s);
-	}
-	if (!bloom_name_valid(s->name))
-		return -EINVAL;
-	f = bloom_filter_lookup(bf->net, s->name);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	ret = bloom_scale_fill_stages(f, s);
-	bloom_filter_put(f);
-	return ret;
-}
-
-static int bloom_ioc_list(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_list *l = &arg->list;
-	char *names;
-	u32 count;
-	int ret;
-
-	if (l->flags)
-		return -EINVAL;
-	ret = bloom_filter_names(bf->net, &names, &count);
-	if (ret)
-		return ret;
-	if (count && l->capacity &&
-	    copy_to_user(u64_to_user_ptr(l->names), names,
-			 array_size(min(count, l->capacity), BLOOM_NAME_LEN)))
-		ret = -EFAULT;
-	l->out_count = count;
-	bloom_kvfree(names);
-	return ret;
-}
-
-static int bloom_ioc_add(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_filter *f = bloom_file_filter(bf);
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	return bloom_batch_add(f, &arg->batch);
-}
-
-static int bloom_ioc_query(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_filter *f = bloom_file_filter(bf);
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	return bloom_batch_query(f, &arg->batch);
-}
-
-static int bloom_ioc_delete(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_filter *f = bloom_file_filter(bf);
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	return bloom_batch_delete(f, &arg->batch);
-}
-
-/* What a command needs and does (struct bloom_ioctl_op's @flags). */
-#define BLOOM_OP_F_WRITE	BIT(0)	/* needs a descriptor open for writing */
-#define BLOOM_OP_F_ADMIN	BIT(1)	/* needs CAP_NET_ADMIN */
-#define BLOOM_OP_F_OUT		BIT(2)	/* copies the struct back */
-/* ... even after an EFAULT, when out_done says how far the call got */
-#define BLOOM_OP_F_PARTIAL	BIT(3)
-/* A change to the filters: see "Security model" in Documentation/bloom.rst. */
-#define BLOOM_OP_F_MUTATES	(BLOOM_OP_F_WRITE | BLOOM_OP_F_ADMIN)
-
-/* A filter by name, or the bound one when the name is all zero. */
+/*
+ * A filter by name, or the bound one when the name is all zero; a
+ * reference the caller puts.
+ */
 static struct bloom_filter *bloom_file_or_named(struct bloom_file *bf,
 						const char *name)
 {
@@ -295,47 +161,250 @@ static struct bloom_filter *bloom_file_or_named(struct bloom_file *bf,
 	}
 	if (!bloom_name_valid(name))
 		return ERR_PTR(-EINVAL);
-	return bloom_filter_lookup(bf->net, name);
+	return bloom_registry_lookup(bf->net, name);
 }
 
-static int bloom_ioc_save(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+static int bloom_ioc_version(struct bloom_ucmd *ucmd)
 {
+	struct bloom_version *v = &ucmd->arg.version;
+	u32 size = v->size;
+
+	if (v->flags || v->reserved)
+		return -EINVAL;
+	*v = (struct bloom_version) {
+		.size = size,
+		.abi_version = BLOOM_ABI_VERSION,
+		.types = BIT(BLOOM_TYPE_STANDARD) | BIT(BLOOM_TYPE_BLOCKED) |
+			 BIT(BLOOM_TYPE_COUNTING) | BIT(BLOOM_TYPE_DLEFT),
+		.create_flags = BLOOM_CREATE_F_ALL,
+		.batch_flags = BLOOM_BATCH_F_ALL,
+		.key_max = BLOOM_KEY_MAX,
+		.batch_max_keys = BLOOM_BATCH_MAX_KEYS,
+		.batch_max_bytes = BLOOM_BATCH_MAX_BYTES,
+		.memory_limit = bloom_memory_limit(),
+		.memory_used = bloom_memory_used(),
+	};
+	return bloom_ucmd_respond(ucmd);
+}
+
+static int bloom_ioc_create(struct bloom_ucmd *ucmd)
+{
+	struct bloom_create *c = &ucmd->arg.create;
+	struct bloom_file *bf = ucmd->bf;
 	struct bloom_filter *f;
 	int ret;
 
-	if (arg->save.flags)
-		return -EINVAL;
-	f = bloom_file_or_named(bf, arg->save.name);
+	/* Refuse before allocating anything. */
+	if ((c->flags & BLOOM_CREATE_F_BIND) && READ_ONCE(bf->filter))
+		return -EBUSY;
+	ret = bloom_registry_dir_ready(bloom_misc.this_device);
+	if (ret)
+		return ret;
+	ret = bloom_request_create(bf->net, c, &f);
+	if (ret)
+		return ret;
+	ret = bloom_registry_add(bf->net, f);
+	if (ret) {
+		bloom_filter_put(f);
+		return ret;
+	}
+	if (c->flags & BLOOM_CREATE_F_BIND)
+		return bloom_file_bind(bf, f);
+	bloom_filter_put(f);
+	return 0;
+}
+
+/* DESTROY, BIND and FLUSH name one filter. */
+static int bloom_name_check(const struct bloom_name *n)
+{
+	return n->flags || n->reserved || !bloom_name_valid(n->name) ?
+	       -EINVAL : 0;
+}
+
+static int bloom_ioc_destroy(struct bloom_ucmd *ucmd)
+{
+	struct bloom_name *n = &ucmd->arg.name;
+
+	return bloom_name_check(n) ?: bloom_registry_remove(ucmd->bf->net,
+							     n->name);
+}
+
+static int bloom_ioc_bind(struct bloom_ucmd *ucmd)
+{
+	struct bloom_name *n = &ucmd->arg.name;
+	struct bloom_file *bf = ucmd->bf;
+	struct bloom_filter *f;
+	int ret;
+
+	ret = bloom_name_check(n);
+	if (ret)
+		return ret;
+	if (READ_ONCE(bf->filter))
+		return -EBUSY;
+	f = bloom_registry_lookup(bf->net, n->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	ret = bloom_snap_save(f, &arg->save);
+	return bloom_file_bind(bf, f);
+}
+
+static int bloom_ioc_flush(struct bloom_ucmd *ucmd)
+{
+	struct bloom_name *n = &ucmd->arg.name;
+	struct bloom_filter *f;
+	int ret;
+
+	ret = bloom_name_check(n);
+	if (ret)
+		return ret;
+	f = bloom_registry_lookup(ucmd->bf->net, n->name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_filter_flush(f);
 	bloom_filter_put(f);
 	return ret;
 }
 
-static int bloom_ioc_restore(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+static int bloom_ioc_info(struct bloom_ucmd *ucmd)
 {
-	int ret = bloom_filters_dir_ready(bloom_misc.this_device);
+	struct bloom_info *info = &ucmd->arg.info;
+	bool named = !bloom_name_empty(info->name);
+	struct bloom_filter *f;
+	int ret;
 
-	return ret ? ret : bloom_snap_restore(bf->net, &arg->restore);
+	if (info->flags || info->reserved)
+		return -EINVAL;
+	f = bloom_file_or_named(ucmd->bf, info->name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_request_info(f, info);
+	bloom_filter_put(f);
+	/* A named filter destroyed since the lookup: the name is gone. */
+	if (named && ret == -ESTALE)
+		ret = -ENOENT;
+	return bloom_ucmd_result(ucmd, ret);
+}
+
+static int bloom_ioc_stages(struct bloom_ucmd *ucmd)
+{
+	struct bloom_stages *s = &ucmd->arg.stages;
+	struct bloom_filter *f;
+	int ret;
+
+	if (s->flags || s->reserved)
+		return -EINVAL;
+	f = bloom_file_or_named(ucmd->bf, s->name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_request_stages(f, s);
+	bloom_filter_put(f);
+	return bloom_ucmd_result(ucmd, ret);
+}
+
+static int bloom_ioc_list(struct bloom_ucmd *ucmd)
+{
+	struct bloom_list *l = &ucmd->arg.list;
+	char *names;
+	u32 count;
+	int ret;
+
+	if (l->flags || l->reserved)
+		return -EINVAL;
+	ret = bloom_registry_names(ucmd->bf->net, &names, &count);
+	if (ret)
+		return ret;
+	if (count && l->capacity &&
+	    copy_to_user(u64_to_user_ptr(l->names), names,
+			 array_size(min(count, l->capacity), BLOOM_NAME_LEN)))
+		ret = -EFAULT;
+	bloom_kvfree(names);
+	l->out_count = count;
+	return bloom_ucmd_result(ucmd, ret);
+}
+
+/*
+ * ADD and DELETE reply with how far they got also when they failed after
+ * changing the filter (out_done not 0): the results bitmap faulted, or a
+ * scalable filter could not grow. QUERY replies on success only.
+ */
+static int bloom_ioc_add(struct bloom_ucmd *ucmd)
+{
+	struct bloom_batch *b = &ucmd->arg.batch;
+	struct bloom_filter *f = bloom_file_filter(ucmd->bf);
+	int ret;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_batch_add(f, b);
+	if (ret && b->out_done)
+		return bloom_ucmd_respond(ucmd) ?: ret;
+	return bloom_ucmd_result(ucmd, ret);
+}
+
+static int bloom_ioc_delete(struct bloom_ucmd *ucmd)
+{
+	struct bloom_batch *b = &ucmd->arg.batch;
+	struct bloom_filter *f = bloom_file_filter(ucmd->bf);
+	int ret;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_batch_delete(f, b);
+	if (ret && b->out_done)
+		return bloom_ucmd_respond(ucmd) ?: ret;
+	return bloom_ucmd_result(ucmd, ret);
+}
+
+static int bloom_ioc_query(struct bloom_ucmd *ucmd)
+{
+	struct bloom_filter *f = bloom_file_filter(ucmd->bf);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return bloom_ucmd_result(ucmd, bloom_batch_query(f, &ucmd->arg.batch));
+}
+
+/* SAVE replies also with EOVERFLOW: out_len is the size it needs. */
+static int bloom_ioc_save(struct bloom_ucmd *ucmd)
+{
+	struct bloom_save *save = &ucmd->arg.save;
+	struct bloom_filter *f;
+	int ret;
+
+	if (save->flags || save->reserved)
+		return -EINVAL;
+	f = bloom_file_or_named(ucmd->bf, save->name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = bloom_snap_save(f, save);
+	bloom_filter_put(f);
+	if (ret == -EOVERFLOW)
+		return bloom_ucmd_respond(ucmd) ?: ret;
+	return bloom_ucmd_result(ucmd, ret);
+}
+
+static int bloom_ioc_restore(struct bloom_ucmd *ucmd)
+{
+	int ret = bloom_registry_dir_ready(bloom_misc.this_device);
+
+	return ret ?: bloom_snap_restore(ucmd->bf->net, &ucmd->arg.restore);
 }
 
 /* MERGE and SWAP: both filters by name. */
-static int bloom_ioc_pair(struct bloom_file *bf, union bloom_ioctl_arg *arg,
+static int bloom_ioc_pair(struct bloom_ucmd *ucmd,
 			  int (*fn)(struct bloom_filter *,
 				    struct bloom_filter *))
 {
-	struct bloom_pair *p = &arg->pair;
+	struct bloom_pair *p = &ucmd->arg.pair;
 	struct bloom_filter *dst, *src;
 	int ret;
 
-	if (p->flags || !bloom_name_valid(p->name) ||
+	if (p->flags || p->reserved || !bloom_name_valid(p->name) ||
 	    !bloom_name_valid(p->other))
 		return -EINVAL;
-	dst = bloom_filter_lookup(bf->net, p->name);
+	dst = bloom_registry_lookup(ucmd->bf->net, p->name);
 	if (IS_ERR(dst))
 		return PTR_ERR(dst);
-	src = bloom_filter_lookup(bf->net, p->other);
+	src = bloom_registry_lookup(ucmd->bf->net, p->other);
 	if (IS_ERR(src)) {
 		bloom_filter_put(dst);
 		return PTR_ERR(src);
@@ -346,29 +415,14 @@ static int bloom_ioc_pair(struct bloom_file *bf, union bloom_ioctl_arg *arg,
 	return ret;
 }
 
-static int bloom_ioc_merge(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+static int bloom_ioc_merge(struct bloom_ucmd *ucmd)
 {
-	return bloom_ioc_pair(bf, arg, bloom_snap_merge);
+	return bloom_ioc_pair(ucmd, bloom_filter_merge);
 }
 
-static int bloom_ioc_swap(struct bloom_file *bf, union bloom_ioctl_arg *arg)
+static int bloom_ioc_swap(struct bloom_ucmd *ucmd)
 {
-	return bloom_ioc_pair(bf, arg, bloom_snap_swap);
-}
-
-static int bloom_ioc_flush(struct bloom_file *bf, union bloom_ioctl_arg *arg)
-{
-	struct bloom_filter *f;
-	int ret;
-
-	if (arg->name.flags || !bloom_name_valid(arg->name.name))
-		return -EINVAL;
-	f = bloom_filter_lookup(bf->net, arg->name.name);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	ret = bloom_snap_flush(f);
-	bloom_filter_put(f);
-	return ret;
+	return bloom_ioc_pair(ucmd, bloom_filter_swap);
 }
 
 /*
@@ -380,61 +434,58 @@ static bool bloom_file_admin(const struct bloom_file *bf)
 	return ns_capable(bf->net->user_ns, CAP_NET_ADMIN);
 }
 
+/* What a command needs (struct bloom_ioctl_op's @flags). */
+#define BLOOM_OP_F_WRITE	BIT(0)	/* needs a descriptor open for writing */
+#define BLOOM_OP_F_ADMIN	BIT(1)	/* needs CAP_NET_ADMIN */
+/* A change to the filters: see "Security model" in Documentation/bloom.rst. */
+#define BLOOM_OP_F_MUTATES	(BLOOM_OP_F_WRITE | BLOOM_OP_F_ADMIN)
+
 struct bloom_ioctl_op {
 	unsigned int cmd;
-	u32 size;	/* of the struct this module knows */
-	u32 min_size;	/* of the first version of the struct */
+	u32 size;	/* of the struct this module knows; the least it takes */
 	u32 flags;	/* BLOOM_OP_F_* */
-	int (*fn)(struct bloom_file *bf, union bloom_ioctl_arg *arg);
+	int (*fn)(struct bloom_ucmd *ucmd);
 };
 
-#define BLOOM_OP(_cmd, _fn, type, _last, _flags)			\
+#define BLOOM_OP(_cmd, _fn, type, _flags)				\
 	{								\
 		.cmd = _cmd,						\
 		.size = sizeof(struct type),				\
-		.min_size = offsetofend(struct type, _last),		\
 		.flags = _flags,					\
 		.fn = _fn,						\
 	}
 
 static const struct bloom_ioctl_op bloom_ops[] = {
-	BLOOM_OP(BLOOM_IOC_VERSION, bloom_ioc_version, bloom_version,
-		 memory_used, BLOOM_OP_F_OUT),
-	BLOOM_OP(BLOOM_IOC_CREATE, bloom_ioc_create, bloom_create, hash_key,
+	BLOOM_OP(BLOOM_IOC_VERSION, bloom_ioc_version, bloom_version, 0),
+	BLOOM_OP(BLOOM_IOC_CREATE, bloom_ioc_create, bloom_create,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_DESTROY, bloom_ioc_destroy, bloom_name, name,
+	BLOOM_OP(BLOOM_IOC_DESTROY, bloom_ioc_destroy, bloom_name,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_BIND, bloom_ioc_bind, bloom_name, name, 0),
-	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, bits_set,
-		 BLOOM_OP_F_OUT),
-	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, names,
-		 BLOOM_OP_F_OUT),
-	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch, out_hits,
-		 BLOOM_OP_F_MUTATES | BLOOM_OP_F_OUT | BLOOM_OP_F_PARTIAL),
-	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, out_hits,
-		 BLOOM_OP_F_OUT),
-	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch, out_hits,
-		 BLOOM_OP_F_MUTATES | BLOOM_OP_F_OUT | BLOOM_OP_F_PARTIAL),
-	BLOOM_OP(BLOOM_IOC_SAVE, bloom_ioc_save, bloom_save, out_len,
-		 BLOOM_OP_F_ADMIN | BLOOM_OP_F_OUT),
+	BLOOM_OP(BLOOM_IOC_BIND, bloom_ioc_bind, bloom_name, 0),
+	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, 0),
+	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, 0),
+	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch,
+		 BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, 0),
+	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch,
+		 BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_SAVE, bloom_ioc_save, bloom_save,
+		 BLOOM_OP_F_ADMIN),
 	BLOOM_OP(BLOOM_IOC_RESTORE, bloom_ioc_restore, bloom_restore,
-		 buf_len, BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_MERGE, bloom_ioc_merge, bloom_pair, other,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_SWAP, bloom_ioc_swap, bloom_pair, other,
+	BLOOM_OP(BLOOM_IOC_MERGE, bloom_ioc_merge, bloom_pair,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_FLUSH, bloom_ioc_flush, bloom_name, name,
+	BLOOM_OP(BLOOM_IOC_SWAP, bloom_ioc_swap, bloom_pair,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_STAGES, bloom_ioc_stages, bloom_stages, stages,
-		 BLOOM_OP_F_OUT),
+	BLOOM_OP(BLOOM_IOC_FLUSH, bloom_ioc_flush, bloom_name,
+		 BLOOM_OP_F_MUTATES),
+	BLOOM_OP(BLOOM_IOC_STAGES, bloom_ioc_stages, bloom_stages, 0),
 };
 
 static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 {
-	void __user *ubuf = (void __user *)uarg;
 	const struct bloom_ioctl_op *op;
-	union bloom_ioctl_arg arg;
-	u32 usize;
+	struct bloom_ucmd ucmd;
 	int ret;
 
 	/* A dozen entries: a scan costs less than the syscall around it. */
@@ -453,26 +504,21 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 	if ((op->flags & BLOOM_OP_F_ADMIN) &&
 	    !bloom_file_admin(file->private_data))
 		return -EPERM;
-	if (get_user(usize, (u32 __user *)ubuf))
+	ucmd.bf = file->private_data;
+	ucmd.ubuf = (void __user *)uarg;
+	ucmd.size = op->size;
+	if (get_user(ucmd.user_size, (u32 __user *)ucmd.ubuf))
 		return -EFAULT;
-	if (usize < op->min_size)
+	if (ucmd.user_size < op->size)
 		return -EINVAL;
-	ret = copy_struct_from_user(&arg, op->size, ubuf, usize);
+	if (ucmd.user_size > BLOOM_UCMD_SIZE_MAX)
+		return -E2BIG;
+	/* E2BIG when a byte past the struct this module knows is not 0 */
+	ret = copy_struct_from_user(&ucmd.arg, op->size, ucmd.ubuf,
+				    ucmd.user_size);
 	if (ret)
 		return ret;
-
-	ret = op->fn(file->private_data, &arg);
-	/*
-	 * ADD and DELETE report how far they got even when the results bitmap
-	 * faulted, ADD also when a scalable filter could not grow; SAVE
-	 * reports the size it needs with EOVERFLOW.
-	 */
-	if ((!ret || (ret == -EFAULT && (op->flags & BLOOM_OP_F_PARTIAL)) ||
-	     ret == -EOVERFLOW || (cmd == BLOOM_IOC_ADD && arg.batch.out_done)) &&
-	    (op->flags & BLOOM_OP_F_OUT) &&
-	    copy_to_user(ubuf, &arg, min(usize, op->size)))
-		return -EFAULT;
-	return ret;
+	return op->fn(&ucmd);
 }
 
 static const struct file_operations bloom_fops = {
@@ -502,15 +548,15 @@ int bloom_dev_init(void)
 {
 	int ret;
 
-	ret = bloom_filter_net_init();
+	ret = bloom_registry_init();
 	if (ret)
 		return ret;
 	ret = misc_register(&bloom_misc);
 	if (ret) {
-		bloom_filter_net_exit();
+		bloom_registry_exit();
 		return ret;
 	}
-	bloom_filters_dir_ready(bloom_misc.this_device);
+	bloom_registry_dir_ready(bloom_misc.this_device);
 	return 0;
 }
 
@@ -523,7 +569,6 @@ int bloom_dev_init(void)
  */
 void bloom_dev_exit(void)
 {
-	bloom_filter_net_exit();
-	bloom_filters_dir_exit();
+	bloom_registry_exit();
 	misc_deregister(&bloom_misc);
 }

@@ -19,16 +19,24 @@
 #include "debug.h"
 #include "dev.h"
 #include "filter.h"
+#include "store.h"
 
 /* The core is freestanding and keeps its own copy of the ABI's limits. */
 static_assert((int)BLOOM_CORE_STANDARD == (int)BLOOM_TYPE_STANDARD);
 static_assert((int)BLOOM_CORE_BLOCKED == (int)BLOOM_TYPE_BLOCKED);
+static_assert((int)BLOOM_CORE_COUNTING == (int)BLOOM_TYPE_COUNTING);
+static_assert((int)BLOOM_CORE_DLEFT == (int)BLOOM_TYPE_DLEFT);
 static_assert(BLOOM_CORE_CAPACITY_MAX == BLOOM_CAPACITY_MAX);
 static_assert(BLOOM_CORE_FPP_PPB_MIN == BLOOM_FPP_PPB_MIN);
 static_assert(BLOOM_CORE_FPP_PPB_MAX == BLOOM_FPP_PPB_MAX);
 static_assert(BLOOM_CORE_HASHES_MAX == BLOOM_HASHES_MAX);
 static_assert(BLOOM_CORE_BITS_MAX == BLOOM_BITS_MAX);
 static_assert(BLOOM_CORE_HASH_KEY_LEN == BLOOM_HASH_KEY_LEN);
+static_assert(BLOOM_CORE_STAGES_MAX == BLOOM_SCALE_STAGES_MAX);
+static_assert(BLOOM_CORE_GROWTH_MIN == BLOOM_GROWTH_MIN);
+static_assert(BLOOM_CORE_GROWTH_MAX == BLOOM_GROWTH_MAX);
+static_assert(BLOOM_CORE_TIGHTENING_MIN == BLOOM_TIGHTENING_PPM_MIN);
+static_assert(BLOOM_CORE_TIGHTENING_MAX == BLOOM_TIGHTENING_PPM_MAX);
 
 #ifdef BLOOM_DEBUG
 static const bool bloom_selftest_at_load = true;
@@ -53,16 +61,16 @@ static int __init bloom_init(void)
 	 * fail after it (dev.c). Exit in exactly the reverse order: the
 	 * device first (dev.c removes the filters' sysfs directories, which
 	 * live inside the device's, just before it), then debugfs, then
-	 * what frees the filters' memory.
+	 * what frees the stores and the filters' structs.
 	 */
-	ret = bloom_filter_init();
+	ret = bloom_store_init();
 	if (ret)
 		return ret;
 	bloom_debug_init();
 	ret = bloom_dev_init();
 	if (ret) {
 		bloom_debug_exit();
-		bloom_filter_exit();
+		bloom_store_exit();
 		return ret;
 	}
 	pr_info("ready: /dev/bloom, ABI %d\n", BLOOM_ABI_VERSION);
@@ -73,6 +81,7 @@ static void __exit bloom_exit(void)
 {
 	bloom_dev_exit();
 	bloom_debug_exit();
+	bloom_store_exit();
 	bloom_filter_exit();
 }
 

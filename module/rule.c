@@ -11,6 +11,7 @@
 #include "core.h"
 #include "filter.h"
 #include "name.h"
+#include "registry.h"
 #include "rule.h"
 
 bool bloom_rule_name_valid(const char name[BLOOM_NAME_LEN])
@@ -21,7 +22,7 @@ EXPORT_SYMBOL_NS_GPL(bloom_rule_name_valid, BLOOM);
 
 struct bloom_filter *bloom_rule_get(struct net *net, const char *name)
 {
-	return bloom_filter_lookup_rule(net, name);
+	return bloom_registry_lookup_rule(net, name);
 }
 EXPORT_SYMBOL_NS_GPL(bloom_rule_get, BLOOM);
 

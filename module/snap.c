@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Whole-filter commands: SAVE and RESTORE (snapshots, whose format the core
- * reads and writes: module/core/snapshot.c, Documentation/snapshot.rst),
- * MERGE, FLUSH and create --like.
+ * SAVE and RESTORE: snapshots, whose format the core reads and writes
+ * (module/core/snapshot.c, Documentation/snapshot.rst).
  *
  * SAVE holds the filter's write lock while it copies, so it is one point in
  * time for counting and d-left filters (whose writers take that lock) and
@@ -11,7 +10,7 @@
  * checksum is that of the bytes the caller gets even while lock-free adds
  * of a standard or blocked filter set bits.
  *
- * RESTORE builds a new store (filter.h) aside, copies the payload from
+ * RESTORE builds a new store (store.h) aside, copies the payload from
  * user memory straight into its storage a chunk at a time (hashing what
  * arrived, so a caller changing its buffer meanwhile only gets a checksum
  * mismatch), checks it with the core, and only if everything holds either
@@ -19,8 +18,6 @@
  * publishes it as an existing filter's store (bloom_filter_replace(): RCU,
  * so a query sees the old store or the new one, never neither or a mix).
  * Until then nobody can reach it; on any error it is freed.
- *
- * SWAP exchanges two filters' stores (bloom_filter_swap()), ipset's swap.
  */
 #include <linux/err.h>
 #include <linux/minmax.h>
@@ -37,7 +34,7 @@
 #include "alloc.h"
 #include "filter.h"
 #include "name.h"
-#include "scale.h"
+#include "registry.h"
 #include "snap.h"
 #include "snapshot.h"
 
@@ -117,10 +114,11 @@ int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 	struct xxh64_state xs;
 	int ret;
 
-	if (arg->flags)
+	if (arg->flags || arg->reserved)
 		return -EINVAL;
 	if (!bloom_snap_native())
 		return -EOPNOTSUPP;
+	arg->out_len = 0;
 	memset(&h, 0, sizeof(h));
 	/*
 	 * The write lock holds the store in place (replace and swap take it),
@@ -287,7 +285,7 @@ static int bloom_snap_publish(struct net *net, const char *name,
 	int ret;
 
 	if (replace) {
-		f = bloom_filter_lookup(net, name);
+		f = bloom_registry_lookup(net, name);
 		if (IS_ERR(f)) {
 			bloom_store_discard(s);
 			return PTR_ERR(f);
@@ -298,10 +296,10 @@ static int bloom_snap_publish(struct net *net, const char *name,
 		bloom_filter_put(f);
 		return ret;
 	}
-	ret = bloom_filter_new_store(name, s, &f);
+	ret = bloom_filter_new(name, s, &f);
 	if (ret)
 		return ret;
-	ret = bloom_filter_register(net, f);
+	ret = bloom_registry_add(net, f);
 	bloom_filter_put(f);	/* the name holds its own on success */
 	return ret;
 }
@@ -318,7 +316,7 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	u64 hash;
 	int ret;
 
-	if (arg->flags & ~BLOOM_RESTORE_F_ALL)
+	if (arg->flags & ~BLOOM_RESTORE_F_ALL || arg->reserved)
 		return -EINVAL;
 	if (arg->flags & BLOOM_RESTORE_F_NAME ? !bloom_name_valid(arg->name) :
 						!bloom_name_empty(arg->name))
@@ -369,87 +367,4 @@ out:
 	memzero_explicit(hdr, hsize);
 	bloom_kfree(hdr);
 	return ret;
-}
-
-int bloom_snap_merge(struct bloom_filter *dst, struct bloom_filter *src)
-{
-	struct bloom_store *sd, *ss;
-	int ret;
-
-	if (dst == src)
-		return -EINVAL;
-	ret = bloom_filter_lock_two(dst, src);
-	if (ret)
-		return ret;
-	sd = bloom_filter_store_locked(dst);
-	ss = bloom_filter_store_locked(src);
-	/* the core refuses d-left, scalable and incompatible filters */
-	ret = sd && ss ? bloom_core_merge(&sd->core, &ss->core) : -ESTALE;
-	mutex_unlock(&src->write_lock);
-	mutex_unlock(&dst->write_lock);
-	return ret;
-}
-
-/*
- * In place, under the write lock: a new store would need the filter's
- * memory twice for a moment, which max_memory may not allow.
- */
-int bloom_snap_flush(struct bloom_filter *f)
-{
-	struct bloom_store *s;
-	int cpu, ret;
-
-	if (mutex_lock_killable(&f->write_lock))
-		return -EINTR;
-	s = bloom_filter_store_locked(f);
-	ret = s ? bloom_core_clear(&s->core) : -ESTALE;
-	if (!ret)
-		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(s->stats, cpu), 0,
-			       sizeof(struct bloom_stats));
-	mutex_unlock(&f->write_lock);
-	return ret;
-}
-
-int bloom_snap_swap(struct bloom_filter *a, struct bloom_filter *b)
-{
-	return bloom_filter_swap(a, b);
-}
-
-int bloom_snap_new_like(struct net *net, const struct bloom_create *c,
-			struct bloom_filter **out)
-{
-	u8 key[BLOOM_HASH_KEY_LEN];
-	struct bloom_geometry geo;
-	struct bloom_filter *like;
-	struct bloom_store *s;
-	int ret;
-
-	if (c->flags & ~(BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) ||
-	    c->type || c->hashes || c->capacity || c->bits || c->fpp_ppb ||
-	    c->reserved || c->memory_bytes || c->bits_per_key_milli ||
-	    c->reserved2 || c->growth || c->tightening_ppm ||
-	    memchr_inv(c->hash_key, 0, sizeof(c->hash_key)))
-		return -EINVAL;
-	if (!bloom_name_valid(c->name) || !bloom_name_valid(c->like))
-		return -EINVAL;
-	like = bloom_filter_lookup(net, c->like);
-	if (IS_ERR(like))
-		return PTR_ERR(like);
-	rcu_read_lock();
-	s = bloom_filter_store(like);
-	ret = !s ? -ESTALE : bloom_core_is_scalable(&s->core) ? -EOPNOTSUPP : 0;
-	if (!ret) {
-		geo = s->core.geo;
-		bloom_hash_key_to_bytes(&s->core.key, key);
-	}
-	rcu_read_unlock();
-	bloom_filter_put(like);
-	if (ret)
-		return ret;
-	s = bloom_store_new(&geo, key);
-	memzero_explicit(key, sizeof(key));
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	return bloom_filter_new_store(c->name, s, out);
 }

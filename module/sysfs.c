@@ -2,7 +2,7 @@
 /*
  * sysfs attributes of the device and of each filter: the files only, which
  * read what filter.h exposes. The filters/ directory and each filter's
- * directory come and go with the filter (filter.c).
+ * directory come and go with the filter's name (registry.c).
  *
  * Per-filter files read the filter without a lock: kernfs keeps the filter
  * alive while a show() runs (kobject_del() waits for it, and destroy removes
@@ -13,7 +13,7 @@
  *
  * Filters belong to network namespaces and two namespaces may use the same
  * name, so the filter directories are tagged with their namespace as
- * /sys/class/net's are (filter.c): the "filters" directory shows the filters
+ * /sys/class/net's are (registry.c): the "filters" directory shows the filters
  * of the namespace that mounted sysfs (ip netns exec mounts its own).
  */
 #include <linux/kobject.h>
@@ -25,7 +25,6 @@
 #include <linux/sysfs.h>
 
 #include "filter.h"
-#include "scale.h"
 #include "sysfs.h"
 
 static struct bloom_filter *to_filter(struct kobject *kobj)
@@ -91,7 +90,7 @@ BLOOM_STORE_ATTR(bits, bloom_core_bits(&s->core));
 BLOOM_STORE_ATTR(hashes, s->core.geo.hashes);
 BLOOM_STORE_ATTR(capacity, s->core.geo.capacity);
 BLOOM_STORE_ATTR(fpp_ppb, s->core.geo.fpp_ppb);
-BLOOM_STORE_ATTR(memory_bytes, READ_ONCE(s->memory_bytes));
+BLOOM_STORE_ATTR(memory_bytes, bloom_filter_memory_bytes(s));
 BLOOM_STORE_ATTR(bits_set, bloom_core_bits_set(&s->core));
 BLOOM_STORE_ATTR(adds, bloom_sysfs_stats(s).adds);
 /* Kept by the core as keys come and go: O(1), like every file here. */
@@ -107,11 +106,11 @@ BLOOM_STORE_ATTR(saturated, bloom_sysfs_core_stats(s).saturated);
 BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
 BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
 BLOOM_STORE_ATTR(subtable_cells, bloom_sysfs_core_stats(s).subtable_cells);
-/* Scalable filters; stages/<i>/ is scale.c's. */
+/* Scalable filters; the stage_* files below have one number per stage. */
 BLOOM_STORE_ATTR(growth, s->scale.p.growth);
 BLOOM_STORE_ATTR(tightening_ppm, s->scale.p.tightening_ppm);
-BLOOM_STORE_ATTR(stage_count, bloom_core_is_scalable(&s->core) ?
-			      bloom_scale_stages(&s->core) : 0);
+BLOOM_STORE_ATTR(stages, bloom_core_is_scalable(&s->core) ?
+			 bloom_scale_stages(&s->core) : 0);
 
 /* Computed from the kept statistics: a bounded number of steps. */
 static struct bloom_core_estimate bloom_sysfs_estimate(const struct bloom_store *s)
@@ -148,6 +147,57 @@ static ssize_t subtable_used_show(struct kobject *kobj,
 }
 
 static struct kobj_attribute subtable_used_attr = __ATTR_RO(subtable_used);
+
+/* A stage's estimated rate: the core's, as for a filter of its type. */
+static u64 bloom_stage_est_fpp_ppb(const struct bloom_scale_stage *st)
+{
+	struct bloom_core_estimate e;
+
+	bloom_core_estimate(&st->core, &e);
+	return e.fpp_ppb;
+}
+
+/*
+ * A file with one number per stage of a scalable filter, oldest first, as
+ * subtable_used has one per subtable: @expr of the stage @st, read under
+ * RCU from the store published now (its stages never move while it is).
+ */
+#define BLOOM_STAGE_ATTR(field, expr)					\
+static ssize_t stage_##field##_show(struct kobject *kobj,		\
+				    struct kobj_attribute *attr,	\
+				    char *buf)				\
+{									\
+	const struct bloom_scale_stage *st;				\
+	struct bloom_store *s;						\
+	ssize_t len = 0;						\
+	u32 i, n;							\
+									\
+	rcu_read_lock();						\
+	s = bloom_filter_store(to_filter(kobj));			\
+	if (!s) {							\
+		rcu_read_unlock();					\
+		return -ENODEV;						\
+	}								\
+	n = bloom_core_is_scalable(&s->core) ?				\
+	    bloom_scale_stages(&s->core) : 0;				\
+	for (i = 0; i < n; i++) {					\
+		st = bloom_scale_stage(&s->core, i);			\
+		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",	\
+				     (u64)(expr));			\
+	}								\
+	rcu_read_unlock();						\
+	return len + sysfs_emit_at(buf, len, "\n");			\
+}									\
+static struct kobj_attribute stage_##field##_attr =			\
+	__ATTR_RO(stage_##field)
+
+BLOOM_STAGE_ATTR(capacity, st->core.geo.capacity);
+BLOOM_STAGE_ATTR(fpp_ppb, st->core.geo.fpp_ppb);
+BLOOM_STAGE_ATTR(bits, st->core.geo.bits);
+BLOOM_STAGE_ATTR(hashes, st->core.geo.hashes);
+BLOOM_STAGE_ATTR(count, READ_ONCE(st->count));
+BLOOM_STAGE_ATTR(bits_set, bloom_core_bits_set(&st->core));
+BLOOM_STAGE_ATTR(estimated_fpp_ppb, bloom_stage_est_fpp_ppb(st));
 
 static struct kobj_attribute type_attr = __ATTR_RO(type);
 static struct kobj_attribute rules_attr = __ATTR_RO(rules);
@@ -223,7 +273,14 @@ static const struct attribute_group bloom_dleft_group = {
 static struct attribute *bloom_scale_attrs[] = {
 	&growth_attr.attr,
 	&tightening_ppm_attr.attr,
+	&stages_attr.attr,
+	&stage_capacity_attr.attr,
+	&stage_fpp_ppb_attr.attr,
+	&stage_bits_attr.attr,
+	&stage_hashes_attr.attr,
 	&stage_count_attr.attr,
+	&stage_bits_set_attr.attr,
+	&stage_estimated_fpp_ppb_attr.attr,
 	NULL,
 };
 
@@ -238,7 +295,7 @@ static const struct attribute_group bloom_scale_group = {
 	.is_visible = bloom_scale_visible,
 };
 
-/* The files of a filter's directory (its kobj_type is filter.c's). */
+/* The files of a filter's directory (the registry adds them). */
 const struct attribute_group *bloom_filter_groups[] = {
 	&bloom_filter_group,
 	&bloom_delete_group,

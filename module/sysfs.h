@@ -9,6 +9,12 @@
 
 #include <linux/device.h>
 
+/* The device's files (memory_used). */
 extern const struct attribute_group *bloom_dev_groups[];
+/*
+ * The files of a filter's directory, which the registry adds (registry.c);
+ * they read filters through filter.h only.
+ */
+extern const struct attribute_group *bloom_filter_groups[];
 
 #endif /* BLOOM_SYSFS_H */

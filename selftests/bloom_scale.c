@@ -16,6 +16,28 @@
 
 #include "bloom_test.h"
 
+/*
+ * Stage @i's number in the file stage_@attr of filter @name (one number
+ * per stage, oldest first); -1 when the file or the stage is not there.
+ */
+static long long stage_attr(const char *name, const char *attr, __u32 i)
+{
+	char path[256], buf[1024], *p, *end;
+	long long v = -1;
+	__u32 j;
+
+	snprintf(path, sizeof(path), BLOOM_SYSFS "/filters/%s/stage_%s", name,
+		 attr);
+	if (read_str_file(path, buf, sizeof(buf)))
+		return -1;
+	for (p = buf, j = 0; j <= i; j++, p = end) {
+		v = strtoll(p, &end, 10);
+		if (end == p)
+			return -1;
+	}
+	return v;
+}
+
 #define N0	10000U		/* stage 0's capacity */
 #define P_PPB	1000000U	/* P = 0.001 */
 #define ABSENT	1000000U
@@ -120,7 +142,6 @@ TEST_F_TIMEOUT(growth, fed_past_capacity, 600)
 	long long hits, fp;
 	struct bloom_info info;
 	__u64 count = 0, bits = 0;
-	char attr[64];
 
 	hits = run_keys16(self->fd, BLOOM_IOC_ADD, self->keys, self->res,
 			  BATCH, 0, nkeys, NULL);
@@ -157,12 +178,12 @@ TEST_F_TIMEOUT(growth, fed_past_capacity, 600)
 	EXPECT_EQ((__u64)nkeys, count + hits);
 	EXPECT_EQ(bits, info.bits);
 	/* sysfs agrees */
-	EXPECT_EQ(ns, filter_attr("scale", "stage_count"));
+	EXPECT_EQ(ns, filter_attr("scale", "stages"));
 	EXPECT_EQ(bits, filter_attr("scale", "bits"));
-	snprintf(attr, sizeof(attr), "stages/%u/capacity", ns - 1);
-	EXPECT_EQ((long long)st[ns - 1].capacity, filter_attr("scale", attr));
-	snprintf(attr, sizeof(attr), "stages/%u/count", ns - 1);
-	EXPECT_EQ((long long)st[ns - 1].count, filter_attr("scale", attr));
+	EXPECT_EQ((long long)st[ns - 1].capacity,
+		  stage_attr("scale", "capacity", ns - 1));
+	EXPECT_EQ((long long)st[ns - 1].count,
+		  stage_attr("scale", "count", ns - 1));
 	ksft_print_msg("%s %ux: %u stages, %.3f bits/key, rate %.6f (estimate %.6f)\n",
 		       variant->type == BLOOM_TYPE_STANDARD ? "standard" :
 		       "blocked", variant->factor, ns,
@@ -260,7 +281,7 @@ TEST_F(scale, create_errors)
 	EXPECT_ERRNO(EOPNOTSUPP, ioctl(fd2, BLOOM_IOC_STAGES, &s));
 	ASSERT_OK(bloom_info(fd2, NULL, &info));
 	EXPECT_EQ(0, info.stages);
-	EXPECT_EQ(-1, filter_attr("plain", "stage_count"));
+	EXPECT_EQ(-1, filter_attr("plain", "stages"));
 	close(fd2);
 	set_name(s.name, "v2");
 	s.capacity = 0;
@@ -531,17 +552,16 @@ TEST_F(scale, sysfs_stages)
 	__u8 keys[64 * KLEN];
 	struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
 	__u32 i, ns = 0;
-	char attr[64];
 
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	EXPECT_EQ(4, filter_attr("sys", "growth"));
 	EXPECT_EQ(750000, filter_attr("sys", "tightening_ppm"));
-	EXPECT_EQ(1, filter_attr("sys", "stage_count"));
+	EXPECT_EQ(1, filter_attr("sys", "stages"));
 	EXPECT_EQ(0, filter_attr("sys", "estimated_fpp_ppb"));
-	EXPECT_EQ(1000, filter_attr("sys", "stages/0/capacity"));
-	EXPECT_EQ(2500000, filter_attr("sys", "stages/0/fpp_ppb"));
-	EXPECT_EQ(0, filter_attr("sys", "stages/0/count"));
-	EXPECT_EQ(-1, filter_attr("sys", "stages/1/capacity"));
+	EXPECT_EQ(1000, stage_attr("sys", "capacity", 0));
+	EXPECT_EQ(2500000, stage_attr("sys", "fpp_ppb", 0));
+	EXPECT_EQ(0, stage_attr("sys", "count", 0));
+	EXPECT_EQ(-1, stage_attr("sys", "capacity", 1));
 	for (i = 0; i < 1100 / 64 + 1; i++) {
 		__u32 j;
 
@@ -553,27 +573,26 @@ TEST_F(scale, sysfs_stages)
 	}
 	ASSERT_OK(get_stages(self->fd, st, &ns));
 	EXPECT_EQ(2, ns);
-	EXPECT_EQ(2, filter_attr("sys", "stage_count"));
+	EXPECT_EQ(2, filter_attr("sys", "stages"));
 	for (i = 0; i < ns; i++) {
-		snprintf(attr, sizeof(attr), "stages/%u/capacity", i);
-		EXPECT_EQ((long long)st[i].capacity, filter_attr("sys", attr));
-		snprintf(attr, sizeof(attr), "stages/%u/fpp_ppb", i);
-		EXPECT_EQ(st[i].fpp_ppb, filter_attr("sys", attr));
-		snprintf(attr, sizeof(attr), "stages/%u/bits", i);
-		EXPECT_EQ((long long)st[i].bits, filter_attr("sys", attr));
-		snprintf(attr, sizeof(attr), "stages/%u/hashes", i);
-		EXPECT_EQ(st[i].hashes, filter_attr("sys", attr));
-		snprintf(attr, sizeof(attr), "stages/%u/count", i);
-		EXPECT_EQ((long long)st[i].count, filter_attr("sys", attr));
-		snprintf(attr, sizeof(attr), "stages/%u/bits_set", i);
-		EXPECT_EQ((long long)st[i].bits_set, filter_attr("sys", attr));
+		EXPECT_EQ((long long)st[i].capacity,
+			  stage_attr("sys", "capacity", i));
+		EXPECT_EQ(st[i].fpp_ppb, stage_attr("sys", "fpp_ppb", i));
+		EXPECT_EQ((long long)st[i].bits, stage_attr("sys", "bits", i));
+		EXPECT_EQ(st[i].hashes, stage_attr("sys", "hashes", i));
+		EXPECT_EQ((long long)st[i].count, stage_attr("sys", "count", i));
+		EXPECT_EQ((long long)st[i].bits_set,
+			  stage_attr("sys", "bits_set", i));
+		EXPECT_EQ(st[i].estimated_fpp_ppb,
+			  stage_attr("sys", "estimated_fpp_ppb", i));
 	}
+	EXPECT_EQ(-1, stage_attr("sys", "capacity", ns));
 	EXPECT_EQ(4000, st[1].capacity);
 	EXPECT_EQ(1875000, st[1].fpp_ppb);
 	EXPECT_LT(0, filter_attr("sys", "estimated_fpp_ppb"));
 	EXPECT_GT(10000000, filter_attr("sys", "estimated_fpp_ppb"));
 	ASSERT_OK(bloom_destroy(self->fd, "sys"));
-	EXPECT_EQ(-1, filter_attr("sys", "stages/0/capacity"));
+	EXPECT_EQ(-1, stage_attr("sys", "capacity", 0));
 }
 
 static int pair_ioctl(int fd, unsigned long cmd, const char *a,
@@ -643,7 +662,7 @@ static int restore_as(int fd, const __u8 *buf, __u64 len, const char *name,
  * MERGE, FLUSH and LIKE EOPNOTSUPP; SWAP with a filter that is not
  * scalable, or a RESTORE replacing a scalable filter's contents with a
  * plain snapshot or a plain filter's with a scalable one, EINVAL. Two
- * scalable filters swap, stages/ following.
+ * scalable filters swap, the stage_* files following.
  */
 TEST_F(scale, snapshot_ops)
 {
@@ -716,13 +735,14 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_EQ(ia.bits, ib.bits);
 	EXPECT_EQ(ia.bits_set, ib.bits_set);
 	EXPECT_EQ(0, absent16(self->fd, 3100));
-	EXPECT_EQ(3, filter_attr("sa", "stage_count"));
+	EXPECT_EQ(3, filter_attr("sa", "stages"));
 
 	/* two scalable filters swap; each shows the stages it holds now */
 	ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_SWAP, "sa", "sb"));
-	EXPECT_EQ(1, filter_attr("sa", "stage_count"));
-	EXPECT_EQ(3, filter_attr("sb", "stage_count"));
-	EXPECT_EQ(4000, filter_attr("sb", "stages/2/capacity"));
+	EXPECT_EQ(1, filter_attr("sa", "stages"));
+	EXPECT_EQ(3, filter_attr("sb", "stages"));
+	EXPECT_EQ(4000, stage_attr("sb", "capacity", 2));
+	EXPECT_EQ(-1, stage_attr("sa", "capacity", 1));
 	EXPECT_EQ(0, absent16(fb, 3100));
 	ASSERT_OK(bloom_info(fb, NULL, &ib));
 	EXPECT_EQ(ia.bits, ib.bits);
@@ -784,13 +804,13 @@ TEST_F(scale, snapshot_keeps_stages)
 	EXPECT_EQ(ia.bits_set, ib.bits_set);
 	EXPECT_EQ(ia.memory_bytes, ib.memory_bytes);
 	EXPECT_EQ(ia.estimated_fpp_ppb, ib.estimated_fpp_ppb);
-	EXPECT_EQ(3, filter_attr("sr", "stage_count"));
-	EXPECT_EQ((long long)sa[2].count, filter_attr("sr", "stages/2/count"));
+	EXPECT_EQ(3, filter_attr("sr", "stages"));
+	EXPECT_EQ((long long)sa[2].count, stage_attr("sr", "count", 2));
 	EXPECT_EQ(0, absent16(fr, 5000));
 	/* it goes on: 4000 more keys need a fourth stage */
 	ASSERT_LE(0, run_keys16(fr, BLOOM_IOC_ADD, keys, res, 4096, 5000,
 				4000, NULL));
-	EXPECT_EQ(4, filter_attr("sr", "stage_count"));
+	EXPECT_EQ(4, filter_attr("sr", "stages"));
 	EXPECT_EQ(0, absent16(fr, 9000));
 
 	/* replacing another scalable filter's contents: its stages now */
@@ -798,10 +818,10 @@ TEST_F(scale, snapshot_keeps_stages)
 	ASSERT_LE(0, fo);
 	c = scalable_req("so", BLOOM_TYPE_BLOCKED, 1000, 1000000, 2, 850000);
 	ASSERT_OK(ioctl(fo, BLOOM_IOC_CREATE, &c));
-	EXPECT_EQ(1, filter_attr("so", "stage_count"));
+	EXPECT_EQ(1, filter_attr("so", "stages"));
 	ASSERT_OK(restore_as(self->fd, buf, len, "so",
 			     BLOOM_RESTORE_F_REPLACE));
-	EXPECT_EQ(3, filter_attr("so", "stage_count"));
+	EXPECT_EQ(3, filter_attr("so", "stages"));
 	EXPECT_EQ(4000, filter_attr("so", "stages/2/capacity"));
 	EXPECT_EQ(0, absent16(fo, 5000)) TH_LOG("through the bound descriptor");
 

@@ -32,7 +32,10 @@
  */
 #define BLOOM_PREFETCH_AHEAD	8
 
-/* Limits; the same values as in uapi/linux/bloom.h (bloom.ko checks). */
+/*
+ * Limits; the same values as in uapi/linux/bloom.h, which the core cannot
+ * include (module/main.c asserts that each pair agrees).
+ */
 #define BLOOM_CORE_CAPACITY_MAX	0xffffffffULL
 #define BLOOM_CORE_FPP_PPB_MIN	1
 #define BLOOM_CORE_FPP_PPB_MAX	500000000
@@ -350,21 +353,19 @@ void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s);
  * stage stop (they never overfill it), so concurrent adds across a stage
  * boundary lose nothing: each key lands in a stage that was published.
  *
- * s (growth) is an integer, BLOOM_SCALE_GROWTH_MIN..MAX: stage capacities
+ * s (growth) is an integer, BLOOM_CORE_GROWTH_MIN..MAX: stage capacities
  * stay exact integers; under 2 the chain gets long (every query checks
  * every stage), over 16 the newest stage is mostly empty memory. r
- * (tightening) is given in parts per million, BLOOM_SCALE_TIGHTEN_MIN..MAX:
+ * (tightening) is given in parts per million, BLOOM_CORE_TIGHTENING_MIN..MAX:
  * under 0.5 later stages pay many bits per key for little rate, over 0.95
  * stage 0 gets under 5% of P. Stage rates are computed in 32.32 fixed point
  * and rounded down to whole ppb (a lower rate is always safe).
  */
-#define BLOOM_SCALE_STAGES_MAX		32
-#define BLOOM_SCALE_GROWTH_MIN		2
-#define BLOOM_SCALE_GROWTH_MAX		16
-#define BLOOM_SCALE_GROWTH_DEFAULT	2
-#define BLOOM_SCALE_TIGHTEN_MIN		500000	/* ppm: r = 0.5 */
-#define BLOOM_SCALE_TIGHTEN_MAX		950000	/* ppm: r = 0.95 */
-#define BLOOM_SCALE_TIGHTEN_DEFAULT	850000	/* ppm: r = 0.85 */
+#define BLOOM_CORE_STAGES_MAX		32
+#define BLOOM_CORE_GROWTH_MIN		2
+#define BLOOM_CORE_GROWTH_MAX		16
+#define BLOOM_CORE_TIGHTENING_MIN	500000	/* ppm: r = 0.5 */
+#define BLOOM_CORE_TIGHTENING_MAX	950000	/* ppm: r = 0.95 */
 
 /**
  * struct bloom_scale_params - what a scalable filter was asked for
@@ -401,7 +402,7 @@ struct bloom_scale_stage {
 struct bloom_scale {
 	struct bloom_scale_params p;
 	u32 nstages;
-	struct bloom_scale_stage *stage[BLOOM_SCALE_STAGES_MAX];
+	struct bloom_scale_stage *stage[BLOOM_CORE_STAGES_MAX];
 };
 
 /*
@@ -413,7 +414,7 @@ int bloom_scale_check(const struct bloom_scale_params *p);
 
 /*
  * Capacity and rate of stage @i: N * s^i and floor(P * (1 - r) * r^i) ppb.
- * -ENOSPC when @i is BLOOM_SCALE_STAGES_MAX or more, the capacity is over
+ * -ENOSPC when @i is BLOOM_CORE_STAGES_MAX or more, the capacity is over
  * BLOOM_CORE_CAPACITY_MAX or the rate rounds to 0 ppb.
  */
 int bloom_scale_stage_params(const struct bloom_scale_params *p, u32 i,

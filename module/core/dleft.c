@@ -589,9 +589,7 @@ int bloom_dl_geometry_check(const struct bloom_geometry *geo)
 		return -E2BIG;
 	if (geo->bits != bloom_dl_table_bits(geo->buckets, w))
 		return -EINVAL;
-	if (geo->capacity < 1 || geo->capacity > BLOOM_CORE_CAPACITY_MAX ||
-	    geo->fpp_ppb < BLOOM_CORE_FPP_PPB_MIN ||
-	    geo->fpp_ppb > BLOOM_CORE_FPP_PPB_MAX)
+	if (!bloom_capacity_rate_valid(geo->capacity, geo->fpp_ppb))
 		return -EINVAL;
 	return 0;
 }

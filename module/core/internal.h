@@ -248,7 +248,20 @@ struct bloom_core_ops {
 			   u32 n, u8 *results);
 	u64 (*in_use)(const struct bloom_core *f);
 	u64 (*scan_in_use)(const struct bloom_core *f);
+	/* a chain's: its stages' keys and bits; NULL: the core's own */
+	u64 (*keys)(const struct bloom_core *f);
+	u64 (*total_bits)(const struct bloom_core *f);
 };
+
+#define BLOOM_BLOCK_SHIFT	9	/* log2(BLOOM_BLOCK_BITS) */
+
+/* Is a filter for @capacity keys at @fpp_ppb within the core's limits? */
+static inline bool bloom_capacity_rate_valid(u64 capacity, u32 fpp_ppb)
+{
+	return capacity >= 1 && capacity <= BLOOM_CORE_CAPACITY_MAX &&
+	       fpp_ppb >= BLOOM_CORE_FPP_PPB_MIN &&
+	       fpp_ppb <= BLOOM_CORE_FPP_PPB_MAX;
+}
 
 /* bits.c */
 extern const struct bloom_core_ops bloom_std_ops;

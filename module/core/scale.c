@@ -16,7 +16,7 @@ int bloom_scale_stage_params(const struct bloom_scale_params *p, u32 i,
 	u64 cap = p->capacity, q;
 	u32 j;
 
-	if (i >= BLOOM_SCALE_STAGES_MAX)
+	if (i >= BLOOM_CORE_STAGES_MAX)
 		return -ENOSPC;
 	for (j = 0; j < i; j++) {
 		/* cap <= 2^32 here and growth <= 16: no overflow */
@@ -62,21 +62,14 @@ int bloom_scale_check(const struct bloom_scale_params *p)
 
 	if (p->type != BLOOM_CORE_STANDARD && p->type != BLOOM_CORE_BLOCKED)
 		return -EOPNOTSUPP;
-	if (p->growth < BLOOM_SCALE_GROWTH_MIN ||
-	    p->growth > BLOOM_SCALE_GROWTH_MAX ||
-	    p->tightening_ppm < BLOOM_SCALE_TIGHTEN_MIN ||
-	    p->tightening_ppm > BLOOM_SCALE_TIGHTEN_MAX ||
-	    p->capacity < 1 || p->capacity > BLOOM_CORE_CAPACITY_MAX ||
-	    p->fpp_ppb < BLOOM_CORE_FPP_PPB_MIN ||
-	    p->fpp_ppb > BLOOM_CORE_FPP_PPB_MAX)
+	if (p->growth < BLOOM_CORE_GROWTH_MIN ||
+	    p->growth > BLOOM_CORE_GROWTH_MAX ||
+	    p->tightening_ppm < BLOOM_CORE_TIGHTENING_MIN ||
+	    p->tightening_ppm > BLOOM_CORE_TIGHTENING_MAX ||
+	    !bloom_capacity_rate_valid(p->capacity, p->fpp_ppb))
 		return -EINVAL;
 	ret = bloom_scale_stage_geometry(p, 0, &geo);
 	return ret == -ENOSPC ? -EINVAL : ret;
-}
-
-bool bloom_core_is_scalable(const struct bloom_core *f)
-{
-	return f->scale;
 }
 
 u32 bloom_scale_stages(const struct bloom_core *f)
@@ -326,6 +319,29 @@ static u64 bloom_scale_scan(const struct bloom_core *f)
 	return sum;
 }
 
+static u64 bloom_scale_keys(const struct bloom_core *f)
+{
+	u32 n = bloom_scale_stages(f), i;
+	struct bloom_core_stats st;
+	u64 sum = 0;
+
+	for (i = 0; i < n; i++) {
+		bloom_core_stats(&f->scale->stage[i]->core, &st);
+		sum += st.keys;
+	}
+	return sum;
+}
+
+static u64 bloom_scale_bits(const struct bloom_core *f)
+{
+	u32 n = bloom_scale_stages(f), i;
+	u64 sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += f->scale->stage[i]->core.geo.bits;
+	return sum;
+}
+
 const struct bloom_core_ops bloom_scale_ops = {
 	.add = bloom_scale_add,
 	.query = bloom_scale_query,
@@ -334,6 +350,8 @@ const struct bloom_core_ops bloom_scale_ops = {
 	.query_batch = bloom_scale_query_batch,
 	.in_use = bloom_scale_in_use,
 	.scan_in_use = bloom_scale_scan,
+	.keys = bloom_scale_keys,
+	.total_bits = bloom_scale_bits,
 };
 
 void bloom_scale_init(struct bloom_core *f, struct bloom_scale *s,
@@ -352,19 +370,6 @@ void bloom_scale_init(struct bloom_core *f, struct bloom_scale *s,
 	f->scale = s;
 	s->p = *p;
 	s->nstages = 0;
-	for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++)
+	for (i = 0; i < BLOOM_CORE_STAGES_MAX; i++)
 		s->stage[i] = NULL;
-}
-
-u64 bloom_core_bits(const struct bloom_core *f)
-{
-	u32 n, i;
-	u64 sum = 0;
-
-	if (!f->scale)
-		return f->geo.bits;
-	n = bloom_scale_stages(f);
-	for (i = 0; i < n; i++)
-		sum += f->scale->stage[i]->core.geo.bits;
-	return sum;
 }

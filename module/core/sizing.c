@@ -134,7 +134,8 @@ static u64 bloom_mul_shr_ceil(u64 a, u64 b, unsigned int shift)
  * This is the exact expectation's upper bound, not the classic
  * approximation (1 - e^(-kn/m))^k, which is below the exact rate for small
  * filters (capacity 5 at p = 0.001: 1.25 p with independent positions).
- * Within 0.3% of the exact rate from n = 100 on (notes/sizing.md).
+ * The bound and the exact rate converge as n grows (measured: within 0.3%
+ * from n = 100 on).
  *
  * With q = p^(1/k) and Y = -ln(1 - q), the bound is at most p exactly when
  *	m >= k / (1 - e^(-Y/n)),
@@ -472,8 +473,7 @@ int bloom_geometry_size(u32 type, u64 capacity, u32 fpp_ppb,
 
 	if (type < BLOOM_CORE_STANDARD || type > BLOOM_CORE_DLEFT)
 		return -EOPNOTSUPP;
-	if (capacity < 1 || capacity > BLOOM_CORE_CAPACITY_MAX ||
-	    fpp_ppb < BLOOM_CORE_FPP_PPB_MIN || fpp_ppb > BLOOM_CORE_FPP_PPB_MAX)
+	if (!bloom_capacity_rate_valid(capacity, fpp_ppb))
 		return -EINVAL;
 	return bloom_core_size(&r, geo);
 }
@@ -531,9 +531,7 @@ int bloom_geometry_check(const struct bloom_geometry *geo)
 		return -E2BIG;
 	if (geo->type == BLOOM_CORE_BLOCKED && geo->bits % BLOOM_BLOCK_BITS)
 		return -EINVAL;
-	if (geo->capacity < 1 || geo->capacity > BLOOM_CORE_CAPACITY_MAX ||
-	    geo->fpp_ppb < BLOOM_CORE_FPP_PPB_MIN ||
-	    geo->fpp_ppb > BLOOM_CORE_FPP_PPB_MAX)
+	if (!bloom_capacity_rate_valid(geo->capacity, geo->fpp_ppb))
 		return -EINVAL;
 	return 0;
 }

@@ -295,7 +295,7 @@ static int bloom_snap_stages_check(const u8 *buf,
 		return bloom_snap_fail(why, -EBADMSG,
 				       "growth or tightening out of range");
 	h->nstages = get32(buf + OFF_NSTAGES);
-	if (h->nstages < 1 || h->nstages > BLOOM_SCALE_STAGES_MAX ||
+	if (h->nstages < 1 || h->nstages > BLOOM_CORE_STAGES_MAX ||
 	    h->header_size != BLOOM_SNAP_HEADER_BYTES(h->nstages))
 		return bloom_snap_fail(why, -EBADMSG,
 				       "stage count out of range or not what the header's size says");

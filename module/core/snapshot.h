@@ -69,7 +69,7 @@ struct bloom_snap_stage {
  */
 struct bloom_snap_chain {
 	struct bloom_scale scale;
-	struct bloom_scale_stage stage[BLOOM_SCALE_STAGES_MAX];
+	struct bloom_scale_stage stage[BLOOM_CORE_STAGES_MAX];
 };
 
 /**
@@ -88,7 +88,7 @@ struct bloom_snap_chain {
  * @hash_key: the filter's SipHash key
  * @stats: statistics at the time of the save
  * @nstages: with BLOOM_SNAP_F_STAGES in @incompat: the stages (1 to
- *	BLOOM_SCALE_STAGES_MAX); else 0
+ *	BLOOM_CORE_STAGES_MAX); else 0
  * @scale: with @nstages: the parameters (type, growth, capacity, fpp_ppb,
  *	tightening_ppm) the stages follow
  */

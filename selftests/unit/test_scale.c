@@ -25,8 +25,8 @@ struct sfilter {
 	struct bloom_core core;
 	struct bloom_scale scale;
 	pthread_mutex_t grow_lock;
-	void *mem[BLOOM_SCALE_STAGES_MAX];
-	struct bloom_scale_stage st[BLOOM_SCALE_STAGES_MAX];
+	void *mem[BLOOM_CORE_STAGES_MAX];
+	struct bloom_scale_stage st[BLOOM_CORE_STAGES_MAX];
 };
 
 static int sfilter_grow(struct sfilter *f)
@@ -71,7 +71,7 @@ static void sfilter_free(struct sfilter *f)
 {
 	u32 i;
 
-	for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++)
+	for (i = 0; i < BLOOM_CORE_STAGES_MAX; i++)
 		free(f->mem[i]);
 	pthread_mutex_destroy(&f->grow_lock);
 }
@@ -119,7 +119,7 @@ static void test_stage_math(void)
 				p.growth = gs[b];
 				p.fpp_ppb = ps[c];
 				combos++;
-				for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++) {
+				for (i = 0; i < BLOOM_CORE_STAGES_MAX; i++) {
 					double r = ts[a] / 1e6, exact, capd;
 					int err = bloom_scale_stage_params(&p, i, &cap, &ppb);
 
@@ -175,9 +175,9 @@ static void test_stage_math(void)
 	check(bad == 0,
 	      "each stage's geometry is bloom_geometry_size() of its capacity and rate (standard, blocked, 12 stages)");
 	p.type = BLOOM_CORE_STANDARD;
-	check(bloom_scale_stage_params(&p, BLOOM_SCALE_STAGES_MAX, &cap, &ppb) == -ENOSPC,
-	      "stage %d (past BLOOM_SCALE_STAGES_MAX): -ENOSPC",
-	      BLOOM_SCALE_STAGES_MAX);
+	check(bloom_scale_stage_params(&p, BLOOM_CORE_STAGES_MAX, &cap, &ppb) == -ENOSPC,
+	      "stage %d (past BLOOM_CORE_STAGES_MAX): -ENOSPC",
+	      BLOOM_CORE_STAGES_MAX);
 }
 
 static void test_bounds(void)

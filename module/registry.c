@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The names of filters (registry.h): each network namespace's filters, as
+ * ipset keeps its sets, and the filters/ sysfs directory that holds every
+ * filter's directory, /sys/class/misc/bloom/filters/<name>/ (the files are
+ * sysfs.c's), tagged with the filter's network namespace.
+ *
+ * A namespace's names are a sorted list under a mutex in the namespace's
+ * net_generic() slot. Names are looked up when a descriptor binds or a
+ * firewall rule is inserted, not per key, so a list is enough and keeps
+ * LIST sorted.
+ *
+ * A namespace's filters go with it: the pernet exit destroys every filter
+ * of the namespace (its memory is freed after a grace period) even if the
+ * namespace's own firewall rules, torn down right after, still hold one:
+ * those then match nothing. Descriptors opened in a namespace hold it with
+ * get_net(), so none is left by then.
+ */
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "alloc.h"
+#include "filter.h"
+#include "registry.h"
+#include "sysfs.h"
+
+/* ---- the filters/ directory ---- */
+
+static struct kset *bloom_filters_kset;
+
+/*
+ * Not a counted allocation (alloc.h): live_allocations counts what filters,
+ * descriptors and calls hold, and is 0 when there are none.
+ */
+static void bloom_filters_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct kset, kobj));
+}
+
+static const struct kobj_ns_type_operations *
+bloom_filters_child_ns_type(struct kobject *kobj)
+{
+	return &net_ns_type_operations;
+}
+
+/* kset_create_and_add()'s kset, with namespace-tagged children. */
+static const struct kobj_type bloom_filters_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = bloom_filters_release,
+	.child_ns_type = bloom_filters_child_ns_type,
+};
+
+/* kset_create_and_add() with the ktype above; NULL when out of memory. */
+static struct kset *bloom_filters_kset_create(struct device *dev)
+{
+	struct kset *kset = kzalloc(sizeof(*kset), GFP_KERNEL);
+
+	if (!kset)
+		return NULL;
+	if (kobject_set_name(&kset->kobj, "filters")) {
+		kfree(kset);
+		return NULL;
+	}
+	kset->kobj.parent = &dev->kobj;
+	kset->kobj.ktype = &bloom_filters_ktype;
+	if (kset_register(kset)) {
+		/* kset_register() leaves the name to the caller's put. */
+		kobject_put(&kset->kobj);
+		return NULL;
+	}
+	return kset;
+}
+
+/*
+ * The filters/ directory lives inside the device's, so it can only be made
+ * once the device is registered, and the device is registered last at
+ * init (nothing userspace can reach before what it needs). Module init
+ * makes it right after; should that fail, every create tries again, so no
+ * step of init can fail after the device exists.
+ */
+int bloom_registry_dir_ready(struct device *dev)
+{
+	static DEFINE_MUTEX(lock);
+	struct kset *kset;
+	int ret = 0;
+
+	/* Pairs with the smp_store_release() below. */
+	if (smp_load_acquire(&bloom_filters_kset))
+		return 0;
+	mutex_lock(&lock);
+	if (!bloom_filters_kset) {
+		kset = bloom_filters_kset_create(dev);
+		if (kset)
+			/* A fully made kset; see bloom_filter_dir_add(). */
+			smp_store_release(&bloom_filters_kset, kset);
+		else
+			ret = -ENOMEM;
+	}
+	mutex_unlock(&lock);
+	return ret;
+}
+
+/* Under the namespace's lock, after bloom_registry_dir_ready() succeeded. */
+static int bloom_filter_dir_add(struct bloom_filter *f)
+{
+	/* Pairs with smp_store_release() in bloom_registry_dir_ready(). */
+	struct kset *kset = smp_load_acquire(&bloom_filters_kset);
+	int ret;
+
+	if (WARN_ON_ONCE(!kset))
+		return -ENOMEM;
+	f->kobj.kset = kset;
+	ret = kobject_add(&f->kobj, NULL, "%s", f->name);
+	if (ret)
+		return ret;
+	ret = sysfs_create_groups(&f->kobj, bloom_filter_groups);
+	if (ret) {
+		kobject_del(&f->kobj);
+		return ret;
+	}
+	kobject_uevent(&f->kobj, KOBJ_ADD);
+	return 0;
+}
+
+static void bloom_filter_dir_del(struct bloom_filter *f)
+{
+	kobject_uevent(&f->kobj, KOBJ_REMOVE);
+	/* waits for a show() still running; the files go with the directory */
+	kobject_del(&f->kobj);
+}
+
+/* ---- names, per namespace ---- */
+
+struct bloom_net {
+	struct mutex lock;		/* guards the list and count */
+	struct list_head filters;	/* sorted by name */
+	u32 count;
+};
+
+static unsigned int bloom_net_id __read_mostly;
+
+static struct bloom_net *bloom_net(struct net *net)
+{
+	return net_generic(net, bloom_net_id);
+}
+
+static struct bloom_filter *bloom_net_find(struct bloom_net *bn,
+					   const char *name)
+{
+	struct bloom_filter *f;
+
+	lockdep_assert_held(&bn->lock);
+	list_for_each_entry(f, &bn->filters, node)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+int bloom_registry_add(struct net *net, struct bloom_filter *f)
+{
+	struct bloom_net *bn = bloom_net(net);
+	struct bloom_filter *pos;
+	int ret;
+
+	if (mutex_lock_killable(&bn->lock))
+		return -EINTR;
+	ret = -EEXIST;
+	if (bloom_net_find(bn, f->name))
+		goto out;
+	f->net = net;
+	ret = bloom_filter_dir_add(f);
+	if (ret)
+		goto out;
+	list_for_each_entry(pos, &bn->filters, node)
+		if (strcmp(pos->name, f->name) > 0)
+			break;
+	list_add_tail(&f->node, &pos->node);
+	bn->count++;
+	bloom_filter_get(f);
+out:
+	mutex_unlock(&bn->lock);
+	return ret;
+}
+
+static void bloom_net_unlink(struct bloom_net *bn, struct bloom_filter *f)
+{
+	lockdep_assert_held(&bn->lock);
+	list_del_init(&f->node);
+	bn->count--;
+	/*
+	 * Under the lock, so that the name is free in sysfs by the time a
+	 * create of the same name can find it free in the list.
+	 */
+	bloom_filter_dir_del(f);
+}
+
+/*
+ * -EBUSY while firewall rules hold the filter: rules take their reference
+ * under this lock (bloom_registry_lookup_rule()), so the count read here
+ * cannot miss one.
+ */
+int bloom_registry_remove(struct net *net, const char *name)
+{
+	struct bloom_net *bn = bloom_net(net);
+	struct bloom_filter *f;
+	int ret = 0;
+
+	if (mutex_lock_killable(&bn->lock))
+		return -EINTR;
+	f = bloom_net_find(bn, name);
+	if (!f)
+		ret = -ENOENT;
+	else if (atomic_read(&f->rules))
+		ret = -EBUSY;
+	else
+		bloom_net_unlink(bn, f);
+	mutex_unlock(&bn->lock);
+	if (ret)
+		return ret;
+	bloom_filter_destroy(f);
+	bloom_filter_put(f);
+	return 0;
+}
+
+/*
+ * Returns the filter of that name in @net with a reference the caller puts,
+ * or an ERR_PTR. @rule: the reference is a firewall rule's, which makes
+ * destroy fail with -EBUSY until bloom_rule_put().
+ */
+static struct bloom_filter *bloom_registry_lookup_ref(struct net *net,
+						      const char *name,
+						      bool rule)
+{
+	struct bloom_net *bn = bloom_net(net);
+	struct bloom_filter *f;
+
+	if (mutex_lock_killable(&bn->lock))
+		return ERR_PTR(-EINTR);
+	f = bloom_net_find(bn, name);
+	if (f) {
+		bloom_filter_get(f);
+		if (rule)
+			atomic_inc(&f->rules);
+	}
+	mutex_unlock(&bn->lock);
+	return f ?: ERR_PTR(-ENOENT);
+}
+
+struct bloom_filter *bloom_registry_lookup(struct net *net, const char *name)
+{
+	return bloom_registry_lookup_ref(net, name, false);
+}
+
+struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
+						const char *name)
+{
+	return bloom_registry_lookup_ref(net, name, true);
+}
+
+/*
+ * A snapshot of the names in @net, sorted, BLOOM_NAME_LEN bytes each, in
+ * memory the caller frees with bloom_kvfree(). Copying out to userspace
+ * happens after the lock is dropped, so a slow page fault cannot stall
+ * everybody else's create.
+ */
+int bloom_registry_names(struct net *net, char **names, u32 *count)
+{
+	struct bloom_net *bn = bloom_net(net);
+	struct bloom_filter *f;
+	u32 i = 0;
+
+	if (mutex_lock_killable(&bn->lock))
+		return -EINTR;
+	*names = NULL;
+	if (bn->count) {
+		*names = bloom_kvzalloc(array_size(bn->count, BLOOM_NAME_LEN),
+					GFP_KERNEL);
+		if (!*names) {
+			mutex_unlock(&bn->lock);
+			return -ENOMEM;
+		}
+	}
+	list_for_each_entry(f, &bn->filters, node)
+		memcpy(*names + BLOOM_NAME_LEN * i++, f->name, BLOOM_NAME_LEN);
+	*count = i;
+	mutex_unlock(&bn->lock);
+	return 0;
+}
+
+static int __net_init bloom_net_init(struct net *net)
+{
+	struct bloom_net *bn = bloom_net(net);
+
+	mutex_init(&bn->lock);
+	INIT_LIST_HEAD(&bn->filters);
+	bn->count = 0;
+	return 0;
+}
+
+/*
+ * The namespace is going away, or the module is: no descriptor of the
+ * namespace is open (each holds the namespace), so these are the last names.
+ * Rules of the namespace may still hold filters (their structs, not their
+ * memory); they let go when the namespace's tables are torn down.
+ */
+static void __net_exit bloom_net_exit(struct net *net)
+{
+	struct bloom_net *bn = bloom_net(net);
+	struct bloom_filter *f, *tmp;
+
+	mutex_lock(&bn->lock);
+	list_for_each_entry_safe(f, tmp, &bn->filters, node) {
+		bloom_net_unlink(bn, f);
+		bloom_filter_destroy(f);
+		bloom_filter_put(f);
+	}
+	mutex_unlock(&bn->lock);
+	mutex_destroy(&bn->lock);
+}
+
+static struct pernet_operations bloom_net_ops = {
+	.init = bloom_net_init,
+	.exit = bloom_net_exit,
+	.id = &bloom_net_id,
+	.size = sizeof(struct bloom_net),
+};
+
+int bloom_registry_init(void)
+{
+	return register_pernet_subsys(&bloom_net_ops);
+}
+
+/*
+ * Module exit: runs bloom_net_exit() for every namespace, then removes the
+ * filters/ directory, which every filter's directory has left by then.
+ */
+void bloom_registry_exit(void)
+{
+	unregister_pernet_subsys(&bloom_net_ops);
+	kset_unregister(bloom_filters_kset);
+	bloom_filters_kset = NULL;
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A filter's storage and its memory (store.h has the rules): the memory
+ * limit every store is charged against, making a store of one core or a
+ * chain of stages, growing a chain, and freeing a store at once (never
+ * published) or after an RCU grace period (retired).
+ *
+ * A chain grows in the adder's process context, outside any RCU read
+ * section: the adder that finds the newest stage full takes the lock of
+ * whoever holds the store (filter.c), which queries and the adds of
+ * standard and blocked filters never take, and calls bloom_store_grow();
+ * the core publishes the new stage with a release store of the stage
+ * count. Queries never wait. Every stage counts against max_memory and is
+ * charged to the adder's memory cgroup; when it cannot be had, the add
+ * fails and the stages that exist stay as they are.
+ */
+#include <linux/atomic.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "alloc.h"
+#include "store.h"
+#include "units.h"
+
+/*
+ * All filters together may take this many bytes. Filter memory is also
+ * charged to the creator's memory cgroup; this limit is the module's own
+ * guard, for hosts without a cgroup limit.
+ */
+static unsigned long max_memory = 1UL << 30;
+
+/* Takes the suffixes bloomctl takes (units.h: 4G, 512Mi); reads as bytes. */
+static int max_memory_set(const char *val, const struct kernel_param *kp)
+{
+	u64 v;
+	int err = bloom_parse_units(val, strlen(val), &v);
+
+	if (err)
+		return err;
+	if (v > ULONG_MAX)
+		return -ERANGE;
+	WRITE_ONCE(*(unsigned long *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops max_memory_ops = {
+	.set = max_memory_set,
+	.get = param_get_ulong,
+};
+
+module_param_cb(max_memory, &max_memory_ops, &max_memory, 0644);
+MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1Gi = 1073741824; k/M/G/T are powers of 1000, Ki/Mi/Gi/Ti of 1024)");
+
+static atomic64_t memory_used = ATOMIC64_INIT(0);
+
+u64 bloom_memory_used(void)
+{
+	return atomic64_read(&memory_used);
+}
+
+u64 bloom_memory_limit(void)
+{
+	return READ_ONCE(max_memory);
+}
+
+int bloom_memory_reserve(u64 bytes)
+{
+	if (atomic64_add_return(bytes, &memory_used) > bloom_memory_limit()) {
+		atomic64_sub(bytes, &memory_used);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
+void bloom_memory_release(u64 bytes)
+{
+	atomic64_sub(bytes, &memory_used);
+}
+
+/* A stage of a chain and the allocation behind its core's words. */
+struct bloom_stage_mem {
+	struct bloom_scale_stage stage;
+	void *storage;
+};
+
+static struct workqueue_struct *bloom_free_wq;
+
+/* A chain's stages; their bytes are in s->memory_bytes, the caller's. */
+static void bloom_store_free_stages(struct bloom_store *s)
+{
+	struct bloom_stage_mem *sm;
+	u32 i, n;
+
+	if (!bloom_core_is_scalable(&s->core))
+		return;
+	n = bloom_scale_stages(&s->core);
+	for (i = 0; i < n; i++) {
+		sm = container_of(bloom_scale_stage(&s->core, i),
+				  struct bloom_stage_mem, stage);
+		bloom_kvfree(sm->storage);
+		bloom_kfree(sm);
+	}
+	s->scale.nstages = 0;
+}
+
+static void bloom_store_free(struct bloom_store *s)
+{
+	bloom_store_free_stages(s);
+	bloom_free_percpu(s->stats);
+	bloom_kvfree(s->mem);
+	memzero_explicit(&s->core.key, sizeof(s->core.key));
+	bloom_kfree(s);
+}
+
+static void bloom_store_free_work(struct work_struct *work)
+{
+	bloom_store_free(container_of(to_rcu_work(work), struct bloom_store,
+				      free_work));
+}
+
+/*
+ * The store of @geo, or with @p a chain without stages yet (its stage 0's
+ * geometry is @geo; bloom_store_new_chain() adds the stage).
+ */
+static struct bloom_store *bloom_store_make(const struct bloom_geometry *geo,
+					    const struct bloom_scale_params *p,
+					    const u8 *hash_key)
+{
+	u8 key_bytes[BLOOM_CORE_HASH_KEY_LEN];
+	struct bloom_store *s;
+	u64 storage_bytes, memory_bytes;
+	bloom_hash_key_t key;
+	int ret;
+
+	/*
+	 * Everything a store takes counts against max_memory: the storage
+	 * (with room to align it to a cache line), the per-CPU counters and
+	 * the struct.
+	 */
+	storage_bytes = p ? 0 : bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+	memory_bytes = storage_bytes + sizeof(*s) +
+		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
+	ret = bloom_memory_reserve(memory_bytes);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ret = -ENOMEM;
+	s = bloom_kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		goto err_release;
+	s->memory_bytes = memory_bytes;
+	/*
+	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
+	 * cgroup must fail the create with -ENOMEM, not wake the cgroup's
+	 * OOM killer on the creator.
+	 */
+	if (!p) {
+		s->mem = bloom_kvzalloc(storage_bytes,
+					GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+		if (!s->mem)
+			goto err_free;
+	}
+	s->stats = bloom_alloc_percpu(sizeof(struct bloom_stats),
+				      __alignof__(struct bloom_stats),
+				      GFP_KERNEL_ACCOUNT);
+	if (!s->stats)
+		goto err_free;
+
+	if (hash_key)
+		memcpy(key_bytes, hash_key, sizeof(key_bytes));
+	else
+		get_random_bytes(key_bytes, sizeof(key_bytes));
+	bloom_hash_key_from_bytes(&key, key_bytes);
+	memzero_explicit(key_bytes, sizeof(key_bytes));
+	if (p)
+		bloom_scale_init(&s->core, &s->scale, p, &key);
+	else
+		bloom_core_init(&s->core, geo, &key,
+				PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN));
+	memzero_explicit(&key, sizeof(key));
+	return s;
+
+err_free:
+	bloom_store_free(s);
+err_release:
+	bloom_memory_release(memory_bytes);
+	return ERR_PTR(ret);
+}
+
+struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
+				    const u8 *hash_key)
+{
+	return bloom_store_make(geo, NULL, hash_key);
+}
+
+struct bloom_store *bloom_store_new_stageless(const struct bloom_scale_params *p,
+					      const u8 *hash_key)
+{
+	return bloom_store_make(NULL, p, hash_key);
+}
+
+struct bloom_store *bloom_store_new_chain(const struct bloom_scale_params *p,
+					  const u8 *hash_key)
+{
+	struct bloom_store *s = bloom_store_make(NULL, p, hash_key);
+	int ret;
+
+	if (IS_ERR(s))
+		return s;
+	/* stage 0: unpublished, nobody else sees the store yet */
+	ret = bloom_store_grow(s);
+	if (ret) {
+		bloom_store_discard(s);
+		return ERR_PTR(ret);
+	}
+	return s;
+}
+
+void bloom_store_discard(struct bloom_store *s)
+{
+	bloom_memory_release(s->memory_bytes);
+	bloom_store_free(s);
+}
+
+void bloom_store_retire(struct bloom_store *s)
+{
+	bloom_memory_release(s->memory_bytes);
+	INIT_RCU_WORK(&s->free_work, bloom_store_free_work);
+	queue_rcu_work(bloom_free_wq, &s->free_work);
+}
+
+struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
+						const struct bloom_geometry *geo)
+{
+	struct bloom_stage_mem *sm;
+	u64 bytes, mem;
+
+	bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+	mem = bytes + sizeof(*sm);
+	if (bloom_memory_reserve(mem))
+		return ERR_PTR(-EDQUOT);
+	sm = bloom_kzalloc(sizeof(*sm), GFP_KERNEL_ACCOUNT);
+	if (!sm)
+		goto err_release;
+	/* as for a create: over the cgroup's limit is -ENOMEM, not the OOM killer */
+	sm->storage = bloom_kvzalloc(bytes, GFP_KERNEL_ACCOUNT |
+					    __GFP_RETRY_MAYFAIL);
+	if (!sm->storage) {
+		bloom_kfree(sm);
+		goto err_release;
+	}
+	bloom_scale_publish(&s->core, &sm->stage, geo,
+			    PTR_ALIGN(sm->storage, BLOOM_CORE_ALIGN));
+	WRITE_ONCE(s->memory_bytes, s->memory_bytes + mem);
+	return &sm->stage;
+
+err_release:
+	bloom_memory_release(mem);
+	return ERR_PTR(-ENOMEM);
+}
+
+int bloom_store_grow(struct bloom_store *s)
+{
+	struct bloom_geometry geo;
+
+	if (!bloom_core_is_scalable(&s->core) || !bloom_scale_full(&s->core))
+		return 0;	/* another adder grew it meanwhile */
+	/* no more stages, or one over the capacity, bits or rate limits */
+	if (bloom_scale_next_geometry(&s->core, &geo))
+		return -ENOSPC;
+	return PTR_ERR_OR_ZERO(bloom_store_add_stage(s, &geo));
+}
+
+void bloom_store_sum_stats(const struct bloom_store *s,
+			   struct bloom_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
+
+		sum->adds += READ_ONCE(c->adds);
+		sum->queries += READ_ONCE(c->queries);
+		sum->hits += READ_ONCE(c->hits);
+		sum->deletes += READ_ONCE(c->deletes);
+		sum->delete_misses += READ_ONCE(c->delete_misses);
+		sum->delete_pinned += READ_ONCE(c->delete_pinned);
+		sum->packets += READ_ONCE(c->packets);
+		sum->packet_hits += READ_ONCE(c->packet_hits);
+	}
+}
+
+/*
+ * In place: a new store would need the filter's memory twice for a
+ * moment, which max_memory may not allow.
+ */
+int bloom_store_clear(struct bloom_store *s)
+{
+	int cpu, ret = bloom_core_clear(&s->core);
+
+	if (ret)
+		return ret;
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(s->stats, cpu), 0, sizeof(struct bloom_stats));
+	return 0;
+}
+
+int bloom_store_init(void)
+{
+	bloom_free_wq = alloc_workqueue("bloom_free", 0, 0);
+	return bloom_free_wq ? 0 : -ENOMEM;
+}
+
+void bloom_store_exit(void)
+{
+	/*
+	 * Every store was retired by now. rcu_barrier() waits for their
+	 * grace periods' callbacks, which queue the free work; destroying
+	 * the workqueue runs what is queued.
+	 */
+	rcu_barrier();
+	destroy_workqueue(bloom_free_wq);
+}

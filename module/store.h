@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A filter's storage and its memory (store.c): struct bloom_store, what a
+ * filter holds, and max_memory, what all stores together may take.
+ *
+ * A store is one core (module/core/core.h) or a chain of cores: a scalable
+ * filter's stages, each a core of its own behind the store's core (the
+ * chain's policy, when to add a core and how big, is the core's:
+ * module/core/scale.c). The store allocates every core's storage, charges
+ * it against max_memory and the caller's memory cgroup, and frees it with
+ * the store. It knows nothing of names, namespaces or sysfs: whoever holds
+ * a store (filter.h) publishes, replaces and retires it.
+ */
+#ifndef BLOOM_STORE_H
+#define BLOOM_STORE_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "core.h"
+
+/* Hot-path counters, per CPU; summed when read. */
+struct bloom_stats {
+	u64 adds;
+	u64 queries;
+	u64 hits;
+	u64 deletes;
+	u64 delete_misses;
+	u64 delete_pinned;
+	u64 packets;		/* checked by firewall rules (xt_bloom) */
+	u64 packet_hits;	/* of those, addresses that may be present */
+};
+
+/**
+ * struct bloom_store - what a filter holds
+ * @core: the core filter: geometry, hash key, @core.words into @mem, or
+ *	the head of a chain of stages (@scale)
+ * @mem: the allocation behind @core.words; NULL for a chain
+ * @stats: what was done to this store, per CPU
+ * @memory_bytes: charged against max_memory: the storage, the statistics
+ *	and this struct; a chain's grows with its stages (WRITE_ONCE by the
+ *	one who grows it, see bloom_store_grow())
+ * @free_work: frees the store after a grace period
+ * @scale: a chain's stages, behind @core.scale. Stages are only added, by
+ *	one grower at a time, and go with the store.
+ */
+struct bloom_store {
+	struct bloom_core core;
+	void *mem;
+	struct bloom_stats __percpu *stats;
+	u64 memory_bytes;
+	struct rcu_work free_work;
+	struct bloom_scale scale;
+};
+
+/*
+ * A new, empty store of @geo (checked by the caller with
+ * bloom_geometry_check() or made by bloom_geometry_size()), hashing with
+ * @hash_key (BLOOM_CORE_HASH_KEY_LEN bytes) or a random key when NULL. Its bytes
+ * are charged against max_memory: ERR_PTR(-EDQUOT) over the limit,
+ * ERR_PTR(-ENOMEM). Sleeps.
+ */
+struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
+				    const u8 *hash_key);
+/*
+ * A new chain of @p (checked by bloom_scale_check()) with its first stage;
+ * errors as bloom_store_new().
+ */
+struct bloom_store *bloom_store_new_chain(const struct bloom_scale_params *p,
+					  const u8 *hash_key);
+/* The same without stages (a restore adds them: bloom_store_add_stage()). */
+struct bloom_store *bloom_store_new_stageless(const struct bloom_scale_params *p,
+					      const u8 *hash_key);
+/* Frees a store that was never published, at once. */
+void bloom_store_discard(struct bloom_store *s);
+/*
+ * Frees a store that was published, once every reader that may have found
+ * it is gone (an RCU grace period); its bytes are given back at once, so
+ * that a destroy followed by a create of the same size works. Never waits.
+ */
+void bloom_store_retire(struct bloom_store *s);
+
+/*
+ * Allocates a stage of @geo (zeroed) and publishes it as @s's next stage,
+ * counted in s->memory_bytes. The caller serialises growers (or @s is not
+ * published yet) and has checked that @s may have it. The stage, or
+ * ERR_PTR(-EDQUOT) (max_memory), ERR_PTR(-ENOMEM). Sleeps.
+ */
+struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
+						const struct bloom_geometry *geo);
+/*
+ * Adds the next stage of a chain if its newest is full (or it has none): 0
+ * (also when another grower did meanwhile, or @s is not a chain), -ENOSPC
+ * (no further stage possible), -EDQUOT, -ENOMEM. Growers serialised as
+ * above. Sleeps.
+ */
+int bloom_store_grow(struct bloom_store *s);
+
+/* The statistics, summed over CPUs; read racily. */
+void bloom_store_sum_stats(const struct bloom_store *s,
+			   struct bloom_stats *sum);
+/* Every key and statistic to zero; writers held off by the caller. */
+int bloom_store_clear(struct bloom_store *s);
+
+/* Module init and exit: the workqueue that frees retired stores. */
+int bloom_store_init(void);
+/* Waits until every retired store has been freed. */
+void bloom_store_exit(void);
+
+u64 bloom_memory_used(void);
+u64 bloom_memory_limit(void);
+/* Takes @bytes of max_memory (-EDQUOT when over it); gives them back. */
+int bloom_memory_reserve(u64 bytes);
+void bloom_memory_release(u64 bytes);
+
+#endif /* BLOOM_STORE_H */
