@@ -93,7 +93,7 @@ static int bloom_ucmd_result(struct bloom_ucmd *ucmd, int ret)
 
 static struct miscdevice bloom_misc;
 
-static int bloom_open(struct inode *inode, struct file *file)
+static int bloom_dev_open(struct inode *inode, struct file *file)
 {
 	struct bloom_file *bf;
 
@@ -105,7 +105,7 @@ static int bloom_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static int bloom_release(struct inode *inode, struct file *file)
+static int bloom_dev_release(struct inode *inode, struct file *file)
 {
 	struct bloom_file *bf = file->private_data;
 
@@ -482,7 +482,7 @@ static const struct bloom_ioctl_op bloom_ops[] = {
 	BLOOM_OP(BLOOM_IOC_STAGES, bloom_ioc_stages, bloom_stages, 0),
 };
 
-static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
+static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 {
 	const struct bloom_ioctl_op *op;
 	struct bloom_ucmd ucmd;
@@ -523,9 +523,9 @@ static long bloom_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 
 static const struct file_operations bloom_fops = {
 	.owner = THIS_MODULE,
-	.open = bloom_open,
-	.release = bloom_release,
-	.unlocked_ioctl = bloom_ioctl,
+	.open = bloom_dev_open,
+	.release = bloom_dev_release,
+	.unlocked_ioctl = bloom_dev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
