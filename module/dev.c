@@ -17,6 +17,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/nsproxy.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
@@ -38,10 +39,14 @@
  * @net: the opener's network namespace, whose filters the descriptor names
  * and in which CAP_NET_ADMIN is checked, for the descriptor's whole life
  * (as a tun descriptor keeps the namespace it was opened in).
+ * @bind_lock: held by BIND and by CREATE with BLOOM_CREATE_F_BIND from the
+ * check that the descriptor is unbound to the binding, so that a create
+ * that cannot bind never registers its filter.
  */
 struct bloom_file {
 	struct bloom_filter *filter;
 	struct net *net;
+	struct mutex bind_lock;	/* serialises binding, see above */
 };
 
 union bloom_ioctl_arg {
@@ -101,6 +106,7 @@ static int bloom_dev_open(struct inode *inode, struct file *file)
 	if (!bf)
 		return -ENOMEM;
 	bf->net = get_net(current->nsproxy->net_ns);
+	mutex_init(&bf->bind_lock);
 	file->private_data = bf;
 	return 0;
 }
@@ -112,22 +118,23 @@ static int bloom_dev_release(struct inode *inode, struct file *file)
 	if (bf->filter)
 		bloom_filter_put(bf->filter);
 	put_net(bf->net);
+	mutex_destroy(&bf->bind_lock);
 	bloom_kfree(bf);
 	return 0;
 }
 
-/* Binds @bf to @f, consuming the caller's reference to @f. */
-static int bloom_file_bind(struct bloom_file *bf, struct bloom_filter *f)
+/*
+ * Binds @bf, unbound (checked under @bf->bind_lock, which the caller
+ * holds), to @f, taking over the caller's reference to @f.
+ */
+static void bloom_file_bind(struct bloom_file *bf, struct bloom_filter *f)
 {
+	lockdep_assert_held(&bf->bind_lock);
 	/*
 	 * Release: whoever sees the pointer sees the filter initialised.
 	 * Pairs with smp_load_acquire() in bloom_file_filter().
 	 */
-	if (cmpxchg_release(&bf->filter, NULL, f)) {
-		bloom_filter_put(f);
-		return -EBUSY;
-	}
-	return 0;
+	smp_store_release(&bf->filter, f);
 }
 
 /*
@@ -187,16 +194,13 @@ static int bloom_ioc_version(struct bloom_ucmd *ucmd)
 	return bloom_ucmd_respond(ucmd);
 }
 
-static int bloom_ioc_create(struct bloom_ucmd *ucmd)
+/* Creates and registers the filter, bound to @bf if the request says so. */
+static int bloom_file_create(struct bloom_file *bf,
+			     const struct bloom_create *c)
 {
-	struct bloom_create *c = &ucmd->arg.create;
-	struct bloom_file *bf = ucmd->bf;
 	struct bloom_filter *f;
 	int ret;
 
-	/* Refuse before allocating anything. */
-	if ((c->flags & BLOOM_CREATE_F_BIND) && READ_ONCE(bf->filter))
-		return -EBUSY;
 	ret = bloom_registry_dir_ready(bloom_misc.this_device);
 	if (ret)
 		return ret;
@@ -204,14 +208,27 @@ static int bloom_ioc_create(struct bloom_ucmd *ucmd)
 	if (ret)
 		return ret;
 	ret = bloom_registry_add(bf->net, f);
-	if (ret) {
+	if (!ret && (c->flags & BLOOM_CREATE_F_BIND))
+		bloom_file_bind(bf, f);
+	else
 		bloom_filter_put(f);
-		return ret;
-	}
-	if (c->flags & BLOOM_CREATE_F_BIND)
-		return bloom_file_bind(bf, f);
-	bloom_filter_put(f);
-	return 0;
+	return ret;
+}
+
+static int bloom_ioc_create(struct bloom_ucmd *ucmd)
+{
+	struct bloom_create *c = &ucmd->arg.create;
+	struct bloom_file *bf = ucmd->bf;
+	int ret;
+
+	if (!(c->flags & BLOOM_CREATE_F_BIND))
+		return bloom_file_create(bf, c);
+	if (mutex_lock_killable(&bf->bind_lock))
+		return -EINTR;
+	/* Refuse before allocating anything; no BIND can come between. */
+	ret = bf->filter ? -EBUSY : bloom_file_create(bf, c);
+	mutex_unlock(&bf->bind_lock);
+	return ret;
 }
 
 /* DESTROY, BIND and FLUSH name one filter. */
@@ -239,12 +256,16 @@ static int bloom_ioc_bind(struct bloom_ucmd *ucmd)
 	ret = bloom_name_check(n);
 	if (ret)
 		return ret;
-	if (READ_ONCE(bf->filter))
-		return -EBUSY;
-	f = bloom_registry_lookup(bf->net, n->name);
+	if (mutex_lock_killable(&bf->bind_lock))
+		return -EINTR;
+	f = bf->filter ? ERR_PTR(-EBUSY) :
+			 bloom_registry_lookup(bf->net, n->name);
 	if (IS_ERR(f))
-		return PTR_ERR(f);
-	return bloom_file_bind(bf, f);
+		ret = PTR_ERR(f);
+	else
+		bloom_file_bind(bf, f);
+	mutex_unlock(&bf->bind_lock);
+	return ret;
 }
 
 static int bloom_ioc_flush(struct bloom_ucmd *ucmd)

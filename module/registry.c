@@ -17,6 +17,7 @@
  * get_net(), so none is left by then.
  */
 #include <linux/device.h>
+#include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
@@ -36,6 +37,11 @@
 /* ---- the filters/ directory ---- */
 
 static struct kset *bloom_filters_kset;
+/*
+ * The kset's release is this module's code and may run after its last put
+ * (CONFIG_DEBUG_KOBJECT_RELEASE delays it): module exit waits for it.
+ */
+static DECLARE_COMPLETION(bloom_filters_released);
 
 /*
  * Not a counted allocation (alloc.h): live_allocations counts what filters,
@@ -44,6 +50,7 @@ static struct kset *bloom_filters_kset;
 static void bloom_filters_release(struct kobject *kobj)
 {
 	kfree(container_of(kobj, struct kset, kobj));
+	complete(&bloom_filters_released);
 }
 
 static const struct kobj_ns_type_operations *
@@ -75,6 +82,8 @@ static struct kset *bloom_filters_kset_create(struct device *dev)
 	if (kset_register(kset)) {
 		/* kset_register() leaves the name to the caller's put. */
 		kobject_put(&kset->kobj);
+		/* the release completes once per kset: consume this one's */
+		wait_for_completion(&bloom_filters_released);
 		return NULL;
 	}
 	return kset;
@@ -346,6 +355,9 @@ int bloom_registry_init(void)
 void bloom_registry_exit(void)
 {
 	unregister_pernet_subsys(&bloom_net_ops);
+	if (!bloom_filters_kset)
+		return;
 	kset_unregister(bloom_filters_kset);
 	bloom_filters_kset = NULL;
+	wait_for_completion(&bloom_filters_released);
 }

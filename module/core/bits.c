@@ -297,8 +297,12 @@ static u64 bloom_bits_scan(const struct bloom_core *f)
 	u64 i, n = bloom_core_storage_bytes(&f->geo) / sizeof(unsigned long);
 	u64 sum = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* a restore recounts filters of gigabytes: let others run */
+		if (!(i & 0xfffff))
+			bloom_cond_resched();
 		sum += hweight_long(READ_ONCE(f->words[i]));
+	}
 	return sum;
 }
 

@@ -298,7 +298,10 @@ u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
  */
 u64 bloom_core_bits_set(const struct bloom_core *f);
 
-/* The same, counted by a scan of the storage (tests, checks): O(size). */
+/*
+ * The same, counted by a scan of the storage (tests, checks): O(size). In
+ * the kernel it may reschedule: process context, no lock or RCU held.
+ */
 u64 bloom_core_count_in_use(const struct bloom_core *f);
 
 /**

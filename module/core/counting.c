@@ -256,6 +256,9 @@ static u64 bloom_cnt_scan(const struct bloom_core *f)
 	u64 sum = 0;
 
 	for (i = 0; i < n; i++) {
+		/* a restore recounts filters of gigabytes: let others run */
+		if (!(i & 0xfffff))
+			bloom_cond_resched();
 		w = READ_ONCE(f->words[i]);
 		w |= w >> 1;
 		w |= w >> 2;

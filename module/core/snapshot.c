@@ -408,9 +408,12 @@ static bool bloom_snap_tail_zero(const struct bloom_core *f, u64 from_bit)
 
 	if (from_bit % 8 && i < bytes && (p[i] >> (from_bit % 8)))
 		return false;
-	for (i = (from_bit + 7) / 8; i < bytes; i++)
+	for (i = (from_bit + 7) / 8; i < bytes; i++) {
+		if (!(i & 0xffffff))
+			bloom_cond_resched();
 		if (p[i])
 			return false;
+	}
 	return true;
 }
 

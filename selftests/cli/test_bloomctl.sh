@@ -476,21 +476,30 @@ if command -v setpriv >/dev/null && chmod 644 /dev/bloom; then
 		sh -c "[ $rc = 3 ] && grep -q 'needs write access to the bloom device' '$W/err'"
 	chmod "$mode" /dev/bloom
 fi
-# The udev rule's model (group "bloom", 0660), with the user's own group
-# standing in: a member opens read-write, queries, and may not add without
-# CAP_NET_ADMIN.
+# The udev rule's model (group "bloom", 0640), with the user's own group
+# standing in: a member opens read-only and queries, and may not add; with
+# a node it may write (0660), an add still needs CAP_NET_ADMIN.
 group=$(stat -c %g /dev/bloom)
+rule_mode=$(sed -n 's/.*MODE="\([0-7]*\)".*/\1/p' "$(dirname "$0")/../../tools/udev/60-bloom.rules")
 if command -v setpriv >/dev/null && chgrp 65534 /dev/bloom &&
-   chmod 660 /dev/bloom; then
+   chmod "$rule_mode" /dev/bloom; then
+	check "the udev rule gives the group read access only (0640)" \
+		test "$rule_mode" = 0640
 	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		bloomctl test ${P}s alpha >"$W/out" 2>"$W/err"
 	rc=$?
-	check "a member of the device's group (mode 0660) can query" \
+	check "a member of the device's group (the udev rule's mode) can query" \
 		sh -c "[ $rc = 0 ] && grep -qx 'alpha: may be present' '$W/out'"
 	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		bloomctl add ${P}s omega >"$W/out" 2>"$W/err"
 	rc=$?
-	check "a member's add is refused, naming CAP_NET_ADMIN, exit 3" \
+	check "a member's add is refused (read-only open), exit 3" \
+		sh -c "[ $rc = 3 ] && grep -q 'needs write access to the bloom device' '$W/err'"
+	chmod 660 /dev/bloom
+	timeout "$LIMIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bloomctl add ${P}s omega >"$W/out" 2>"$W/err"
+	rc=$?
+	check "with write access, a member's add is refused, naming CAP_NET_ADMIN, exit 3" \
 		sh -c "[ $rc = 3 ] && grep -q 'needs CAP_NET_ADMIN: run as root' '$W/err'"
 	chgrp "$group" /dev/bloom
 	chmod "$mode" /dev/bloom
