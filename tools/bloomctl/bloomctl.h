@@ -55,6 +55,8 @@ int open_device(const char *dev);
 int open_bound(const char *dev, const char *name);
 void check_name(const char *verb, const char *name);
 double now_seconds(void);
+/* 1234567 -> "1.2 MiB": memory sizes for people; returns @buf. */
+const char *human_bytes(uint64_t v, char *buf, size_t len);
 
 /* parse.c */
 int parse_count(const char *s, uint64_t *out);
