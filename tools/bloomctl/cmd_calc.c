@@ -456,10 +456,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 't':
-			type = bloom_type_from_name(optarg);
-			if (!type)
-				die_usage("calc", "unknown filter type '%s': use standard, blocked, counting or dleft",
-					  optarg);
+			type = type_opt("calc", optarg);
 			break;
 		case 'j':
 			json = 1;
