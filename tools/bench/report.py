@@ -398,7 +398,7 @@ def md_native(native, results, pngs):
     return "\n".join(out)
 
 
-# Why T4 and T5 are missed when they are: measured analysis (issue 4), kept
+# Why T4 and T5 are missed when they are: measured analysis, kept
 # with the report so that a MISS never stands without its reason.
 NATIVE_MISSES = """
 **Where T4 or T5 is missed, and why.** Figures from back-to-back runs on
