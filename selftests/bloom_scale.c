@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "bloom_test.h"
+#include "stages.h"
 
 /*
  * Stage @i's number in the file stage_@attr of filter @name (one number
@@ -70,20 +71,6 @@ static int get_stages(int fd, struct bloom_stage *st, __u32 *n)
 		return -1;
 	*n = s.out_count;
 	return 0;
-}
-
-/* Stages the formula gives for @count new keys: all full but the newest. */
-static __u32 stages_for(__u64 n0, __u32 s, __u64 count)
-{
-	__u64 total = 0, cap = n0;
-	__u32 i = 0;
-
-	do {
-		total += cap;
-		cap *= s;
-		i++;
-	} while (total < count);
-	return i;
 }
 
 FIXTURE(growth) {

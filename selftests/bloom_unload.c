@@ -8,7 +8,7 @@
  * runs that release at once; a kernel with CONFIG_DEBUG_KOBJECT_RELEASE (the
  * debug kernel of make check-debug) runs it 1 to 4 s later from a workqueue,
  * so there the unload starts with releases pending, and module exit waits
- * for them (bloom_filter_wait_freed()). Measured on that kernel under TCG:
+ * for them (bloom_filter_exit() in module/filter.c). Measured on that kernel under TCG:
  * without the wait this test still passed in each of 3 tries, as delete_module()
  * spends about 3 s more before it frees the module, part of it waiting for
  * the module's own deferred kobject release: the wait is what makes the

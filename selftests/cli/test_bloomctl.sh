@@ -527,7 +527,7 @@ expect_err "a missing device says to load the module" 3 \
 	"/nonexistent/bloom not found: is the bloom module loaded\\? \\(modprobe bloom\\)" \
 	--device /nonexistent/bloom list
 
-# --- output that cannot be written, input that cannot be a key (issue 10) ---------
+# --- output that cannot be written, input that cannot be a key -----------------
 # Every output is checked, the final flush included: exit 3 with a message.
 for args in "list" "list --json" "list -n" "info ${P}s" "info --json ${P}s" "version" \
 	"test ${P}s alpha" "--version" "help"; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# TAP 13 test of sizing from every angle (issue 15): for a grid of inputs
+# TAP 13 test of sizing from every angle: for a grid of inputs
 # and every type, "bloomctl calc --json" says exactly what "create" then
 # builds ("info --json"); a memory budget is never exceeded; bad
 # combinations are refused with exit status 2, a message, and no filter.

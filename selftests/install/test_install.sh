@@ -4,8 +4,9 @@
 # selftests/install/test_install.sh: run on the HOST after "make" (make check
 # runs it; make check-install runs it with BLOOM_TEST_DKMS=1). TAP 13.
 #
-#   1. make install DESTDIR=...: every file where the issue says, one
-#      version everywhere (VERSION: module, SONAME, libbloom.pc, bloomctl),
+#   1. make install DESTDIR=...: every file where README's "What goes
+#      where" says, one version everywhere (VERSION: module, SONAME,
+#      libbloom.pc, bloomctl),
 #      every exported function versioned LIBBLOOM_1.0 and named in
 #      libbloom(3), the bash completion answering from the installed bloomctl
 #   2. a tiny program built with "pkg-config --cflags --libs libbloom" against

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * d-left sizing follows p, and its packed cells (issue 10 item 9), TAP 13:
+ * d-left sizing follows p, and its packed cells, TAP 13:
  *
  * - sizing: bits per key grow as p falls from 0.5 to 1e-9 and are the
  *   fewest the documented rule allows (cell widths 64 / c for c = 1..8

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The core's estimates (issue 10, item 8): the fixed-point models against
+ * The core's estimates: the fixed-point models against
  * the same formulas in double precision, the estimated number of distinct
  * keys against the keys really added, and the estimated false-positive rate
  * against the rate measured on never-added keys: for blocked filters the

@@ -9,6 +9,7 @@
  */
 #include "unit.h"
 #include "snapshot.h"
+#include "../stages.h"
 
 #define ABSENT		1000000u
 
@@ -212,20 +213,6 @@ static void test_bounds(void)
 }
 
 /* -------------------------------------------------------------- growth */
-
-/* Stages the formula predicts for @count new keys: all full but the last. */
-static u32 stages_for(u64 n0, u32 s, u64 count)
-{
-	u64 total = 0, cap = n0;
-	u32 i = 0;
-
-	do {
-		total += cap;
-		cap *= s;
-		i++;
-	} while (total < count);
-	return i;
-}
 
 static void test_growth(u32 type, u32 factor)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * bloom_core_size() (issue 15): any two of capacity, rate, bits per key and
+ * bloom_core_size(): any two of capacity, rate, bits per key and
  * memory determine a filter of every type; a fixed k keeps the rate; a
  * memory budget is never exceeded; bits per key give the theory's bits and
  * hashes; combinations that cannot be honoured are refused.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Small filters keep the rate asked for (issue 10 item 1): for every type,
+ * Small filters keep the rate asked for: for every type,
  * at capacities 1, 2, 5, 10, 20, 50 and 100 and rates 0.1, 0.01 and 0.001,
  * the MEAN false-positive rate over many filters, each filled to capacity
  * with its own keys, is at most 1.1 p.
@@ -16,9 +16,11 @@
  * binomial noise of the queries) is printed for every case; where the mean
  * is 0.5 p or more the test also checks that 0.1 p is at least 5 standard
  * errors, so a correct core fails a case with probability below 3e-7
- * (one-sided normal tail), the whole program (84 cases) below 3e-5. Before the fix of the position scheme and
- * the sizing, capacity 5 at p = 0.001 measured 6.3x p (see
- * /work/wt/notes/sizing.md) and this test failed.
+ * (one-sided normal tail), the whole program (84 cases) below 3e-5.
+ * Before position scheme 2 (distinct positions in small filters,
+ * module/core/internal.h) and the sizing by the exact rate
+ * (module/core/sizing.c), capacity 5 at p = 0.001 measured 6.3x p and this
+ * test failed.
  *
  * BLOOM_SMALL_SEED=n reproduces a run (the seed is printed).
  */

@@ -59,7 +59,7 @@ static const struct {
 } pins[] = {
 	{ 1, { 0, 0x237d5963bdcf8b49ULL, 0x2c86b7a90ca4de33ULL,
 		0x9a0d90c1115a19cbULL, 0xd3950f9270a6e955ULL } },
-	/* standard and counting positions changed (issue 10 item 1) */
+	/* 2: standard and counting positions changed (module/core/internal.h) */
 	{ 2, { 0, 0xaed79b59a7361d9bULL, 0x2c86b7a90ca4de33ULL,
 		0x3e420192f1271938ULL, 0xd3950f9270a6e955ULL } },
 };

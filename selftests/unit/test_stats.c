@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The statistics the core keeps as keys come and go (issue 10, item 6):
+ * The statistics the core keeps as keys come and go:
  * bits_set (bits set, non-zero counters, cells in use) and keys must equal
  * a full recount after any mix of single adds, batches, repeats and
  * deletes, and after threads adding the same keys at once; reading them

@@ -3,7 +3,7 @@
 #
 # selftests/vm/test_share.sh: run on the HOST (make check runs it). The guest
 # has its own /tmp; run.sh must still reach a current directory that lives
-# under the host's /tmp (a clone under /tmp, issue 10 item 12). One VM boot
+# under the host's /tmp (e.g. a clone of the repository there). One VM boot
 # without the module, in a directory whose name has a space and a comma (9p
 # and QEMU's option syntax both care). Prints TAP.
 

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Turns the raw JSON of the benchmark parts into results/latest.json,
-results/latest.md and the PNG plots (gnuplot).
+results/latest.md and the PNG plots (gnuplot): one report for all parts.
+With --merge the parts not run this time stay as the last run of each left
+them, each part with its own date, command and machine; the headline counts
+the targets of the parts that ran and names those that did not. --render
+rewrites latest.md from latest.json alone (nothing is run).
 
 The targets of the project are checked here, in one place (TARGETS below
 and the check_* functions), so the Markdown, the JSON and the lead's
@@ -398,7 +402,7 @@ def md_native(native, results, pngs):
     return "\n".join(out)
 
 
-# Why T4 and T5 are missed when they are: measured analysis (issue 4), kept
+# Why T4 and T5 are missed when they are: measured analysis, kept
 # with the report so that a MISS never stands without its reason.
 NATIVE_MISSES = """
 **Where T4 or T5 is missed, and why.** Figures from back-to-back runs on
@@ -683,97 +687,204 @@ def md_fw(fw, results):
     return "\n".join(out)
 
 
+PARTS = ["native", "vm", "cli", "scale", "snap", "fw"]
+
+
+def previous_report(out):
+    """The data and the per-part runs of OUT/latest.json, or empty dicts.
+    A report written before parts carried their own run ("parts" missing)
+    gives every part it holds the report's date, command and machine."""
+    path = os.path.join(out, "latest.json")
+    if not os.path.exists(path):
+        return {}, {}
+    with open(path) as f:
+        doc = json.load(f)
+    data = {p: doc.get(p) for p in PARTS}
+    runs = doc.get("parts")
+    if runs is None:
+        runs = {p: {"status": "ran", "date": doc["date"],
+                    "command": doc["command"], "machine": doc["machine"]}
+                for p in PARTS if data[p]}
+    return data, runs
+
+
+def check_all(data):
+    """Every target of the parts that have data, each naming its part."""
+    results = []
+    checks = {"native": check_native, "vm": check_vm, "cli": check_cli,
+              "scale": lambda d, out: scale_report.check(
+                  d, lambda *t: target(out, *t)),
+              "fw": check_fw}
+    for p in PARTS:
+        if data.get(p) and p in checks:
+            part = []
+            checks[p](data[p], part)
+            for t in part:
+                t["part"] = p
+            results += part
+    return results
+
+
+def machine_text(m):
+    if not m:
+        return "not recorded"
+    return f"{m['cpu']}, {m['cores']} cores, {m['memory']} memory, " \
+        f"kernel {m['kernel']}"
+
+
+def md_headline(results, runs):
+    """The parts table and the target count: only parts that ran count,
+    and the parts not run (or failed) are named."""
+    ran = [p for p in PARTS if runs.get(p, {}).get("status") == "ran"]
+    failed = [p for p in PARTS if runs.get(p, {}).get("status") == "failed"]
+    missing = [p for p in PARTS if p not in ran and p not in failed]
+    rows = []
+    for n, p in enumerate(PARTS, 1):
+        r = runs.get(p)
+        mine = [t for t in results if t.get("part") == p]
+        npass = sum(t["status"] == "PASS" for t in mine)
+        if not r:
+            rows.append([f"{n}. {p}", "**not run**", "-", "-", "-", "-"])
+            continue
+        m = r.get("machine") or {}
+        rows.append([f"{n}. {p}", r["status"] if r["status"] == "ran"
+                     else f"**{r['status']}**", r["date"] or "not recorded",
+                     m.get("commit", "not recorded"), machine_text(m),
+                     f"{npass} PASS, {len(mine) - npass} MISS" if mine
+                     else "-"])
+    npass = sum(t["status"] == "PASS" for t in results)
+    head = (f"- targets: **{npass} PASS, {len(results) - npass} MISS** of "
+            f"{len(results)} checked, in the parts that ran "
+            f"({', '.join(ran) or 'none'})")
+    if missing or failed:
+        head += "; " + "; ".join(
+            x for x in (f"**not run: {', '.join(missing)}**" if missing
+                        else "",
+                        f"**failed: {', '.join(failed)}**" if failed
+                        else "") if x) + " (no targets counted for them)"
+    return [md_table(["part", "run", "date", "commit", "machine",
+                      "targets"], rows), "", head]
+
+
+def md_run(r):
+    """Where a part's figures come from."""
+    m = r.get("machine") or {}
+    words = [f"Run {r['date']}" if r["date"] else "Run date not recorded",
+             f"`{r['command']}`", f"commit {m.get('commit', 'not recorded')}",
+             f"machine: {machine_text(m)}"]
+    if m.get("compiler"):
+        words += [f"{m['compiler']}, -O2",
+                  f"transparent huge pages: {m['thp']}"]
+    note = f" {r['note']}." if r.get("note") else ""
+    return f"_{'; '.join(words)}.{note}_\n"
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--raw", required=True)
+    ap.add_argument("--raw", help="the raw JSON of the parts run")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--started", required=True)
-    ap.add_argument("--command", required=True)
-    ap.add_argument("--parts", default="native vm cli scale snap fw")
+    ap.add_argument("--started")
+    ap.add_argument("--command")
+    ap.add_argument("--parts", default=" ".join(PARTS))
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the parts not run this time from "
+                    "OUT/latest.json, each with the run it comes from")
+    ap.add_argument("--render", action="store_true",
+                    help="run nothing: rewrite OUT/latest.md and "
+                    "latest.json from OUT/latest.json (plots kept)")
     a = ap.parse_args()
+    if not a.render and not (a.raw and a.started and a.command):
+        ap.error("--raw, --started and --command are needed without "
+                 "--render")
 
     top = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
-    work = os.path.join(a.raw, "..", "plot")
-    os.makedirs(work, exist_ok=True)
     os.makedirs(a.out, exist_ok=True)
-    m = machine(top)
-    native, native_err = load(a.raw, "native")
-    vm, vm_err = load(a.raw, "vm")
-    cli, cli_err = load(a.raw, "cli")
-    scale, scale_err = load(a.raw, "scale")
-    snap, snap_err = load(a.raw, "snap")
-    fw, fw_err = load(a.raw, "fw")
+    prev_data, prev_runs = previous_report(a.out) \
+        if a.render or a.merge else ({}, {})
+    data, runs, errs = {}, {}, {}
+    run_now = [] if a.render else a.parts.split()
+    m = machine(top) if run_now else None
+    for p in PARTS:
+        if p in run_now:
+            data[p], errs[p] = load(a.raw, p)
+            runs[p] = {"status": "ran" if data[p] else "failed",
+                       "date": a.started, "command": a.command,
+                       "machine": m}
+            if not data[p]:
+                runs[p]["error"] = errs[p] or "no output"
+        elif p in prev_runs:
+            data[p], runs[p] = prev_data.get(p), prev_runs[p]
+            errs[p] = runs[p].get("error")
+        else:
+            data[p], errs[p] = None, None
+    native, vm, cli, scale, snap, fw = (data[p] for p in PARTS)
+    results = check_all(data)
 
-    results = []
-    if native:
-        check_native(native, results)
-    if vm:
-        check_vm(vm, results)
-    if cli:
-        check_cli(cli, results)
-    if scale:
-        scale_report.check(scale, lambda *t: target(results, *t))
-    if fw:
-        check_fw(fw, results)
+    # Plots are written next to latest.md and named by content: made for
+    # the parts run now, kept (if there) for the others.
+    work = os.path.join(a.raw or a.out, "..", "plot") if run_now else None
+    if work:
+        os.makedirs(work, exist_ok=True)
 
-    # Plots are written next to latest.md and named by content.
-    native_pngs = []
-    if native:
-        for p in (0.01, 0.001):
-            name = f"native_p{p}.png"
-            if plot_native(native, p, os.path.abspath(os.path.join(a.out, name)), work):
-                native_pngs.append((p, name))
-    vm_png = "vm_batch.png" if vm and plot_vm(
-        vm, os.path.abspath(os.path.join(a.out, "vm_batch.png")), work) else None
-    cli_png = "cli.png" if cli and plot_cli(
-        cli, os.path.abspath(os.path.join(a.out, "cli.png")), work) else None
+    def plot(part, name, fn):
+        path = os.path.abspath(os.path.join(a.out, name))
+        if not data[part]:
+            return None
+        if part in run_now:
+            return name if fn(path, work) else None
+        return name if os.path.exists(path) else None
 
-    doc = {"date": a.started, "command": a.command, "machine": m,
-           "targets": results, "native": native, "vm": vm, "cli": cli,
-           "scale": scale, "snap": snap, "fw": fw}
+    native_pngs = [(p, n) for p, n in (
+        (p, plot("native", f"native_p{p}.png",
+                 lambda path, w, p=p: plot_native(native, p, path, w)))
+        for p in (0.01, 0.001)) if n]
+    vm_png = plot("vm", "vm_batch.png",
+                  lambda path, w: plot_vm(vm, path, w))
+    cli_png = plot("cli", "cli.png", lambda path, w: plot_cli(cli, path, w))
+
+    doc = {"parts": runs, "targets": results, **data}
     with open(os.path.join(a.out, "latest.json"), "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
 
-    npass = sum(t["status"] == "PASS" for t in results)
-    md = [f"# bloom benchmarks\n",
-          f"- date: {a.started}",
-          f"- machine: {m['cpu']}, {m['cores']} cores, {m['memory']} "
-          f"memory, kernel {m['kernel']}; a shared machine (other jobs ran "
-          f"at the same time: compare ratios within this run, not absolute "
-          f"times across runs)",
-          f"- L3 cache reported: "
-          f"{(native or {}).get('l3_bytes', 0) / 2**20:.0f} MiB; transparent "
-          f"huge pages: {m['thp']} (the benchmark does not ask for them)",
-          f"- compiler: {m['compiler']}, -O2; commit {m['commit']}",
-          f"- reproduce: `{a.command}` at the top of the repository "
-          f"(parts: `make -C tools/bench run PARTS=\"native vm cli fw\"`)",
-          f"- targets: **{npass} PASS, {len(results) - npass} MISS** of "
-          f"{len(results)} checked\n"]
-    for title, data, err, body in (
-            ("1. Native: the core in userspace", native, native_err,
+    md = ["# bloom benchmarks\n",
+          "One report for the six parts of `make bench` (at the top of the "
+          "repository). A part run alone (`make -C tools/bench run "
+          "PARTS=\"fw\"`, `make -C tools/bench fw`, `make -C tools/bench "
+          "scale`) replaces its own section and keeps the others: each part "
+          "says the run it comes from. The machine is shared (other jobs "
+          "ran at the same time): compare ratios within one part's run, "
+          "not absolute times across runs.\n"]
+    md += md_headline(results, runs)
+    if native:
+        md.append(f"- L3 cache reported (native): "
+                  f"{native.get('l3_bytes', 0) / 2**20:.0f} MiB")
+    md.append("")
+    for p, title, body in (
+            ("native", "1. Native: the core in userspace",
              lambda: md_native(native, results, native_pngs)),
-            ("2. In the VM: /dev/bloom, the core in the guest, the BPF map",
-             vm, vm_err, lambda: md_vm(vm, results, vm_png)),
-            ("3. CLI: bloomctl against DCSO bloom", cli, cli_err,
+            ("vm", "2. In the VM: /dev/bloom, the core in the guest, the "
+             "BPF map", lambda: md_vm(vm, results, vm_png)),
+            ("cli", "3. CLI: bloomctl against DCSO bloom",
              lambda: md_cli(cli, results, cli_png)),
-            ("4. Scalable filters: memory, rate, query cost per stage", scale,
-             scale_err, lambda: "\n".join([
+            ("scale", "4. Scalable filters: memory, rate, query cost per "
+             "stage", lambda: "\n".join([
                  scale_report.markdown(scale), "", "### Targets\n",
-                 md_targets(results, {"S1", "S2"})])),
-            ("5. Snapshots: save, restore, build", snap, snap_err,
+                 md_targets(results, {"S1", "S2", "S3"})])),
+            ("snap", "5. Snapshots: save, restore, build",
              lambda: md_snap(snap)),
-
-            ("6. Firewall: iptables -m bloom against ipset", fw, fw_err,
+            ("fw", "6. Firewall: iptables -m bloom against ipset",
              lambda: md_fw(fw, results))):
         md.append(f"## {title}\n")
-        if data:
+        if p in runs:
+            md.append(md_run(runs[p]))
+        if data[p]:
             md.append(body())
-        elif err:
-            md.append("**FAILED** in this run; the end of its output:\n\n```\n"
-                      + err.strip() + "\n```")
+        elif errs[p]:
+            md.append("**FAILED** in that run; the end of its output:\n\n```\n"
+                      + errs[p].strip() + "\n```")
         else:
-            md.append("_not run this time_")
+            md.append("_not run_")
         md.append("")
     with open(os.path.join(a.out, "latest.md"), "w") as f:
         f.write("\n".join(md))

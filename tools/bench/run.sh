@@ -3,8 +3,9 @@
 #
 # tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw]: runs the
 # benchmarks (all six parts by default) and writes
-# tools/bench/results/latest.{json,md} and the plots. Called by "make bench"
-# at the top (make -C tools/bench run).
+# tools/bench/results/latest.{json,md} and the plots: one report for all
+# parts. Called by "make bench" at the top (make -C tools/bench run), and by
+# make -C tools/bench scale and fw for one part.
 #   native  bench-native on this host: the core, the baseline, the floor
 #   vm      bench-vm in the QEMU VM (selftests/vm/run.sh): /dev/bloom, the
 #           core in the guest, the BPF Bloom filter map
@@ -15,14 +16,15 @@
 #           build against bloomctl add -f
 #   fw      fw_bench.sh in the VM: packets per second through a firewall
 #           rule, bloom (xt_bloom) against ipset hash:ip, and their memory
-# Raw JSON goes to $BUILD/bench/raw/; a part that is not run this time is
-# reported as "not run", never taken from an older run.
-# BENCH_OUT=DIR: write the report there instead of tools/bench/results/ (a
-# run of some parts only, e.g. PARTS=fw into results/fw/, leaves the full
-# report alone).
+# Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
+# of the report; the others keep theirs from the report's last run of them,
+# each section naming the run it comes from (date, command, commit,
+# machine), and a part never run is reported as "not run". The headline
+# counts the targets of the parts that ran and names the others.
+# BENCH_OUT=DIR: write the report there instead of tools/bench/results/.
 # BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes); its
 # report goes to $BUILD/bench/quick-results/, never over the committed
-# tools/bench/results/ of a real run.
+# tools/bench/results/ of a real run, and keeps nothing of an older run.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -114,8 +116,15 @@ for part in $parts; do
 	echo "bench: $part took $(($(date +%s) - t0)) s" >&2
 done
 
+if [ "$parts" = "native vm cli scale snap fw" ]; then
+	command="make bench"
+else
+	command="make -C tools/bench run PARTS=\"$parts\""
+fi
+merge=--merge
+[ -n "$quick" ] && merge=
 mkdir -p "$results"
 python3 "$here/report.py" --raw "$raw" --out "$results" \
-	--started "$started" --command "make bench${quick:+ (BENCH_QUICK=1)}" \
-	--parts "$parts"
+	--started "$started" --command "$command${quick:+ (BENCH_QUICK=1)}" \
+	--parts "$parts" ${merge:+"$merge"}
 echo "bench: wrote $results/latest.md and latest.json" >&2

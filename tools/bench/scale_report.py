@@ -1,14 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The scalable-filter part of the benchmarks (bench-scale's JSON): targets
-and Markdown, used by report.py for latest.md, and on its own by
-`make -C tools/bench scale`, which writes results/scale.{json,md} without
-touching latest.md:
-
-    python3 scale_report.py RAW.json OUT_DIR
-"""
-import json
-import os
-import sys
+and Markdown, for report.py's latest.md (section 4)."""
 
 
 def _fmt(x, digits=3):
@@ -22,7 +14,7 @@ def _scheme(case, name):
 
 
 def check(scale, target):
-    """Adds the targets S1, S2 through target(tid, text, value, limit, ok)."""
+    """Adds the targets S1, S2, S3 through target(tid, text, value, limit, ok)."""
     for case in scale["memory"]:
         if case["type"] == "blocked" and case["growth_factor"] == 100:
             d = _scheme(case, "defaults")
@@ -92,33 +84,3 @@ def markdown(scale):
                    f"| {r['scalable_absent_ns'] / base:.2f}x |")
     return "\n".join(out)
 
-
-def main():
-    with open(sys.argv[1]) as f:
-        scale = json.load(f)
-    outdir = sys.argv[2]
-    results = []
-
-    def target(tid, text, value, limit, ok):
-        results.append({"id": tid, "target": text, "value": value,
-                        "limit": limit, "status": "PASS" if ok else "MISS"})
-
-    check(scale, target)
-    os.makedirs(outdir, exist_ok=True)
-    with open(os.path.join(outdir, "scale.json"), "w") as f:
-        json.dump({"targets": results, "scale": scale}, f, indent=1)
-        f.write("\n")
-    md = ["# bloom benchmarks: scalable filters\n",
-          "- reproduce: `make -C tools/bench scale` (also part of "
-          "`make bench`)\n", "## Targets\n",
-          "| | target | measured | limit | |", "|---|---|---|---|---|"]
-    for t in results:
-        md.append(f"| {t['id']} | {t['target']} | {t['value']:.3f} "
-                  f"| {t['limit']} | **{t['status']}** |")
-    md += ["", "## Results\n", markdown(scale), ""]
-    with open(os.path.join(outdir, "scale.md"), "w") as f:
-        f.write("\n".join(md))
-
-
-if __name__ == "__main__":
-    main()

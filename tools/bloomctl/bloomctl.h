@@ -55,8 +55,12 @@ int open_device(const char *dev);
 int open_bound(const char *dev, const char *name);
 void check_name(const char *verb, const char *name);
 double now_seconds(void);
+/* 1234567 -> "1.2 MiB": memory sizes for people; returns @buf. */
+const char *human_bytes(uint64_t v, char *buf, size_t len);
 
 /* parse.c */
+/* --type NAME: the type, or exit 2 naming the types there are. */
+enum bloom_type type_opt(const char *verb, const char *arg);
 int parse_count(const char *s, uint64_t *out);
 int parse_fpp(const char *s, double *p);
 int parse_hex_key(const char *s, uint8_t key[BLOOM_HASH_KEY_LEN]);

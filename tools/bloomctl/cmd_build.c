@@ -94,7 +94,20 @@ static void run_chunk(struct chunk *c, unsigned int nthreads)
 		c->new_keys += sl[t].new_keys;
 }
 
-int cmd_build(const char *dev, int argc, char **argv)
+/* What the command line asks for. */
+struct build_args {
+	enum bloom_type type;
+	const char *name, *keys, *out;
+	uint64_t capacity;
+	double fpp;
+	uint32_t ppb;
+	u8 key[BLOOM_HASH_KEY_LEN];
+	int have_key, family, skip_empty, verbose;
+	long nthreads;
+};
+
+/* The options and the FILE; 1 if --help was asked (and printed). */
+static int build_parse_args(int argc, char **argv, struct build_args *a)
 {
 	static const struct option opts[] = {
 		{ "name", required_argument, NULL, 'n' },
@@ -112,91 +125,72 @@ int cmd_build(const char *dev, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum bloom_type type = BLOOM_TYPE_STANDARD;
-	const char *name = NULL, *keys = NULL, *out;
-	uint64_t capacity = 0, v;
-	double fpp = 0, t0;
-	uint32_t ppb = 0;
-	u8 key[BLOOM_HASH_KEY_LEN];
-	int have_key = 0, family = 0, skip_empty = 0, verbose = 0, c, err;
-	long nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	struct bloom_geometry geo;
-	struct bloom_snap_stats st = { 0 };
-	struct line_reader lr;
-	struct bloom_core f;
-	struct chunk ch = { 0 };
-	bloom_hash_key_t hk;
-	u8 hdr[BLOOM_SNAP_HEADER_SIZE];
-	size_t used = 0;
-	u64 bytes;
-	void *storage;
-	char *line;
-	long len;
+	uint64_t v;
+	int c, err;
 
-	(void)dev;
+	memset(a, 0, sizeof(*a));
+	a->type = BLOOM_TYPE_STANDARD;
+	a->nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			name = optarg;
+			a->name = optarg;
 			break;
 		case 't':
-			type = bloom_type_from_name(optarg);
-			if (!type)
-				die_usage("build", "unknown filter type '%s': use standard, blocked, counting or dleft",
-					  optarg);
+			a->type = type_opt("build", optarg);
 			break;
 		case 'c':
-			if (parse_count(optarg, &capacity) || !capacity ||
-			    capacity > BLOOM_CAPACITY_MAX)
+			if (parse_count(optarg, &a->capacity) || !a->capacity ||
+			    a->capacity > BLOOM_CAPACITY_MAX)
 				die_usage("build", "bad capacity '%s': give a number of keys from 1 to %llu; k/M/G/T (powers of 1000) and Ki/Mi/Gi/Ti (of 1024) suffixes allowed (e.g. 1M)",
 					  optarg, BLOOM_CAPACITY_MAX);
 			break;
 		case 'p':
-			if (parse_fpp(optarg, &fpp) ||
-			    bloom_fpp_to_ppb(fpp, &ppb))
+			if (parse_fpp(optarg, &a->fpp) ||
+			    bloom_fpp_to_ppb(a->fpp, &a->ppb))
 				die_usage("build", "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3",
 					  optarg);
 			break;
 		case 'f':
-			keys = optarg;
+			a->keys = optarg;
 			break;
 		case 'K':
-			if (parse_hex_key(optarg, key))
+			if (parse_hex_key(optarg, a->key))
 				die_usage("build", "bad hash key '%s': give %d hexadecimal digits (128 bits)",
 					  optarg, 2 * BLOOM_HASH_KEY_LEN);
-			have_key = 1;
+			a->have_key = 1;
 			break;
 		case 'F':
-			err = read_hash_key_file(optarg, key);
+			err = read_hash_key_file(optarg, a->key);
 			if (err == -EINVAL)
 				die_usage("build", "hash key file '%s' holds neither 32 hexadecimal digits nor 16 bytes",
 					  optarg);
 			if (err)
 				die("cannot read hash key file '%s': %s",
 				    optarg, strerror(-err));
-			have_key = 1;
+			a->have_key = 1;
 			break;
 		case 'T':
 			if (parse_count(optarg, &v) || !v || v > MAX_THREADS)
 				die_usage("build", "bad thread count '%s': give 1 to %d",
 					  optarg, MAX_THREADS);
-			nthreads = (long)v;
+			a->nthreads = (long)v;
 			break;
 		case '4':
-			family = AF_INET;
+			a->family = AF_INET;
 			break;
 		case '6':
-			family = AF_INET6;
+			a->family = AF_INET6;
 			break;
 		case 'e':
-			skip_empty = 1;
+			a->skip_empty = 1;
 			break;
 		case 'v':
-			verbose = 1;
+			a->verbose = 1;
 			break;
 		case 'h':
 			print_help(stdout, "build");
-			return EXIT_OK;
+			return 1;
 		default:
 			die_getopt("build", c, argv);
 		}
@@ -205,119 +199,193 @@ int cmd_build(const char *dev, int argc, char **argv)
 		die_usage("build", "build needs an output FILE ('-': standard output)");
 	if (optind + 1 < argc)
 		die_usage("build", "unexpected argument '%s'", argv[optind + 1]);
-	out = argv[optind];
-	if (!name)
+	a->out = argv[optind];
+	if (!a->name)
 		die_usage("build", "build needs --name NAME (the name the filter gets when restored)");
-	check_name("build", name);
-	if (!capacity || !ppb)
+	check_name("build", a->name);
+	if (!a->capacity || !a->ppb)
 		die_usage("build", "build needs --capacity N and --fpp P (e.g. --capacity 1M --fpp 0.01)");
-	if (!keys)
+	if (!a->keys)
 		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
-	if (nthreads < 1)
-		nthreads = 1;
-	if (nthreads > MAX_THREADS)
-		nthreads = MAX_THREADS;
+	if (a->nthreads < 1)
+		a->nthreads = 1;
+	if (a->nthreads > MAX_THREADS)
+		a->nthreads = MAX_THREADS;
+	return 0;
+}
 
-	err = bloom_geometry_size(type, capacity, ppb, &geo);
+/*
+ * Sizes the filter as the module would, zeroes its storage (@storage,
+ * @bytes) under the hash key given or a random one, and allocates the
+ * chunk buffers.
+ */
+static void build_make_filter(struct build_args *a, struct bloom_core *f,
+			      void **storage, u64 *bytes, struct chunk *ch)
+{
+	struct bloom_geometry geo;
+	bloom_hash_key_t hk;
+	int err;
+
+	err = bloom_geometry_size(a->type, a->capacity, a->ppb, &geo);
 	if (err == -E2BIG)
 		die("a %s filter for %" PRIu64 " keys at rate %g is larger than bloom's limit of 2^40 bits",
-		    type_name(type), capacity, fpp);
+		    type_name(a->type), a->capacity, a->fpp);
 	if (err)
 		die("cannot size a %s filter for %" PRIu64 " keys at rate %g: %s",
-		    type_name(type), capacity, fpp, strerror(-err));
+		    type_name(a->type), a->capacity, a->fpp, strerror(-err));
 	if (sodium_init() < 0)
 		die("libsodium failed to initialise");
-	if (!have_key)
-		randombytes_buf(key, sizeof(key));
-	bloom_hash_key_from_bytes(&hk, key);
-	sodium_memzero(key, sizeof(key));
-	bytes = bloom_core_storage_bytes(&geo);
-	storage = aligned_alloc(BLOOM_CORE_ALIGN, bytes);
-	ch.bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
-	ch.off = malloc((CHUNK_KEYS + 1) * sizeof(*ch.off));
-	ch.hashes = malloc(CHUNK_KEYS * sizeof(*ch.hashes));
-	if (!storage || !ch.bytes || !ch.off || !ch.hashes)
+	if (!a->have_key)
+		randombytes_buf(a->key, sizeof(a->key));
+	bloom_hash_key_from_bytes(&hk, a->key);
+	sodium_memzero(a->key, sizeof(a->key));
+	*bytes = bloom_core_storage_bytes(&geo);
+	*storage = aligned_alloc(BLOOM_CORE_ALIGN, *bytes);
+	ch->bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
+	ch->off = malloc((CHUNK_KEYS + 1) * sizeof(*ch->off));
+	ch->hashes = malloc(CHUNK_KEYS * sizeof(*ch->hashes));
+	if (!*storage || !ch->bytes || !ch->off || !ch->hashes)
 		die("out of memory: the %s filter needs %" PRIu64 " bytes",
-		    type_name(type), bytes);
-	memset(storage, 0, bytes);
-	bloom_core_init(&f, &geo, &hk, storage);
+		    type_name(a->type), *bytes);
+	memset(*storage, 0, *bytes);
+	bloom_core_init(f, &geo, &hk, *storage);
 	sodium_memzero(&hk, sizeof(hk));
-	ch.f = &f;
-	ch.add_here = !bloom_core_writers_exclusive(&f);
+	ch->f = f;
+	ch->add_here = !bloom_core_writers_exclusive(f);
+}
 
-	err = lr_open(&lr, keys);
+/*
+ * The next key of the file into @k, @klen (an address: its bytes in
+ * @addr): 1, or 0 at the end of the file. Exits on a line that is not a
+ * key, unless it is empty and --skip-empty was given.
+ */
+static int build_next_key(const struct build_args *a, struct line_reader *lr,
+			  uint8_t addr[16], const void **k, size_t *klen)
+{
+	char *line;
+	long len;
+
+	for (;;) {
+		len = lr_next(lr, &line);
+		if (len == LR_ERROR)
+			die("cannot read '%s': %s", lr->path, strerror(errno));
+		if (len == LR_TOO_LONG)
+			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
+			    lr->path, lr->lineno, BLOOM_KEY_MAX);
+		if (len == LR_END)
+			return 0;
+		if (len == 0) {
+			if (!a->skip_empty)
+				die("%s:%" PRIu64 ": empty line: keys are 1 to %d bytes (--skip-empty skips empty lines); nothing was written",
+				    lr->path, lr->lineno, BLOOM_KEY_MAX);
+			continue;
+		}
+		if (a->family) {
+			if (parse_addr(a->family, line, len, addr))
+				die("%s:%" PRIu64 ": not an %s address; nothing was written",
+				    lr->path, lr->lineno,
+				    a->family == AF_INET ? "IPv4" : "IPv6");
+			*k = addr;
+			*klen = a->family == AF_INET ? 4 : 16;
+			return 1;
+		}
+		if (len > BLOOM_KEY_MAX)
+			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
+			    lr->path, lr->lineno, BLOOM_KEY_MAX);
+		*k = line;
+		*klen = len;
+		return 1;
+	}
+}
+
+/* Hashes and adds the chunk's @used bytes of keys; counts them in @st. */
+static void build_add_chunk(struct chunk *ch, size_t used,
+			    unsigned int nthreads, struct bloom_snap_stats *st)
+{
+	ch->off[ch->n] = used;
+	run_chunk(ch, nthreads);
+	if (!ch->add_here) {
+		int r = bloom_core_add_batch(ch->f, ch->hashes, (u32)ch->n,
+					     NULL);
+
+		if (r < 0)
+			die("the dleft filter is full: a key found every candidate bucket full after %" PRIu64 " keys; build with a larger --capacity; nothing was written",
+			    st->adds);
+		ch->new_keys += ch->n - (u32)r;
+	}
+	st->adds += ch->n;
+	st->count += ch->new_keys;
+	ch->new_keys = 0;
+	ch->n = 0;
+}
+
+/* Every key of the key file into the filter, a chunk at a time. */
+static void build_add_keys(const struct build_args *a, struct chunk *ch,
+			   struct bloom_snap_stats *st)
+{
+	struct line_reader lr;
+	size_t used = 0;
+	int err;
+
+	err = lr_open(&lr, a->keys);
 	if (err)
-		die("cannot open key file '%s': %s", keys, strerror(-err));
-	t0 = now_seconds();
+		die("cannot open key file '%s': %s", a->keys, strerror(-err));
 	for (;;) {
 		uint8_t addr[16];
 		const void *k = NULL;
 		size_t klen = 0;
-		int eof = 0;
+		int eof = !build_next_key(a, &lr, addr, &k, &klen);
 
-		len = lr_next(&lr, &line);
-		if (len == LR_ERROR)
-			die("cannot read '%s': %s", lr.path, strerror(errno));
-		if (len == LR_TOO_LONG)
-			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
-			    lr.path, lr.lineno, BLOOM_KEY_MAX);
-		if (len == LR_END) {
-			eof = 1;
-		} else if (len == 0) {
-			if (!skip_empty)
-				die("%s:%" PRIu64 ": empty line: keys are 1 to %d bytes (--skip-empty skips empty lines); nothing was written",
-				    lr.path, lr.lineno, BLOOM_KEY_MAX);
-			continue;
-		} else if (family) {
-			if (parse_addr(family, line, len, addr))
-				die("%s:%" PRIu64 ": not an %s address; nothing was written",
-				    lr.path, lr.lineno,
-				    family == AF_INET ? "IPv4" : "IPv6");
-			k = addr;
-			klen = family == AF_INET ? 4 : 16;
-		} else if (len > BLOOM_KEY_MAX) {
-			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
-			    lr.path, lr.lineno, BLOOM_KEY_MAX);
-		} else {
-			k = line;
-			klen = len;
-		}
-		if (eof || ch.n == CHUNK_KEYS || used + klen > CHUNK_BYTES) {
-			ch.off[ch.n] = used;
-			run_chunk(&ch, (unsigned int)nthreads);
-			if (!ch.add_here) {
-				int r = bloom_core_add_batch(&f, ch.hashes,
-							     (u32)ch.n, NULL);
-
-				if (r < 0)
-					die("the dleft filter is full: a key found every candidate bucket full after %" PRIu64 " keys; build with a larger --capacity; nothing was written",
-					    st.adds);
-				ch.new_keys += ch.n - (u32)r;
-			}
-			st.adds += ch.n;
-			st.count += ch.new_keys;
-			ch.new_keys = 0;
-			ch.n = 0;
+		if (eof || ch->n == CHUNK_KEYS || used + klen > CHUNK_BYTES) {
+			build_add_chunk(ch, used, (unsigned int)a->nthreads, st);
 			used = 0;
 		}
 		if (eof)
 			break;
-		ch.off[ch.n++] = used;
-		memcpy(ch.bytes + used, k, klen);
+		ch->off[ch->n++] = used;
+		memcpy(ch->bytes + used, k, klen);
 		used += klen;
 	}
 	lr_close(&lr);
+}
 
-	bloom_snap_header_make(hdr, &f, name, &st);
-	err = snap_write(out, hdr, sizeof(hdr), storage, bytes);
+/* The snapshot of the filter to the output FILE. */
+static void build_write(const struct build_args *a, const struct bloom_core *f,
+			const struct bloom_snap_stats *st, const void *storage,
+			u64 bytes)
+{
+	u8 hdr[BLOOM_SNAP_HEADER_SIZE];
+	int err;
+
+	bloom_snap_header_make(hdr, f, a->name, st);
+	err = snap_write(a->out, hdr, sizeof(hdr), storage, bytes);
 	if (err)
-		die("cannot write snapshot '%s': %s", out, strerror(-err));
-	if (verbose) {
+		die("cannot write snapshot '%s': %s", a->out, strerror(-err));
+}
+
+int cmd_build(const char *dev, int argc, char **argv)
+{
+	struct build_args a;
+	struct bloom_snap_stats st = { 0 };
+	struct bloom_core f;
+	struct chunk ch = { 0 };
+	void *storage;
+	u64 bytes;
+	double t0;
+
+	(void)dev;
+	if (build_parse_args(argc, argv, &a))
+		return EXIT_OK;
+	build_make_filter(&a, &f, &storage, &bytes, &ch);
+	t0 = now_seconds();
+	build_add_keys(&a, &ch, &st);
+	build_write(&a, &f, &st, storage, bytes);
+	if (a.verbose) {
 		double secs = now_seconds() - t0;
 
 		fprintf(stderr, "%s: %" PRIu64 " keys (%" PRIu64 " new) into a %s filter of %" PRIu64 " bytes in %.3f s (%.0f keys/s, %ld threads)\n",
-			name, st.adds, st.count, type_name(type), bytes, secs,
-			secs > 0 ? st.adds / secs : 0.0, nthreads);
+			a.name, st.adds, st.count, type_name(a.type), bytes,
+			secs, secs > 0 ? st.adds / secs : 0.0, a.nthreads);
 	}
 	sodium_memzero(storage, bytes);
 	free(storage);

@@ -116,19 +116,6 @@ int size_given(const struct size_args *a)
 	       !!a->o.memory;
 }
 
-static void human(uint64_t v, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double d = v;
-	int u = 0;
-
-	while (d >= 1024 && u < 4) {
-		d /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", d, unit[u]);
-}
-
 /* bloom_size() with one type and other numbers: 0 or -errno. */
 static int size_with(enum bloom_type t, uint64_t n, double p, double c,
 		     uint64_t mem, struct bloom_size_result *r)
@@ -188,7 +175,7 @@ static int size_explain(const struct size_args *a, enum bloom_type t,
 			  strerror(-err));
 	if (a->o.memory && a->o.fpp != 0) {
 		if (!size_with(t, 1, a->o.fpp, 0, 0, &alt)) {
-			human(alt.memory_bytes, hb, sizeof(hb));
+			human_bytes(alt.memory_bytes, hb, sizeof(hb));
 			return size_fail(msg, len, "--memory %" PRIu64 " cannot hold even one key of a %s filter at %g: that takes %" PRIu64 " bytes (%s)",
 				  a->o.memory, tn, a->o.fpp, alt.memory_bytes, hb);
 		}
@@ -200,7 +187,7 @@ static int size_explain(const struct size_args *a, enum bloom_type t,
 				(uint64_t)(a->o.capacity * a->o.bits_per_key /
 					   (t == BLOOM_TYPE_COUNTING ? 2 : 8));
 
-			human(alt.memory_bytes, hb, sizeof(hb));
+			human_bytes(alt.memory_bytes, hb, sizeof(hb));
 			if (mem && !size_with(t, 0, 0.5, 0, mem, &fit))
 				return size_fail(msg, len, "%" PRIu64 " keys do not fit at any rate up to 0.5 in a %s filter of that size: at most %" PRIu64 " keys fit, or give at least %" PRIu64 " bytes (%s, %.2f bits per key)",
 					  a->o.capacity, tn, fit.capacity,
@@ -372,8 +359,8 @@ static void print_scale_text(enum bloom_type t, const struct size_args *a,
 	       "CAPACITY", "TOTAL KEYS", "FPP", "BITS", "HASHES", "MEMORY",
 	       "TOTAL MEM", "B/KEY", "X ONE");
 	for (i = 0; i < n; i++) {
-		human(st[i].bytes, hb, sizeof(hb));
-		human(st[i].total_bytes, tb, sizeof(tb));
+		human_bytes(st[i].bytes, hb, sizeof(hb));
+		human_bytes(st[i].total_bytes, tb, sizeof(tb));
 		printf("%5u %12" PRIu64 " %13" PRIu64 " %11.4g %14" PRIu64
 		       " %6u %11s %11s %9.2f ", i, st[i].capacity,
 		       st[i].total, st[i].fpp_ppb / 1e9, st[i].bits,
@@ -469,10 +456,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 't':
-			type = bloom_type_from_name(optarg);
-			if (!type)
-				die_usage("calc", "unknown filter type '%s': use standard, blocked, counting or dleft",
-					  optarg);
+			type = type_opt("calc", optarg);
 			break;
 		case 'j':
 			json = 1;
@@ -524,7 +508,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		double mbpk = 8.0 * r[i].memory_bytes / r[i].capacity;
 
-		human(r[i].memory_bytes, hb, sizeof(hb));
+		human_bytes(r[i].memory_bytes, hb, sizeof(hb));
 		printf("%-9s %12" PRIu64 " %11.4g %14" PRIu64 " %6u %11s %9.2f %8.3f %12.4g\n",
 		       type_name(r[i].type), r[i].capacity, r[i].fpp_ppb / 1e9,
 		       r[i].bits, r[i].hashes, hb, mbpk,

@@ -10,7 +10,18 @@
 #include <unistd.h>
 #include "bloomctl.h"
 
-int cmd_create(const char *dev, int argc, char **argv)
+/* What the command line asks for. */
+struct create_args {
+	struct bloom_create_opts o;
+	struct size_args a;		/* the sizing options */
+	struct scale_args sc;
+	uint8_t key[BLOOM_HASH_KEY_LEN];	/* o.hash_key points here */
+	int have_type;
+	const char *name;
+};
+
+/* The options and the NAME; 1 if --help was asked (and printed). */
+static int create_parse_args(int argc, char **argv, struct create_args *ca)
 {
 	static const struct option opts[] = {
 		{ "type", required_argument, NULL, 't' },
@@ -29,61 +40,55 @@ int cmd_create(const char *dev, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	BLOOM_OPTS(bloom_create_opts, o, .type = BLOOM_TYPE_STANDARD);
-	struct bloom_size_result r = { .sz = sizeof(r) };
-	uint8_t key[BLOOM_HASH_KEY_LEN];
-	struct scale_args sc = { 0 };
-	struct size_args a;
-	int have_type = 0, c, fd, err;
+	struct bloom_create_opts *o = &ca->o;
+	int c, err;
 	uint64_t v;
-	const char *name;
 
-	memset(&a, 0, sizeof(a));
-	a.o.sz = sizeof(a.o);
+	memset(ca, 0, sizeof(*ca));
+	o->sz = sizeof(*o);
+	o->type = BLOOM_TYPE_STANDARD;
+	ca->a.o.sz = sizeof(ca->a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:h", opts, NULL)) != -1) {
-		if (size_opt("create", c, optarg, &a) ||
-		    scale_opt("create", c, optarg, &sc))
+		if (size_opt("create", c, optarg, &ca->a) ||
+		    scale_opt("create", c, optarg, &ca->sc))
 			continue;
 		switch (c) {
 		case 't':
-			o.type = bloom_type_from_name(optarg);
-			if (!o.type)
-				die_usage("create", "unknown filter type '%s': use standard, blocked, counting or dleft",
-					  optarg);
-			have_type = 1;
+			o->type = type_opt("create", optarg);
+			ca->have_type = 1;
 			break;
 		case 'K':
-			if (o.hash_key)
+			if (o->hash_key)
 				die_usage("create", "give one --hash-key or --hash-key-file");
-			if (parse_hex_key(optarg, key))
+			if (parse_hex_key(optarg, ca->key))
 				die_usage("create", "bad hash key '%s': give %d hexadecimal digits (128 bits)",
 					  optarg, 2 * BLOOM_HASH_KEY_LEN);
-			o.hash_key = key;
+			o->hash_key = ca->key;
 			break;
 		case 'F':
-			if (o.hash_key)
+			if (o->hash_key)
 				die_usage("create", "give one --hash-key or --hash-key-file");
-			err = read_hash_key_file(optarg, key);
+			err = read_hash_key_file(optarg, ca->key);
 			if (err == -EINVAL)
 				die_usage("create", "hash key file '%s' holds neither 32 hexadecimal digits (and at most a newline) nor 16 bytes",
 					  optarg);
 			if (err)
 				die("cannot read hash key file '%s': %s",
 				    optarg, strerror(-err));
-			o.hash_key = key;
+			o->hash_key = ca->key;
 			break;
 		case 'm':
 			if (parse_count(optarg, &v) || v < 64 || v > BLOOM_BITS_MAX)
 				die_usage("create", "bad bit count '%s': give 64 to %llu bits",
 					  optarg, BLOOM_BITS_MAX);
-			o.bits = v;
+			o->bits = v;
 			break;
 		case 'L':
-			o.like = optarg;
+			o->like = optarg;
 			break;
 		case 'h':
 			print_help(stdout, "create");
-			return EXIT_OK;
+			return 1;
 		default:
 			die_getopt("create", c, argv);
 		}
@@ -92,60 +97,99 @@ int cmd_create(const char *dev, int argc, char **argv)
 		die_usage("create", "create needs a filter name");
 	if (optind + 1 < argc)
 		die_usage("create", "unexpected argument '%s'", argv[optind + 1]);
-	name = argv[optind];
-	check_name("create", name);
-	if (o.like) {
-		check_name("create", o.like);
-		if (size_given(&a) || a.o.hashes || have_type || o.bits ||
-		    o.hash_key)
-			die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
-		if (sc.scalable || sc.growth || sc.tightening != 0)
-			die_usage("create", "--like makes a filter like OTHER, which is not scalable (a scalable filter cannot be copied with --like): drop --scalable, --growth and --tightening");
-		o.type = 0;
-		fd = open_device(dev);
-		err = bloom_create_opts(fd, name, &o);
-		if (err == -ENOENT)
-			die_op(BLOOM_OP_CREATE, o.like, err);
-		if (err)
-			die_op(BLOOM_OP_CREATE, name, err);
-		bloom_close(fd);
-		return EXIT_OK;
+	ca->name = argv[optind];
+	check_name("create", ca->name);
+	return 0;
+}
+
+/* --like OTHER: it gives type, size and hash key; nothing else may. */
+static void create_check_like(struct create_args *ca)
+{
+	const struct size_args *a = &ca->a;
+	const struct bloom_create_opts *o = &ca->o;
+
+	check_name("create", o->like);
+	if (size_given(a) || a->o.hashes || ca->have_type || o->bits ||
+	    o->hash_key)
+		die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
+	if (ca->sc.scalable || ca->sc.growth || ca->sc.tightening != 0)
+		die_usage("create", "--like makes a filter like OTHER, which is not scalable (a scalable filter cannot be copied with --like): drop --scalable, --growth and --tightening");
+	ca->o.type = 0;
+}
+
+/* --bits and --hashes: the geometry itself, as far as it can be checked. */
+static void create_check_geometry(const struct create_args *ca)
+{
+	const struct bloom_create_opts *o = &ca->o;
+
+	/* explicit geometry: capacity and rate are recorded as given */
+	if (!o->capacity || o->fpp == 0)
+		die_usage("create", "--bits and --hashes need --capacity N and --fpp P too (they are recorded with the geometry)");
+	if (ca->a.o.bits_per_key != 0 || ca->a.o.memory)
+		die_usage("create", "--bits gives the geometry itself: --bits-per-key and --memory do not apply");
+	if (!o->hashes)
+		die_usage("create", "--bits and --hashes go together: give both or neither");
+	/* The module sizes a d-left table itself (EOPNOTSUPP): say so. */
+	if (o->type == BLOOM_TYPE_DLEFT)
+		die_usage("create", "a dleft filter sizes itself: --bits does not apply; give two of --capacity, --fpp, --bits-per-key and --memory");
+	if (o->type == BLOOM_TYPE_BLOCKED && o->bits % 512)
+		die_usage("create", "a blocked filter has a multiple of 512 bits: %" PRIu64 " is not",
+			  o->bits);
+}
+
+/*
+ * The sizing options into the create options, refusing here (exit 2) what
+ * the module would refuse.
+ */
+static void create_size(struct create_args *ca)
+{
+	struct bloom_size_result r = { .sz = sizeof(r) };
+	struct bloom_create_opts *o = &ca->o;
+
+	o->capacity = ca->a.o.capacity;
+	o->fpp = ca->a.o.fpp;
+	o->hashes = ca->a.o.hashes;
+	scale_check("create", &ca->sc, &ca->a, o->type, !!o->bits);
+	if (ca->sc.scalable) {
+		o->flags |= BLOOM_CREATE_F_SCALABLE;
+		o->growth = ca->sc.growth;
+		o->tightening = ca->sc.tightening;
 	}
-	o.capacity = a.o.capacity;
-	o.fpp = a.o.fpp;
-	o.hashes = a.o.hashes;
-	scale_check("create", &sc, &a, o.type, !!o.bits);
-	if (sc.scalable) {
-		o.flags |= BLOOM_CREATE_F_SCALABLE;
-		o.growth = sc.growth;
-		o.tightening = sc.tightening;
-	}
-	if (o.bits) {
-		/* explicit geometry: capacity and rate are recorded as given */
-		if (!o.capacity || o.fpp == 0)
-			die_usage("create", "--bits and --hashes need --capacity N and --fpp P too (they are recorded with the geometry)");
-		if (a.o.bits_per_key != 0 || a.o.memory)
-			die_usage("create", "--bits gives the geometry itself: --bits-per-key and --memory do not apply");
-		if (!o.hashes)
-			die_usage("create", "--bits and --hashes go together: give both or neither");
-		/* The module sizes a d-left table itself (EOPNOTSUPP): say so. */
-		if (o.type == BLOOM_TYPE_DLEFT)
-			die_usage("create", "a dleft filter sizes itself: --bits does not apply; give two of --capacity, --fpp, --bits-per-key and --memory");
-		if (o.type == BLOOM_TYPE_BLOCKED && o.bits % 512)
-			die_usage("create", "a blocked filter has a multiple of 512 bits: %" PRIu64 " is not",
-				  o.bits);
+	if (o->bits) {
+		create_check_geometry(ca);
 	} else {
 		/* what the module will build: refuse here what it would */
-		size_or_die("create", &a, o.type, &r);
-		o.bits_per_key = a.o.bits_per_key;
-		o.memory = a.o.memory;
+		size_or_die("create", &ca->a, o->type, &r);
+		o->bits_per_key = ca->a.o.bits_per_key;
+		o->memory = ca->a.o.memory;
 	}
+}
 
-	fd = open_device(dev);
-	err = bloom_create_opts(fd, name, &o);
+/* The create call itself; a missing OTHER of --like is named as such. */
+static void create_filter(const char *dev, const char *name,
+			  const struct bloom_create_opts *o)
+{
+	int fd = open_device(dev);
+	int err = bloom_create_opts(fd, name, o);
+
+	if (err == -ENOENT && o->like)
+		die_op(BLOOM_OP_CREATE, o->like, err);
 	if (err)
 		die_op(BLOOM_OP_CREATE, name, err);
 	bloom_close(fd);
+}
+
+int cmd_create(const char *dev, int argc, char **argv)
+{
+	struct create_args ca;
+
+	if (create_parse_args(argc, argv, &ca))
+		return EXIT_OK;
+	if (ca.o.like)
+		create_check_like(&ca);
+	else
+		create_size(&ca);
+	create_filter(dev, ca.name, &ca.o);
 	return EXIT_OK;
 }
 

@@ -39,21 +39,6 @@ static void look_opts(const char *verb, int argc, char **argv, int *json,
 	}
 }
 
-/* 1234567 -> "1.2 MiB": memory sizes for people. */
-static const char *human_bytes(uint64_t v, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double d = v;
-	int u = 0;
-
-	while (d >= 1024 && u < 4) {
-		d /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", d, unit[u]);
-	return buf;
-}
-
 size_t get_stages(int fd, const struct bloom_info *in,
 		  struct bloom_stage st[BLOOM_SCALE_STAGES_MAX])
 {

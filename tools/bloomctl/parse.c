@@ -20,6 +20,16 @@ int parse_count(const char *s, uint64_t *out)
 	return bloom_parse_units(s, strlen(s), out) ? -1 : 0;
 }
 
+enum bloom_type type_opt(const char *verb, const char *arg)
+{
+	enum bloom_type t = bloom_type_from_name(arg);
+
+	if (!t)
+		die_usage(verb, "unknown filter type '%s': use standard, blocked, counting or dleft",
+			  arg);
+	return t;
+}
+
 /* "0.01", "1e-3", "1%" is not accepted: a rate is a probability. */
 int parse_fpp(const char *s, double *p)
 {

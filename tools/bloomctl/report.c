@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Errors: one line on stderr, "bloomctl: " and a sentence that says what
- * went wrong and what to do, then the documented exit status.
+ * went wrong and what to do, then the documented exit status. Also the
+ * small helpers every verb may use: the device, names, time, sizes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -157,6 +158,20 @@ void check_name(const char *verb, const char *name)
 	if (err)
 		die_usage(verb, "%s", bloom_strerror(msg, sizeof(msg), BLOOM_OP_BIND,
 						      name, err));
+}
+
+const char *human_bytes(uint64_t v, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double d = v;
+	int u = 0;
+
+	while (d >= 1024 && u < 4) {
+		d /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", d, unit[u]);
+	return buf;
 }
 
 double now_seconds(void)
