@@ -172,7 +172,9 @@ static const struct verb verbs[] = {
 	  "Creates a filter from snapshot FILE ('-': standard input), named as in the\n"
 	  "snapshot or NEW; needs CAP_NET_ADMIN. The file is checked completely\n"
 	  "(checksums, sizes, every counter and cell) before the filter appears; a\n"
-	  "bad file is refused with the reason and nothing is created or changed.\n"
+	  "bad file is refused with the reason and nothing is created or changed;\n"
+	  "input that is not a snapshot is refused at once, and exactly the size\n"
+	  "its header gives is read (a shorter or longer input is refused).\n"
 	  "  -n, --name NEW    the restored filter's name\n"
 	  "  -r, --replace     if a filter of that name exists, replace its contents\n"
 	  "                    in one step (queries see the old or the new contents,\n"
@@ -181,7 +183,8 @@ static const struct verb verbs[] = {
 	  "  -a, --all         every DIR/*.bloom file, in name order; a filter that\n"
 	  "                    exists already is kept (and reported) unless\n"
 	  "                    --replace; a file that fails is reported, the others\n"
-	  "                    are restored, and the exit status is 3\n" },
+	  "                    are restored, and the exit status is 3; anything\n"
+	  "                    but a regular file (FIFO, symbolic link) is skipped\n" },
 	{ "merge", cmd_merge,
 	  "merge DST SRC",
 	  "Makes filter DST the union of DST and SRC: DST then answers \"may be\n"

@@ -177,48 +177,65 @@ int cmd_save(const char *dev, int argc, char **argv)
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 
+/* For messages: the file, or "standard input". */
+static const char *file_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
 /*
- * Checks and restores one file; 0, or -1 after printing why. With @keep, a
- * filter that exists already is kept and that is no failure (restore --all
- * run again, e.g. by a restarted bloom-persistent.service).
+ * Checks and restores one file; 0, or -1 after printing why. The file is
+ * read and checked before *@fd, the device, is opened (if it is not yet),
+ * so a bad file is refused even without the module. With @from_dir (restore
+ * --all) anything but a regular file is skipped, and a filter that exists
+ * already is kept and that is no failure (restore --all run again, e.g. by
+ * a restarted bloom-persistent.service).
  */
-static int restore_one(int fd, const char *path, const char *name, int keep,
-		       int replace)
+static int restore_one(const char *dev, int *fd, const char *path,
+		       const char *name, int from_dir, int replace)
 {
 	struct bloom_snap_header h;
 	struct snap_file sf;
-	const char *why = NULL;
+	const char *why;
 	char msg[512];
 	int err;
 
-	err = snap_read(path, &sf);
-	if (err) {
+	err = snap_read(path, from_dir ? SNAP_REGULAR : 0, &sf, &why);
+	if (err == SNAP_SKIPPED) {
+		fprintf(stderr, "bloomctl: '%s' is %s, not a regular file: skipped; remove it or rename it so that it does not end in " SNAP_SUFFIX "\n",
+			path, why);
+		return 0;
+	}
+	if (err && !why) {
 		fprintf(stderr, "bloomctl: cannot read '%s': %s\n", path,
 			strerror(-err));
 		return -1;
 	}
-	err = snap_check(&sf, &h, &why);
+	if (!err)
+		err = snap_check(&sf, &h, &why);
 	if (err) {
 		fprintf(stderr, "bloomctl: %s: %s; nothing was restored\n",
-			strcmp(path, "-") ? path : "standard input", why);
+			file_name(path), why);
 		snap_free(&sf);
 		return -1;
 	}
 	if (!name && bloom_name_check(h.name)) {
 		fprintf(stderr, "bloomctl: %s: the snapshot's filter name is not valid here: give one with --name NEW; nothing was restored\n",
-			path);
+			file_name(path));
 		snap_free(&sf);
 		return -1;
 	}
+	if (*fd < 0)
+		*fd = open_device(dev);
 	/* --replace: the filter of that name if it exists, else a new one */
 	err = -ENOENT;
 	if (replace)
-		err = bloom_restore(fd, sf.buf, sf.len, name,
+		err = bloom_restore(*fd, sf.buf, sf.len, name,
 				    BLOOM_RESTORE_F_REPLACE);
 	if (err == -ENOENT)
-		err = bloom_restore(fd, sf.buf, sf.len, name, 0);
+		err = bloom_restore(*fd, sf.buf, sf.len, name, 0);
 	snap_free(&sf);
-	if (err == -EEXIST && keep) {
+	if (err == -EEXIST && from_dir) {
 		fprintf(stderr, "bloomctl: filter %s exists already: kept as it is, '%s' not restored\n",
 			h.name, path);
 		return 0;
@@ -247,7 +264,7 @@ int cmd_restore(const char *dev, int argc, char **argv)
 	struct dirent **list;
 	char path[PATH_MAX];
 	struct snap_opts o;
-	int ind, fd, n, i, failed = 0;
+	int ind, fd = -1, n, i, failed = 0;
 
 	ind = parse_snap_opts("restore", argc, argv, &o, 1);
 	if (o.all) {
@@ -259,25 +276,26 @@ int cmd_restore(const char *dev, int argc, char **argv)
 		if (n < 0)
 			die("cannot read directory '%s': %s", argv[ind],
 			    strerror(errno));
-		fd = open_device(dev);
 		for (i = 0; i < n; i++) {
 			if ((size_t)snprintf(path, sizeof(path), "%s/%s",
 					     argv[ind], list[i]->d_name) <
 			    sizeof(path))
-				failed |= restore_one(fd, path, NULL, 1, o.replace);
+				failed |= restore_one(dev, &fd, path, NULL, 1,
+						      o.replace);
 			free(list[i]);
 		}
 		free(list);
-		bloom_close(fd);
+		if (fd >= 0)
+			bloom_close(fd);
 		return failed ? EXIT_FAIL : EXIT_OK;
 	}
 	if (argc - ind != 1)
 		die_usage("restore", "restore needs one FILE ('-': standard input)");
 	if (o.name)
 		check_name("restore", o.name);
-	fd = open_device(dev);
-	failed = restore_one(fd, argv[ind], o.name, 0, o.replace);
-	bloom_close(fd);
+	failed = restore_one(dev, &fd, argv[ind], o.name, 0, o.replace);
+	if (fd >= 0)
+		bloom_close(fd);
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 
