@@ -6,6 +6,8 @@
 #   selftests/vm/run.sh -- selftests/cli/test_snapshot.sh
 #  - every type survives rmmod/insmod: save --all, unload, load, restore
 #    --all; the answers on present and absent keys are identical;
+#  - save --all replaces only what it writes; --prune removes only stale
+#    snapshots;
 #  - "bloomctl build" with the kernel filter's hash key writes the very
 #    payload the kernel holds after "bloomctl add -f" of the same keys, for
 #    every type, and the restored build answers like the kernel filter;
@@ -82,6 +84,35 @@ check "counting: a key added twice survives one delete after reload" \
 bc del "$P-dleft" key-1 >/dev/null
 check "dleft: a key added twice survives one delete after reload" \
 	bc test "$P-dleft" -q key-1
+
+# save --all replaces only the files it writes: a snapshot of a filter that
+# is not here (another namespace's) and a file that is no snapshot stay;
+# --prune removes only valid snapshots, named as their file, of filters
+# that no longer exist.
+mkdir "$W/own"
+bc build "$W/own/$P-keep.bloom" --name "$P-keep" --capacity 1000 --fpp 0.01 \
+	-f "$W/keys"
+cp "$W/own/$P-keep.bloom" "$W/own/copy.bloom"
+printf 'my notes\n' >"$W/own/notes.bloom"
+cp -p "$W/own/$P-keep.bloom" "$W/own/notes.bloom" "$W/own/copy.bloom" "$W"
+check "save --all into a directory that holds other files" \
+	bc save --all "$W/own"
+check "  leaves a snapshot of a filter that is not here" \
+	cmp -s "$W/own/$P-keep.bloom" "$W/$P-keep.bloom"
+check "  leaves a *.bloom file that is no snapshot" \
+	cmp -s "$W/own/notes.bloom" "$W/notes.bloom"
+check "  writes the filters' own" test -s "$W/own/$P-standard.bloom"
+timeout "$LIMIT" bloomctl save --all --prune "$W/own" >"$W/out" 2>"$W/err"
+rc=$?
+check "save --all --prune (exit $rc)" test "$rc" = 0
+check "  removes the snapshot of a filter that does not exist, and says so" \
+	sh -c "[ ! -e '$W/own/$P-keep.bloom' ] && grep -q 'removed.*$P-keep.bloom' '$W/out'"
+check "  keeps a snapshot whose header names another filter" \
+	cmp -s "$W/own/copy.bloom" "$W/copy.bloom"
+check "  keeps a file that is no snapshot" \
+	cmp -s "$W/own/notes.bloom" "$W/notes.bloom"
+check "  keeps the snapshots of the filters there are" \
+	test -s "$W/own/$P-standard.bloom"
 
 # 2. build offline == kernel's payload
 for t in $TYPES; do

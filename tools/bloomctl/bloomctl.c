@@ -157,15 +157,18 @@ static const struct verb verbs[] = {
 	  "Destroys filter NAME and frees its memory (needs CAP_NET_ADMIN).\n" },
 	{ "save", cmd_save,
 	  "save NAME FILE\n"
-	  "       save --all DIR",
+	  "       save --all DIR [--prune]",
 	  "Writes filter NAME as a snapshot to FILE ('-': standard output), needs\n"
 	  "CAP_NET_ADMIN. A file is written atomically (a temporary file, fsync,\n"
 	  "rename) with mode 0600: a snapshot holds the filter's secret hash key.\n"
 	  "A counting or dleft filter is saved as one point in time.\n"
-	  "  -a, --all         every filter, each to DIR/NAME.bloom (DIR is created\n"
-	  "                    with mode 0700 if missing); when all were saved, the\n"
-	  "                    *.bloom files of filters that no longer exist are\n"
-	  "                    removed, so 'restore --all' does not bring them back\n" },
+	  "  -a, --all         every filter of this network namespace, each to\n"
+	  "                    DIR/NAME.bloom (DIR is created with mode 0700 if\n"
+	  "                    missing); no other file in DIR is touched\n"
+	  "      --prune       with --all, when all were saved: also remove each\n"
+	  "                    DIR/X.bloom that is a valid snapshot of a filter X\n"
+	  "                    that no longer exists, so 'restore --all' does not\n"
+	  "                    bring it back (use a directory per namespace)\n" },
 	{ "restore", cmd_restore,
 	  "restore FILE [--name NEW] [--replace]\n"
 	  "       restore --all DIR [--replace]",

@@ -18,10 +18,14 @@
 
 #define SNAP_SUFFIX	".bloom"
 
-/* Parses the options the verbs here take: --all, --name, --replace. */
+/*
+ * Parses the options the verbs here take: --all, --name, --replace and
+ * save's --prune.
+ */
 struct snap_opts {
 	int all;
 	int replace;
+	int prune;
 	const char *name;
 };
 
@@ -32,6 +36,7 @@ static int parse_snap_opts(const char *verb, int argc, char **argv,
 		{ "all", no_argument, NULL, 'a' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "replace", no_argument, NULL, 'r' },
+		{ "prune", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -52,6 +57,11 @@ static int parse_snap_opts(const char *verb, int argc, char **argv,
 			if (!allow_name)
 				die_usage(verb, "%s takes no --replace", verb);
 			o->replace = 1;
+			break;
+		case 'P':
+			if (strcmp(verb, "save"))
+				die_usage(verb, "%s takes no --prune", verb);
+			o->prune = 1;
 			break;
 		case 'h':
 			print_help(stdout, verb);
@@ -107,14 +117,21 @@ static int has_suffix(const char *s)
 }
 
 /*
- * Removes DIR/X.bloom for every X that is no longer a filter, so that a
- * destroyed filter does not come back at the next restore --all.
+ * save --all --prune: removes DIR/X.bloom when X is no filter (of this
+ * network namespace) any more, so that a destroyed filter does not come
+ * back at the next restore --all. Only a regular file that is a valid
+ * snapshot of a filter named X goes; anything else in DIR stays.
  */
-static void prune(const char *dir, char (*names)[BLOOM_NAME_LEN], size_t n)
+static void prune(int fd, const char *dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], name[BLOOM_NAME_LEN];
+	struct bloom_snap_header h;
+	struct bloom_info in;
+	struct snap_file sf;
+	const char *why;
 	struct dirent *e;
-	size_t i, len;
+	size_t len;
+	int ours;
 	DIR *d = opendir(dir);
 
 	if (!d)
@@ -123,15 +140,25 @@ static void prune(const char *dir, char (*names)[BLOOM_NAME_LEN], size_t n)
 		if (!has_suffix(e->d_name))
 			continue;
 		len = strlen(e->d_name) - strlen(SNAP_SUFFIX);
-		for (i = 0; i < n; i++)
-			if (strlen(names[i]) == len &&
-			    !strncmp(names[i], e->d_name, len))
-				break;
-		if (i < n)
+		if (len >= sizeof(name) ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) >= sizeof(path))
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
-				     e->d_name) < sizeof(path))
-			unlink(path);
+		memcpy(name, e->d_name, len);
+		name[len] = '\0';
+		if (snap_read(path, SNAP_REGULAR, &sf, &why))
+			continue;
+		ours = !snap_check(&sf, &h, &why) && !strcmp(h.name, name);
+		snap_free(&sf);
+		/* asked now, not from the list: a filter made meanwhile stays */
+		if (!ours || bloom_info(fd, name, &in) != -ENOENT)
+			continue;
+		if (unlink(path))
+			fprintf(stderr, "bloomctl: cannot remove '%s': %s\n",
+				path, strerror(errno));
+		else
+			printf("removed '%s': filter %s no longer exists\n",
+			       path, name);
 	}
 	closedir(d);
 }
@@ -145,6 +172,8 @@ int cmd_save(const char *dev, int argc, char **argv)
 	int ind, fd, err, failed = 0;
 
 	ind = parse_snap_opts("save", argc, argv, &o, 0);
+	if (o.prune && !o.all)
+		die_usage("save", "--prune goes with --all DIR");
 	if (o.all) {
 		if (argc - ind != 1)
 			die_usage("save", "save --all takes one directory");
@@ -160,8 +189,8 @@ int cmd_save(const char *dev, int argc, char **argv)
 			failed |= save_one(fd, names[i], path);
 		}
 		/* only when every save worked: never lose a file for nothing */
-		if (!failed)
-			prune(argv[ind], names, n);
+		if (o.prune && !failed)
+			prune(fd, argv[ind]);
 		free(names);
 		bloom_close(fd);
 		return failed ? EXIT_FAIL : EXIT_OK;
