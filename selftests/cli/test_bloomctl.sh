@@ -583,6 +583,17 @@ run --version
 check "bloomctl --version prints the version of the file VERSION" \
 	sh -c "[ $rc = 0 ] && grep -q '^bloomctl $(cat "$(dirname "$0")/../../VERSION") (libbloom ' '$W/out'"
 
+# version: this program's versions even when the module cannot answer.
+run --device "$W/nodev" version
+check "version without a device prints bloomctl's and libbloom's versions, then fails (exit $rc)" \
+	sh -c "[ $rc = 3 ] && grep -q '^bloomctl: *$(cat "$(dirname "$0")/../../VERSION") (libbloom ' '$W/out' && grep -q 'nodev not found' '$W/err'"
+run --device "$W/nodev" version --json
+check "version --json without a device is still a JSON object with the versions (exit $rc)" \
+	sh -c "[ $rc = 3 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"bloomctl_version\"] and d[\"libbloom_version\"]' <'$W/out'"
+run version --json
+check "version --json names bloomctl's version when the module answers" \
+	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"bloomctl_version\"] and d[\"abi_version\"] > 0' <'$W/out'"
+
 # --- scalable filters ------------------------------------------------------------
 expect_err "a counting filter cannot be --scalable: usage error naming the types" 2 \
 	"counting filter cannot be --scalable: only standard and blocked" \

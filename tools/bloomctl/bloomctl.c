@@ -232,7 +232,9 @@ static const struct verb verbs[] = {
 	  "A bad line stops the command and nothing is written.\n" },
 	{ "version", cmd_version,
 	  "version [--json]",
-	  "Prints the module's ABI version, filter types, limits and memory use.\n" },
+	  "Prints bloomctl's and libbloom's versions, then the module's ABI\n"
+	  "version, filter types, limits and memory use (without the module: the\n"
+	  "first, then the error, exit status 3).\n" },
 	{ "help", cmd_help,
 	  "help [VERB]",
 	  "Prints the overview, or the help of VERB.\n" },
