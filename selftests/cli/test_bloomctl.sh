@@ -133,6 +133,24 @@ expect_err "capacity over 2^32-1 is refused" 2 "bad capacity '5G'" create ${P}x 
 expect_err "fpp 0 is refused" 2 "bad false-positive rate '0'" create ${P}x --capacity 1 --fpp 0
 expect_err "fpp over 0.5 is refused" 2 "bad false-positive rate '0.6'" create ${P}x --capacity 1 --fpp 0.6
 expect_err "fpp that is no number is refused" 2 "bad false-positive rate 'abc'" create ${P}x --capacity 1 --fpp abc
+run calc --capacity 1M --fpp 1% --json
+check "calc --fpp 1% is the rate 0.01 (10000000 ppb)" \
+	sh -c "[ $rc = 0 ] && grep -q '\"fpp_ppb\": 10000000,' '$W/out' && [ ! -s '$W/err' ]"
+run calc --capacity 1M --fpp 0.1% --json
+check "calc --fpp 0.1% is the rate 0.001, with no rounding note" \
+	sh -c "[ $rc = 0 ] && grep -q '\"fpp_ppb\": 1000000,' '$W/out' && [ ! -s '$W/err' ]"
+expect "create --fpp 1%" 0 create ${P}pc --capacity 1000 --fpp 1%
+check "  makes a filter of 10000000 ppb" \
+	sh -c "[ '$(sysval ${P}pc fpp_ppb)' = 10000000 ]"
+run destroy ${P}pc
+seq 1 100 >"$W/pckeys"
+expect "build --fpp 0.5%" 0 \
+	build "$W/pc.snap" --name ${P}pc --capacity 1000 --fpp 0.5% -f "$W/pckeys"
+for bad in % 1%% abc% "1 %" 60%; do
+	expect_err "fpp '$bad' is refused, naming percentages" 2 \
+		"bad false-positive rate '$bad'.*percentage" \
+		create ${P}x --capacity 1 --fpp "$bad"
+done
 expect_err "an unknown type is refused" 2 "unknown filter type 'cuckoo'" create ${P}x --type cuckoo --capacity 1 --fpp 0.1
 expect_err "create without --capacity is refused" 2 "give two of --capacity" create ${P}x --fpp 0.1
 expect_err "a name with a slash is refused" 2 "invalid filter name" create a/b --capacity 1 --fpp 0.1

@@ -154,7 +154,7 @@ int cmd_build(const char *dev, int argc, char **argv)
 		case 'p':
 			if (parse_fpp(optarg, &fpp) ||
 			    bloom_fpp_to_ppb(fpp, &ppb))
-				die_usage("build", "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3",
+				die_usage("build", "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3, or a percentage, e.g. 1%%",
 					  optarg);
 			break;
 		case 'f':
