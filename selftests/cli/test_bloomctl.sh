@@ -202,6 +202,8 @@ expect "a key of exactly 4096 bytes is added" 0 add ${P}s "$(head -c 4096 /dev/z
 expect_err "add to a missing filter exits 3" 3 "no filter named ${P}none.*bloomctl list" add ${P}none k
 expect_err "test on a missing filter exits 3" 3 "no filter named ${P}none" test ${P}none k
 expect_err "info on a missing filter exits 3" 3 "no filter named ${P}none" info ${P}none
+check "  naming the command that helps, and no library call" \
+	sh -c "grep -q \"'bloomctl list' shows\" '$W/err' && ! grep -q 'bloom_[a-z]*()' '$W/err'"
 expect_err "test without keys is a usage error" 2 "needs keys" test ${P}s
 
 # --- files ------------------------------------------------------------------------
@@ -679,7 +681,10 @@ assert d['over_capacity'] is False, d
 assert d['growth'] == 2 and abs(d['tightening'] - 0.85) < 1e-9, d
 "
 expect_err "create --like of a scalable filter is refused, saying why" 3 \
-	"--like cannot copy a scalable filter" create ${P}y --like ${P}g
+	"filter ${P}g is scalable, and --like cannot copy a scalable filter" \
+	create ${P}y --like ${P}g
+check "  and not that the module lacks the type, nor with a library call" \
+	sh -c "! grep -Eq 'does not implement|bloom_[a-z]*\\(\\)' '$W/err'"
 expect_err "create --like with --scalable is a usage error" 2 \
 	"drop --scalable" create ${P}y --like ${P}b --scalable
 expect_err "merge into a scalable filter is refused, saying why" 3 \

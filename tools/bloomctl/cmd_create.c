@@ -106,6 +106,10 @@ int cmd_create(const char *dev, int argc, char **argv)
 		err = bloom_create_opts(fd, name, &o);
 		if (err == -ENOENT)
 			die_op(BLOOM_OP_CREATE, o.like, err);
+		/* the module's answer for a scalable OTHER */
+		if (err == -EOPNOTSUPP)
+			die("filter %s is scalable, and --like cannot copy a scalable filter: create %s with --scalable and the --capacity and --fpp that 'bloomctl info %s' shows",
+			    o.like, name, o.like);
 		if (err)
 			die_op(BLOOM_OP_CREATE, name, err);
 		bloom_close(fd);

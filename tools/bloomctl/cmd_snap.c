@@ -91,8 +91,7 @@ static int save_one(int fd, const char *name, const char *path)
 		char msg[512];
 
 		fprintf(stderr, "bloomctl: %s\n",
-			bloom_strerror(msg, sizeof(msg), BLOOM_OP_SAVE, name,
-				       err));
+			op_message(msg, sizeof(msg), BLOOM_OP_SAVE, name, err));
 		return -1;
 	}
 	/* the header is the first part; snap_write takes two pieces */
@@ -271,8 +270,8 @@ static int restore_one(const char *dev, int *fd, const char *path,
 	}
 	if (err) {
 		fprintf(stderr, "bloomctl: %s\n",
-			bloom_strerror(msg, sizeof(msg), BLOOM_OP_RESTORE,
-				       name ? name : h.name, err));
+			op_message(msg, sizeof(msg), BLOOM_OP_RESTORE,
+				   name ? name : h.name, err));
 		return -1;
 	}
 	return 0;
