@@ -133,6 +133,24 @@ expect_err "capacity over 2^32-1 is refused" 2 "bad capacity '5G'" create ${P}x 
 expect_err "fpp 0 is refused" 2 "bad false-positive rate '0'" create ${P}x --capacity 1 --fpp 0
 expect_err "fpp over 0.5 is refused" 2 "bad false-positive rate '0.6'" create ${P}x --capacity 1 --fpp 0.6
 expect_err "fpp that is no number is refused" 2 "bad false-positive rate 'abc'" create ${P}x --capacity 1 --fpp abc
+run calc --capacity 1M --fpp 1% --json
+check "calc --fpp 1% is the rate 0.01 (10000000 ppb)" \
+	sh -c "[ $rc = 0 ] && grep -q '\"fpp_ppb\": 10000000,' '$W/out' && [ ! -s '$W/err' ]"
+run calc --capacity 1M --fpp 0.1% --json
+check "calc --fpp 0.1% is the rate 0.001, with no rounding note" \
+	sh -c "[ $rc = 0 ] && grep -q '\"fpp_ppb\": 1000000,' '$W/out' && [ ! -s '$W/err' ]"
+expect "create --fpp 1%" 0 create ${P}pc --capacity 1000 --fpp 1%
+check "  makes a filter of 10000000 ppb" \
+	sh -c "[ '$(sysval ${P}pc fpp_ppb)' = 10000000 ]"
+run destroy ${P}pc
+seq 1 100 >"$W/pckeys"
+expect "build --fpp 0.5%" 0 \
+	build "$W/pc.snap" --name ${P}pc --capacity 1000 --fpp 0.5% -f "$W/pckeys"
+for bad in % 1%% abc% "1 %" 60%; do
+	expect_err "fpp '$bad' is refused, naming percentages" 2 \
+		"bad false-positive rate '$bad'.*percentage" \
+		create ${P}x --capacity 1 --fpp "$bad"
+done
 expect_err "an unknown type is refused" 2 "unknown filter type 'cuckoo'" create ${P}x --type cuckoo --capacity 1 --fpp 0.1
 expect_err "create without --capacity is refused" 2 "give two of --capacity" create ${P}x --fpp 0.1
 expect_err "a name with a slash is refused" 2 "invalid filter name" create a/b --capacity 1 --fpp 0.1
@@ -184,6 +202,8 @@ expect "a key of exactly 4096 bytes is added" 0 add ${P}s "$(head -c 4096 /dev/z
 expect_err "add to a missing filter exits 3" 3 "no filter named ${P}none.*bloomctl list" add ${P}none k
 expect_err "test on a missing filter exits 3" 3 "no filter named ${P}none" test ${P}none k
 expect_err "info on a missing filter exits 3" 3 "no filter named ${P}none" info ${P}none
+check "  naming the command that helps, and no library call" \
+	sh -c "grep -q \"'bloomctl list' shows\" '$W/err' && ! grep -q 'bloom_[a-z]*()' '$W/err'"
 expect_err "test without keys is a usage error" 2 "needs keys" test ${P}s
 
 # --- files ------------------------------------------------------------------------
@@ -592,6 +612,17 @@ run --version
 check "bloomctl --version prints the version of the file VERSION" \
 	sh -c "[ $rc = 0 ] && grep -q '^bloomctl $(cat "$(dirname "$0")/../../VERSION") (libbloom ' '$W/out'"
 
+# version: this program's versions even when the module cannot answer.
+run --device "$W/nodev" version
+check "version without a device prints bloomctl's and libbloom's versions, then fails (exit $rc)" \
+	sh -c "[ $rc = 3 ] && grep -q '^bloomctl: *$(cat "$(dirname "$0")/../../VERSION") (libbloom ' '$W/out' && grep -q 'nodev not found' '$W/err'"
+run --device "$W/nodev" version --json
+check "version --json without a device is still a JSON object with the versions (exit $rc)" \
+	sh -c "[ $rc = 3 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"bloomctl_version\"] and d[\"libbloom_version\"]' <'$W/out'"
+run version --json
+check "version --json names bloomctl's version when the module answers" \
+	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"bloomctl_version\"] and d[\"abi_version\"] > 0' <'$W/out'"
+
 # --- scalable filters ------------------------------------------------------------
 expect_err "a counting filter cannot be --scalable: usage error naming the types" 2 \
 	"counting filter cannot be --scalable: only standard and blocked" \
@@ -659,7 +690,10 @@ assert d['over_capacity'] is False, d
 assert d['growth'] == 2 and abs(d['tightening'] - 0.85) < 1e-9, d
 "
 expect_err "create --like of a scalable filter is refused, saying why" 3 \
-	"--like cannot copy a scalable filter" create ${P}y --like ${P}g
+	"filter ${P}g is scalable, and --like cannot copy a scalable filter" \
+	create ${P}y --like ${P}g
+check "  and not that the module lacks the type, nor with a library call" \
+	sh -c "! grep -Eq 'does not implement|bloom_[a-z]*\\(\\)' '$W/err'"
 expect_err "create --like with --scalable is a usage error" 2 \
 	"drop --scalable" create ${P}y --like ${P}b --scalable
 expect_err "merge into a scalable filter is refused, saying why" 3 \

@@ -6,11 +6,15 @@
 #   selftests/vm/run.sh -- selftests/cli/test_snapshot.sh
 #  - every type survives rmmod/insmod: save --all, unload, load, restore
 #    --all; the answers on present and absent keys are identical;
+#  - save --all replaces only what it writes; --prune removes only stale
+#    snapshots;
 #  - "bloomctl build" with the kernel filter's hash key writes the very
 #    payload the kernel holds after "bloomctl add -f" of the same keys, for
 #    every type, and the restored build answers like the kernel filter;
 #  - files are mode 0600; save - / restore - through a pipe; restore
 #    --name; bad files are refused with the reason and create nothing;
+#    endless or over-long input is refused after the header, and restore
+#    --all skips a FIFO;
 #  - create --like, merge, flush, swap and restore --replace from the CLI.
 # The module is reloaded from BLOOM_MODFILE (default: the copy run.sh
 # loaded, /run/bloom-vm/bloom.ko). Exits 0 iff every check passes.
@@ -81,6 +85,35 @@ bc del "$P-dleft" key-1 >/dev/null
 check "dleft: a key added twice survives one delete after reload" \
 	bc test "$P-dleft" -q key-1
 
+# save --all replaces only the files it writes: a snapshot of a filter that
+# is not here (another namespace's) and a file that is no snapshot stay;
+# --prune removes only valid snapshots, named as their file, of filters
+# that no longer exist.
+mkdir "$W/own"
+bc build "$W/own/$P-keep.bloom" --name "$P-keep" --capacity 1000 --fpp 0.01 \
+	-f "$W/keys"
+cp "$W/own/$P-keep.bloom" "$W/own/copy.bloom"
+printf 'my notes\n' >"$W/own/notes.bloom"
+cp -p "$W/own/$P-keep.bloom" "$W/own/notes.bloom" "$W/own/copy.bloom" "$W"
+check "save --all into a directory that holds other files" \
+	bc save --all "$W/own"
+check "  leaves a snapshot of a filter that is not here" \
+	cmp -s "$W/own/$P-keep.bloom" "$W/$P-keep.bloom"
+check "  leaves a *.bloom file that is no snapshot" \
+	cmp -s "$W/own/notes.bloom" "$W/notes.bloom"
+check "  writes the filters' own" test -s "$W/own/$P-standard.bloom"
+timeout "$LIMIT" bloomctl save --all --prune "$W/own" >"$W/out" 2>"$W/err"
+rc=$?
+check "save --all --prune (exit $rc)" test "$rc" = 0
+check "  removes the snapshot of a filter that does not exist, and says so" \
+	sh -c "[ ! -e '$W/own/$P-keep.bloom' ] && grep -q 'removed.*$P-keep.bloom' '$W/out'"
+check "  keeps a snapshot whose header names another filter" \
+	cmp -s "$W/own/copy.bloom" "$W/copy.bloom"
+check "  keeps a file that is no snapshot" \
+	cmp -s "$W/own/notes.bloom" "$W/notes.bloom"
+check "  keeps the snapshots of the filters there are" \
+	test -s "$W/own/$P-standard.bloom"
+
 # 2. build offline == kernel's payload
 for t in $TYPES; do
 	bc create "$P-k$t" --type "$t" --capacity 10000 --fpp 0.01 \
@@ -130,6 +163,43 @@ check "a text file is refused as not a snapshot" grep -q "not a bloom snapshot" 
 check "  and nothing was created" test "$(bloomctl list -n | wc -l)" = "$before"
 bc restore "$W/kstandard.snap"
 check "restoring over an existing name is refused" grep -q "exists already" "$W/err"
+
+# Input that never ends, or is longer than its header says, is refused
+# after the header, without reading on; a FIFO in a directory is skipped
+# rather than waited on. Each bounded: a hang fails as exit 124.
+timeout 10 bloomctl restore /dev/zero --name "$P-zero" 2>"$W/err"
+rc=$?
+check "restore of /dev/zero is refused at once (exit $rc)" test "$rc" = 3
+check "  as not a snapshot" grep -q "not a bloom snapshot" "$W/err"
+timeout 10 bloomctl --device "$W/nodev" restore /dev/zero 2>"$W/err"
+check "  the file is refused before the device is opened" \
+	grep -q "not a bloom snapshot" "$W/err"
+timeout 10 sh -c 'cat /dev/zero | bloomctl restore - --name "$1"' sh "$P-zero" \
+	2>"$W/err"
+rc=$?
+check "restore - of an endless stream of zeros is refused at once (exit $rc)" \
+	test "$rc" = 3
+timeout 10 sh -c 'cat "$1" /dev/zero | bloomctl restore - --name "$2"' sh \
+	"$W/kstandard.snap" "$P-tail" 2>"$W/err"
+rc=$?
+check "restore - of a snapshot followed by endless bytes is refused (exit $rc)" \
+	test "$rc" = 3
+check "  for its trailing bytes" grep -q "trailing bytes" "$W/err"
+cat "$W/kstandard.snap" "$W/kstandard.snap" >"$W/long.snap"
+timeout 10 bloomctl restore "$W/long.snap" --name "$P-long" 2>"$W/err"
+rc=$?
+check "a file longer than its header says is refused (exit $rc)" \
+	sh -c "[ $rc = 3 ] && grep -q 'trailing bytes' '$W/err'"
+check "  and nothing was created" test "$(bloomctl list -n | wc -l)" = "$before"
+mkdir "$W/fifo" && mkfifo "$W/fifo/a.bloom" &&
+	bc build "$W/fifo/z.bloom" --name "$P-fifo" --capacity 10000 \
+		--fpp 0.01 -f "$W/keys"
+timeout 20 bloomctl restore --all "$W/fifo" 2>"$W/err"
+rc=$?
+check "restore --all skips a FIFO named *.bloom without waiting (exit $rc)" \
+	test "$rc" = 0
+check "  and says so" grep -q "a.bloom' is a FIFO, not a regular file: skipped" "$W/err"
+check "  and restores the other files" bc test "$P-fifo" -q key-17
 
 # 4. --like, merge, flush
 bc create "$P-m1" --capacity 5000 --fpp 0.01 &&

@@ -35,7 +35,8 @@ static const struct verb verbs[] = {
 	  "                    0.1, more than it above 0.23; an add fails when its\n"
 	  "                    buckets are full, so give it its real capacity)\n"
 	  "  -c, --capacity N  keys the filter is sized for\n"
-	  "  -p, --fpp P       false-positive rate at N keys (" BLOOM_FPP_RANGE_STR "; the module\n"
+	  "  -p, --fpp P       false-positive rate at N keys (" BLOOM_FPP_RANGE_STR ", or a\n"
+	  "                    percentage: 1% is 0.01); the module\n"
 	  "                    counts whole parts per billion, so P is rounded down\n"
 	  "                    to one and the value used is printed if that changed it)\n"
 	  "      --bits-per-key C  bits per key of capacity, as info counts bits\n"
@@ -157,22 +158,27 @@ static const struct verb verbs[] = {
 	  "Destroys filter NAME and frees its memory (needs CAP_NET_ADMIN).\n" },
 	{ "save", cmd_save,
 	  "save NAME FILE\n"
-	  "       save --all DIR",
+	  "       save --all DIR [--prune]",
 	  "Writes filter NAME as a snapshot to FILE ('-': standard output), needs\n"
 	  "CAP_NET_ADMIN. A file is written atomically (a temporary file, fsync,\n"
 	  "rename) with mode 0600: a snapshot holds the filter's secret hash key.\n"
 	  "A counting or dleft filter is saved as one point in time.\n"
-	  "  -a, --all         every filter, each to DIR/NAME.bloom (DIR is created\n"
-	  "                    with mode 0700 if missing); when all were saved, the\n"
-	  "                    *.bloom files of filters that no longer exist are\n"
-	  "                    removed, so 'restore --all' does not bring them back\n" },
+	  "  -a, --all         every filter of this network namespace, each to\n"
+	  "                    DIR/NAME.bloom (DIR is created with mode 0700 if\n"
+	  "                    missing); no other file in DIR is touched\n"
+	  "      --prune       with --all, when all were saved: also remove each\n"
+	  "                    DIR/X.bloom that is a valid snapshot of a filter X\n"
+	  "                    that no longer exists, so 'restore --all' does not\n"
+	  "                    bring it back (use a directory per namespace)\n" },
 	{ "restore", cmd_restore,
 	  "restore FILE [--name NEW] [--replace]\n"
 	  "       restore --all DIR [--replace]",
 	  "Creates a filter from snapshot FILE ('-': standard input), named as in the\n"
 	  "snapshot or NEW; needs CAP_NET_ADMIN. The file is checked completely\n"
 	  "(checksums, sizes, every counter and cell) before the filter appears; a\n"
-	  "bad file is refused with the reason and nothing is created or changed.\n"
+	  "bad file is refused with the reason and nothing is created or changed;\n"
+	  "input that is not a snapshot is refused at once, and exactly the size\n"
+	  "its header gives is read (a shorter or longer input is refused).\n"
 	  "  -n, --name NEW    the restored filter's name\n"
 	  "  -r, --replace     if a filter of that name exists, replace its contents\n"
 	  "                    in one step (queries see the old or the new contents,\n"
@@ -181,7 +187,8 @@ static const struct verb verbs[] = {
 	  "  -a, --all         every DIR/*.bloom file, in name order; a filter that\n"
 	  "                    exists already is kept (and reported) unless\n"
 	  "                    --replace; a file that fails is reported, the others\n"
-	  "                    are restored, and the exit status is 3\n" },
+	  "                    are restored, and the exit status is 3; anything\n"
+	  "                    but a regular file (FIFO, symbolic link) is skipped\n" },
 	{ "merge", cmd_merge,
 	  "merge DST SRC",
 	  "Makes filter DST the union of DST and SRC: DST then answers \"may be\n"
@@ -212,7 +219,7 @@ static const struct verb verbs[] = {
 	  "  -n, --name NAME      the filter's name in the snapshot\n"
 	  "  -t, --type T         standard (default), blocked, counting, dleft\n"
 	  "  -c, --capacity N     keys the filter is sized for\n"
-	  "  -p, --fpp P          false-positive rate wanted at N keys\n"
+	  "  -p, --fpp P          false-positive rate wanted at N keys (0.01 or 1%)\n"
 	  "  -f, --file KEYS      one key per line ('-': standard input), as add -f\n"
 	  "      --hash-key H     the 128-bit SipHash key as 32 hex digits\n"
 	  "      --hash-key-file F  the key from a file: 32 hex digits or 16 bytes\n"
@@ -226,7 +233,9 @@ static const struct verb verbs[] = {
 	  "A bad line stops the command and nothing is written.\n" },
 	{ "version", cmd_version,
 	  "version [--json]",
-	  "Prints the module's ABI version, filter types, limits and memory use.\n" },
+	  "Prints bloomctl's and libbloom's versions, then the module's ABI\n"
+	  "version, filter types, limits and memory use (without the module: the\n"
+	  "first, then the error, exit status 3).\n" },
 	{ "help", cmd_help,
 	  "help [VERB]",
 	  "Prints the overview, or the help of VERB.\n" },

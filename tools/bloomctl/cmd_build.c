@@ -148,7 +148,7 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		case 'p':
 			if (parse_fpp(optarg, &a->fpp) ||
 			    bloom_fpp_to_ppb(a->fpp, &a->ppb))
-				die_usage("build", "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3",
+				die_usage("build", "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3, or a percentage, e.g. 1%%",
 					  optarg);
 			break;
 		case 'f':

@@ -29,7 +29,7 @@ int size_opt(const char *verb, int c, const char *arg, struct size_args *a)
 	case 'p':
 		if (parse_fpp(arg, &a->o.fpp) ||
 		    bloom_fpp_to_ppb(a->o.fpp, &a->ppb))
-			die_usage(verb, "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3",
+			die_usage(verb, "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3, or a percentage, e.g. 1%%",
 				  arg);
 		/* The module counts in parts per billion. */
 		if (fabs(a->ppb / 1e9 - a->o.fpp) > 1e-12 * a->o.fpp)

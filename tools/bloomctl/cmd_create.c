@@ -174,6 +174,10 @@ static void create_filter(const char *dev, const char *name,
 
 	if (err == -ENOENT && o->like)
 		die_op(BLOOM_OP_CREATE, o->like, err);
+	/* the module's answer for a scalable OTHER */
+	if (err == -EOPNOTSUPP && o->like)
+		die("filter %s is scalable, and --like cannot copy a scalable filter: create %s with --scalable and the --capacity and --fpp that 'bloomctl info %s' shows",
+		    o->like, name, o->like);
 	if (err)
 		die_op(BLOOM_OP_CREATE, name, err);
 	bloom_close(fd);

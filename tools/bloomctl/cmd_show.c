@@ -282,14 +282,28 @@ int cmd_version(const char *dev, int argc, char **argv)
 	look_opts("version", argc, argv, &json, NULL);
 	if (optind < argc)
 		die_usage("version", "unexpected argument '%s'", argv[optind]);
-	fd = open_device(dev);
-	err = bloom_version(fd, &v);
-	if (err)
-		die_op(BLOOM_OP_VERSION, NULL, err);
+	/* This program's own versions first: they need no module. */
+	if (json)
+		printf("{\n  \"bloomctl_version\": \"%s\",\n"
+		       "  \"libbloom_version\": \"%s\",\n"
+		       "  \"bloomctl_abi_version\": %d", BLOOMCTL_VERSION,
+		       bloom_library_version(), BLOOM_ABI_VERSION);
+	else
+		printf("bloomctl:        %s (libbloom %s)\n"
+		       "bloomctl ABI:    %d\n", BLOOMCTL_VERSION,
+		       bloom_library_version(), BLOOM_ABI_VERSION);
+	fd = bloom_open(dev);
+	err = fd < 0 ? fd : bloom_version(fd, &v);
+	if (err) {
+		if (json)
+			puts("\n}");
+		die_op(fd < 0 ? BLOOM_OP_OPEN : BLOOM_OP_VERSION,
+		       fd < 0 ? dev : NULL, err);
+	}
 	bloom_close(fd);
 	if (json) {
-		printf("{\n  \"bloomctl_abi_version\": %d,\n  \"abi_version\": %u,\n"
-		       "  \"types\": %u,\n  \"type_names\": [", BLOOM_ABI_VERSION,
+		printf(",\n  \"abi_version\": %u,\n"
+		       "  \"types\": %u,\n  \"type_names\": [",
 		       v.abi_version, v.types);
 		json_names(v.types, types, sizeof(types) / sizeof(types[0]));
 		printf("],\n  \"create_flags\": %u,\n"
@@ -301,7 +315,6 @@ int cmd_version(const char *dev, int argc, char **argv)
 		       (uint64_t)v.memory_used);
 		return EXIT_OK;
 	}
-	printf("bloomctl ABI:    %d\n", BLOOM_ABI_VERSION);
 	printf("module ABI:      %u\n", v.abi_version);
 	printf("filter types:    ");
 	print_flags(v.types, types, sizeof(types) / sizeof(types[0]));

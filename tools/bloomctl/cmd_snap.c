@@ -18,10 +18,14 @@
 
 #define SNAP_SUFFIX	".bloom"
 
-/* Parses the options the verbs here take: --all, --name, --replace. */
+/*
+ * Parses the options the verbs here take: --all, --name, --replace and
+ * save's --prune.
+ */
 struct snap_opts {
 	int all;
 	int replace;
+	int prune;
 	const char *name;
 };
 
@@ -32,6 +36,7 @@ static int parse_snap_opts(const char *verb, int argc, char **argv,
 		{ "all", no_argument, NULL, 'a' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "replace", no_argument, NULL, 'r' },
+		{ "prune", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -52,6 +57,11 @@ static int parse_snap_opts(const char *verb, int argc, char **argv,
 			if (!allow_name)
 				die_usage(verb, "%s takes no --replace", verb);
 			o->replace = 1;
+			break;
+		case 'P':
+			if (strcmp(verb, "save"))
+				die_usage(verb, "%s takes no --prune", verb);
+			o->prune = 1;
 			break;
 		case 'h':
 			print_help(stdout, verb);
@@ -81,8 +91,7 @@ static int save_one(int fd, const char *name, const char *path)
 		char msg[512];
 
 		fprintf(stderr, "bloomctl: %s\n",
-			bloom_strerror(msg, sizeof(msg), BLOOM_OP_SAVE, name,
-				       err));
+			op_message(msg, sizeof(msg), BLOOM_OP_SAVE, name, err));
 		return -1;
 	}
 	/* the header is the first part; snap_write takes two pieces */
@@ -107,14 +116,21 @@ static int has_suffix(const char *s)
 }
 
 /*
- * Removes DIR/X.bloom for every X that is no longer a filter, so that a
- * destroyed filter does not come back at the next restore --all.
+ * save --all --prune: removes DIR/X.bloom when X is no filter (of this
+ * network namespace) any more, so that a destroyed filter does not come
+ * back at the next restore --all. Only a regular file that is a valid
+ * snapshot of a filter named X goes; anything else in DIR stays.
  */
-static void prune(const char *dir, char (*names)[BLOOM_NAME_LEN], size_t n)
+static void prune(int fd, const char *dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], name[BLOOM_NAME_LEN];
+	struct bloom_snap_header h;
+	struct bloom_info in;
+	struct snap_file sf;
+	const char *why;
 	struct dirent *e;
-	size_t i, len;
+	size_t len;
+	int ours;
 	DIR *d = opendir(dir);
 
 	if (!d)
@@ -123,15 +139,25 @@ static void prune(const char *dir, char (*names)[BLOOM_NAME_LEN], size_t n)
 		if (!has_suffix(e->d_name))
 			continue;
 		len = strlen(e->d_name) - strlen(SNAP_SUFFIX);
-		for (i = 0; i < n; i++)
-			if (strlen(names[i]) == len &&
-			    !strncmp(names[i], e->d_name, len))
-				break;
-		if (i < n)
+		if (len >= sizeof(name) ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) >= sizeof(path))
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
-				     e->d_name) < sizeof(path))
-			unlink(path);
+		memcpy(name, e->d_name, len);
+		name[len] = '\0';
+		if (snap_read(path, SNAP_REGULAR, &sf, &why))
+			continue;
+		ours = !snap_check(&sf, &h, &why) && !strcmp(h.name, name);
+		snap_free(&sf);
+		/* asked now, not from the list: a filter made meanwhile stays */
+		if (!ours || bloom_info(fd, name, &in) != -ENOENT)
+			continue;
+		if (unlink(path))
+			fprintf(stderr, "bloomctl: cannot remove '%s': %s\n",
+				path, strerror(errno));
+		else
+			printf("removed '%s': filter %s no longer exists\n",
+			       path, name);
 	}
 	closedir(d);
 }
@@ -145,6 +171,8 @@ int cmd_save(const char *dev, int argc, char **argv)
 	int ind, fd, err, failed = 0;
 
 	ind = parse_snap_opts("save", argc, argv, &o, 0);
+	if (o.prune && !o.all)
+		die_usage("save", "--prune goes with --all DIR");
 	if (o.all) {
 		if (argc - ind != 1)
 			die_usage("save", "save --all takes one directory");
@@ -160,8 +188,8 @@ int cmd_save(const char *dev, int argc, char **argv)
 			failed |= save_one(fd, names[i], path);
 		}
 		/* only when every save worked: never lose a file for nothing */
-		if (!failed)
-			prune(argv[ind], names, n);
+		if (o.prune && !failed)
+			prune(fd, argv[ind]);
 		free(names);
 		bloom_close(fd);
 		return failed ? EXIT_FAIL : EXIT_OK;
@@ -177,56 +205,73 @@ int cmd_save(const char *dev, int argc, char **argv)
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 
+/* For messages: the file, or "standard input". */
+static const char *file_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
 /*
- * Checks and restores one file; 0, or -1 after printing why. With @keep, a
- * filter that exists already is kept and that is no failure (restore --all
- * run again, e.g. by a restarted bloom-persistent.service).
+ * Checks and restores one file; 0, or -1 after printing why. The file is
+ * read and checked before *@fd, the device, is opened (if it is not yet),
+ * so a bad file is refused even without the module. With @from_dir (restore
+ * --all) anything but a regular file is skipped, and a filter that exists
+ * already is kept and that is no failure (restore --all run again, e.g. by
+ * a restarted bloom-persistent.service).
  */
-static int restore_one(int fd, const char *path, const char *name, int keep,
-		       int replace)
+static int restore_one(const char *dev, int *fd, const char *path,
+		       const char *name, int from_dir, int replace)
 {
 	struct bloom_snap_header h;
 	struct snap_file sf;
-	const char *why = NULL;
+	const char *why;
 	char msg[512];
 	int err;
 
-	err = snap_read(path, &sf);
-	if (err) {
+	err = snap_read(path, from_dir ? SNAP_REGULAR : 0, &sf, &why);
+	if (err == SNAP_SKIPPED) {
+		fprintf(stderr, "bloomctl: '%s' is %s, not a regular file: skipped; remove it or rename it so that it does not end in " SNAP_SUFFIX "\n",
+			path, why);
+		return 0;
+	}
+	if (err && !why) {
 		fprintf(stderr, "bloomctl: cannot read '%s': %s\n", path,
 			strerror(-err));
 		return -1;
 	}
-	err = snap_check(&sf, &h, &why);
+	if (!err)
+		err = snap_check(&sf, &h, &why);
 	if (err) {
 		fprintf(stderr, "bloomctl: %s: %s; nothing was restored\n",
-			strcmp(path, "-") ? path : "standard input", why);
+			file_name(path), why);
 		snap_free(&sf);
 		return -1;
 	}
 	if (!name && bloom_name_check(h.name)) {
 		fprintf(stderr, "bloomctl: %s: the snapshot's filter name is not valid here: give one with --name NEW; nothing was restored\n",
-			path);
+			file_name(path));
 		snap_free(&sf);
 		return -1;
 	}
+	if (*fd < 0)
+		*fd = open_device(dev);
 	/* --replace: the filter of that name if it exists, else a new one */
 	err = -ENOENT;
 	if (replace)
-		err = bloom_restore(fd, sf.buf, sf.len, name,
+		err = bloom_restore(*fd, sf.buf, sf.len, name,
 				    BLOOM_RESTORE_F_REPLACE);
 	if (err == -ENOENT)
-		err = bloom_restore(fd, sf.buf, sf.len, name, 0);
+		err = bloom_restore(*fd, sf.buf, sf.len, name, 0);
 	snap_free(&sf);
-	if (err == -EEXIST && keep) {
+	if (err == -EEXIST && from_dir) {
 		fprintf(stderr, "bloomctl: filter %s exists already: kept as it is, '%s' not restored\n",
 			h.name, path);
 		return 0;
 	}
 	if (err) {
 		fprintf(stderr, "bloomctl: %s\n",
-			bloom_strerror(msg, sizeof(msg), BLOOM_OP_RESTORE,
-				       name ? name : h.name, err));
+			op_message(msg, sizeof(msg), BLOOM_OP_RESTORE,
+				   name ? name : h.name, err));
 		return -1;
 	}
 	return 0;
@@ -247,7 +292,7 @@ int cmd_restore(const char *dev, int argc, char **argv)
 	struct dirent **list;
 	char path[PATH_MAX];
 	struct snap_opts o;
-	int ind, fd, n, i, failed = 0;
+	int ind, fd = -1, n, i, failed = 0;
 
 	ind = parse_snap_opts("restore", argc, argv, &o, 1);
 	if (o.all) {
@@ -259,25 +304,26 @@ int cmd_restore(const char *dev, int argc, char **argv)
 		if (n < 0)
 			die("cannot read directory '%s': %s", argv[ind],
 			    strerror(errno));
-		fd = open_device(dev);
 		for (i = 0; i < n; i++) {
 			if ((size_t)snprintf(path, sizeof(path), "%s/%s",
 					     argv[ind], list[i]->d_name) <
 			    sizeof(path))
-				failed |= restore_one(fd, path, NULL, 1, o.replace);
+				failed |= restore_one(dev, &fd, path, NULL, 1,
+						      o.replace);
 			free(list[i]);
 		}
 		free(list);
-		bloom_close(fd);
+		if (fd >= 0)
+			bloom_close(fd);
 		return failed ? EXIT_FAIL : EXIT_OK;
 	}
 	if (argc - ind != 1)
 		die_usage("restore", "restore needs one FILE ('-': standard input)");
 	if (o.name)
 		check_name("restore", o.name);
-	fd = open_device(dev);
-	failed = restore_one(fd, argv[ind], o.name, 0, o.replace);
-	bloom_close(fd);
+	failed = restore_one(dev, &fd, argv[ind], o.name, 0, o.replace);
+	if (fd >= 0)
+		bloom_close(fd);
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 

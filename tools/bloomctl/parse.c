@@ -30,16 +30,24 @@ enum bloom_type type_opt(const char *verb, const char *arg)
 	return t;
 }
 
-/* "0.01", "1e-3", "1%" is not accepted: a rate is a probability. */
+/*
+ * A rate, as a probability ("0.01", "1e-3") or as a percentage ("1%" is
+ * 0.01, "0.1%" 0.001): the one parser of every --fpp. The range is the
+ * caller's to check (bloom_fpp_to_ppb()).
+ */
 int parse_fpp(const char *s, double *p)
 {
 	char *end;
 
 	errno = 0;
 	*p = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(*p))
+	if (errno || end == s || !isfinite(*p))
 		return -1;
-	return 0;
+	if (end[0] == '%' && !end[1]) {
+		*p /= 100;
+		return 0;
+	}
+	return *end ? -1 : 0;
 }
 
 int parse_hex_key(const char *s, uint8_t key[BLOOM_HASH_KEY_LEN])

@@ -78,16 +78,37 @@ void die(const char *fmt, ...)
 }
 
 /*
- * The library's sentence speaks about its calls; a bloomctl user also wants
- * the command that helps. @subject was checked by check_name() (or is the
- * device path, which the library escapes).
+ * Where the library's sentence points a programmer at its calls or at
+ * <linux/bloom.h>, bloomctl's own, which names the command that helps.
+ */
+static const char *cli_sentence(enum bloom_op op, int err)
+{
+	if (err == ENOENT && op != BLOOM_OP_OPEN)
+		return "no filter named %s ('bloomctl list' shows the filters there are)";
+	if (err == EOPNOTSUPP && op == BLOOM_OP_CREATE)
+		return "%s: the bloom module does not implement this filter type or option (a dleft filter takes no --bits; only standard and blocked filters can be --scalable): 'bloomctl version' lists what it supports";
+	if (err == EINVAL && op == BLOOM_OP_CREATE)
+		return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (see 'bloomctl help create')";
+	return NULL;
+}
+
+/*
+ * The library's sentence speaks about its calls; a bloomctl user wants the
+ * command that helps instead: bloomctl's own sentence, or the library's and
+ * a hint. @subject was checked by check_name() (or is the device path,
+ * which the library escapes).
  */
 const char *op_message(char *buf, size_t len, enum bloom_op op,
 		       const char *subject, int err)
 {
-	const char *hint = NULL;
+	const char *hint = NULL, *fmt;
 	size_t n;
 
+	fmt = cli_sentence(op, err < 0 ? -err : err);
+	if (fmt) {
+		snprintf(buf, len, fmt, subject ? subject : "(unnamed)");
+		return buf;
+	}
 	bloom_strerror(buf, len, op, subject, err);
 	if (err < 0)
 		err = -err;
@@ -96,14 +117,8 @@ const char *op_message(char *buf, size_t len, enum bloom_op op,
 			hint = "; --device PATH names another device";
 	} else if (err == EEXIST) {
 		hint = " ('bloomctl destroy NAME' removes it)";
-	} else if (err == ENOENT) {
-		hint = " ('bloomctl list' shows the filters there are)";
 	} else if (err == EOPNOTSUPP && op == BLOOM_OP_DELETE) {
 		hint = " (create one with --type counting or --type dleft)";
-	} else if (err == EOPNOTSUPP && op == BLOOM_OP_CREATE) {
-		hint = " ('bloomctl version' lists what the module supports)";
-	} else if (err == EINVAL && op == BLOOM_OP_CREATE) {
-		hint = " (see 'bloomctl help create')";
 	}
 	n = strlen(buf);
 	if (hint && n < len)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Snapshot files: written atomically with mode 0600 (they hold the hash
- * key), read whole into memory and checked with the core's parser before
- * anything is sent to the kernel.
+ * key), read into memory exactly as long as their header says and checked
+ * with the core's parser before anything is sent to the kernel.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -88,67 +88,150 @@ int snap_write(const char *path, const void *hdr, size_t hdr_len,
 	return err;
 }
 
-int snap_read(const char *path, struct snap_file *sf)
+/* Up to @len bytes: fewer only at end of file. The count, or -errno. */
+static ssize_t read_full(int fd, void *p, size_t len)
 {
-	size_t cap = 1 << 20, len = 0;
-	struct stat st;
+	size_t got = 0;
 	ssize_t n;
-	int fd;
-	u8 *buf;
 
-	memset(sf, 0, sizeof(*sf));
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
-				 STDIN_FILENO;
-	if (fd < 0)
-		return -errno;
-	if (fd != STDIN_FILENO && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
-		void *p = st.st_size ? mmap(NULL, st.st_size, PROT_READ,
-					    MAP_PRIVATE | MAP_POPULATE, fd, 0) :
-				       MAP_FAILED;
+	while (got < len) {
+		n = read(fd, (u8 *)p + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		got += n;
+	}
+	return got;
+}
 
+/*
+ * The header first, with the core's parser: its fixed prefix gives the
+ * header's size, the header the payload's, so nothing past what the header
+ * promises is ever read and input that is no snapshot (/dev/zero, a pipe
+ * that never ends) is refused after 16 bytes.
+ */
+static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
+		     const char **why)
+{
+	u8 hdr[BLOOM_SNAP_HEADER_MAX], extra;
+	struct bloom_snap_header h;
+	size_t total;
+	ssize_t n;
+	u32 size;
+	void *p;
+	int err;
+
+	n = read_full(fd, hdr, BLOOM_SNAP_PREFIX);
+	if (n < 0)
+		return n;
+	err = bloom_snap_header_size(hdr, n, &size);
+	if (err && !n) {
+		*why = "empty file, not a bloom snapshot";
+		return -EBADMSG;
+	}
+	if (err) {
+		/* the beginning of a snapshot, cut short */
+		if (n && n < BLOOM_SNAP_PREFIX &&
+		    !memcmp(hdr, BLOOM_SNAP_MAGIC,
+			    n < BLOOM_SNAP_MAGIC_LEN ? n : BLOOM_SNAP_MAGIC_LEN)) {
+			*why = "truncated header";
+			return -EBADMSG;
+		}
+		return bloom_snap_header_read(hdr, n, &h, why);
+	}
+	n = read_full(fd, hdr + BLOOM_SNAP_PREFIX, size - BLOOM_SNAP_PREFIX);
+	if (n < 0)
+		return n;
+	err = bloom_snap_header_read(hdr, BLOOM_SNAP_PREFIX + n, &h, why);
+	if (err)
+		return err;
+	/* payload_bytes is within the geometry's limits; a 32-bit size_t
+	 * may still be too small for it */
+	if (h.payload_bytes > SIZE_MAX - size) {
+		*why = "too large for this machine's address space";
+		return -EFBIG;
+	}
+	total = size + h.payload_bytes;
+	if (S_ISREG(st->st_mode)) {
+		if ((u64)st->st_size < total) {
+			*why = "truncated snapshot";
+			return -EBADMSG;
+		}
+		if ((u64)st->st_size > total) {
+			*why = "trailing bytes after the payload";
+			return -EBADMSG;
+		}
+		p = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+			 fd, 0);
 		if (p != MAP_FAILED) {
-			close(fd);
 			sf->buf = p;
-			sf->len = st.st_size;
+			sf->len = total;
 			sf->mapped = 1;
 			return 0;
 		}
 	}
-	buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return -ENOMEM;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
+	sf->buf = malloc(total);
+	if (!sf->buf)
+		return -ENOMEM;
+	memcpy(sf->buf, hdr, size);
+	n = read_full(fd, sf->buf + size, h.payload_bytes);
+	if (n >= 0 && (size_t)n < h.payload_bytes) {
+		*why = "truncated snapshot";
+		n = -EBADMSG;
+	}
+	/* one byte more tells a longer input without reading all of it */
+	if (n >= 0)
+		n = read_full(fd, &extra, 1);
+	if (n > 0) {
+		*why = "trailing bytes after the payload";
+		n = -EBADMSG;
+	}
+	if (n < 0) {
+		free(sf->buf);
+		sf->buf = NULL;
+		return n;
+	}
+	sf->len = total;
+	return 0;
+}
 
-			free(buf);
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return err;
-		}
-		if (!n)
-			break;
-		len += n;
-		if (len == cap) {
-			u8 *more = realloc(buf, cap * 2);
+int snap_read(const char *path, int flags, struct snap_file *sf,
+	      const char **why)
+{
+	int fd = STDIN_FILENO, oflags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+	struct stat st;
+	int err;
 
-			if (!more)
-				free(buf);
-			buf = more;
-			cap *= 2;
+	memset(sf, 0, sizeof(*sf));
+	*why = NULL;
+	/* opening a FIFO blocks until a writer comes, unless O_NONBLOCK */
+	if (flags & SNAP_REGULAR)
+		oflags |= O_NONBLOCK | O_NOFOLLOW;
+	if (strcmp(path, "-")) {
+		fd = open(path, oflags);
+		if (fd < 0 && errno == ELOOP && (flags & SNAP_REGULAR)) {
+			*why = "a symbolic link";
+			return SNAP_SKIPPED;
 		}
+		if (fd < 0)
+			return -errno;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+	} else if ((flags & SNAP_REGULAR) && !S_ISREG(st.st_mode)) {
+		*why = S_ISDIR(st.st_mode) ? "a directory" :
+		       S_ISFIFO(st.st_mode) ? "a FIFO" :
+		       S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+		err = SNAP_SKIPPED;
+	} else {
+		err = read_snap(fd, &st, sf, why);
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
-	sf->buf = buf;
-	sf->len = len;
-	return 0;
+	return err;
 }
 
 void snap_free(struct snap_file *sf)

@@ -21,8 +21,23 @@ struct snap_file {
 int snap_write(const char *path, const void *hdr, size_t hdr_len,
 	       const void *payload, size_t payload_len);
 
-/* Reads @path ("-": standard input) whole. 0 or -errno. */
-int snap_read(const char *path, struct snap_file *sf);
+/* snap_read()'s @flags: anything but a regular file is skipped (--all). */
+#define SNAP_REGULAR	1
+/* snap_read() did not read @path: it is not a regular file. */
+#define SNAP_SKIPPED	1
+
+/*
+ * Reads the snapshot at @path ("-": standard input): its header, then
+ * exactly the payload the header announces, never more (input that is not
+ * a snapshot is refused after its first 16 bytes). With SNAP_REGULAR,
+ * @path is opened without following a symbolic link or waiting for a
+ * FIFO's writer, and anything but a regular file is SNAP_SKIPPED, *@why
+ * saying what it is. Otherwise 0; -errno with *@why NULL when reading
+ * failed; or -errno with *@why saying what is wrong with the contents (not
+ * a snapshot, truncated, trailing bytes, a header the core refuses).
+ */
+int snap_read(const char *path, int flags, struct snap_file *sf,
+	      const char **why);
 void snap_free(struct snap_file *sf);
 
 /*
