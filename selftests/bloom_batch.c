@@ -31,7 +31,7 @@ FIXTURE_VARIANT_ADD(batch, blocked) {
 	.type = BLOOM_TYPE_BLOCKED,
 };
 
-/* ABI version 2: ADD and QUERY work alike on the deletable types. */
+/* ADD and QUERY work alike on the deletable types. */
 FIXTURE_VARIANT_ADD(batch, counting) {
 	.type = BLOOM_TYPE_COUNTING,
 	.deletable = true,

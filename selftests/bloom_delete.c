@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bloom_delete: BLOOM_IOC_DELETE and the deletable filter types (counting,
- * d-left) of ABI version 2: the results bitmap and the statistics, pinned
+ * d-left): the results bitmap and the statistics, pinned
  * keys, d-left's ENOSPC with its all-or-nothing undo, the property
  * that matters (after adds and deletes, every key added more often than
  * deleted is present, and the false-positive rate is still the one asked
@@ -475,26 +475,22 @@ TEST_F(dt, delete_status_per_key)
 	EXPECT_EQ(before.delete_pinned + 1, info.delete_pinned);
 	EXPECT_EQ(1, query1(self->fd, 11));
 
-	/* The version 1 struct: key 12 removed; key 11 not, as bit 1 says. */
-	{
-		struct bloom_batch ob;
-
-		memmove(keys + KLEN, keys + 2 * KLEN, 2 * KLEN);
-		/* the bytes past the version 1 struct: garbage, untouched */
-		memset(&ob, 0xa5, sizeof(ob));
-		memcpy(&ob, &b, BLOOM_BATCH_SIZE_VER0);
-		ob.size = BLOOM_BATCH_SIZE_VER0;
-		ob.flags = 0;
-		ob.keys = u64_ptr(keys + KLEN);
-		ob.nkeys = 2;
-		ob.keys_len = 2 * KLEN;
-		memset(res, 0, sizeof(res));
-		ASSERT_OK(ioctl(self->fd, BLOOM_IOC_DELETE, &ob));
-		EXPECT_EQ(2, ob.out_done);
-		EXPECT_EQ(1, ob.out_hits);
-		EXPECT_EQ(0x02, res[0]);
-		EXPECT_EQ(0xa5a5a5a5U, ob.out_pinned);
-	}
+	/*
+	 * Without the pinned bitmap: key 12 removed; key 11 not, as bit 1
+	 * says, and still counted in out_pinned.
+	 */
+	memmove(keys + KLEN, keys + 2 * KLEN, 2 * KLEN);
+	b.flags = 0;
+	b.pinned = 0;
+	b.keys = u64_ptr(keys + KLEN);
+	b.nkeys = 2;
+	b.keys_len = 2 * KLEN;
+	memset(res, 0, sizeof(res));
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	EXPECT_EQ(2, b.out_done);
+	EXPECT_EQ(1, b.out_hits);
+	EXPECT_EQ(1, b.out_pinned);
+	EXPECT_EQ(0x02, res[0]);
 	info = info_of(_metadata, self->fd);
 	EXPECT_EQ(before.deletes + 2, info.deletes);
 	EXPECT_EQ(before.delete_pinned + 2, info.delete_pinned);
@@ -529,6 +525,8 @@ TEST_F(dt, delete_pinned_flag_errors)
 	/* reserved */
 	b.pinned = u64_ptr(&pin);
 	b.reserved = 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	b.reserved = 0x80000000U;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
 	b.reserved = 0;
 	/* ADD and QUERY have no pinned keys */

@@ -237,9 +237,12 @@ TEST_F(scale, create_errors)
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "e", &info));
 
-	/* A struct without growth (sizing's 104 bytes): s = 2, r = 0.85. */
-	c = scalable_req("v2", BLOOM_TYPE_BLOCKED, 1000, 10000000, 0, 0);
+	/* growth and tightening_ppm 0: the defaults, s = 2, r = 0.85 */
+	c = scalable_req("dflt", BLOOM_TYPE_BLOCKED, 1000, 10000000, 0, 0);
 	c.size = offsetof(struct bloom_create, growth);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c))
+		TH_LOG("a struct that ends before growth is too short");
+	c.size = sizeof(c);
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	ASSERT_OK(bloom_info(self->fd, NULL, &info));
 	EXPECT_EQ(1, info.stages);
@@ -262,7 +265,7 @@ TEST_F(scale, create_errors)
 	EXPECT_EQ(0, info.stages);
 	EXPECT_EQ(-1, filter_attr("plain", "stage_count"));
 	close(fd2);
-	set_name(s.name, "v2");
+	set_name(s.name, "dflt");
 	s.capacity = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_STAGES, &s));
 	EXPECT_EQ(1, s.out_count);

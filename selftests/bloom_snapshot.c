@@ -543,9 +543,9 @@ TEST_F(snap, merge_and_like)
 		c.bits_per_key_milli = 10000;
 		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 		c.bits_per_key_milli = 0;
-		c.reserved2 = 1;
+		c.reserved = 1;
 		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-		c.reserved2 = 0;
+		c.reserved = 0;
 		c.flags |= BLOOM_CREATE_F_SIZE;
 		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 		c.flags = BLOOM_CREATE_F_LIKE;

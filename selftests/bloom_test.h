@@ -33,31 +33,23 @@
 #define BLOOM_DEBUGFS		"/sys/kernel/debug/bloom"	/* not ABI */
 #define BLOOM_MAX_MEMORY	"/sys/module/bloom/parameters/max_memory"
 
-/* ABI version 1 is the first version of every struct. */
-#define BLOOM_VERSION_SIZE_VER0	56
-#define BLOOM_CREATE_SIZE_VER0	88
-#define BLOOM_NAME_SIZE_VER0	40
-#define BLOOM_INFO_SIZE_VER0	120
-#define BLOOM_LIST_SIZE_VER0	24
-#define BLOOM_BATCH_SIZE_VER0	56
-/* ABI version 2 appended the delete and d-left statistics to bloom_info. */
-#define BLOOM_INFO_SIZE_VER1	200
 /*
- * ABI version 3 appended memory_bytes, bits_per_key_milli, reserved2 (104
- * bytes, sizing), then @like (136 bytes, snapshots), then growth and
- * tightening_ppm (144 bytes, scalable filters) to bloom_create;
- * delete_pinned, the estimates, the stages, then the firewall rule
- * statistics (packets, packet_hits, rules) to bloom_info; the pinned
- * bitmap and count to bloom_batch; and added the snapshot structs and
- * bloom_stages.
+ * The size of every struct of the ABI, as the kernel must expect it: a
+ * change of the header that moves one is caught by struct_sizes_are_abi.
  */
-#define BLOOM_CREATE_SIZE_VER3	144
-#define BLOOM_INFO_SIZE_VER3	264
-#define BLOOM_BATCH_SIZE_VER2	72
-#define BLOOM_SAVE_SIZE_VER3	64
-#define BLOOM_RESTORE_SIZE_VER3	56
-#define BLOOM_PAIR_SIZE_VER3	72
-#define BLOOM_STAGES_SIZE_VER3	56
+#define BLOOM_VERSION_SIZE	64
+#define BLOOM_CREATE_SIZE	144
+#define BLOOM_NAME_SIZE		48
+#define BLOOM_INFO_SIZE		256
+#define BLOOM_LIST_SIZE		32
+#define BLOOM_BATCH_SIZE	72
+#define BLOOM_SAVE_SIZE		72
+#define BLOOM_RESTORE_SIZE	64
+#define BLOOM_PAIR_SIZE		80
+#define BLOOM_STAGES_SIZE	64
+#define BLOOM_STAGE_SIZE	48
+/* The largest size a caller may pass (E2BIG above, before any reading). */
+#define BLOOM_ARG_SIZE_MAX	4096
 
 /*
  * A canonical kernel address on x86-64 (the kernel text mapping): the kernel
