@@ -24,6 +24,7 @@ static const char *const op_names[] = {
 	[BLOOM_OP_MERGE] = "merge",
 	[BLOOM_OP_FLUSH] = "flush",
 	[BLOOM_OP_SWAP] = "swap",
+	[BLOOM_OP_STAGES] = "stages",
 };
 
 static const char *open_error(int err)
@@ -78,6 +79,8 @@ static const char *filter_error(enum bloom_op op, int err)
 			return "%s: snapshots need a little-endian machine";
 		if (op == BLOOM_OP_FLUSH)
 			return "%s: a scalable filter cannot be flushed: destroy it and create it again";
+		if (op == BLOOM_OP_STAGES)
+			return "filter %s is not scalable: only scalable filters have stages";
 		return "%s: this filter's type cannot do this operation";
 	case ENOSPC:
 		/* A d-left insert found its 4 candidate buckets full. */
