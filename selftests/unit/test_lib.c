@@ -15,64 +15,11 @@
 #include "units.h"
 #include "unit.h"
 
-/* A caller compiled against a newer header: one more member at the end. */
-struct newer_create_opts {
-	struct bloom_create_opts old;
-	uint64_t future;
-};
-
-static void test_opts(void)
-{
-	BLOOM_OPTS(bloom_create_opts, o, .capacity = 1000, .fpp = 0.01);
-	struct newer_create_opts n;
-	uint8_t key[BLOOM_HASH_KEY_LEN] = { 0 };
-	int err;
-
-	check(o.sz == sizeof(struct bloom_create_opts) && o.capacity == 1000 &&
-	      !o.type && !o.flags && !o.hash_key,
-	      "BLOOM_OPTS sets sz and the members given, zeroes the rest");
-	/* fd -1: a call that passes every check reaches ioctl(): EBADF */
-	err = bloom_create_opts(-1, "x", &o);
-	check(err == -EBADF, "valid opts reach the ioctl (%d)", err);
-	check(bloom_create_opts(-1, "x", NULL) == -EINVAL, "NULL opts: -EINVAL");
-	o.sz = 0;
-	check(bloom_create_opts(-1, "x", &o) == -EINVAL, "sz 0: -EINVAL");
-	o.sz = sizeof(size_t) - 1;
-	check(bloom_create_opts(-1, "x", &o) == -EINVAL, "sz below its own member: -EINVAL");
-	/* an old caller's struct that ends before fpp: fpp reads as 0 */
-	o.sz = offsetof(struct bloom_create_opts, fpp);
-	err = bloom_create_opts(-1, "x", &o);
-	check(err == -EINVAL, "a struct too old to have fpp gets fpp 0, refused (%d)", err);
-	memset(&n, 0, sizeof(n));
-	n.old = o;
-	n.old.sz = sizeof(n);
-	err = bloom_create_opts(-1, "x", &n.old);
-	check(err == -EBADF, "a newer caller's larger struct, unknown bytes 0: accepted (%d)", err);
-	n.future = 1;
-	err = bloom_create_opts(-1, "x", &n.old);
-	check(err == -E2BIG, "a newer caller's larger struct using what this library lacks: -E2BIG (%d)", err);
-	o.sz = sizeof(o);
-	o.flags = BLOOM_CREATE_F_HASH_KEY;
-	check(bloom_create_opts(-1, "x", &o) == -EINVAL,
-	      "BLOOM_CREATE_F_HASH_KEY without hash_key: -EINVAL");
-	o.hash_key = key;
-	check(bloom_create_opts(-1, "x", &o) == -EBADF, "with hash_key: accepted");
-	o.flags = BLOOM_CREATE_F_GEOMETRY;
-	o.hash_key = NULL;
-	check(bloom_create_opts(-1, "x", &o) == -EINVAL,
-	      "BLOOM_CREATE_F_GEOMETRY without bits and hashes: -EINVAL");
-	o.flags = 0;
-	o.bits = 4096;
-	check(bloom_create_opts(-1, "x", &o) == -EINVAL, "bits without hashes: -EINVAL");
-	check(bloom_create(-1, "x", BLOOM_TYPE_STANDARD, 10, 0.01,
-			   BLOOM_CREATE_F_HASH_KEY) == -EINVAL,
-	      "bloom_create refuses flags that need opts members");
-}
-
 /*
  * A fake device behind descriptor FAKE_FD, so that bloom_batch()'s
- * splitting into ioctls can be checked without the module: this program
- * links libbloom.a, so its ioctl() is the library's. A key is present when
+ * splitting into ioctls and bloom_create_opts()'s requests can be checked
+ * without the module: this program links libbloom.a, so its ioctl() is the
+ * library's. CREATE keeps the request in fake.create. A key is present when
  * its first byte is odd, and a DELETE finds it pinned when that byte is a
  * multiple of 3. Call number fake.fail_at fails with EDQUOT after doing
  * fake.fail_done keys, as an ADD to a scalable filter that cannot grow.
@@ -83,6 +30,7 @@ static struct {
 	unsigned int calls, fail_at, fail_done;
 	uint32_t max_nkeys;
 	uint64_t max_bytes;
+	struct bloom_create create;
 } fake;
 
 static int fake_batch(unsigned long cmd, struct bloom_batch *b)
@@ -147,7 +95,95 @@ int ioctl(int fd, unsigned long cmd, ...)
 	va_end(ap);
 	if (fd != FAKE_FD)
 		return syscall(SYS_ioctl, fd, cmd, arg);
+	if (cmd == BLOOM_IOC_CREATE) {
+		memcpy(&fake.create, arg, sizeof(fake.create));
+		return 0;
+	}
 	return fake_batch(cmd, arg);
+}
+
+/* A caller compiled against a newer header: one more member at the end. */
+struct newer_create_opts {
+	struct bloom_create_opts old;
+	uint64_t future;
+};
+
+static void test_opts(void)
+{
+	BLOOM_OPTS(bloom_create_opts, o, .capacity = 1000, .fpp = 0.01);
+	struct newer_create_opts n;
+	uint8_t key[BLOOM_HASH_KEY_LEN] = { 0 };
+	int err;
+
+	check(o.sz == sizeof(struct bloom_create_opts) && o.capacity == 1000 &&
+	      !o.type && !o.flags && !o.hash_key,
+	      "BLOOM_OPTS sets sz and the members given, zeroes the rest");
+	/* fd -1: a call that passes every check reaches ioctl(): EBADF */
+	err = bloom_create_opts(-1, "x", &o);
+	check(err == -EBADF, "valid opts reach the ioctl (%d)", err);
+	check(bloom_create_opts(-1, "x", NULL) == -EINVAL, "NULL opts: -EINVAL");
+	o.sz = 0;
+	check(bloom_create_opts(-1, "x", &o) == -EINVAL, "sz 0: -EINVAL");
+	o.sz = sizeof(size_t) - 1;
+	check(bloom_create_opts(-1, "x", &o) == -EINVAL, "sz below its own member: -EINVAL");
+	/* an old caller's struct that ends before fpp: fpp reads as 0 */
+	o.sz = offsetof(struct bloom_create_opts, fpp);
+	err = bloom_create_opts(-1, "x", &o);
+	check(err == -EINVAL, "a struct too old to have fpp gets fpp 0, refused (%d)", err);
+	memset(&n, 0, sizeof(n));
+	n.old = o;
+	n.old.sz = sizeof(n);
+	err = bloom_create_opts(-1, "x", &n.old);
+	check(err == -EBADF, "a newer caller's larger struct, unknown bytes 0: accepted (%d)", err);
+	n.future = 1;
+	err = bloom_create_opts(-1, "x", &n.old);
+	check(err == -E2BIG, "a newer caller's larger struct using what this library lacks: -E2BIG (%d)", err);
+	o.sz = sizeof(o);
+	o.flags = BLOOM_CREATE_F_HASH_KEY;
+	check(bloom_create_opts(-1, "x", &o) == -EINVAL,
+	      "BLOOM_CREATE_F_HASH_KEY without hash_key: -EINVAL");
+	o.hash_key = key;
+	check(bloom_create_opts(-1, "x", &o) == -EBADF, "with hash_key: accepted");
+	o.flags = BLOOM_CREATE_F_GEOMETRY;
+	o.hash_key = NULL;
+	check(bloom_create_opts(-1, "x", &o) == -EINVAL,
+	      "BLOOM_CREATE_F_GEOMETRY without bits and hashes: -EINVAL");
+	o.flags = 0;
+	o.bits = 4096;
+	check(bloom_create_opts(-1, "x", &o) == -EINVAL, "bits without hashes: -EINVAL");
+	check(bloom_create(-1, "x", BLOOM_TYPE_STANDARD, 10, 0.01,
+			   BLOOM_CREATE_F_HASH_KEY) == -EINVAL,
+	      "bloom_create refuses flags that need opts members");
+}
+
+/* A filter like another: the request, and what only the module refuses. */
+static void test_create_like(void)
+{
+	const struct bloom_create *c = &fake.create;
+	int err;
+	BLOOM_OPTS(bloom_create_opts, o, .like = "other",
+		   .flags = BLOOM_CREATE_F_BIND);
+
+	memset(&fake, 0, sizeof(fake));
+	err = bloom_create_opts(FAKE_FD, "x", &o);
+	check(!err && c->size == sizeof(*c) &&
+	      c->flags == (BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) &&
+	      !strcmp(c->name, "x") && !strcmp(c->like, "other") && !c->type &&
+	      !c->capacity && !c->fpp_ppb && !c->bits && !c->hashes,
+	      "like: the name, the other's name, LIKE and BIND, nothing else");
+	o.capacity = 1000;
+	o.fpp = 0.01;
+	o.type = BLOOM_TYPE_BLOCKED;
+	o.memory = 4096;
+	memset(&fake, 0, sizeof(fake));
+	err = bloom_create_opts(FAKE_FD, "x", &o);
+	check(!err && c->capacity == 1000 && c->fpp_ppb == 10000000 &&
+	      c->type == BLOOM_TYPE_BLOCKED && c->memory_bytes == 4096 &&
+	      c->flags == (BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND),
+	      "like with a size: sent as given, for the module to refuse");
+	o.like = "a/b";
+	check(bloom_create_opts(FAKE_FD, "x", &o) == -EINVAL,
+	      "like: a malformed name is refused (-EINVAL)");
 }
 
 /* Key i of a test batch: its first byte decides its result. */
@@ -413,6 +449,7 @@ int main(void)
 {
 	printf("TAP version 13\n");
 	test_opts();
+	test_create_like();
 	test_batch_opts();
 	test_batch_split();
 	test_strerror();

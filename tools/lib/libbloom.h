@@ -163,8 +163,9 @@ struct bloom_create_opts {
 	/*
 	 * Non-NULL: an empty filter with the type, geometry and hash key of
 	 * this filter, so that the two can be merged (bloom_merge()); type,
-	 * capacity, fpp, bits, hashes, hash_key, bits_per_key and memory
-	 * must then be 0 and flags at most BLOOM_CREATE_F_BIND.
+	 * capacity, fpp, bits, hashes, hash_key, bits_per_key, memory,
+	 * growth and tightening must then be 0 and flags at most
+	 * BLOOM_CREATE_F_BIND (the module refuses the rest: -EINVAL).
 	 */
 	const char *like;
 	/*

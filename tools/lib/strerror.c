@@ -107,7 +107,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		if (op == BLOOM_OP_RESTORE)
 			return "%s: the snapshot is of another filter type than the filter it would replace (or one of them is scalable and the other not): destroy that filter first, or restore under another name";
 		if (op == BLOOM_OP_CREATE)
-			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>)";
+			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>), or, for a filter like another, a type, size, hash key or flag other than BLOOM_CREATE_F_BIND given with it";
 		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||
 		    op == BLOOM_OP_DELETE)
 			return "%s: the module rejected a key (empty or over 4096 bytes)";
