@@ -30,7 +30,7 @@ static struct measured *measured;	/* [type - 1][0: p=0.01, 1: p=0.001] */
 
 static void __attribute__((constructor)) map_measured(void)
 {
-	measured = bloom_shared_page();
+	measured = bt_shared_page();
 }
 
 static struct measured *slot(__u32 type, __u32 ppb)
@@ -69,14 +69,14 @@ FIXTURE_VARIANT_ADD(accuracy, blocked_p001) {
 
 FIXTURE_SETUP(accuracy)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 	self->keys = malloc((size_t)BATCH * KLEN);
 	self->res = malloc(BATCH / 8);
 	ASSERT_NE(NULL, self->keys);
 	ASSERT_NE(NULL, self->res);
-	ASSERT_OK(bloom_create(self->fd, "accuracy", variant->type, N,
-			       variant->ppb, BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(self->fd, "accuracy", variant->type, N,
+			    variant->ppb, BLOOM_CREATE_F_BIND));
 }
 
 FIXTURE_TEARDOWN(accuracy)
@@ -84,13 +84,13 @@ FIXTURE_TEARDOWN(accuracy)
 	close(self->fd);
 	free(self->keys);
 	free(self->res);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 TEST_F_TIMEOUT(accuracy, one_million_keys, 240)
 {
 	double p = variant->ppb / 1e9, fpr, bpk, theory_bpk, t0, t_add, t_q;
-	const char *tname = bloom_type_str(variant->type);
+	const char *tname = bt_type_str(variant->type);
 	struct bloom_info info;
 	__u32 fn = 0;
 	long long hits;
@@ -115,7 +115,7 @@ TEST_F_TIMEOUT(accuracy, one_million_keys, 240)
 	ASSERT_LE(0, hits);
 	fpr = (double)hits / N;
 
-	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
 	bpk = (double)info.bits / N;
 	theory_bpk = -log2(p) / log(2);
 	EXPECT_EQ(2ULL * N, info.queries);
@@ -195,6 +195,6 @@ TEST_F(summary, standard_vs_blocked)
 	}
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

@@ -31,7 +31,7 @@ FIXTURE_VARIANT_ADD(batch, blocked) {
 	.type = BLOOM_TYPE_BLOCKED,
 };
 
-/* ABI version 2: ADD and QUERY work alike on the deletable types. */
+/* ADD and QUERY work alike on the deletable types. */
 FIXTURE_VARIANT_ADD(batch, counting) {
 	.type = BLOOM_TYPE_COUNTING,
 	.deletable = true,
@@ -44,16 +44,16 @@ FIXTURE_VARIANT_ADD(batch, dleft) {
 
 FIXTURE_SETUP(batch)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_OK(bloom_create(self->fd, "batch", variant->type, CAP, PPB,
-			       BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(self->fd, "batch", variant->type, CAP, PPB,
+			    BLOOM_CREATE_F_BIND));
 }
 
 FIXTURE_TEARDOWN(batch)
 {
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 static struct bloom_info info_of(struct __test_metadata *_metadata, int fd)
@@ -61,7 +61,7 @@ static struct bloom_info info_of(struct __test_metadata *_metadata, int fd)
 	struct bloom_info info;
 
 	memset(&info, 0, sizeof(info));
-	EXPECT_OK(bloom_info(fd, NULL, &info));
+	EXPECT_OK(bt_info(fd, NULL, &info));
 	return info;
 }
 
@@ -131,8 +131,8 @@ TEST_F(batch, fixed_size_keys)
 
 	ipv4_keys(keys, 0, N);
 	memset(res, 0xff, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N, 4,
-			      NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N, 4,
+			   NULL, res, &b));
 	EXPECT_EQ(N, b.out_done);
 	/* Distinct keys into an almost empty filter: none was there. */
 	EXPECT_EQ(0, b.out_hits);
@@ -143,15 +143,15 @@ TEST_F(batch, fixed_size_keys)
 	}
 
 	memset(res, 0, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, sizeof(keys), N,
-			      4, NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, sizeof(keys), N,
+			   4, NULL, res, &b));
 	EXPECT_EQ(N, b.out_done);
 	EXPECT_EQ(N, b.out_hits);
 	EXPECT_EQ(N, popcount_bm(res, N));
 
 	/* Again: now every key was present already. */
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N, 4,
-			      NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N, 4,
+			   NULL, res, &b));
 	EXPECT_EQ(N, b.out_hits);
 	EXPECT_EQ(N, popcount_bm(res, N));
 
@@ -182,8 +182,8 @@ TEST_F(batch, variable_size_keys)
 	__u64 len;
 
 	len = var_keys(keys, lens, 0, N, 1000);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, len, N, 0, lens,
-			      res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, len, N, 0, lens,
+			   res, &b));
 	EXPECT_EQ(N, b.out_done);
 	/*
 	 * New keys, but an add reports "present already" for a false
@@ -194,15 +194,15 @@ TEST_F(batch, variable_size_keys)
 	added_as_present = b.out_hits;
 	EXPECT_GE(2, added_as_present);
 	memset(res, 0, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, len, N, 0, lens,
-			      res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, len, N, 0, lens,
+			   res, &b));
 	EXPECT_EQ(N, b.out_hits);
 	EXPECT_EQ(N, popcount_bm(res, N));
 
 	/* Different keys (other indices): absent, barring a rare FP. */
 	len = var_keys(keys, lens, N, N, 1000);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, len, N, 0, lens,
-			      res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, len, N, 0, lens,
+			   res, &b));
 	EXPECT_GE(2, b.out_hits);
 	EXPECT_EQ(N - added_as_present, info_of(_metadata, self->fd).count);
 }
@@ -212,17 +212,17 @@ TEST_F(batch, empty_batch)
 	struct bloom_info before = info_of(_metadata, self->fd);
 	struct bloom_batch b;
 
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, NULL, 0, 0, 4, NULL,
-			      NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, NULL, 0, 0, 4, NULL,
+			   NULL, &b));
 	EXPECT_EQ(0, b.out_done);
 	EXPECT_EQ(0, b.out_hits);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, NULL, 0, 0, 4, NULL,
-			      NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, NULL, 0, 0, 4, NULL,
+			   NULL, &b));
 	EXPECT_EQ(0, b.out_done);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, NULL, 0, 0, 0, NULL,
-			      NULL, &b));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, NULL, 0, 0, 0, NULL,
-			      NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, NULL, 0, 0, 0, NULL,
+			   NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, NULL, 0, 0, 0, NULL,
+			   NULL, &b));
 	EXPECT_EQ(0, b.out_done);
 	EXPECT_UNCHANGED(before, self->fd);
 }
@@ -238,41 +238,41 @@ static void limit_errors(struct __test_metadata *_metadata, int fd,
 	__u32 i, n;
 
 	/* One key too many, fixed and variable. */
-	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, max_keys + 1,
-					max_keys + 1, 1, NULL, res, NULL));
+	EXPECT_ERRNO(E2BIG, bt_batch(fd, cmd, keys, max_keys + 1,
+				     max_keys + 1, 1, NULL, res, NULL));
 	for (i = 0; i <= max_keys; i++)
 		lens[i] = 1;
-	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, max_keys + 1,
-					max_keys + 1, 0, lens, res, NULL));
-	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, 1, 0xffffffff, 1, NULL,
-					res, NULL));
+	EXPECT_ERRNO(E2BIG, bt_batch(fd, cmd, keys, max_keys + 1,
+				     max_keys + 1, 0, lens, res, NULL));
+	EXPECT_ERRNO(E2BIG, bt_batch(fd, cmd, keys, 1, 0xffffffff, 1, NULL,
+				     res, NULL));
 
 	/* One key more than BLOOM_BATCH_MAX_BYTES, consistent lengths. */
 	n = BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX + 1;
-	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, (__u64)n * BLOOM_KEY_MAX,
-					n, BLOOM_KEY_MAX, NULL, res, NULL));
+	EXPECT_ERRNO(E2BIG, bt_batch(fd, cmd, keys, (__u64)n * BLOOM_KEY_MAX,
+				     n, BLOOM_KEY_MAX, NULL, res, NULL));
 	for (i = 0; i < n; i++)
 		lens[i] = BLOOM_KEY_MAX;
-	EXPECT_ERRNO(E2BIG, bloom_batch(fd, cmd, keys, (__u64)n * BLOOM_KEY_MAX,
-					n, 0, lens, res, NULL));
+	EXPECT_ERRNO(E2BIG, bt_batch(fd, cmd, keys, (__u64)n * BLOOM_KEY_MAX,
+				     n, 0, lens, res, NULL));
 	/* keys_len alone over the limit (and inconsistent): either way no. */
-	EXPECT_EQ(-1, bloom_batch(fd, cmd, keys, 1ULL << 40, 1, 1, NULL, res,
-				  NULL));
+	EXPECT_EQ(-1, bt_batch(fd, cmd, keys, 1ULL << 40, 1, 1, NULL, res,
+			       NULL));
 
 	/* key_size over BLOOM_KEY_MAX. */
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, BLOOM_KEY_MAX + 1, 1,
-					 BLOOM_KEY_MAX + 1, NULL, res, NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 2 * 65536ULL, 2, 65536,
-					 NULL, res, NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 0, 1, 0xffffffff, NULL,
-					 res, NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, cmd, keys, BLOOM_KEY_MAX + 1, 1,
+				      BLOOM_KEY_MAX + 1, NULL, res, NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, cmd, keys, 2 * 65536ULL, 2, 65536,
+				      NULL, res, NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, cmd, keys, 0, 1, 0xffffffff, NULL,
+				      res, NULL));
 	/* keys_len must be nkeys * key_size exactly. */
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 39, 10, 4, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 41, 10, 4, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, cmd, keys, 0, 10, 4, NULL, res,
-					 NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, cmd, keys, 39, 10, 4, NULL, res,
+				      NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, cmd, keys, 41, 10, 4, NULL, res,
+				      NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, cmd, keys, 0, 10, 4, NULL, res,
+				      NULL));
 }
 
 TEST_F(batch, limits)
@@ -297,21 +297,21 @@ TEST_F(batch, limits)
 	/* Exactly at the limits: accepted. */
 	for (i = 0; i < max_keys; i++)
 		make_key16(i, keys + 16 * i);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 16ULL * max_keys,
-			      max_keys, 16, NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, 16ULL * max_keys,
+			   max_keys, 16, NULL, res, &b));
 	EXPECT_EQ(max_keys, b.out_done);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, 16ULL * max_keys,
-			      max_keys, 16, NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, 16ULL * max_keys,
+			   max_keys, 16, NULL, res, &b));
 	EXPECT_EQ(max_keys, b.out_hits);
 	i = BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX;
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-			      (__u64)i * BLOOM_KEY_MAX, i, BLOOM_KEY_MAX, NULL,
-			      res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys,
+			   (__u64)i * BLOOM_KEY_MAX, i, BLOOM_KEY_MAX, NULL,
+			   res, &b));
 	EXPECT_EQ(i, b.out_done);
 	for (i = 0; i < BLOOM_BATCH_MAX_BYTES / BLOOM_KEY_MAX; i++)
 		lens[i] = BLOOM_KEY_MAX;
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-			      (__u64)i * BLOOM_KEY_MAX, i, 0, lens, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys,
+			   (__u64)i * BLOOM_KEY_MAX, i, 0, lens, res, &b));
 	EXPECT_EQ(i, b.out_hits);
 
 	/*
@@ -325,9 +325,9 @@ TEST_F(batch, limits)
 		EXPECT_UNCHANGED(before, self->fd);
 		for (i = 0; i < max_keys; i++)
 			make_key16(i, keys + 16 * i);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-				      16ULL * max_keys, max_keys, 16, NULL,
-				      res, &b));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys,
+				   16ULL * max_keys, max_keys, 16, NULL,
+				   res, &b));
 		EXPECT_EQ(max_keys, b.out_hits);
 	}
 	free(keys);
@@ -356,35 +356,35 @@ static void bad_lens_errors(struct __test_metadata *_metadata, int fd,
 			sum += lens[i];
 		}
 		/* keys_len agrees with the (bad) lengths. */
-		EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, (__u32)sum,
-						 BL_N, 0, lens, res, NULL)) {
+		EXPECT_ERRNO(EINVAL, bt_batch(fd, ioc, keys, (__u32)sum,
+					      BL_N, 0, lens, res, NULL)) {
 			TH_LOG("cmd %#lx bad len %u", ioc, bad[k]);
 		}
 		/* Unwrapped keys_len, unless that is over the limit. */
 		if (sum > BLOOM_BATCH_MAX_BYTES)
 			continue;
-		EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, sum, BL_N, 0,
-						 lens, res, NULL)) {
+		EXPECT_ERRNO(EINVAL, bt_batch(fd, ioc, keys, sum, BL_N, 0,
+					      lens, res, NULL)) {
 			TH_LOG("cmd %#lx bad len %u", ioc, bad[k]);
 		}
 	}
 	/* A u32 sum that wraps to keys_len: still refused. */
 	lens[0] = 0xffffffff;
 	lens[1] = 2;
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 1, 2, 0, lens, res,
-					 NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, ioc, keys, 1, 2, 0, lens, res,
+				      NULL));
 	for (i = 0; i < BL_N; i++)
 		lens[i] = 8;
 	/* Lengths that do not add up to keys_len. */
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 79, BL_N, 0, lens, res,
-					 NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 81, BL_N, 0, lens, res,
-					 NULL));
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 0, BL_N, 0, lens, res,
-					 NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, ioc, keys, 79, BL_N, 0, lens, res,
+				      NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, ioc, keys, 81, BL_N, 0, lens, res,
+				      NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, ioc, keys, 0, BL_N, 0, lens, res,
+				      NULL));
 	/* lens given with fixed-size keys. */
-	EXPECT_ERRNO(EINVAL, bloom_batch(fd, ioc, keys, 80, BL_N, 8, lens, res,
-					 NULL));
+	EXPECT_ERRNO(EINVAL, bt_batch(fd, ioc, keys, 80, BL_N, 8, lens, res,
+				      NULL));
 }
 
 /*
@@ -410,21 +410,21 @@ TEST_F(batch, bad_lens_leave_filter_unchanged)
 
 	/* The keys in front of the bad one were not added. */
 	memset(res, 0xff, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, 40, 5, 8, NULL,
-			      res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, 40, 5, 8, NULL,
+			   res, &b));
 	EXPECT_EQ(0, b.out_hits);
 	EXPECT_EQ(0, res[0] & 0x1f);
 
 	if (!variant->deletable)
 		return;
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 8 * BL_N, BL_N, 8,
-			      NULL, NULL, NULL));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, 8 * BL_N, BL_N, 8,
+			   NULL, NULL, NULL));
 	before = info_of(_metadata, self->fd);
 	bad_lens_errors(_metadata, self->fd, BLOOM_IOC_DELETE, keys);
 	EXPECT_UNCHANGED(before, self->fd);
 	/* Every key still there, each exactly once. */
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, keys, 8 * BL_N, BL_N,
-			      8, NULL, NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_DELETE, keys, 8 * BL_N, BL_N,
+			   8, NULL, NULL, &b));
 	EXPECT_EQ(BL_N, b.out_hits);
 	EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set);
 }
@@ -440,37 +440,37 @@ static void bad_pointer_errors(struct __test_metadata *_metadata, int fd,
 	__u8 *tail = page + 4096 - 64;	/* 4 keys in, 4 keys out */
 	__u8 res[4];
 
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, NULL, 128, 8, 16, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page + 4096, 128, 8, 16, NULL,
-					 res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, (void *)(uintptr_t)KERNEL_PTR,
-					 128, 8, 16, NULL, res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, tail, 128, 8, 16, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, tail, 128, 8, 0, lens, res,
-					 NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, NULL, 128, 8, 16, NULL, res,
+				      NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page + 4096, 128, 8, 16, NULL,
+				      res, NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, (void *)(uintptr_t)KERNEL_PTR,
+				      128, 8, 16, NULL, res, NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, tail, 128, 8, 16, NULL, res,
+				      NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, tail, 128, 8, 0, lens, res,
+				      NULL));
 	/* lens */
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0, NULL, res,
-					 NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0,
-					 (__u32 *)(page + 4096), res, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0,
-					 (__u32 *)(uintptr_t)KERNEL_PTR, res,
-					 NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page, 128, 8, 0, NULL, res,
+				      NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page, 128, 8, 0,
+				      (__u32 *)(page + 4096), res, NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page, 128, 8, 0,
+				      (__u32 *)(uintptr_t)KERNEL_PTR, res,
+				      NULL));
 	/* lens array running off the mapped page */
 	memcpy(page + 4096 - 16, lens, 16);
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 0,
-					 (__u32 *)(page + 4096 - 16), res,
-					 NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page, 128, 8, 0,
+				      (__u32 *)(page + 4096 - 16), res,
+				      NULL));
 	memset(page + 4096 - 16, 0x42, 16);
 	/* results: unmapped, kernel, read-only: before anything is done */
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 16, NULL,
-					 page + 4096, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 16, NULL,
-					 (void *)(uintptr_t)KERNEL_PTR, NULL));
-	EXPECT_ERRNO(EFAULT, bloom_batch(fd, ioc, page, 128, 8, 16, NULL, ro,
-					 NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page, 128, 8, 16, NULL,
+				      page + 4096, NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page, 128, 8, 16, NULL,
+				      (void *)(uintptr_t)KERNEL_PTR, NULL));
+	EXPECT_ERRNO(EFAULT, bt_batch(fd, ioc, page, 128, 8, 16, NULL, ro,
+				      NULL));
 }
 
 /* Pointers the kernel cannot use: EFAULT and nothing added or deleted. */
@@ -502,14 +502,14 @@ TEST_F(batch, bad_pointers_efault)
 
 	/* DELETE: the page's key (every key there is 16 x 0x42) stays. */
 	if (variant->deletable) {
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, page, 16, 1, 16,
-				      NULL, NULL, NULL));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, page, 16, 1, 16,
+				   NULL, NULL, NULL));
 		before = info_of(_metadata, self->fd);
 		bad_pointer_errors(_metadata, self->fd, BLOOM_IOC_DELETE, page,
 				   ro);
 		EXPECT_UNCHANGED(before, self->fd);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, page, 16, 1,
-				      16, NULL, NULL, &b));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_DELETE, page, 16, 1,
+				   16, NULL, NULL, &b));
 		EXPECT_EQ(1, b.out_hits);
 		EXPECT_EQ(0, info_of(_metadata, self->fd).bits_set);
 	}
@@ -527,18 +527,18 @@ TEST_F(batch, results_bitmap_lsb_first)
 	for (i = 0; i < 16; i++)
 		make_key16(1000 + i, keys + 16 * i);
 	/* Add keys 0, 3, 8 and 12 one at a time. */
-	ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, keys + 0 * 16, 16));
-	ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, keys + 3 * 16, 16));
-	ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, keys + 8 * 16, 16));
-	ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, keys + 12 * 16, 16));
+	ASSERT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, keys + 0 * 16, 16));
+	ASSERT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, keys + 3 * 16, 16));
+	ASSERT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, keys + 8 * 16, 16));
+	ASSERT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, keys + 12 * 16, 16));
 
 	/*
 	 * Prefilled with ones: "absent" must be written as a clear bit, not
 	 * left alone; bytes past (13 + 7) / 8 = 2 must not be touched.
 	 */
 	memset(res, 0xff, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, N * 16, N, 16,
-			      NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, N * 16, N, 16,
+			   NULL, res, &b));
 	EXPECT_EQ(N, b.out_done);
 	EXPECT_EQ(4, b.out_hits);
 	EXPECT_EQ(0x09, res[0]);		/* keys 0 and 3 */
@@ -548,8 +548,8 @@ TEST_F(batch, results_bitmap_lsb_first)
 
 	/* ADD: bit i set = key i was present already. */
 	memset(res, 0, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 16 * 16, 16, 16,
-			      NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, 16 * 16, 16, 16,
+			   NULL, res, &b));
 	EXPECT_EQ(16, b.out_done);
 	EXPECT_EQ(4, b.out_hits);
 	EXPECT_EQ(0x09, res[0]);
@@ -557,8 +557,8 @@ TEST_F(batch, results_bitmap_lsb_first)
 	EXPECT_EQ(0, res[2]);
 
 	/* Without a bitmap the counts still come back. */
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, 16 * 16, 16, 16,
-			      NULL, NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, 16 * 16, 16, 16,
+			   NULL, NULL, &b));
 	EXPECT_EQ(16, b.out_done);
 	EXPECT_EQ(16, b.out_hits);
 }
@@ -572,11 +572,11 @@ TEST_F(batch, add_reports_already_present)
 
 	for (i = 0; i < 16; i++)
 		make_key16(5000 + i, keys + 16 * i);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 8 * 16, 8, 16,
-			      NULL, NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, 8 * 16, 8, 16,
+			   NULL, NULL, &b));
 	before = info_of(_metadata, self->fd);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, 16 * 16, 16, 16,
-			      NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, 16 * 16, 16, 16,
+			   NULL, res, &b));
 	EXPECT_EQ(0xff, res[0]);
 	EXPECT_EQ(0x00, res[1]);
 	EXPECT_EQ(8, b.out_hits);
@@ -597,22 +597,22 @@ TEST_F(batch, keys_of_1_and_4096_bytes)
 
 	for (i = 0; i < 256; i++)
 		one[i] = i;
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, one, 256, 256, 1, NULL,
-			      res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, one, 256, 256, 1, NULL,
+			   res, &b));
 	EXPECT_EQ(256, b.out_done);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, one, 256, 256, 1, NULL,
-			      res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, one, 256, 256, 1, NULL,
+			   res, &b));
 	EXPECT_EQ(256, b.out_hits);
 
 	/* 4096-byte keys that differ only in their last byte. */
 	memset(big, 0x77, sizeof(big));
 	for (i = 0; i < BIG; i++)
 		big[(i + 1) * BLOOM_KEY_MAX - 1] = i;
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, big, sizeof(big) / 2,
-			      BIG / 2, BLOOM_KEY_MAX, NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, big, sizeof(big) / 2,
+			   BIG / 2, BLOOM_KEY_MAX, NULL, res, &b));
 	EXPECT_EQ(0, b.out_hits);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, big, sizeof(big), BIG,
-			      BLOOM_KEY_MAX, NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, big, sizeof(big), BIG,
+			   BLOOM_KEY_MAX, NULL, res, &b));
 	EXPECT_EQ(0xff, res[0]);		/* the added half */
 	EXPECT_EQ(0x00, res[1]) TH_LOG("last byte ignored by the hash?");
 
@@ -623,8 +623,8 @@ TEST_F(batch, keys_of_1_and_4096_bytes)
 	memcpy(mixed + 1, big, BLOOM_KEY_MAX);			/* big key 0 */
 	memcpy(mixed + 2 + BLOOM_KEY_MAX, big + 15 * BLOOM_KEY_MAX,
 	       BLOOM_KEY_MAX);					/* big key 15 */
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, mixed, sizeof(mixed),
-			      4, 0, lens, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, mixed, sizeof(mixed),
+			   4, 0, lens, res, &b));
 	EXPECT_EQ(0x07, res[0] & 0x0f);
 }
 
@@ -642,30 +642,30 @@ TEST_F(batch, single_and_batch_agree)
 	}
 	/* Keys 0..15 singly, 16..31 as a fixed batch, 32..47 with lens. */
 	for (i = 0; i < 16; i++) {
-		ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, keys + 16 * i,
-				       16));
+		ASSERT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, keys + 16 * i,
+				    16));
 	}
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys + 16 * 16, 16 * 16,
-			      16, 16, NULL, NULL, NULL));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys + 32 * 16, 16 * 16,
-			      16, 0, lens, NULL, NULL));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys + 16 * 16, 16 * 16,
+			   16, 16, NULL, NULL, NULL));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys + 32 * 16, 16 * 16,
+			   16, 0, lens, NULL, NULL));
 	/* Every way of asking sees exactly 0..47. */
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, 64 * 16, 64, 16,
-			      NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, 64 * 16, 64, 16,
+			   NULL, res, &b));
 	EXPECT_EQ(48, b.out_hits);
 	for (i = 0; i < 6; i++) {
 		EXPECT_EQ(0xff, res[i]) TH_LOG("byte %u", i);
 	}
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, 64 * 16, 64, 0,
-			      lens, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, 64 * 16, 64, 0,
+			   lens, res, &b));
 	EXPECT_EQ(48, b.out_hits);
 	for (i = 0; i < 64; i++) {
-		EXPECT_EQ(i < 48, bloom_one(self->fd, BLOOM_IOC_QUERY,
-					    keys + 16 * i, 16))
+		EXPECT_EQ(i < 48, bt_one(self->fd, BLOOM_IOC_QUERY,
+					 keys + 16 * i, 16))
 			TH_LOG("key %u", i);
 	}
 	/* A key is its bytes: a 16-byte key's 15-byte prefix is another. */
-	EXPECT_EQ(0, bloom_one(self->fd, BLOOM_IOC_QUERY, keys, 15));
+	EXPECT_EQ(0, bt_one(self->fd, BLOOM_IOC_QUERY, keys, 15));
 }
 
 /*
@@ -685,13 +685,13 @@ TEST_F(batch, counters_exact)
 		/* Overlapping windows: half old keys, half new. */
 		for (i = 0; i < N; i++)
 			make_key16(r * N / 2 + i, keys + 16 * i);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-				      sizeof(keys), N, 16, NULL, NULL, &b));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys,
+				   sizeof(keys), N, 16, NULL, NULL, &b));
 		queries += N;
 		hits += b.out_hits;
 		EXPECT_LE(r ? N / 2 : 0, b.out_hits);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-				      sizeof(keys), N, 16, NULL, NULL, &b));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys,
+				   sizeof(keys), N, 16, NULL, NULL, &b));
 		adds += N;
 		count += N - b.out_hits;
 		EXPECT_LE(r ? N / 2 : 0, b.out_hits);
@@ -708,6 +708,6 @@ TEST_F(batch, counters_exact)
 	EXPECT_EQ((long long)info.bits_set, filter_attr("batch", "bits_set"));
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

@@ -35,14 +35,14 @@ FIXTURE(conc) {
 
 FIXTURE_SETUP(conc)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 }
 
 FIXTURE_TEARDOWN(conc)
 {
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 struct shared {
@@ -82,8 +82,8 @@ static void *writer(void *arg)
 
 	/* Half the writers share one descriptor, half bind their own. */
 	if (wk->id >= WRITERS / 2) {
-		fd = bloom_open();
-		if (fd < 0 || bloom_bind(fd, "conc"))
+		fd = bt_open();
+		if (fd < 0 || bt_bind(fd, "conc"))
 			note_error(sh);
 	}
 	pthread_barrier_wait(&sh->start);
@@ -91,8 +91,8 @@ static void *writer(void *arg)
 	     done += WBATCH) {
 		for (i = 0; i < WBATCH; i++)
 			make_key16(base + done + i, keys + 16 * i);
-		if (bloom_batch(fd, BLOOM_IOC_ADD, keys, WBATCH * 16, WBATCH,
-				16, NULL, NULL, NULL)) {
+		if (bt_batch(fd, BLOOM_IOC_ADD, keys, WBATCH * 16, WBATCH,
+			     16, NULL, NULL, NULL)) {
 			note_error(sh);
 			break;
 		}
@@ -118,8 +118,8 @@ static void *reader(void *arg)
 	__u32 w = 0, i, batches = 0;
 
 	if (wk->id) {
-		fd = bloom_open();
-		if (fd < 0 || bloom_bind(fd, "conc"))
+		fd = bt_open();
+		if (fd < 0 || bt_bind(fd, "conc"))
 			note_error(sh);
 	}
 	pthread_barrier_wait(&sh->start);
@@ -136,8 +136,8 @@ static void *reader(void *arg)
 				make_key16((__u64)w * PER_WRITER + rng % avail,
 					   keys + 16 * i);
 			}
-			if (bloom_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
-					RBATCH, 16, NULL, res, &b)) {
+			if (bt_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
+				     RBATCH, 16, NULL, res, &b)) {
 				note_error(sh);
 				break;
 			}
@@ -163,7 +163,7 @@ static void *churn(void *arg)
 	struct shared *sh = wk->sh;
 	__u8 keys[64 * 16], res[8];
 	unsigned long round = 0;
-	int ctl = bloom_open();
+	int ctl = bt_open();
 	__u32 i;
 
 	if (ctl < 0)
@@ -176,26 +176,26 @@ static void *churn(void *arg)
 	       now_sec() < sh->deadline) {
 		char name[32];
 		struct bloom_batch b;
-		int fd = bloom_open();
+		int fd = bt_open();
 
 		snprintf(name, sizeof(name), "churn_%lu", round % 4);
 		if (fd < 0 ||
-		    bloom_create(fd, name, round & 1 ? BLOOM_TYPE_BLOCKED :
-				 BLOOM_TYPE_STANDARD, 1000 + round, 10000000,
-				 BLOOM_CREATE_F_BIND) ||
-		    bloom_batch(fd, BLOOM_IOC_ADD, keys, sizeof(keys), 64, 16,
-				NULL, NULL, NULL) ||
-		    bloom_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys), 64, 16,
-				NULL, res, &b) || b.out_hits != 64 ||
-		    bloom_destroy(ctl, name)) {
+		    bt_create(fd, name, round & 1 ? BLOOM_TYPE_BLOCKED :
+			      BLOOM_TYPE_STANDARD, 1000 + round, 10000000,
+			      BLOOM_CREATE_F_BIND) ||
+		    bt_batch(fd, BLOOM_IOC_ADD, keys, sizeof(keys), 64, 16,
+			     NULL, NULL, NULL) ||
+		    bt_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys), 64, 16,
+			     NULL, res, &b) || b.out_hits != 64 ||
+		    bt_destroy(ctl, name)) {
 			note_error(sh);
 			if (fd >= 0)
 				close(fd);
 			break;
 		}
 		/* The destroyed filter is stale for its bound descriptor. */
-		if (bloom_batch(fd, BLOOM_IOC_QUERY, keys, 16, 1, 16, NULL,
-				res, NULL) != -1 || errno != ESTALE)
+		if (bt_batch(fd, BLOOM_IOC_QUERY, keys, 16, 1, 16, NULL,
+			     res, NULL) != -1 || errno != ESTALE)
 			note_error(sh);
 		close(fd);
 		round++;
@@ -219,8 +219,8 @@ TEST_F_TIMEOUT(conc, adds_queries_and_churn, 60)
 	double t0 = now_sec();
 
 	ASSERT_NE(NULL, sh);
-	ASSERT_OK(bloom_create(self->fd, "conc", BLOOM_TYPE_STANDARD,
-			       2 * total, 10000000, BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(self->fd, "conc", BLOOM_TYPE_STANDARD,
+			    2 * total, 10000000, BLOOM_CREATE_F_BIND));
 	sh->shared_fd = self->fd;
 	sh->deadline = t0 + CAP_SECONDS;
 	atomic_store(&sh->writers_left, WRITERS);
@@ -265,12 +265,12 @@ TEST_F_TIMEOUT(conc, adds_queries_and_churn, 60)
 
 		for (i = 0; i < WBATCH; i++)
 			make_key16(w + i, keys + 16 * i);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-				      sizeof(keys), WBATCH, 16, NULL, NULL, &b));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys,
+				   sizeof(keys), WBATCH, 16, NULL, NULL, &b));
 		fn += WBATCH - b.out_hits;
 	}
 	EXPECT_EQ(0, fn) TH_LOG("%u keys lost", fn);
-	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
 	EXPECT_EQ(total, info.adds);
 	EXPECT_GE(total, info.count);
 	/* Only keys whose bits were all set already are not counted: ~0.1%. */
@@ -306,8 +306,8 @@ static void *victim_user(void *arg)
 		make_key16(i, keys + 16 * i);
 	while (after < 20 && now_sec() < v->deadline) {
 		unsigned long cmd = after & 1 ? BLOOM_IOC_QUERY : BLOOM_IOC_ADD;
-		int ret = bloom_batch(v->fd, cmd, keys, v->nkeys * 16,
-				      v->nkeys, 16, NULL, res, NULL);
+		int ret = bt_batch(v->fd, cmd, keys, v->nkeys * 16,
+				   v->nkeys, 16, NULL, res, NULL);
 
 		if (!ret) {
 			if (after)
@@ -335,8 +335,8 @@ TEST_F_TIMEOUT(conc, destroy_under_users, 60)
 	long long used_before = read_u64_file(BLOOM_SYSFS "/memory_used");
 	int i, ready;
 
-	ASSERT_OK(bloom_create(self->fd, "victim", BLOOM_TYPE_BLOCKED, 100000,
-			       10000000, 0));
+	ASSERT_OK(bt_create(self->fd, "victim", BLOOM_TYPE_BLOCKED, 100000,
+			    10000000, 0));
 	for (i = 0; i < 3; i++) {
 		memset(&v[i], 0, sizeof(v[i]));
 		v[i].deadline = deadline;
@@ -346,9 +346,9 @@ TEST_F_TIMEOUT(conc, destroy_under_users, 60)
 		 * two sections of one call.
 		 */
 		v[i].nkeys = i == 2 ? 4096 : 64;
-		v[i].fd = bloom_open();
+		v[i].fd = bt_open();
 		ASSERT_LE(0, v[i].fd);
-		ASSERT_OK(bloom_bind(v[i].fd, "victim"));
+		ASSERT_OK(bt_bind(v[i].fd, "victim"));
 		ASSERT_EQ(0, pthread_create(&th[i], NULL, victim_user, &v[i]));
 	}
 	/* Destroy only once every user is inside its loop. */
@@ -359,7 +359,7 @@ TEST_F_TIMEOUT(conc, destroy_under_users, 60)
 		for (ready = 0, i = 0; i < 3; i++)
 			ready += atomic_load(&v[i].ok_ops) > 10;
 	} while (ready < 3 && now_sec() < deadline);
-	ASSERT_OK(bloom_destroy(self->fd, "victim"));
+	ASSERT_OK(bt_destroy(self->fd, "victim"));
 	/* The users still hold their descriptors: the memory is back. */
 	EXPECT_EQ(used_before, wait_memory_used(used_before, 2000));
 	for (i = 0; i < 3; i++) {
@@ -374,6 +374,6 @@ TEST_F_TIMEOUT(conc, destroy_under_users, 60)
 	EXPECT_GT(deadline, now_sec());
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

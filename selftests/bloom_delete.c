@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bloom_delete: BLOOM_IOC_DELETE and the deletable filter types (counting,
- * d-left) of ABI version 2: the results bitmap and the statistics, pinned
+ * d-left): the results bitmap and the statistics, pinned
  * keys, d-left's ENOSPC with its all-or-nothing undo, the property
  * that matters (after adds and deletes, every key added more often than
  * deleted is present, and the false-positive rate is still the one asked
@@ -45,7 +45,7 @@ static struct bloom_info info_of(struct __test_metadata *_metadata, int fd)
 	struct bloom_info info;
 
 	memset(&info, 0, sizeof(info));
-	EXPECT_OK(bloom_info(fd, NULL, &info));
+	EXPECT_OK(bt_info(fd, NULL, &info));
 	return info;
 }
 
@@ -101,8 +101,8 @@ static long long run_idx(int fd, unsigned long cmd, const __u64 *idx,
 
 		for (i = 0; i < cnt; i++)
 			make_key16(idx[done + i], keys + KLEN * i);
-		if (bloom_batch(fd, cmd, keys, (__u64)cnt * KLEN, cnt, KLEN,
-				NULL, res ? res + done / 8 : NULL, &b))
+		if (bt_batch(fd, cmd, keys, (__u64)cnt * KLEN, cnt, KLEN,
+			     NULL, res ? res + done / 8 : NULL, &b))
 			return -errno;
 		if (b.out_done != cnt)
 			return -EIO;
@@ -137,7 +137,7 @@ static int del1(int fd, __u64 i)
 	__u8 key[KLEN];
 
 	make_key16(i, key);
-	return bloom_one(fd, BLOOM_IOC_DELETE, key, KLEN);
+	return bt_one(fd, BLOOM_IOC_DELETE, key, KLEN);
 }
 
 /*
@@ -172,7 +172,7 @@ static int add1(int fd, __u64 i)
 	__u8 key[KLEN];
 
 	make_key16(i, key);
-	return bloom_one(fd, BLOOM_IOC_ADD, key, KLEN);
+	return bt_one(fd, BLOOM_IOC_ADD, key, KLEN);
 }
 
 static int query1(int fd, __u64 i)
@@ -180,7 +180,7 @@ static int query1(int fd, __u64 i)
 	__u8 key[KLEN];
 
 	make_key16(i, key);
-	return bloom_one(fd, BLOOM_IOC_QUERY, key, KLEN);
+	return bt_one(fd, BLOOM_IOC_QUERY, key, KLEN);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -207,16 +207,16 @@ FIXTURE_VARIANT_ADD(dt, dleft) {
 
 FIXTURE_SETUP(dt)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_OK(bloom_create(self->fd, "dt", variant->type, CAP, P01,
-			       BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(self->fd, "dt", variant->type, CAP, P01,
+			    BLOOM_CREATE_F_BIND));
 }
 
 FIXTURE_TEARDOWN(dt)
 {
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 /*
@@ -233,8 +233,8 @@ static int absent_keys(int fd, __u8 *out, __u64 *next, __u32 n)
 		int r;
 
 		make_key16((*next)++, out + (size_t)KLEN * got);
-		r = bloom_one(fd, BLOOM_IOC_QUERY, out + (size_t)KLEN * got,
-			      KLEN);
+		r = bt_one(fd, BLOOM_IOC_QUERY, out + (size_t)KLEN * got,
+			   KLEN);
 		if (r < 0)
 			return -1;
 		got += !r;
@@ -254,8 +254,8 @@ TEST_F(dt, delete_results_and_counters)
 	struct bloom_info info, before;
 
 	keys_range(keys, 0, N);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N,
-			      KLEN, NULL, NULL, NULL));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N,
+			   KLEN, NULL, NULL, NULL));
 	before = info_of(_metadata, self->fd);
 	EXPECT_EQ(N, before.adds);
 
@@ -273,8 +273,8 @@ TEST_F(dt, delete_results_and_counters)
 	before = info_of(_metadata, self->fd);
 	memset(res, 0xff, N / 8);
 	memset(res + N / 8, 0xa5, 8);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, mixed, sizeof(mixed),
-			      N, 0, lens, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_DELETE, mixed, sizeof(mixed),
+			   N, 0, lens, res, &b));
 	EXPECT_EQ(N, b.out_done);
 	EXPECT_EQ(N / 2, b.out_hits);
 	for (i = 0; i < N / 8; i++) {
@@ -306,8 +306,8 @@ TEST_F(dt, delete_results_and_counters)
 
 	/* The odd keys are all still present: no false negatives. */
 	memset(res, 0, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys, sizeof(keys), N,
-			      KLEN, NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, sizeof(keys), N,
+			   KLEN, NULL, res, &b));
 	for (i = 1; i < N; i += 2) {
 		EXPECT_EQ(1, bit_at(res, i)) TH_LOG("key %u", i);
 	}
@@ -317,18 +317,18 @@ TEST_F(dt, delete_results_and_counters)
 	EXPECT_LE(N / 2 - 10, n_absent);
 
 	/* Without a bitmap the count still comes back. */
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, keys + KLEN, KLEN, 1,
-			      KLEN, NULL, NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_DELETE, keys + KLEN, KLEN, 1,
+			   KLEN, NULL, NULL, &b));
 	EXPECT_EQ(1, b.out_done);
 	EXPECT_EQ(1, b.out_hits);
 	/* Empty batches: nothing, successfully. */
 	before = info_of(_metadata, self->fd);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0, KLEN,
-			      NULL, NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0, KLEN,
+			   NULL, NULL, &b));
 	EXPECT_EQ(0, b.out_done);
 	EXPECT_EQ(0, b.out_hits);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0, 0, NULL,
-			      NULL, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_DELETE, NULL, 0, 0, 0, NULL,
+			   NULL, &b));
 	EXPECT_UNCHANGED(before, self->fd);
 
 	/*
@@ -337,12 +337,12 @@ TEST_F(dt, delete_results_and_counters)
 	 * add up either way.
 	 */
 	keys_range(never, R_NEVER + 1000000, NEVER);
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, never, sizeof(never),
-			      NEVER, KLEN, NULL, q, NULL));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, never, sizeof(never),
+			   NEVER, KLEN, NULL, q, NULL));
 	before = info_of(_metadata, self->fd);
 	memset(res, 0xff, sizeof(res));
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_DELETE, never, sizeof(never),
-			      NEVER, KLEN, NULL, res, &b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_DELETE, never, sizeof(never),
+			   NEVER, KLEN, NULL, res, &b));
 	for (i = 0; i < NEVER; i++) {
 		if (!bit_at(q, i)) {
 			EXPECT_EQ(0, bit_at(res, i)) TH_LOG("never-added %u", i);
@@ -475,26 +475,22 @@ TEST_F(dt, delete_status_per_key)
 	EXPECT_EQ(before.delete_pinned + 1, info.delete_pinned);
 	EXPECT_EQ(1, query1(self->fd, 11));
 
-	/* The version 1 struct: key 12 removed; key 11 not, as bit 1 says. */
-	{
-		struct bloom_batch ob;
-
-		memmove(keys + KLEN, keys + 2 * KLEN, 2 * KLEN);
-		/* the bytes past the version 1 struct: garbage, untouched */
-		memset(&ob, 0xa5, sizeof(ob));
-		memcpy(&ob, &b, BLOOM_BATCH_SIZE_VER0);
-		ob.size = BLOOM_BATCH_SIZE_VER0;
-		ob.flags = 0;
-		ob.keys = u64_ptr(keys + KLEN);
-		ob.nkeys = 2;
-		ob.keys_len = 2 * KLEN;
-		memset(res, 0, sizeof(res));
-		ASSERT_OK(ioctl(self->fd, BLOOM_IOC_DELETE, &ob));
-		EXPECT_EQ(2, ob.out_done);
-		EXPECT_EQ(1, ob.out_hits);
-		EXPECT_EQ(0x02, res[0]);
-		EXPECT_EQ(0xa5a5a5a5U, ob.out_pinned);
-	}
+	/*
+	 * Without the pinned bitmap: key 12 removed; key 11 not, as bit 1
+	 * says, and still counted in out_pinned.
+	 */
+	memmove(keys + KLEN, keys + 2 * KLEN, 2 * KLEN);
+	b.flags = 0;
+	b.pinned = 0;
+	b.keys = u64_ptr(keys + KLEN);
+	b.nkeys = 2;
+	b.keys_len = 2 * KLEN;
+	memset(res, 0, sizeof(res));
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	EXPECT_EQ(2, b.out_done);
+	EXPECT_EQ(1, b.out_hits);
+	EXPECT_EQ(1, b.out_pinned);
+	EXPECT_EQ(0x02, res[0]);
 	info = info_of(_metadata, self->fd);
 	EXPECT_EQ(before.deletes + 2, info.deletes);
 	EXPECT_EQ(before.delete_pinned + 2, info.delete_pinned);
@@ -530,6 +526,8 @@ TEST_F(dt, delete_pinned_flag_errors)
 	b.pinned = u64_ptr(&pin);
 	b.reserved = 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
+	b.reserved = 0x80000000U;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_DELETE, &b));
 	b.reserved = 0;
 	/* ADD and QUERY have no pinned keys */
 	for (k = 0; k < 2; k++) {
@@ -561,14 +559,14 @@ FIXTURE(del) {
 
 FIXTURE_SETUP(del)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
 }
 
 FIXTURE_TEARDOWN(del)
 {
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 TEST_F(del, dleft_enospc_undoes_batch)
@@ -580,8 +578,8 @@ TEST_F(del, dleft_enospc_undoes_batch)
 	__u32 batch, i, j, failed_at = 0;
 	int err = 0;
 
-	ASSERT_OK(bloom_create(self->fd, "tiny", DLF, CAPY, P01,
-			       BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(self->fd, "tiny", DLF, CAPY, P01,
+			    BLOOM_CREATE_F_BIND));
 	info = info_of(_metadata, self->fd);
 	ksft_print_msg("tiny d-left: capacity %u, %llu cells in each of %u subtables, %u-bit fingerprints\n",
 		       CAPY, (unsigned long long)info.subtable_cells,
@@ -590,8 +588,8 @@ TEST_F(del, dleft_enospc_undoes_batch)
 	for (batch = 0; batch < MAXB; batch++) {
 		keys_range(keys, (__u64)batch * PER, PER);
 		before = info_of(_metadata, self->fd);
-		if (bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys),
-				PER, KLEN, NULL, NULL, &b)) {
+		if (bt_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys),
+			     PER, KLEN, NULL, NULL, &b)) {
 			err = errno;
 			failed_at = batch;
 			break;
@@ -643,8 +641,8 @@ TEST_F(del, dleft_enospc_undoes_batch)
 	EXPECT_EQ(0, info.bits_set);
 	EXPECT_EQ(failed_at * PER, info.deletes);
 	keys_range(keys, (__u64)failed_at * PER, PER);
-	EXPECT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), PER,
-			      KLEN, NULL, NULL, &b));
+	EXPECT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), PER,
+			   KLEN, NULL, NULL, &b));
 	EXPECT_EQ(1, query1(self->fd, failed_at * PER));
 }
 
@@ -684,7 +682,7 @@ static struct measured *measured;
 
 static void __attribute__((constructor)) map_measured(void)
 {
-	measured = bloom_shared_page();
+	measured = bt_shared_page();
 }
 
 static struct measured *slot(__u32 type, __u32 ppb)
@@ -712,15 +710,15 @@ FIXTURE_VARIANT_ADD(prop, dleft_p001) { .type = BLOOM_TYPE_DLEFT, .ppb = P001, }
 
 FIXTURE_SETUP(prop)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 	/* Room for the longest list: S with every extra copy. */
 	self->idx = malloc(sizeof(*self->idx) * 2 * PN);
 	self->res = malloc(2 * PN / 8 + BATCH / 8);
 	ASSERT_NE(NULL, self->idx);
 	ASSERT_NE(NULL, self->res);
-	ASSERT_OK(bloom_create(self->fd, "prop", variant->type, PN,
-			       variant->ppb, BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(self->fd, "prop", variant->type, PN,
+			    variant->ppb, BLOOM_CREATE_F_BIND));
 }
 
 FIXTURE_TEARDOWN(prop)
@@ -728,7 +726,7 @@ FIXTURE_TEARDOWN(prop)
 	close(self->fd);
 	free(self->idx);
 	free(self->res);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 /* False-positive rate over FPR_KEYS never-added keys from first. */
@@ -856,7 +854,7 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 	EXPECT_GT(fpr_full, fpr_after);
 
 	ksft_print_msg("%s p=%g: fpr at capacity %.6f (%.3f p), after deleting 40%% %.6f (%.3f p); %llu adds, %llu deletes, saturated %llu, cells/bits set %llu, %.1f s\n",
-		       bloom_type_str(variant->type), p, fpr_full, fpr_full / p,
+		       bt_type_str(variant->type), p, fpr_full, fpr_full / p,
 		       fpr_after, fpr_after / p, (unsigned long long)add_ops,
 		       (unsigned long long)del_ops,
 		       (unsigned long long)info.saturated,
@@ -958,7 +956,7 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 		ASSERT_LE(0, h);
 		fn = live - h;
 		ksft_print_msg("%s p=%g: deleting %u never-added keys: %u were false positives, %u \"removed\", %zu live keys now falsely absent\n",
-			       bloom_type_str(variant->type), p, NEVER_DEL, qbits, rbits,
+			       bt_type_str(variant->type), p, NEVER_DEL, qbits, rbits,
 			       fn);
 		fflush(stdout);
 	}
@@ -1007,23 +1005,23 @@ static void *conc_writer(void *arg)
 	__u8 *keys = malloc(CHURN * KLEN);
 	__u64 base = R_CHURN + (__u64)w->id * CHURN;
 	struct bloom_batch b;
-	int fd = bloom_open();
+	int fd = bt_open();
 	__u32 rounds = 0;
 
-	if (!keys || fd < 0 || bloom_bind(fd, c->name))
+	if (!keys || fd < 0 || bt_bind(fd, c->name))
 		conc_error(c);
 	pthread_barrier_wait(&c->start);
 	if (atomic_load(&c->errors))
 		goto out;
 	keys_range(keys, base, CHURN);
 	while (now_sec() < c->deadline || rounds < CONC_MIN_ROUNDS) {
-		if (bloom_batch(fd, BLOOM_IOC_ADD, keys, CHURN * KLEN, CHURN,
-				KLEN, NULL, NULL, NULL)) {
+		if (bt_batch(fd, BLOOM_IOC_ADD, keys, CHURN * KLEN, CHURN,
+			     KLEN, NULL, NULL, NULL)) {
 			conc_error(c);
 			break;
 		}
-		if (bloom_batch(fd, BLOOM_IOC_DELETE, keys, CHURN * KLEN,
-				CHURN, KLEN, NULL, NULL, &b)) {
+		if (bt_batch(fd, BLOOM_IOC_DELETE, keys, CHURN * KLEN,
+			     CHURN, KLEN, NULL, NULL, &b)) {
 			conc_error(c);
 			break;
 		}
@@ -1049,18 +1047,18 @@ static void *conc_reader(void *arg)
 	__u8 *keys = malloc(RB * KLEN);
 	__u32 first = w->id * (LIVE / READERS) % LIVE;
 	struct bloom_batch b;
-	int fd = bloom_open();
+	int fd = bt_open();
 	__u32 reads = 0;
 
-	if (!keys || fd < 0 || bloom_bind(fd, c->name))
+	if (!keys || fd < 0 || bt_bind(fd, c->name))
 		conc_error(c);
 	pthread_barrier_wait(&c->start);
 	if (atomic_load(&c->errors))
 		goto out;
 	while (atomic_load(&c->writers_left) > 0 || reads < CONC_MIN_READS) {
 		keys_range(keys, first, RB);
-		if (bloom_batch(fd, BLOOM_IOC_QUERY, keys, RB * KLEN, RB, KLEN,
-				NULL, NULL, &b)) {
+		if (bt_batch(fd, BLOOM_IOC_QUERY, keys, RB * KLEN, RB, KLEN,
+			     NULL, NULL, &b)) {
 			conc_error(c);
 			break;
 		}
@@ -1088,11 +1086,11 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 	ASSERT_NE(NULL, c);
 	/* A filter with room for the live keys and all the churn. */
 	close(self->fd);
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_OK(bloom_create(self->fd, "conc", variant->type,
-			       LIVE + WRITERS * CHURN, P01,
-			       BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(self->fd, "conc", variant->type,
+			    LIVE + WRITERS * CHURN, P01,
+			    BLOOM_CREATE_F_BIND));
 	ASSERT_LE(0, run_range(self->fd, BLOOM_IOC_ADD, 0, LIVE, NULL));
 	base = info_of(_metadata, self->fd);
 
@@ -1117,7 +1115,7 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 	pthread_barrier_destroy(&c->start);
 
 	ksft_print_msg("%s: %lu add/delete rounds of %u keys by %d writers, %lu live-key queries by %d readers\n",
-		       bloom_type_str(variant->type), atomic_load(&c->rounds), CHURN,
+		       bt_type_str(variant->type), atomic_load(&c->rounds), CHURN,
 		       WRITERS, atomic_load(&c->queried), READERS);
 	fflush(stdout);
 	EXPECT_EQ(0, atomic_load(&c->errors)) TH_LOG("last errno %s",
@@ -1155,7 +1153,7 @@ TEST_F(summary, memory_per_key_table)
 {
 	const __u32 ppbs[2] = { P01, P001 };
 	struct bloom_info info;
-	int fd = bloom_open(), j;
+	int fd = bt_open(), j;
 
 	ASSERT_LE(0, fd);
 	ASSERT_NE(NULL, measured);
@@ -1170,20 +1168,20 @@ TEST_F(summary, memory_per_key_table)
 
 		/* Standard and blocked: sized only, no keys needed. */
 		for (t = STD; t <= BLK; t++) {
-			ASSERT_OK(bloom_create(fd, "mem", t, PN, ppbs[j], 0));
-			ASSERT_OK(bloom_info(fd, "mem", &info));
+			ASSERT_OK(bt_create(fd, "mem", t, PN, ppbs[j], 0));
+			ASSERT_OK(bt_info(fd, "mem", &info));
 			ksft_print_msg("%-9s %-6g %14.2f %14.2f %14.2f %12s %12s\n",
-				       bloom_type_str(t), p, (double)info.bits / PN,
+				       bt_type_str(t), p, (double)info.bits / PN,
 				       8.0 * info.memory_bytes / PN, std,
 				       "-", "-");
-			ASSERT_OK(bloom_destroy(fd, "mem"));
+			ASSERT_OK(bt_destroy(fd, "mem"));
 		}
 		for (t = CNT; t <= DLF; t++) {
 			struct measured *m = slot(t, ppbs[j]);
 			double theory;
 
 			EXPECT_TRUE(m && m->done) TH_LOG("%s p=%g did not run",
-							 bloom_type_str(t), p);
+							 bt_type_str(t), p);
 			if (!m || !m->done)
 				continue;
 			/*
@@ -1194,7 +1192,7 @@ TEST_F(summary, memory_per_key_table)
 			theory = t == CNT ? 4 * std :
 				 (log2(32 * m->load / p) + 2) / m->load;
 			ksft_print_msg("%-9s %-6g %14.2f %14.2f %14.2f %12.6f %12.6f\n",
-				       bloom_type_str(t), p, m->storage_bpk,
+				       bt_type_str(t), p, m->storage_bpk,
 				       m->memory_bpk, theory, m->fpr_full,
 				       m->fpr_after);
 			/* And at the load Bonomi et al. size for. */
@@ -1208,6 +1206,6 @@ TEST_F(summary, memory_per_key_table)
 	close(fd);
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

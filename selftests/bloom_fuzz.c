@@ -427,7 +427,7 @@ static void *fuzz_thread(void *arg)
 			/* Some read-only: every change through them is EBADF. */
 			f->own[i] = chance(f, 4) ?
 				    open(BLOOM_DEV, O_RDONLY | O_CLOEXEC) :
-				    bloom_open();
+				    bt_open();
 		}
 		cmd = fuzz_cmd(f, &nr);
 		/* The struct lives in the rw buffer's last page (random offset). */
@@ -464,7 +464,7 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
 	ASSERT_LE(0, self->saved_max_memory);
@@ -477,7 +477,7 @@ FIXTURE_TEARDOWN(fuzz)
 {
 	write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory);
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 static int map_region(struct region *r, __u64 seed)
@@ -525,7 +525,7 @@ TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 	ASSERT_NE(NULL, sh);
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, FUZZ_MAX_MEMORY));
 	for (i = 0; i < NSHARED; i++) {
-		sh->fds[i] = bloom_open();
+		sh->fds[i] = bt_open();
 		ASSERT_LE(0, sh->fds[i]);
 	}
 	for (i = 0; i < THREADS; i++) {
@@ -533,7 +533,7 @@ TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 		fz[i].tid = i;
 		fz[i].rng = mix64(seed + i);
 		for (j = 0; j < NOWN; j++) {
-			fz[i].own[j] = bloom_open();
+			fz[i].own[j] = bt_open();
 			ASSERT_LE(0, fz[i].own[j]);
 		}
 		ASSERT_OK(map_region(&fz[i].mem, seed + i));
@@ -573,7 +573,7 @@ TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 	for (i = 0; i < NSHARED; i++)
 		close(sh->fds[i]);
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory));
-	DIAG("fuzz: %d filters left, destroyed\n", bloom_destroy_all());
+	DIAG("fuzz: %d filters left, destroyed\n", bt_destroy_all());
 	for (i = 0; i < 300; i++) {
 		live = live_allocations();
 		if (live == self->live0)
@@ -584,6 +584,6 @@ TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 	free(sh);
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

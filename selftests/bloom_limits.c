@@ -99,7 +99,7 @@ FIXTURE_SETUP(limits)
 {
 	self->saved_max_memory = -1;
 	self->cg[0] = 0;
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
 	/* Our descriptor and nothing else. */
 	self->live0 = live_allocations_baseline(1);
@@ -115,7 +115,7 @@ FIXTURE_TEARDOWN(limits)
 	if (self->saved_max_memory >= 0)
 		write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory);
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 	/* The group empties when the child is reaped; removal may lag. */
 	for (i = 0; self->cg[0] && i < 100 && rmdir(self->cg); i++)
 		usleep(10000);
@@ -167,36 +167,36 @@ static void __attribute__((noreturn)) child_run(const char *cg, __u64 capacity,
 	if (write_str_file(path, pid))
 		goto out;
 	r.step = 1;
-	fd = bloom_open();
+	fd = bt_open();
 	if (fd < 0)
 		goto out;
 	r.step = 2;
 	/* Touch the stack and the report now, not during the measurement. */
 	memset(keys, 0, sizeof(keys));
 	r.mem_before = cg_read(cg, "memory.current");
-	r.create_errno = errno_of(bloom_create(fd, "limits", BLOOM_TYPE_STANDARD,
-					       capacity, FPP_1PCT,
-					       BLOOM_CREATE_F_BIND));
+	r.create_errno = errno_of(bt_create(fd, "limits", BLOOM_TYPE_STANDARD,
+					    capacity, FPP_1PCT,
+					    BLOOM_CREATE_F_BIND));
 	r.mem_after = cg_read(cg, "memory.current");
 	r.step = 3;
 	if (r.create_errno)
 		goto out_close;
-	if (!bloom_info(fd, NULL, &info))
+	if (!bt_info(fd, NULL, &info))
 		r.memory_bytes = info.memory_bytes;
 	for (i = 0; i < 64; i++)
 		make_key16(i, keys + 16 * i);
-	if (bloom_batch(fd, BLOOM_IOC_ADD, keys, sizeof(keys), 64, 16, NULL,
-			NULL, NULL))
+	if (bt_batch(fd, BLOOM_IOC_ADD, keys, sizeof(keys), 64, 16, NULL,
+		     NULL, NULL))
 		goto out_close;
 	memset(res, 0, sizeof(res));
-	if (bloom_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys), 64, 16, NULL,
-			res, NULL))
+	if (bt_batch(fd, BLOOM_IOC_QUERY, keys, sizeof(keys), 64, 16, NULL,
+		     res, NULL))
 		goto out_close;
 	r.query_present = popcount_bm(res, 64);
 	r.step = 4;
 	close(fd);
-	fd = bloom_open();
-	r.destroy_errno = errno_of(bloom_destroy(fd, "limits"));
+	fd = bt_open();
+	r.destroy_errno = errno_of(bt_destroy(fd, "limits"));
 	/* The last reference is gone: the free may wait for RCU. */
 	for (i = 0; i < 200; i++) {
 		r.mem_destroyed = cg_read(cg, "memory.current");
@@ -285,7 +285,7 @@ TEST_F(limits, cgroup_over_limit_enomem)
 		TH_LOG("live_allocations not back at the baseline");
 	EXPECT_EQ(self->used0, memory_used())
 		TH_LOG("memory_used not back at the baseline");
-	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "limits", &info));
+	EXPECT_ERRNO(ENOENT, bt_info(self->fd, "limits", &info));
 	/* The charge is gone again with the allocation. */
 	EXPECT_GT((long long)CHARGE_SLACK, cg_read(self->cg, "memory.current"));
 }
@@ -339,11 +339,11 @@ TEST_F(limits, max_memory_edquot)
 
 	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
 	ASSERT_LE(0, self->saved_max_memory);
-	ASSERT_OK(bloom_create(self->fd, "a", BLOOM_TYPE_STANDARD, 100000,
-			       FPP_1PCT, BLOOM_CREATE_F_BIND));
-	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(bt_create(self->fd, "a", BLOOM_TYPE_STANDARD, 100000,
+			    FPP_1PCT, BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
 	make_key16(1, key);
-	ASSERT_EQ(0, bloom_one(self->fd, BLOOM_IOC_ADD, key, 16));
+	ASSERT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, key, 16));
 
 	/* Room for exactly one more filter like "a", not two. */
 	bytes = info.memory_bytes;
@@ -351,26 +351,26 @@ TEST_F(limits, max_memory_edquot)
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, cap));
 	live = live_allocations();
 	used = memory_used();
-	EXPECT_ERRNO(EDQUOT, bloom_create(self->fd, "big", BLOOM_TYPE_COUNTING,
-					  100000, FPP_1PCT, 0));
-	EXPECT_ERRNO(EDQUOT, bloom_create(self->fd, "big", BLOOM_TYPE_STANDARD,
-					  200000, FPP_1PCT, 0));
+	EXPECT_ERRNO(EDQUOT, bt_create(self->fd, "big", BLOOM_TYPE_COUNTING,
+				       100000, FPP_1PCT, 0));
+	EXPECT_ERRNO(EDQUOT, bt_create(self->fd, "big", BLOOM_TYPE_STANDARD,
+				       200000, FPP_1PCT, 0));
 	EXPECT_EQ(live, live_allocations());
 	EXPECT_EQ(used, memory_used());
-	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "big", &info));
+	EXPECT_ERRNO(ENOENT, bt_info(self->fd, "big", &info));
 	/* Exactly at the limit is allowed. */
-	EXPECT_OK(bloom_create(self->fd, "b", BLOOM_TYPE_STANDARD, 100000,
-			       FPP_1PCT, 0));
+	EXPECT_OK(bt_create(self->fd, "b", BLOOM_TYPE_STANDARD, 100000,
+			    FPP_1PCT, 0));
 	EXPECT_EQ(cap, memory_used());
-	EXPECT_ERRNO(EDQUOT, bloom_create(self->fd, "c", BLOOM_TYPE_STANDARD,
-					  1, FPP_1PCT, 0));
+	EXPECT_ERRNO(EDQUOT, bt_create(self->fd, "c", BLOOM_TYPE_STANDARD,
+				       1, FPP_1PCT, 0));
 
 	/* A limit below what is in use: no new filter, the old ones work. */
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, 4096));
-	EXPECT_ERRNO(EDQUOT, bloom_create(self->fd, "c", BLOOM_TYPE_DLEFT, 1,
-					  FPP_1PCT, 0));
-	EXPECT_EQ(1, bloom_one(self->fd, BLOOM_IOC_QUERY, key, 16));
-	EXPECT_OK(bloom_destroy(self->fd, "b"));
+	EXPECT_ERRNO(EDQUOT, bt_create(self->fd, "c", BLOOM_TYPE_DLEFT, 1,
+				       FPP_1PCT, 0));
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_QUERY, key, 16));
+	EXPECT_OK(bt_destroy(self->fd, "b"));
 	EXPECT_EQ(cap - bytes, memory_used());
 }
 
@@ -424,8 +424,8 @@ TEST_F(limits, absurd_requests_refused_before_allocation)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		c = bloom_create_req("absurd", cases[i].type, cases[i].capacity,
-				     cases[i].fpp_ppb, cases[i].flags);
+		c = bt_create_req("absurd", cases[i].type, cases[i].capacity,
+				  cases[i].fpp_ppb, cases[i].flags);
 		c.hashes = cases[i].hashes;
 		c.bits = cases[i].bits;
 		EXPECT_ERRNO(cases[i].expect, ioctl(self->fd, BLOOM_IOC_CREATE,
@@ -436,6 +436,6 @@ TEST_F(limits, absurd_requests_refused_before_allocation)
 	}
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

@@ -50,9 +50,9 @@ static struct bloom_create scalable_req(const char *name, __u32 type,
 					__u64 capacity, __u32 ppb,
 					__u32 growth, __u32 tightening_ppm)
 {
-	struct bloom_create c = bloom_create_req(name, type, capacity, ppb,
-						 BLOOM_CREATE_F_BIND |
-						 BLOOM_CREATE_F_SCALABLE);
+	struct bloom_create c = bt_create_req(name, type, capacity, ppb,
+					      BLOOM_CREATE_F_BIND |
+					      BLOOM_CREATE_F_SCALABLE);
 
 	c.growth = growth;
 	c.tightening_ppm = tightening_ppm;
@@ -105,7 +105,7 @@ FIXTURE_SETUP(growth)
 	struct bloom_create c = scalable_req("scale", variant->type, N0, P_PPB,
 					     0, 0);
 
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 	self->keys = malloc((size_t)BATCH * KLEN);
 	self->res = malloc(BATCH / 8);
@@ -119,7 +119,7 @@ FIXTURE_TEARDOWN(growth)
 	close(self->fd);
 	free(self->keys);
 	free(self->res);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 TEST_F_TIMEOUT(growth, fed_past_capacity, 600)
@@ -142,7 +142,7 @@ TEST_F_TIMEOUT(growth, fed_past_capacity, 600)
 	EXPECT_GE(ABSENT / 1000, fp)
 		TH_LOG("rate %.6f over P = 0.001", fp / (double)ABSENT);
 
-	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
 	ASSERT_OK(get_stages(self->fd, st, &ns));
 	EXPECT_EQ(ns, info.stages);
 	EXPECT_EQ(2, info.growth);
@@ -189,7 +189,7 @@ FIXTURE(scale) {
 FIXTURE_SETUP(scale)
 {
 	self->saved_max_memory = -1;
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 }
 
@@ -198,7 +198,7 @@ FIXTURE_TEARDOWN(scale)
 	if (self->saved_max_memory >= 0)
 		write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory);
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 TEST_F(scale, create_errors)
@@ -237,19 +237,22 @@ TEST_F(scale, create_errors)
 	c = scalable_req("e", BLOOM_TYPE_STANDARD, 1000, 6, 0, 0);
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	/* growth and tightening without the flag */
-	c = bloom_create_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 0);
+	c = bt_create_req("e", BLOOM_TYPE_STANDARD, 1000, 10000000, 0);
 	c.growth = 2;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	c.growth = 0;
 	c.tightening_ppm = 850000;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "e", &info));
+	EXPECT_ERRNO(ENOENT, bt_info(self->fd, "e", &info));
 
-	/* A struct without growth (sizing's 104 bytes): s = 2, r = 0.85. */
-	c = scalable_req("v2", BLOOM_TYPE_BLOCKED, 1000, 10000000, 0, 0);
+	/* growth and tightening_ppm 0: the defaults, s = 2, r = 0.85 */
+	c = scalable_req("dflt", BLOOM_TYPE_BLOCKED, 1000, 10000000, 0, 0);
 	c.size = offsetof(struct bloom_create, growth);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c))
+		TH_LOG("a struct that ends before growth is too short");
+	c.size = sizeof(c);
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
 	EXPECT_EQ(1, info.stages);
 	EXPECT_EQ(2, info.growth);
 	EXPECT_EQ(850000, info.tightening_ppm);
@@ -260,17 +263,17 @@ TEST_F(scale, create_errors)
 	s.size = sizeof(s);
 	s.flags = 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_STAGES, &s));
-	fd2 = bloom_open();
+	fd2 = bt_open();
 	ASSERT_LE(0, fd2);
-	ASSERT_OK(bloom_create(fd2, "plain", BLOOM_TYPE_STANDARD, 1000,
-			       10000000, BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_create(fd2, "plain", BLOOM_TYPE_STANDARD, 1000,
+			    10000000, BLOOM_CREATE_F_BIND));
 	s.flags = 0;
 	EXPECT_ERRNO(EOPNOTSUPP, ioctl(fd2, BLOOM_IOC_STAGES, &s));
-	ASSERT_OK(bloom_info(fd2, NULL, &info));
+	ASSERT_OK(bt_info(fd2, NULL, &info));
 	EXPECT_EQ(0, info.stages);
 	EXPECT_EQ(-1, filter_attr("plain", "stages"));
 	close(fd2);
-	set_name(s.name, "v2");
+	set_name(s.name, "dflt");
 	s.capacity = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_STAGES, &s));
 	EXPECT_EQ(1, s.out_count);
@@ -298,24 +301,24 @@ TEST_F(scale, last_stage_enospc)
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	for (i = 0; i < 100; i++)
 		make_key16(i, keys + KLEN * i);
-	EXPECT_ERRNO(ENOSPC, bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-					 sizeof(keys), 100, KLEN, NULL, res,
-					 &b));
+	EXPECT_ERRNO(ENOSPC, bt_batch(self->fd, BLOOM_IOC_ADD, keys,
+				      sizeof(keys), 100, KLEN, NULL, res,
+				      &b));
 	/* 15 new keys fit; a false positive or two may come free */
 	EXPECT_LE(15, b.out_done);
 	EXPECT_GT(100, b.out_done);
-	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
 	EXPECT_EQ(4, info.stages);
 	EXPECT_EQ(15, info.count);
 	EXPECT_EQ(b.out_done, info.adds);
 	EXPECT_EQ(b.out_done - b.out_hits, info.count);
 	/* every key before out_done is present, with the right bits */
-	ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-			      (__u64)b.out_done * KLEN, b.out_done, KLEN, NULL,
-			      res, NULL));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys,
+			   (__u64)b.out_done * KLEN, b.out_done, KLEN, NULL,
+			   res, NULL));
 	EXPECT_EQ(b.out_done, popcount_bm(res, b.out_done));
 	/* a present key needs no new stage */
-	EXPECT_EQ(1, bloom_one(self->fd, BLOOM_IOC_ADD, keys, KLEN));
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_ADD, keys, KLEN));
 }
 
 /*
@@ -345,10 +348,10 @@ TEST_F(scale, max_memory_edquot)
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	for (i = 0; i < BATCH; i++)
 		make_key16(i, keys + (size_t)KLEN * i);
-	ret = bloom_batch(self->fd, BLOOM_IOC_ADD, keys, (__u64)BATCH * KLEN,
-			  BATCH, KLEN, NULL, res, &b);
+	ret = bt_batch(self->fd, BLOOM_IOC_ADD, keys, (__u64)BATCH * KLEN,
+		       BATCH, KLEN, NULL, res, &b);
 	EXPECT_ERRNO(EDQUOT, ret);
-	ASSERT_OK(bloom_info(self->fd, NULL, &info));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
 	TH_LOG("EDQUOT after %u keys, %u stages, memory_bytes %llu",
 	       b.out_done, info.stages, (unsigned long long)info.memory_bytes);
 	EXPECT_LE(3, info.stages);
@@ -360,11 +363,11 @@ TEST_F(scale, max_memory_edquot)
 	EXPECT_GE(used0 + (64 << 10), used);
 	EXPECT_EQ(used0 + (long long)info.memory_bytes, used);
 	/* what went in stays, also after more failed adds */
-	EXPECT_ERRNO(EDQUOT, bloom_batch(self->fd, BLOOM_IOC_ADD,
-					 keys + (size_t)KLEN * b.out_done,
-					 (__u64)(BATCH - b.out_done) * KLEN,
-					 BATCH - b.out_done, KLEN, NULL, NULL,
-					 NULL));
+	EXPECT_ERRNO(EDQUOT, bt_batch(self->fd, BLOOM_IOC_ADD,
+				      keys + (size_t)KLEN * b.out_done,
+				      (__u64)(BATCH - b.out_done) * KLEN,
+				      BATCH - b.out_done, KLEN, NULL, NULL,
+				      NULL));
 	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_QUERY, keys, res, BATCH,
 				0, b.out_done, &missing));
 	EXPECT_EQ(0, missing);
@@ -376,8 +379,8 @@ TEST_F(scale, max_memory_edquot)
 				0, BATCH, &missing));
 	EXPECT_EQ(0, missing);
 	close(self->fd);
-	self->fd = bloom_open();
-	EXPECT_OK(bloom_destroy(self->fd, "mem"));
+	self->fd = bt_open();
+	EXPECT_OK(bt_destroy(self->fd, "mem"));
 	EXPECT_EQ(used0, read_u64_file(BLOOM_SYSFS "/memory_used"));
 	free(keys);
 	free(res);
@@ -411,8 +414,8 @@ static void *add_thread(void *arg)
 	for (i = 0; i < PER_THREAD && !a->err; i += CHUNK) {
 		for (j = 0; j < CHUNK; j++)
 			make_key16(a->first + i + j, keys + KLEN * j);
-		if (bloom_batch(a->fd, BLOOM_IOC_ADD, keys, sizeof(keys), CHUNK,
-				KLEN, NULL, NULL, NULL))
+		if (bt_batch(a->fd, BLOOM_IOC_ADD, keys, sizeof(keys), CHUNK,
+			     KLEN, NULL, NULL, NULL))
 			a->err = errno;
 	}
 	return NULL;
@@ -429,8 +432,8 @@ static void *query_thread(void *arg)
 		make_key16(a->first + i, keys + KLEN * i);
 	pthread_barrier_wait(a->start);
 	while (!*a->stop && !a->err) {
-		if (bloom_batch(a->fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
-				PRESENT, KLEN, NULL, res, NULL))
+		if (bt_batch(a->fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
+			     PRESENT, KLEN, NULL, res, NULL))
 			a->err = errno;
 		a->query_misses += PRESENT - popcount_bm(res, PRESENT);
 		a->queries++;
@@ -469,19 +472,19 @@ TEST_F_TIMEOUT(scale, concurrent_adds_across_boundaries, 600)
 		ASSERT_NE(NULL, res);
 		for (i = 0; i < PRESENT; i++)
 			make_key16(base + (1ULL << 31) + i, keys + KLEN * i);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-				      PRESENT * KLEN, PRESENT, KLEN, NULL,
-				      NULL, NULL));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys,
+				   PRESENT * KLEN, PRESENT, KLEN, NULL,
+				   NULL, NULL));
 		ASSERT_EQ(0, pthread_barrier_init(&start, NULL, THREADS + 1));
 		for (t = 0; t <= THREADS; t++) {
 			a[t] = (struct adder){
-				.start = &start, .fd = bloom_open(),
+				.start = &start, .fd = bt_open(),
 				.first = t < THREADS ? base + t * PER_THREAD :
 					 base + (1ULL << 31),
 				.stop = &stop,
 			};
 			ASSERT_LE(0, a[t].fd);
-			ASSERT_OK(bloom_bind(a[t].fd, "conc"));
+			ASSERT_OK(bt_bind(a[t].fd, "conc"));
 			ASSERT_EQ(0, pthread_create(&tid[t], NULL,
 						    t < THREADS ? add_thread :
 						    query_thread, &a[t]));
@@ -501,10 +504,10 @@ TEST_F_TIMEOUT(scale, concurrent_adds_across_boundaries, 600)
 
 		for (i = 0; i < THREADS * PER_THREAD; i++)
 			make_key16(base + i, keys + (size_t)KLEN * i);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_QUERY, keys,
-				      (__u64)THREADS * PER_THREAD * KLEN,
-				      THREADS * PER_THREAD, KLEN, NULL, res,
-				      NULL));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys,
+				   (__u64)THREADS * PER_THREAD * KLEN,
+				   THREADS * PER_THREAD, KLEN, NULL, res,
+				   NULL));
 		lost = THREADS * PER_THREAD -
 		       popcount_bm(res, THREADS * PER_THREAD);
 		lost_total += lost;
@@ -518,9 +521,9 @@ TEST_F_TIMEOUT(scale, concurrent_adds_across_boundaries, 600)
 		EXPECT_EQ(stages_for(100, 2, count), ns);
 		free(keys);
 		free(res);
-		ASSERT_OK(bloom_destroy(self->fd, "conc"));
+		ASSERT_OK(bt_destroy(self->fd, "conc"));
 		close(self->fd);
-		self->fd = bloom_open();
+		self->fd = bt_open();
 		ASSERT_LE(0, self->fd);
 	}
 	EXPECT_EQ(0, lost_total) TH_LOG("keys lost over %d rounds", ROUNDS);
@@ -554,9 +557,9 @@ TEST_F(scale, sysfs_stages)
 
 		for (j = 0; j < 64; j++)
 			make_key16(i * 64 + j, keys + KLEN * j);
-		ASSERT_OK(bloom_batch(self->fd, BLOOM_IOC_ADD, keys,
-				      sizeof(keys), 64, KLEN, NULL, NULL,
-				      NULL));
+		ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys,
+				   sizeof(keys), 64, KLEN, NULL, NULL,
+				   NULL));
 	}
 	ASSERT_OK(get_stages(self->fd, st, &ns));
 	EXPECT_EQ(2, ns);
@@ -578,7 +581,7 @@ TEST_F(scale, sysfs_stages)
 	EXPECT_EQ(1875000, st[1].fpp_ppb);
 	EXPECT_LT(0, filter_attr("sys", "estimated_fpp_ppb"));
 	EXPECT_GT(10000000, filter_attr("sys", "estimated_fpp_ppb"));
-	ASSERT_OK(bloom_destroy(self->fd, "sys"));
+	ASSERT_OK(bt_destroy(self->fd, "sys"));
 	EXPECT_EQ(-1, stage_attr("sys", "capacity", 0));
 }
 
@@ -665,16 +668,16 @@ TEST_F(scale, snapshot_ops)
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, keys, res, 4096, 0,
 				3100, NULL));
-	fb = bloom_open();
+	fb = bt_open();
 	ASSERT_LE(0, fb);
 	c = scalable_req("sb", BLOOM_TYPE_STANDARD, 1000, 10000000, 2,
 			 850000);
 	ASSERT_OK(ioctl(fb, BLOOM_IOC_CREATE, &c));
-	fp = bloom_open();
+	fp = bt_open();
 	ASSERT_LE(0, fp);
-	ASSERT_OK(bloom_create(fp, "pl", BLOOM_TYPE_STANDARD, 1000, 10000000,
-			       BLOOM_CREATE_F_BIND));
-	ASSERT_OK(bloom_info(self->fd, NULL, &ia));
+	ASSERT_OK(bt_create(fp, "pl", BLOOM_TYPE_STANDARD, 1000, 10000000,
+			    BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_info(self->fd, NULL, &ia));
 	ASSERT_EQ(3, ia.stages);
 
 	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
@@ -683,8 +686,8 @@ TEST_F(scale, snapshot_ops)
 					    "sa"));
 	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
 					    "sb"));
-	EXPECT_ERRNO(EOPNOTSUPP, bloom_name_ioctl(self->fd, BLOOM_IOC_FLUSH,
-						  "sa"));
+	EXPECT_ERRNO(EOPNOTSUPP, bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH,
+					       "sa"));
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
 	c.flags = BLOOM_CREATE_F_LIKE;
@@ -698,7 +701,7 @@ TEST_F(scale, snapshot_ops)
 	c.growth = 0;
 	c.flags |= BLOOM_CREATE_F_SCALABLE;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "lk", &ib));
+	EXPECT_ERRNO(ENOENT, bt_info(self->fd, "lk", &ib));
 
 	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "sa", "pl"));
 	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "pl", "sa"));
@@ -717,7 +720,7 @@ TEST_F(scale, snapshot_ops)
 	free(buf);
 
 	/* nothing changed: sa has its stages and keys */
-	ASSERT_OK(bloom_info(self->fd, NULL, &ib));
+	ASSERT_OK(bt_info(self->fd, NULL, &ib));
 	EXPECT_EQ(3, ib.stages);
 	EXPECT_EQ(ia.bits, ib.bits);
 	EXPECT_EQ(ia.bits_set, ib.bits_set);
@@ -731,7 +734,7 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_EQ(4000, stage_attr("sb", "capacity", 2));
 	EXPECT_EQ(-1, stage_attr("sa", "capacity", 1));
 	EXPECT_EQ(0, absent16(fb, 3100));
-	ASSERT_OK(bloom_info(fb, NULL, &ib));
+	ASSERT_OK(bt_info(fb, NULL, &ib));
 	EXPECT_EQ(ia.bits, ib.bits);
 	close(fb);
 	close(fp);
@@ -762,14 +765,14 @@ TEST_F(scale, snapshot_keeps_stages)
 				5000, NULL));
 	ASSERT_OK(get_stages(self->fd, sa, &na));
 	ASSERT_EQ(3, na);
-	ASSERT_OK(bloom_info(self->fd, NULL, &ia));
+	ASSERT_OK(bt_info(self->fd, NULL, &ia));
 	buf = save_alloc(self->fd, "ss", &len);
 	ASSERT_NE(NULL, buf);
 
 	ASSERT_OK(restore_as(self->fd, buf, len, "sr", 0));
-	fr = bloom_open();
+	fr = bt_open();
 	ASSERT_LE(0, fr);
-	ASSERT_OK(bloom_bind(fr, "sr"));
+	ASSERT_OK(bt_bind(fr, "sr"));
 	ASSERT_OK(get_stages(fr, sb, &nb));
 	ASSERT_EQ(na, nb);
 	for (i = 0; i < na; i++) {
@@ -780,7 +783,7 @@ TEST_F(scale, snapshot_keeps_stages)
 		EXPECT_EQ(sa[i].count, sb[i].count) TH_LOG("stage %u", i);
 		EXPECT_EQ(sa[i].bits_set, sb[i].bits_set) TH_LOG("stage %u", i);
 	}
-	ASSERT_OK(bloom_info(fr, NULL, &ib));
+	ASSERT_OK(bt_info(fr, NULL, &ib));
 	EXPECT_EQ(BLOOM_TYPE_BLOCKED, ib.type);
 	EXPECT_EQ(ia.stages, ib.stages);
 	EXPECT_EQ(2, ib.growth);
@@ -801,7 +804,7 @@ TEST_F(scale, snapshot_keeps_stages)
 	EXPECT_EQ(0, absent16(fr, 9000));
 
 	/* replacing another scalable filter's contents: its stages now */
-	fo = bloom_open();
+	fo = bt_open();
 	ASSERT_LE(0, fo);
 	c = scalable_req("so", BLOOM_TYPE_BLOCKED, 1000, 1000000, 2, 850000);
 	ASSERT_OK(ioctl(fo, BLOOM_IOC_CREATE, &c));
@@ -813,8 +816,8 @@ TEST_F(scale, snapshot_keeps_stages)
 	EXPECT_EQ(0, absent16(fo, 5000)) TH_LOG("through the bound descriptor");
 
 	/* every stage counts against max_memory: a limit just short fails */
-	ASSERT_OK(bloom_destroy(self->fd, "sr"));
-	ASSERT_OK(bloom_destroy(self->fd, "so"));
+	ASSERT_OK(bt_destroy(self->fd, "sr"));
+	ASSERT_OK(bt_destroy(self->fd, "so"));
 	used = read_u64_file(BLOOM_SYSFS "/memory_used");
 	ASSERT_LE(0, used);
 	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
@@ -822,7 +825,7 @@ TEST_F(scale, snapshot_keeps_stages)
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY,
 				 used + ia.memory_bytes - 1));
 	EXPECT_ERRNO(EDQUOT, restore_as(self->fd, buf, len, "sq", 0));
-	EXPECT_ERRNO(ENOENT, bloom_info(self->fd, "sq", &ib));
+	EXPECT_ERRNO(ENOENT, bt_info(self->fd, "sq", &ib));
 	EXPECT_EQ(used, read_u64_file(BLOOM_SYSFS "/memory_used"));
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, used + ia.memory_bytes));
 	EXPECT_OK(restore_as(self->fd, buf, len, "sq", 0));
@@ -831,6 +834,6 @@ TEST_F(scale, snapshot_keeps_stages)
 	close(fo);
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

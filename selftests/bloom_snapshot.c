@@ -130,8 +130,8 @@ static int create_like(int fd, const char *name, const char *like)
 
 static int create_keyed(int fd, const char *name, __u32 type, __u64 cap)
 {
-	struct bloom_create c = bloom_create_req(name, type, cap, P01,
-						 BLOOM_CREATE_F_HASH_KEY);
+	struct bloom_create c = bt_create_req(name, type, cap, P01,
+					      BLOOM_CREATE_F_HASH_KEY);
 
 	memcpy(c.hash_key, fixed_key, sizeof(fixed_key));
 	return ioctl(fd, BLOOM_IOC_CREATE, &c);
@@ -144,7 +144,7 @@ static int add_range(int fd, const char *name, const char *prefix, int from,
 	char key[32];
 	int i, r, b = open(BLOOM_DEV, O_RDWR | O_CLOEXEC), err = 0;
 
-	if (b < 0 || bloom_bind(b, name)) {
+	if (b < 0 || bt_bind(b, name)) {
 		if (b >= 0)
 			close(b);
 		return -1;
@@ -153,7 +153,7 @@ static int add_range(int fd, const char *name, const char *prefix, int from,
 	for (i = from; i < to && !err; i++) {
 		snprintf(key, sizeof(key), "%s-%d", prefix, i);
 		for (r = 0; r < reps && !err; r++)
-			err = bloom_one(b, cmd, key, strlen(key)) < 0;
+			err = bt_one(b, cmd, key, strlen(key)) < 0;
 	}
 	close(b);
 	return err ? -1 : 0;
@@ -165,14 +165,14 @@ static int answers(const char *name, const char *prefix, int n, __u8 *out)
 	char key[32];
 	int i, r, b = open(BLOOM_DEV, O_RDWR | O_CLOEXEC);
 
-	if (b < 0 || bloom_bind(b, name)) {
+	if (b < 0 || bt_bind(b, name)) {
 		if (b >= 0)
 			close(b);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		snprintf(key, sizeof(key), "%s-%d", prefix, i);
-		r = bloom_one(b, BLOOM_IOC_QUERY, key, strlen(key));
+		r = bt_one(b, BLOOM_IOC_QUERY, key, strlen(key));
 		if (r < 0) {
 			close(b);
 			return -1;
@@ -212,15 +212,15 @@ FIXTURE_VARIANT_ADD(snap, dleft) { .type = BLOOM_TYPE_DLEFT, };
 
 FIXTURE_SETUP(snap)
 {
-	bloom_destroy_all();
-	self->fd = bloom_open();
+	bt_destroy_all();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 }
 
 FIXTURE_TEARDOWN(snap)
 {
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 /* Saved, restored under another name: same answers, same payload. */
@@ -249,8 +249,8 @@ TEST_F(snap, round_trip)
 	ASSERT_OK(answers("copy", "absent", NABSENT, b_abs));
 	EXPECT_EQ(0, memcmp(a_abs, b_abs, sizeof(a_abs)));
 
-	ASSERT_OK(bloom_info(self->fd, "orig", &ia));
-	ASSERT_OK(bloom_info(self->fd, "copy", &ib));
+	ASSERT_OK(bt_info(self->fd, "orig", &ia));
+	ASSERT_OK(bt_info(self->fd, "copy", &ib));
 	EXPECT_EQ(ia.bits, ib.bits);
 	EXPECT_EQ(ia.hashes, ib.hashes);
 	EXPECT_EQ(ia.bits_set, ib.bits_set);
@@ -287,7 +287,7 @@ TEST_F(snap, corrupt_header_bytes)
 		    (errno != EBADMSG && errno != EPROTONOSUPPORT)) {
 			bad++;
 			TH_LOG("byte %d: %s", i, strerror(errno));
-			bloom_destroy(self->fd, "victim");
+			bt_destroy(self->fd, "victim");
 		}
 		s[i] ^= 0x20;
 	}
@@ -392,7 +392,7 @@ TEST_F(snap, corrupt_payload_and_length)
 	ASSERT_OK(add_range(self->fd, "live", "k", 0, NKEYS, 1,
 			    BLOOM_IOC_ADD));
 	ASSERT_OK(answers("live", "k", NKEYS, before));
-	ASSERT_OK(bloom_info(self->fd, "live", &i0));
+	ASSERT_OK(bt_info(self->fd, "live", &i0));
 	ASSERT_OK(save(self->fd, "live", &s, &len));
 	ASSERT_LT(2 * CHUNK + HDR, len);
 	mem = memory_used();
@@ -406,7 +406,7 @@ TEST_F(snap, corrupt_payload_and_length)
 		c[off] ^= (__u8)(1 << (rand() % 8));
 		if (!restore(self->fd, c, len, "victim") || errno != EBADMSG) {
 			accepted++;
-			bloom_destroy(self->fd, "victim");
+			bt_destroy(self->fd, "victim");
 		}
 	}
 	EXPECT_EQ(0, accepted);
@@ -432,7 +432,7 @@ TEST_F(snap, corrupt_payload_and_length)
 	/* the live filter is untouched */
 	ASSERT_OK(answers("live", "k", NKEYS, after));
 	EXPECT_EQ(0, memcmp(before, after, sizeof(before)));
-	ASSERT_OK(bloom_info(self->fd, "live", &i1));
+	ASSERT_OK(bt_info(self->fd, "live", &i1));
 	EXPECT_EQ(i0.bits_set, i1.bits_set);
 	EXPECT_EQ(i0.count, i1.count);
 	free(c);
@@ -470,7 +470,7 @@ TEST_F(snap, save_buffer)
 	/* the bound filter, by an all-zero name */
 	memset(sv.name, 0, sizeof(sv.name));
 	EXPECT_ERRNO(EBADFD, ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
-	ASSERT_OK(bloom_bind(self->fd, "f"));
+	ASSERT_OK(bt_bind(self->fd, "f"));
 	EXPECT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
 	free(buf);
 }
@@ -482,10 +482,10 @@ TEST_F(snap, merge_and_like)
 	struct bloom_info ia, ib, iu;
 	int i, n = 0;
 
-	ASSERT_OK(bloom_create(self->fd, "a", variant->type, 10000, P01, 0));
+	ASSERT_OK(bt_create(self->fd, "a", variant->type, 10000, P01, 0));
 	ASSERT_OK(create_like(self->fd, "b", "a"));
-	ASSERT_OK(bloom_info(self->fd, "a", &ia));
-	ASSERT_OK(bloom_info(self->fd, "b", &ib));
+	ASSERT_OK(bt_info(self->fd, "a", &ia));
+	ASSERT_OK(bt_info(self->fd, "b", &ib));
 	EXPECT_EQ(ia.type, ib.type);
 	EXPECT_EQ(ia.bits, ib.bits);
 	EXPECT_EQ(ia.hashes, ib.hashes);
@@ -508,17 +508,17 @@ TEST_F(snap, merge_and_like)
 	/* bits_set, kept as bits turn on, is that of one filter of all keys */
 	ASSERT_OK(create_like(self->fd, "u", "a"));
 	ASSERT_OK(add_range(self->fd, "u", "k", 0, NKEYS, 1, BLOOM_IOC_ADD));
-	ASSERT_OK(bloom_info(self->fd, "u", &iu));
-	ASSERT_OK(bloom_info(self->fd, "a", &ia));
+	ASSERT_OK(bt_info(self->fd, "u", &iu));
+	ASSERT_OK(bt_info(self->fd, "a", &ia));
 	EXPECT_EQ(iu.bits_set, ia.bits_set);
 	/* b unchanged: only its own keys (and false positives) */
-	ASSERT_OK(bloom_info(self->fd, "b", &ib));
-	ASSERT_OK(bloom_info(self->fd, "a", &ia));
+	ASSERT_OK(bt_info(self->fd, "b", &ib));
+	ASSERT_OK(bt_info(self->fd, "a", &ia));
 	EXPECT_LT(ib.bits_set, ia.bits_set);
 	/* refusals */
 	EXPECT_ERRNO(EINVAL, pair(self->fd, BLOOM_IOC_MERGE, "a", "a"));
 	EXPECT_ERRNO(ENOENT, pair(self->fd, BLOOM_IOC_MERGE, "a", "zz"));
-	ASSERT_OK(bloom_create(self->fd, "c", variant->type, 10000, P01, 0));
+	ASSERT_OK(bt_create(self->fd, "c", variant->type, 10000, P01, 0));
 	EXPECT_ERRNO(EINVAL, pair(self->fd, BLOOM_IOC_MERGE, "a", "c"))
 		TH_LOG("another hash key");
 	ASSERT_OK(create_keyed(self->fd, "d", variant->type, 20000));
@@ -543,9 +543,9 @@ TEST_F(snap, merge_and_like)
 		c.bits_per_key_milli = 10000;
 		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 		c.bits_per_key_milli = 0;
-		c.reserved2 = 1;
+		c.reserved = 1;
 		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-		c.reserved2 = 0;
+		c.reserved = 0;
 		c.flags |= BLOOM_CREATE_F_SIZE;
 		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 		c.flags = BLOOM_CREATE_F_LIKE;
@@ -565,8 +565,8 @@ TEST_F(snap, flush)
 
 	ASSERT_OK(create_keyed(self->fd, "f", variant->type, 10000));
 	ASSERT_OK(add_range(self->fd, "f", "k", 0, NKEYS, 1, BLOOM_IOC_ADD));
-	ASSERT_OK(bloom_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "f"));
-	ASSERT_OK(bloom_info(self->fd, "f", &i));
+	ASSERT_OK(bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "f"));
+	ASSERT_OK(bt_info(self->fd, "f", &i));
 	EXPECT_EQ(0, i.bits_set);
 	EXPECT_EQ(0, i.count);
 	EXPECT_EQ(0, i.adds);
@@ -580,7 +580,7 @@ TEST_F(snap, flush)
 	for (n = 0, k = 0; k < 10; k++)
 		n += got[k];
 	EXPECT_EQ(10, n);
-	EXPECT_ERRNO(ENOENT, bloom_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "x"));
+	EXPECT_ERRNO(ENOENT, bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "x"));
 }
 
 /* SWAP and restore --replace: contents move, names and fds stay. */
@@ -593,26 +593,26 @@ TEST_F(snap, swap_and_replace)
 	int bound, i, n;
 
 	ASSERT_OK(create_keyed(self->fd, "a", variant->type, 10000));
-	ASSERT_OK(bloom_create(self->fd, "b", variant->type, 20000, P01, 0));
+	ASSERT_OK(bt_create(self->fd, "b", variant->type, 20000, P01, 0));
 	ASSERT_OK(add_range(self->fd, "a", "ka", 0, NKEYS, 1, BLOOM_IOC_ADD));
 	ASSERT_OK(add_range(self->fd, "b", "kb", 0, NKEYS, 1, BLOOM_IOC_ADD));
-	ASSERT_OK(bloom_info(self->fd, "a", &ia));
+	ASSERT_OK(bt_info(self->fd, "a", &ia));
 	ASSERT_OK(save(self->fd, "a", &sa, &la));
 	ASSERT_OK(save(self->fd, "b", &sb, &lb));
-	bound = bloom_open();
+	bound = bt_open();
 	ASSERT_LE(0, bound);
-	ASSERT_OK(bloom_bind(bound, "a"));
+	ASSERT_OK(bt_bind(bound, "a"));
 
 	ASSERT_OK(pair(self->fd, BLOOM_IOC_SWAP, "a", "b"));
 	/* "a" now holds b's contents, also through the bound descriptor */
-	ASSERT_OK(bloom_info(self->fd, "b", &ib));
+	ASSERT_OK(bt_info(self->fd, "b", &ib));
 	EXPECT_EQ(ia.bits, ib.bits);
 	EXPECT_EQ(ia.bits_set, ib.bits_set);
 	for (n = 0, i = 0; i < 200; i++) {
 		char key[32];
 
 		snprintf(key, sizeof(key), "kb-%d", i);
-		n += bloom_one(bound, BLOOM_IOC_QUERY, key, strlen(key)) == 1;
+		n += bt_one(bound, BLOOM_IOC_QUERY, key, strlen(key)) == 1;
 	}
 	EXPECT_EQ(200, n);
 	ASSERT_OK(answers("b", "ka", NKEYS, got));
@@ -633,7 +633,7 @@ TEST_F(snap, swap_and_replace)
 		char key[32];
 
 		snprintf(key, sizeof(key), "ka-%d", i);
-		n += bloom_one(bound, BLOOM_IOC_QUERY, key, strlen(key)) == 1;
+		n += bt_one(bound, BLOOM_IOC_QUERY, key, strlen(key)) == 1;
 	}
 	EXPECT_EQ(200, n) TH_LOG("the bound descriptor sees the new contents");
 	EXPECT_EQ(2, count_filters(self->fd));
@@ -650,9 +650,9 @@ TEST_F(snap, swap_and_replace)
 		n += got[i];
 	EXPECT_EQ(NKEYS, n);
 	/* another type: refused */
-	ASSERT_OK(bloom_create(self->fd, "other", variant->type ==
-			       BLOOM_TYPE_STANDARD ? BLOOM_TYPE_BLOCKED :
-			       BLOOM_TYPE_STANDARD, 1000, P01, 0));
+	ASSERT_OK(bt_create(self->fd, "other", variant->type ==
+			    BLOOM_TYPE_STANDARD ? BLOOM_TYPE_BLOCKED :
+			    BLOOM_TYPE_STANDARD, 1000, P01, 0));
 	EXPECT_ERRNO(EINVAL, pair(self->fd, BLOOM_IOC_SWAP, "a", "other"));
 	EXPECT_ERRNO(EINVAL, restore_flags(self->fd, sb, lb, "other",
 					   BLOOM_RESTORE_F_REPLACE));
@@ -689,9 +689,9 @@ static void *rr_reader(void *p)
 	struct rr_arg *a = p;
 	struct rr *rr = a->rr;
 	char key[32];
-	int fd = bloom_open(), i, r;
+	int fd = bt_open(), i, r;
 
-	if (fd < 0 || bloom_bind(fd, "r")) {
+	if (fd < 0 || bt_bind(fd, "r")) {
 		rr->errors[a->id]++;
 		pthread_barrier_wait(&rr->start);
 		return NULL;
@@ -700,7 +700,7 @@ static void *rr_reader(void *p)
 	do {
 		for (i = 0; i < RR_KEYS; i++) {
 			snprintf(key, sizeof(key), "k-%d", i);
-			r = bloom_one(fd, BLOOM_IOC_QUERY, key, strlen(key));
+			r = bt_one(fd, BLOOM_IOC_QUERY, key, strlen(key));
 			if (r < 0)
 				rr->errors[a->id]++;
 			else if (!r)
@@ -725,10 +725,10 @@ TEST_F(snap, queries_during_replace_and_swap)
 	ASSERT_NE(NULL, rr);
 	/* version 1: the keys; version 2: the keys and more, in a bigger
 	 * filter with another hash key */
-	ASSERT_OK(bloom_create(self->fd, "r", variant->type, 5000, P01, 0));
+	ASSERT_OK(bt_create(self->fd, "r", variant->type, 5000, P01, 0));
 	ASSERT_OK(add_range(self->fd, "r", "k", 0, RR_KEYS, 1, BLOOM_IOC_ADD));
 	ASSERT_OK(save(self->fd, "r", &s1, &l1));
-	ASSERT_OK(bloom_create(self->fd, "v2", variant->type, 20000, P01, 0));
+	ASSERT_OK(bt_create(self->fd, "v2", variant->type, 20000, P01, 0));
 	ASSERT_OK(add_range(self->fd, "v2", "k", 0, RR_KEYS, 1,
 			    BLOOM_IOC_ADD));
 	ASSERT_OK(add_range(self->fd, "v2", "more", 0, 2000, 1,
@@ -770,16 +770,16 @@ TEST_F(snap, queries_during_replace_and_swap)
 TEST(merge_saturates)
 {
 	struct bloom_info i;
-	int fd = bloom_open();
+	int fd = bt_open();
 
 	ASSERT_LE(0, fd);
-	bloom_destroy_all();
-	ASSERT_OK(bloom_create(fd, "a", BLOOM_TYPE_COUNTING, 1000, P01, 0));
+	bt_destroy_all();
+	ASSERT_OK(bt_create(fd, "a", BLOOM_TYPE_COUNTING, 1000, P01, 0));
 	ASSERT_OK(create_like(fd, "b", "a"));
 	ASSERT_OK(add_range(fd, "a", "same", 0, 1, 9, BLOOM_IOC_ADD));
 	ASSERT_OK(add_range(fd, "b", "same", 0, 1, 9, BLOOM_IOC_ADD));
 	ASSERT_OK(pair(fd, BLOOM_IOC_MERGE, "a", "b"));
-	ASSERT_OK(bloom_info(fd, "a", &i));
+	ASSERT_OK(bt_info(fd, "a", &i));
 	/* k counters, fewer if two of the key's positions coincide */
 	EXPECT_LE(1, i.saturated);
 	EXPECT_GE(i.hashes, i.saturated);
@@ -791,7 +791,7 @@ TEST(merge_saturates)
 		ASSERT_OK(answers("a", "same", 1, &got));
 		EXPECT_EQ(1, got);
 	}
-	bloom_destroy_all();
+	bt_destroy_all();
 	close(fd);
 }
 
@@ -808,16 +808,16 @@ static void drop_privileges(void)
 
 TEST(unprivileged_refused)
 {
-	struct unpriv *r = bloom_shared_page();
+	struct unpriv *r = bt_shared_page();
 	__u8 *s;
 	size_t len;
 	pid_t pid;
-	int fd = bloom_open(), st;
+	int fd = bt_open(), st;
 
 	ASSERT_LE(0, fd);
 	ASSERT_NE(NULL, r);
-	bloom_destroy_all();
-	ASSERT_OK(bloom_create(fd, "a", BLOOM_TYPE_STANDARD, 1000, P01, 0));
+	bt_destroy_all();
+	ASSERT_OK(bt_create(fd, "a", BLOOM_TYPE_STANDARD, 1000, P01, 0));
 	ASSERT_OK(create_like(fd, "b", "a"));
 	ASSERT_OK(save(fd, "a", &s, &len));
 	pid = fork();
@@ -832,7 +832,7 @@ TEST(unprivileged_refused)
 		r->save = errno_of(ioctl(fd, BLOOM_IOC_SAVE, &sv));
 		r->restore = errno_of(restore(fd, s, len, "c"));
 		r->merge = errno_of(pair(fd, BLOOM_IOC_MERGE, "a", "b"));
-		r->flush = errno_of(bloom_name_ioctl(fd, BLOOM_IOC_FLUSH, "a"));
+		r->flush = errno_of(bt_name_ioctl(fd, BLOOM_IOC_FLUSH, "a"));
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
@@ -843,7 +843,7 @@ TEST(unprivileged_refused)
 	EXPECT_EQ(EPERM, r->flush);
 	EXPECT_EQ(2, count_filters(fd));
 	free(s);
-	bloom_destroy_all();
+	bt_destroy_all();
 	close(fd);
 }
 

@@ -62,7 +62,7 @@ FIXTURE(stress) {
 
 FIXTURE_SETUP(stress)
 {
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
 	/* Our descriptor and nothing else. */
 	self->live0 = live_allocations_baseline(1);
@@ -72,7 +72,7 @@ FIXTURE_SETUP(stress)
 FIXTURE_TEARDOWN(stress)
 {
 	close(self->fd);
-	bloom_destroy_all();
+	bt_destroy_all();
 }
 
 /* ---- destroy under users ---------------------------------------------- */
@@ -100,17 +100,17 @@ static void *destroy_user(void *arg)
 	while (now_sec() < u->deadline || !atomic_load(&u->stale)) {
 		switch (n++ % 3) {
 		case 0:
-			e = errno_of(bloom_batch(u->fd, BLOOM_IOC_ADD, keys,
-						 sizeof(keys), 32, 16, NULL,
-						 NULL, NULL));
+			e = errno_of(bt_batch(u->fd, BLOOM_IOC_ADD, keys,
+					      sizeof(keys), 32, 16, NULL,
+					      NULL, NULL));
 			break;
 		case 1:
-			e = errno_of(bloom_batch(u->fd, BLOOM_IOC_QUERY, keys,
-						 sizeof(keys), 32, 16, NULL,
-						 res, NULL));
+			e = errno_of(bt_batch(u->fd, BLOOM_IOC_QUERY, keys,
+					      sizeof(keys), 32, 16, NULL,
+					      res, NULL));
 			break;
 		default:
-			e = errno_of(bloom_info(u->fd, NULL, &info));
+			e = errno_of(bt_info(u->fd, NULL, &info));
 			break;
 		}
 		if (!e && atomic_load(&u->stale))
@@ -139,14 +139,14 @@ TEST_F_TIMEOUT(stress, destroy_while_in_use, 60)
 	for (type = 1; type <= NTYPES; type++) {
 		double deadline = now_sec() + 10;
 
-		ASSERT_OK(bloom_create(self->fd, "victim", type, 10000,
-				       10000000, 0));
+		ASSERT_OK(bt_create(self->fd, "victim", type, 10000,
+				    10000000, 0));
 		for (i = 0; i < 3; i++) {
 			memset(&u[i], 0, sizeof(u[i]));
 			u[i].deadline = deadline;
-			u[i].fd = bloom_open();
+			u[i].fd = bt_open();
 			ASSERT_LE(0, u[i].fd);
-			ASSERT_OK(bloom_bind(u[i].fd, "victim"));
+			ASSERT_OK(bt_bind(u[i].fd, "victim"));
 			ASSERT_EQ(0, pthread_create(&th[i], NULL, destroy_user,
 						    &u[i]));
 		}
@@ -155,19 +155,19 @@ TEST_F_TIMEOUT(stress, destroy_while_in_use, 60)
 			for (ready = 0, i = 0; i < 3; i++)
 				ready += atomic_load(&u[i].ok_ops) > 5;
 		} while (ready < 3 && now_sec() < deadline);
-		ASSERT_OK(bloom_destroy(self->fd, "victim"));
+		ASSERT_OK(bt_destroy(self->fd, "victim"));
 		/* The name (and the memory) are free at once. */
-		ASSERT_OK(bloom_create(self->fd, "victim", type, 100, 10000000,
-				       0));
-		ASSERT_OK(bloom_destroy(self->fd, "victim"));
+		ASSERT_OK(bt_create(self->fd, "victim", type, 100, 10000000,
+				    0));
+		ASSERT_OK(bt_destroy(self->fd, "victim"));
 		for (i = 0; i < 3; i++) {
 			pthread_join(th[i], NULL);
 			EXPECT_EQ(0, u[i].bad_errno)
-				TH_LOG("%s: user %d: %s", bloom_type_str(type),
+				TH_LOG("%s: user %d: %s", bt_type_str(type),
 				       i, strerror(u[i].bad_errno));
 			EXPECT_LT(0, atomic_load(&u[i].stale))
 				TH_LOG("%s: user %d never saw ESTALE",
-				       bloom_type_str(type), i);
+				       bt_type_str(type), i);
 			EXPECT_EQ(0, u[i].ok_after_stale);
 			close(u[i].fd);
 		}
@@ -208,8 +208,8 @@ static void *close_user(void *arg)
 		if (c->type >= BLOOM_TYPE_COUNTING && n % 4 == 3)
 			cmd = BLOOM_IOC_DELETE;
 		atomic_fetch_add(&c->in_flight, 1);
-		e = errno_of(bloom_batch(c->fd, cmd, keys, CBATCH * 16, CBATCH,
-					 16, NULL, res, NULL));
+		e = errno_of(bt_batch(c->fd, cmd, keys, CBATCH * 16, CBATCH,
+				      16, NULL, res, NULL));
 		atomic_fetch_sub(&c->in_flight, 1);
 		atomic_fetch_add(&c->calls, 1);
 		if (!e) {
@@ -243,10 +243,10 @@ TEST_F_TIMEOUT(stress, close_fd_mid_batch, 60)
 	for (r = 0; r < CLOSE_ROUNDS; r++) {
 		memset(&c, 0, sizeof(c));
 		c.type = 1 + r % NTYPES;
-		c.fd = bloom_open();
+		c.fd = bt_open();
 		ASSERT_LE(0, c.fd);
-		ASSERT_OK(bloom_create(c.fd, "closing", c.type, 50000,
-				       10000000, BLOOM_CREATE_F_BIND));
+		ASSERT_OK(bt_create(c.fd, "closing", c.type, 50000,
+				    10000000, BLOOM_CREATE_F_BIND));
 		for (i = 0; i < 3; i++)
 			ASSERT_EQ(0, pthread_create(&th[i], NULL, close_user,
 						    &c));
@@ -260,12 +260,12 @@ TEST_F_TIMEOUT(stress, close_fd_mid_batch, 60)
 		for (i = 0; i < 3; i++)
 			pthread_join(th[i], NULL);
 		EXPECT_EQ(0, c.bad_errno)
-			TH_LOG("round %d (%s): %s", r, bloom_type_str(c.type),
+			TH_LOG("round %d (%s): %s", r, bt_type_str(c.type),
 			       strerror(c.bad_errno));
 		EXPECT_EQ(3, atomic_load(&c.ebadf));
 		calls += atomic_load(&c.calls);
 		oks += atomic_load(&c.ok);
-		ASSERT_OK(bloom_destroy(self->fd, "closing"));
+		ASSERT_OK(bt_destroy(self->fd, "closing"));
 	}
 	TH_LOG("%d rounds, %lu batch calls (%lu ok), closed with a call in flight %lu times",
 	       CLOSE_ROUNDS, calls, oks, closed_busy);
@@ -319,13 +319,13 @@ TEST_F(stress, rmmod_refused_while_open)
 	EXPECT_NE(0, st) TH_LOG("rmmod bloom succeeded with /dev/bloom open");
 	EXPECT_NE(NULL, strstr(out, "in use")) TH_LOG("rmmod said: %s", out);
 	ASSERT_EQ(0, access("/sys/module/bloom", F_OK));
-	ASSERT_OK(bloom_version(self->fd, &v));
+	ASSERT_OK(bt_version(self->fd, &v));
 
-	fd2 = bloom_open();
+	fd2 = bt_open();
 	ASSERT_LE(0, fd2);
-	ASSERT_OK(bloom_create(fd2, "held", BLOOM_TYPE_DLEFT, 1000, 10000000,
-			       BLOOM_CREATE_F_BIND));
-	ASSERT_OK(bloom_destroy(self->fd, "held"));
+	ASSERT_OK(bt_create(fd2, "held", BLOOM_TYPE_DLEFT, 1000, 10000000,
+			    BLOOM_CREATE_F_BIND));
+	ASSERT_OK(bt_destroy(self->fd, "held"));
 	close(self->fd);
 	self->fd = -1;
 	/* Only the stale bound descriptor is left open now. */
@@ -333,10 +333,10 @@ TEST_F(stress, rmmod_refused_while_open)
 	EXPECT_NE(0, st) TH_LOG("rmmod succeeded with a stale fd open");
 	EXPECT_NE(NULL, strstr(out, "in use")) TH_LOG("rmmod said: %s", out);
 	ASSERT_EQ(0, access("/sys/module/bloom", F_OK));
-	EXPECT_ERRNO(ESTALE, bloom_info(fd2, NULL,
-					&(struct bloom_info){ 0 }));
+	EXPECT_ERRNO(ESTALE, bt_info(fd2, NULL,
+				     &(struct bloom_info){ 0 }));
 	close(fd2);
-	self->fd = bloom_open();
+	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
 }
@@ -433,45 +433,45 @@ static void *mix_worker(void *arg)
 			own_key(mx->tid, (__u32)(r >> 32) + i, keys + 16 * i);
 
 		if (pick < 8) {
-			e = errno_of(bloom_create(m->anchor_fd[1], name, type,
-						  1 + (r >> 40) % 5000,
-						  1000000 + (r >> 20) % 100000000,
-						  0));
+			e = errno_of(bt_create(m->anchor_fd[1], name, type,
+					       1 + (r >> 40) % 5000,
+					       1000000 + (r >> 20) % 100000000,
+					       0));
 			ACCOUNT(m, OP_CREATE, name, e, EEXIST);
 		} else if (pick < 14) {
-			e = errno_of(bloom_destroy(m->anchor_fd[2], name));
+			e = errno_of(bt_destroy(m->anchor_fd[2], name));
 			ACCOUNT(m, OP_DESTROY, name, e, ENOENT);
 		} else if (pick < 22) {
 			/* A fresh descriptor bound to a pool filter. */
 			if (fd >= 0)
 				close(fd);
-			fd = bloom_open();
+			fd = bt_open();
 			if (fd < 0) {
 				bad(m, OP_BIND, "open", errno);
 				break;
 			}
-			e = errno_of(bloom_bind(fd, name));
+			e = errno_of(bt_bind(fd, name));
 			ACCOUNT(m, OP_BIND, name, e, ENOENT);
 		} else if (pick < 50 && fd < 0) {
 			continue;	/* no descriptor of our own yet */
 		} else if (pick < 34) {
-			e = errno_of(bloom_batch(fd, BLOOM_IOC_ADD, keys, n * 16,
-						 n, 16, NULL, res, NULL));
+			e = errno_of(bt_batch(fd, BLOOM_IOC_ADD, keys, n * 16,
+					      n, 16, NULL, res, NULL));
 			/* Unbound (EBADFD), destroyed (ESTALE), full d-left. */
 			ACCOUNT(m, OP_ADD, "bound", e, EBADFD, ESTALE, ENOSPC);
 		} else if (pick < 40) {
-			e = errno_of(bloom_batch(fd, BLOOM_IOC_DELETE, keys,
-						 n * 16, n, 16, NULL, res,
-						 NULL));
+			e = errno_of(bt_batch(fd, BLOOM_IOC_DELETE, keys,
+					      n * 16, n, 16, NULL, res,
+					      NULL));
 			ACCOUNT(m, OP_DELETE, "bound", e, EBADFD, ESTALE,
 				EOPNOTSUPP);
 		} else if (pick < 50) {
-			e = errno_of(bloom_batch(fd, BLOOM_IOC_QUERY, keys,
-						 n * 16, n, 16, NULL, res,
-						 NULL));
+			e = errno_of(bt_batch(fd, BLOOM_IOC_QUERY, keys,
+					      n * 16, n, 16, NULL, res,
+					      NULL));
 			ACCOUNT(m, OP_QUERY, "bound", e, EBADFD, ESTALE);
 		} else if (pick < 56) {
-			e = errno_of(bloom_info(m->anchor_fd[3], name, &info));
+			e = errno_of(bt_info(m->anchor_fd[3], name, &info));
 			ACCOUNT(m, OP_INFO, name, e, ENOENT);
 			if (!e && (info.type < 1 || info.type > NTYPES ||
 				   strcmp(info.name, name)))
@@ -490,14 +490,14 @@ static void *mix_worker(void *arg)
 			/* Add one of my own keys to an anchor, then check it. */
 			i = (r >> 32) % OWN_KEYS;
 			own_key(mx->tid, i, keys);
-			e = errno_of(bloom_batch(m->anchor_fd[type],
-						 BLOOM_IOC_ADD, keys, 16, 1, 16,
-						 NULL, res, NULL));
+			e = errno_of(bt_batch(m->anchor_fd[type],
+					      BLOOM_IOC_ADD, keys, 16, 1, 16,
+					      NULL, res, NULL));
 			ACCOUNT(m, OP_ANCHOR_ADD, "anchor", e, ENOSPC);
 			if (!e && added[type][i] < 255)
 				added[type][i]++;
-			if (!e && bloom_one(m->anchor_fd[type], BLOOM_IOC_QUERY,
-					    keys, 16) != 1)
+			if (!e && bt_one(m->anchor_fd[type], BLOOM_IOC_QUERY,
+					 keys, 16) != 1)
 				atomic_fetch_add(&m->false_negatives, 1);
 		} else if (pick < 88) {
 			/* Delete only what I added: never a caller's error. */
@@ -508,9 +508,9 @@ static void *mix_worker(void *arg)
 				continue;
 			own_key(mx->tid, i, keys);
 			memset(res, 0, sizeof(res));
-			e = errno_of(bloom_batch(m->anchor_fd[type],
-						 BLOOM_IOC_DELETE, keys, 16, 1,
-						 16, NULL, res, &db));
+			e = errno_of(bt_batch(m->anchor_fd[type],
+					      BLOOM_IOC_DELETE, keys, 16, 1,
+					      16, NULL, res, &db));
 			ACCOUNT(m, OP_ANCHOR_DELETE, "anchor", e, 0);
 			/* found: removed, or pinned by a saturated counter */
 			if (!e && !(res[0] & 1) && db.out_pinned != 1)
@@ -525,10 +525,10 @@ static void *mix_worker(void *arg)
 			for (i = 0; i < 64; i++)
 				anchor_key(base + i, keys + 16 * i);
 			memset(res, 0, sizeof(res));
-			e = errno_of(bloom_batch(m->anchor_fd[type],
-						 BLOOM_IOC_QUERY, keys,
-						 sizeof(keys), 64, 16, NULL,
-						 res, NULL));
+			e = errno_of(bt_batch(m->anchor_fd[type],
+					      BLOOM_IOC_QUERY, keys,
+					      sizeof(keys), 64, 16, NULL,
+					      res, NULL));
 			ACCOUNT(m, OP_ANCHOR_QUERY, "anchor", e, 0);
 			if (!e && popcount_bm(res, 64) != 64)
 				atomic_fetch_add(&m->false_negatives,
@@ -536,9 +536,9 @@ static void *mix_worker(void *arg)
 			for (i = 0; i < OWN_KEYS && cnt < 64; i++)
 				if (added[type][i])
 					own_key(mx->tid, i, keys + 16 * cnt++);
-			if (cnt && !bloom_batch(m->anchor_fd[type],
-						BLOOM_IOC_QUERY, keys, cnt * 16,
-						cnt, 16, NULL, res, NULL) &&
+			if (cnt && !bt_batch(m->anchor_fd[type],
+					     BLOOM_IOC_QUERY, keys, cnt * 16,
+					     cnt, 16, NULL, res, NULL) &&
 			    popcount_bm(res, cnt) != cnt)
 				atomic_fetch_add(&m->false_negatives,
 						 cnt - popcount_bm(res, cnt));
@@ -566,15 +566,15 @@ TEST_F_TIMEOUT(stress, mixed_threads_all_types, 90)
 	for (i = 0; i < ANCHOR_KEYS; i++)
 		anchor_key(i, keys + 16 * i);
 	for (type = 1; type <= NTYPES; type++) {
-		snprintf(an, sizeof(an), "anchor-%s", bloom_type_str(type));
-		m->anchor_fd[type] = bloom_open();
+		snprintf(an, sizeof(an), "anchor-%s", bt_type_str(type));
+		m->anchor_fd[type] = bt_open();
 		ASSERT_LE(0, m->anchor_fd[type]);
 		/* Roomy, so d-left never refuses an anchor key. */
-		ASSERT_OK(bloom_create(m->anchor_fd[type], an, type, 20000,
-				       10000000, BLOOM_CREATE_F_BIND));
-		ASSERT_OK(bloom_batch(m->anchor_fd[type], BLOOM_IOC_ADD, keys,
-				      sizeof(keys), ANCHOR_KEYS, 16, NULL, NULL,
-				      NULL));
+		ASSERT_OK(bt_create(m->anchor_fd[type], an, type, 20000,
+				    10000000, BLOOM_CREATE_F_BIND));
+		ASSERT_OK(bt_batch(m->anchor_fd[type], BLOOM_IOC_ADD, keys,
+				   sizeof(keys), ANCHOR_KEYS, 16, NULL, NULL,
+				   NULL));
 	}
 	t0 = now_sec();
 	m->deadline = t0 + MIX_SECONDS;
@@ -605,19 +605,19 @@ TEST_F_TIMEOUT(stress, mixed_threads_all_types, 90)
 	for (type = 1; type <= NTYPES; type++) {
 		__u8 res[ANCHOR_KEYS / 8];
 
-		ASSERT_OK(bloom_batch(m->anchor_fd[type], BLOOM_IOC_QUERY, keys,
-				      sizeof(keys), ANCHOR_KEYS, 16, NULL, res,
-				      NULL));
+		ASSERT_OK(bt_batch(m->anchor_fd[type], BLOOM_IOC_QUERY, keys,
+				   sizeof(keys), ANCHOR_KEYS, 16, NULL, res,
+				   NULL));
 		EXPECT_EQ(ANCHOR_KEYS, popcount_bm(res, ANCHOR_KEYS))
-			TH_LOG("%s anchor", bloom_type_str(type));
+			TH_LOG("%s anchor", bt_type_str(type));
 		close(m->anchor_fd[type]);
 	}
 	EXPECT_GT(m->deadline + 20, now_sec()) TH_LOG("threads overran");
-	bloom_destroy_all();
+	bt_destroy_all();
 	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
 	free(m);
 }
 
-BLOOM_LEAK_CHECK_TEST()
+BT_LEAK_CHECK_TEST()
 
 TEST_HARNESS_MAIN

@@ -3,10 +3,12 @@
  * Shared helpers for the bloom kselftests: thin wrappers around the raw
  * ioctls of uapi/linux/bloom.h (deliberately not libbloom, so that the tests
  * check the ABI itself), sysfs readers and the leak check every test program
- * ends with.
+ * ends with. The wrappers are named bt_* so that they are never mistaken for
+ * libbloom's bloom_* functions, which take other arguments and return
+ * -errno.
  *
  * Wrappers return the ioctl's return value and leave errno alone, so a test
- * can write EXPECT_ERRNO(EINVAL, bloom_create(...)).
+ * can write EXPECT_ERRNO(EINVAL, bt_create(...)).
  */
 #ifndef BLOOM_TEST_H
 #define BLOOM_TEST_H
@@ -33,31 +35,23 @@
 #define BLOOM_DEBUGFS		"/sys/kernel/debug/bloom"	/* not ABI */
 #define BLOOM_MAX_MEMORY	"/sys/module/bloom/parameters/max_memory"
 
-/* ABI version 1 is the first version of every struct. */
-#define BLOOM_VERSION_SIZE_VER0	56
-#define BLOOM_CREATE_SIZE_VER0	88
-#define BLOOM_NAME_SIZE_VER0	40
-#define BLOOM_INFO_SIZE_VER0	120
-#define BLOOM_LIST_SIZE_VER0	24
-#define BLOOM_BATCH_SIZE_VER0	56
-/* ABI version 2 appended the delete and d-left statistics to bloom_info. */
-#define BLOOM_INFO_SIZE_VER1	200
 /*
- * ABI version 3 appended memory_bytes, bits_per_key_milli, reserved2 (104
- * bytes, sizing), then @like (136 bytes, snapshots), then growth and
- * tightening_ppm (144 bytes, scalable filters) to bloom_create;
- * delete_pinned, the estimates, the stages, then the firewall rule
- * statistics (packets, packet_hits, rules) to bloom_info; the pinned
- * bitmap and count to bloom_batch; and added the snapshot structs and
- * bloom_stages.
+ * The size of every struct of the ABI, as the kernel must expect it: a
+ * change of the header that moves one is caught by struct_sizes_are_abi.
  */
-#define BLOOM_CREATE_SIZE_VER3	144
-#define BLOOM_INFO_SIZE_VER3	264
-#define BLOOM_BATCH_SIZE_VER2	72
-#define BLOOM_SAVE_SIZE_VER3	64
-#define BLOOM_RESTORE_SIZE_VER3	56
-#define BLOOM_PAIR_SIZE_VER3	72
-#define BLOOM_STAGES_SIZE_VER3	56
+#define BT_VERSION_SIZE	64
+#define BT_CREATE_SIZE	144
+#define BT_NAME_SIZE		48
+#define BT_INFO_SIZE		256
+#define BT_LIST_SIZE		32
+#define BT_BATCH_SIZE	72
+#define BT_SAVE_SIZE		72
+#define BT_RESTORE_SIZE	64
+#define BT_PAIR_SIZE		80
+#define BT_STAGES_SIZE	64
+#define BT_STAGE_SIZE	48
+/* The largest size a caller may pass (E2BIG above, before any reading). */
+#define BT_ARG_SIZE_MAX	4096
 
 /*
  * A canonical kernel address on x86-64 (the kernel text mapping): the kernel
@@ -106,7 +100,7 @@ static inline void set_name(char *field, const char *name)
  * earlier tests leave their figures there for a last one to print side by
  * side. NULL if it cannot be mapped; the tests then skip the summary.
  */
-static inline void *bloom_shared_page(void)
+static inline void *bt_shared_page(void)
 {
 	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -114,15 +108,15 @@ static inline void *bloom_shared_page(void)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static inline int bloom_open(void)
+static inline int bt_open(void)
 {
 	return open(BLOOM_DEV, O_RDWR | O_CLOEXEC);
 }
 
 /* A filled-in create request; callers tweak fields before the ioctl. */
-static inline struct bloom_create bloom_create_req(const char *name, __u32 type,
-						   __u64 capacity, __u32 fpp_ppb,
-						   __u32 flags)
+static inline struct bloom_create bt_create_req(const char *name, __u32 type,
+						__u64 capacity, __u32 fpp_ppb,
+						__u32 flags)
 {
 	struct bloom_create c;
 
@@ -136,16 +130,16 @@ static inline struct bloom_create bloom_create_req(const char *name, __u32 type,
 	return c;
 }
 
-static inline int bloom_create(int fd, const char *name, __u32 type,
-			       __u64 capacity, __u32 fpp_ppb, __u32 flags)
+static inline int bt_create(int fd, const char *name, __u32 type,
+			    __u64 capacity, __u32 fpp_ppb, __u32 flags)
 {
-	struct bloom_create c = bloom_create_req(name, type, capacity, fpp_ppb,
-						 flags);
+	struct bloom_create c = bt_create_req(name, type, capacity, fpp_ppb,
+					      flags);
 
 	return ioctl(fd, BLOOM_IOC_CREATE, &c);
 }
 
-static inline int bloom_name_ioctl(int fd, unsigned long cmd, const char *name)
+static inline int bt_name_ioctl(int fd, unsigned long cmd, const char *name)
 {
 	struct bloom_name n;
 
@@ -155,18 +149,18 @@ static inline int bloom_name_ioctl(int fd, unsigned long cmd, const char *name)
 	return ioctl(fd, cmd, &n);
 }
 
-static inline int bloom_destroy(int fd, const char *name)
+static inline int bt_destroy(int fd, const char *name)
 {
-	return bloom_name_ioctl(fd, BLOOM_IOC_DESTROY, name);
+	return bt_name_ioctl(fd, BLOOM_IOC_DESTROY, name);
 }
 
-static inline int bloom_bind(int fd, const char *name)
+static inline int bt_bind(int fd, const char *name)
 {
-	return bloom_name_ioctl(fd, BLOOM_IOC_BIND, name);
+	return bt_name_ioctl(fd, BLOOM_IOC_BIND, name);
 }
 
 /* INFO by name, or of the bound filter when name is NULL. */
-static inline int bloom_info(int fd, const char *name, struct bloom_info *info)
+static inline int bt_info(int fd, const char *name, struct bloom_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
@@ -175,7 +169,7 @@ static inline int bloom_info(int fd, const char *name, struct bloom_info *info)
 	return ioctl(fd, BLOOM_IOC_INFO, info);
 }
 
-static inline int bloom_version(int fd, struct bloom_version *v)
+static inline int bt_version(int fd, struct bloom_version *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->size = sizeof(*v);
@@ -187,10 +181,10 @@ static inline int bloom_version(int fd, struct bloom_version *v)
  * key_size == 0: lengths at lens. The filled struct is returned through b so
  * callers can look at out_done/out_hits.
  */
-static inline int bloom_batch(int fd, unsigned long cmd, const void *keys,
-			      __u64 keys_len, __u32 nkeys, __u32 key_size,
-			      const __u32 *lens, void *results,
-			      struct bloom_batch *b)
+static inline int bt_batch(int fd, unsigned long cmd, const void *keys,
+			   __u64 keys_len, __u32 nkeys, __u32 key_size,
+			   const __u32 *lens, void *results,
+			   struct bloom_batch *b)
 {
 	struct bloom_batch local;
 
@@ -208,13 +202,13 @@ static inline int bloom_batch(int fd, unsigned long cmd, const void *keys,
 }
 
 /* Single key through a one-key batch. Returns 1 if "may be present". */
-static inline int bloom_one(int fd, unsigned long cmd, const void *key,
-			    __u32 len)
+static inline int bt_one(int fd, unsigned long cmd, const void *key,
+			 __u32 len)
 {
 	struct bloom_batch b;
 	__u8 res = 0;
 
-	if (bloom_batch(fd, cmd, key, len, 1, len, NULL, &res, &b))
+	if (bt_batch(fd, cmd, key, len, 1, len, NULL, &res, &b))
 		return -1;
 	return res & 1;
 }
@@ -276,7 +270,7 @@ static inline long long filter_attr(const char *name, const char *attr)
  * The module's debugfs directory holds the test scaffolding
  * (live_allocations, core_selftest). Mounts debugfs when the VM has not.
  */
-static inline void bloom_debugfs_mount(void)
+static inline void bt_debugfs_mount(void)
 {
 	if (access(BLOOM_DEBUGFS, F_OK))
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
@@ -284,7 +278,7 @@ static inline void bloom_debugfs_mount(void)
 
 static inline long long live_allocations(void)
 {
-	bloom_debugfs_mount();
+	bt_debugfs_mount();
 	return read_u64_file(BLOOM_DEBUGFS "/live_allocations");
 }
 
@@ -294,14 +288,14 @@ static inline long long live_allocations(void)
  * including what a failed test left behind under an unexpected name.
  * Returns the number of filters destroyed, or -1.
  */
-static inline int bloom_destroy_all(void)
+static inline int bt_destroy_all(void)
 {
 	char names[256][BLOOM_NAME_LEN];
 	struct bloom_list l;
 	int fd, n = 0;
 	__u32 i;
 
-	fd = bloom_open();
+	fd = bt_open();
 	if (fd < 0)
 		return -1;
 	memset(&l, 0, sizeof(l));
@@ -313,7 +307,7 @@ static inline int bloom_destroy_all(void)
 		return -1;
 	}
 	for (i = 0; i < l.out_count && i < l.capacity; i++)
-		if (!bloom_destroy(fd, names[i]))
+		if (!bt_destroy(fd, names[i]))
 			n++;
 	close(fd);
 	return n;
@@ -349,7 +343,7 @@ static inline long long wait_u64_file(const char *path, long long want,
  */
 static inline long long wait_live_allocations(long long want, int timeout_ms)
 {
-	bloom_debugfs_mount();
+	bt_debugfs_mount();
 	return wait_u64_file(BLOOM_DEBUGFS "/live_allocations", want,
 			     timeout_ms);
 }
@@ -384,27 +378,27 @@ static inline long long wait_live_allocations_zero(int timeout_ms)
  * earlier tests (they destroy what they create), then the module's own count
  * of live allocations back at 0 once our descriptors are closed.
  */
-#define BLOOM_LEAK_CHECK_TEST()						\
+#define BT_LEAK_CHECK_TEST()						\
 	FIXTURE(zz_leaks) { int unused; };				\
 	FIXTURE_SETUP(zz_leaks) {}					\
 	FIXTURE_TEARDOWN(zz_leaks) {}					\
 	TEST_F(zz_leaks, no_filters_left_and_live_allocations_zero)	\
 	{								\
 		struct bloom_list l = { .size = sizeof(l) };		\
-		int fd = bloom_open();					\
+		int fd = bt_open();					\
 									\
 		ASSERT_LE(0, fd);					\
 		ASSERT_OK(ioctl(fd, BLOOM_IOC_LIST, &l));		\
 		EXPECT_EQ(0, l.out_count)				\
 			TH_LOG("filters left behind by earlier tests");	\
 		close(fd);						\
-		bloom_destroy_all();					\
+		bt_destroy_all();					\
 		EXPECT_EQ(0, wait_live_allocations_zero(5000))	\
 			TH_LOG("live_allocations did not return to 0");	\
 	}
 
 /* A type's name as sysfs shows it, from the header's one table. */
-static inline const char *bloom_type_str(__u32 type)
+static inline const char *bt_type_str(__u32 type)
 {
 	static const char *const names[] = BLOOM_TYPE_NAMES;
 
@@ -468,8 +462,8 @@ static inline long long run_keys16(int fd, unsigned long cmd, __u8 *keys,
 
 		for (i = 0; i < cnt; i++)
 			make_key16(first + done + i, keys + (size_t)16 * i);
-		if (bloom_batch(fd, cmd, keys, (__u64)cnt * 16, cnt, 16, NULL,
-				res, &b) || b.out_done != cnt)
+		if (bt_batch(fd, cmd, keys, (__u64)cnt * 16, cnt, 16, NULL,
+			     res, &b) || b.out_done != cnt)
 			return -1;
 		hits += b.out_hits;
 		if (missing)

@@ -47,25 +47,25 @@ int main(int argc, char **argv)
 	ksft_print_header();
 	ksft_set_plan(3);
 
-	fd = bloom_open();
+	fd = bt_open();
 	if (fd < 0)
 		ksft_exit_fail_msg("open %s: %s (is bloom.ko loaded?)\n",
 				   BLOOM_DEV, strerror(errno));
-	ret = bloom_create(fd, NAME, BLOOM_TYPE_STANDARD, 100000, 10000000,
-			   BLOOM_CREATE_F_BIND);
+	ret = bt_create(fd, NAME, BLOOM_TYPE_STANDARD, 100000, 10000000,
+			BLOOM_CREATE_F_BIND);
 	if (!ret)
-		ret = bloom_one(fd, BLOOM_IOC_ADD, key, sizeof(key)) < 0;
+		ret = bt_one(fd, BLOOM_IOC_ADD, key, sizeof(key)) < 0;
 	for (i = 0; i < NFILTERS && !ret; i++) {
 		snprintf(name, sizeof(name), NAME "-%u", i);
-		ret = bloom_create(fd, name, BLOOM_TYPE_STANDARD, 1000,
-				   10000000, 0);
+		ret = bt_create(fd, name, BLOOM_TYPE_STANDARD, 1000,
+				10000000, 0);
 	}
 	for (i = 0; i < NFILTERS && !ret; i++) {
 		snprintf(name, sizeof(name), NAME "-%u", i);
-		ret = bloom_destroy(fd, name);
+		ret = bt_destroy(fd, name);
 	}
 	if (!ret)
-		ret = bloom_destroy(fd, NAME);
+		ret = bt_destroy(fd, NAME);
 	close(fd);
 	ksft_test_result(!ret, "create %u filters, add, destroy them, close\n",
 			 NFILTERS + 1);

@@ -1,15 +1,106 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Unit tests of libbloom's calls that need no device: option structs (the
- * size-field checks), bloom_strerror's bounds and escaping, the type-name
- * table, rate conversion and the library version; and the core's unit
- * parser, which bloomctl and the module parameter max_memory share. TAP 13.
+ * size-field checks), bloom_batch() against a fake device, bloom_strerror's
+ * bounds and escaping, the type-name table, rate conversion and the library
+ * version; and the core's unit parser, which bloomctl and the module
+ * parameter max_memory share. TAP 13.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <libbloom.h>
 #include "units.h"
 #include "unit.h"
+
+/*
+ * A fake device behind descriptor FAKE_FD, so that bloom_batch()'s
+ * splitting into ioctls and bloom_create_opts()'s requests can be checked
+ * without the module: this program links libbloom.a, so its ioctl() is the
+ * library's. CREATE keeps the request in fake.create. A key is present when
+ * its first byte is odd, and a DELETE finds it pinned when that byte is a
+ * multiple of 3. Call number fake.fail_at fails with EDQUOT after doing
+ * fake.fail_done keys, as an ADD to a scalable filter that cannot grow.
+ */
+#define FAKE_FD	1000
+
+static struct {
+	unsigned int calls, fail_at, fail_done;
+	uint32_t max_nkeys;
+	uint64_t max_bytes;
+	struct bloom_create create;
+} fake;
+
+static int fake_batch(unsigned long cmd, struct bloom_batch *b)
+{
+	const uint8_t *keys = (const uint8_t *)(uintptr_t)b->keys;
+	const uint32_t *lens = (const uint32_t *)(uintptr_t)b->lens;
+	uint8_t *res = (uint8_t *)(uintptr_t)b->results;
+	uint8_t *pin = (uint8_t *)(uintptr_t)b->pinned;
+	uint64_t off = 0;
+	uint32_t i;
+
+	fake.calls++;
+	if (b->size != sizeof(*b) || b->reserved ||
+	    !b->pinned != !(b->flags & BLOOM_BATCH_F_PINNED) ||
+	    (b->pinned && cmd != BLOOM_IOC_DELETE) ||
+	    b->nkeys > BLOOM_BATCH_MAX_KEYS ||
+	    b->keys_len > BLOOM_BATCH_MAX_BYTES) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (b->nkeys > fake.max_nkeys)
+		fake.max_nkeys = b->nkeys;
+	if (b->keys_len > fake.max_bytes)
+		fake.max_bytes = b->keys_len;
+	b->out_hits = 0;
+	b->out_pinned = 0;
+	for (i = 0; i < b->nkeys; i++) {
+		uint8_t k = keys[off];
+		int pinned = cmd == BLOOM_IOC_DELETE && k % 3 == 0;
+		int hit = (k & 1) && !pinned;
+
+		if (fake.calls == fake.fail_at && i == fake.fail_done) {
+			b->out_done = i;
+			errno = EDQUOT;
+			return -1;
+		}
+		off += b->key_size ? b->key_size : lens[i];
+		b->out_hits += hit;
+		b->out_pinned += pinned;
+		if (res)
+			res[i / 8] = (res[i / 8] & ~(1U << (i % 8))) |
+				     hit << (i % 8);
+		if (pin)
+			pin[i / 8] = (pin[i / 8] & ~(1U << (i % 8))) |
+				     pinned << (i % 8);
+	}
+	if (off != b->keys_len) {
+		errno = EINVAL;
+		return -1;
+	}
+	b->out_done = b->nkeys;
+	return 0;
+}
+
+int ioctl(int fd, unsigned long cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (fd != FAKE_FD)
+		return syscall(SYS_ioctl, fd, cmd, arg);
+	if (cmd == BLOOM_IOC_CREATE) {
+		memcpy(&fake.create, arg, sizeof(fake.create));
+		return 0;
+	}
+	return fake_batch(cmd, arg);
+}
 
 /* A caller compiled against a newer header: one more member at the end. */
 struct newer_create_opts {
@@ -63,6 +154,199 @@ static void test_opts(void)
 	check(bloom_create(-1, "x", BLOOM_TYPE_STANDARD, 10, 0.01,
 			   BLOOM_CREATE_F_HASH_KEY) == -EINVAL,
 	      "bloom_create refuses flags that need opts members");
+}
+
+/* A filter like another: the request, and what only the module refuses. */
+static void test_create_like(void)
+{
+	const struct bloom_create *c = &fake.create;
+	int err;
+	BLOOM_OPTS(bloom_create_opts, o, .like = "other",
+		   .flags = BLOOM_CREATE_F_BIND);
+
+	memset(&fake, 0, sizeof(fake));
+	err = bloom_create_opts(FAKE_FD, "x", &o);
+	check(!err && c->size == sizeof(*c) &&
+	      c->flags == (BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) &&
+	      !strcmp(c->name, "x") && !strcmp(c->like, "other") && !c->type &&
+	      !c->capacity && !c->fpp_ppb && !c->bits && !c->hashes,
+	      "like: the name, the other's name, LIKE and BIND, nothing else");
+	o.capacity = 1000;
+	o.fpp = 0.01;
+	o.type = BLOOM_TYPE_BLOCKED;
+	o.memory = 4096;
+	memset(&fake, 0, sizeof(fake));
+	err = bloom_create_opts(FAKE_FD, "x", &o);
+	check(!err && c->capacity == 1000 && c->fpp_ppb == 10000000 &&
+	      c->type == BLOOM_TYPE_BLOCKED && c->memory_bytes == 4096 &&
+	      c->flags == (BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND),
+	      "like with a size: sent as given, for the module to refuse");
+	o.like = "a/b";
+	check(bloom_create_opts(FAKE_FD, "x", &o) == -EINVAL,
+	      "like: a malformed name is refused (-EINVAL)");
+}
+
+/* Key i of a test batch: its first byte decides its result. */
+static uint8_t key_byte(size_t i)
+{
+	return (uint8_t)(i * 7 + i / 256);
+}
+
+/* Whether the bitmaps bloom_batch() filled say what the fake decided. */
+static int results_match(const uint8_t *res, const uint8_t *pin, size_t n,
+			 int del, long *hits, size_t *npinned)
+{
+	size_t i;
+
+	*hits = 0;
+	*npinned = 0;
+	for (i = 0; i < n; i++) {
+		int p = del && key_byte(i) % 3 == 0;
+		int h = (key_byte(i) & 1) && !p;
+
+		if (bloom_result(res, i) != h || (pin && bloom_result(pin, i) != p))
+			return 0;
+		*hits += h;
+		*npinned += p;
+	}
+	return 1;
+}
+
+/* A newer caller's opts: one more member at the end. */
+struct newer_batch_opts {
+	struct bloom_batch_opts old;
+	uint64_t future;
+};
+
+static void test_batch_opts(void)
+{
+	uint8_t key = 1;
+	struct newer_batch_opts nb;
+	size_t done = 99;
+	long r;
+	BLOOM_BATCH_OPTS(o, .key_size = 1, .done = &done);
+
+	check(o.sz == sizeof(o) && o.key_size == 1 && !o.results && !o.pinned,
+	      "BLOOM_BATCH_OPTS sets sz and the members given, zeroes the rest");
+	r = bloom_batch(-1, BLOOM_OP_QUERY, &key, 1, &o);
+	check(r == -EBADF && done == 0, "valid opts reach the ioctl (%ld)", r);
+	r = bloom_batch(-1, BLOOM_OP_CREATE, &key, 1, &o);
+	check(r == -EINVAL, "an op that is no batch: -EINVAL (%ld)", r);
+	r = bloom_batch(-1, (enum bloom_op)1000, &key, 1, NULL);
+	check(r == -EINVAL, "an op past the enum: -EINVAL (%ld)", r);
+	o.sz = 0;
+	check(bloom_batch(-1, BLOOM_OP_ADD, &key, 1, &o) == -EINVAL, "sz 0: -EINVAL");
+	o.sz = sizeof(size_t) - 1;
+	check(bloom_batch(-1, BLOOM_OP_ADD, &key, 1, &o) == -EINVAL,
+	      "sz below its own member: -EINVAL");
+	/* an old caller's struct that ends before key_size: variable keys */
+	o.sz = sizeof(size_t);
+	r = bloom_batch(-1, BLOOM_OP_ADD, &key, 1, &o);
+	check(r == -EINVAL, "a struct too old to have key_size reads it as 0 (%ld)", r);
+	memset(&nb, 0, sizeof(nb));
+	nb.old = o;
+	nb.old.sz = sizeof(nb);
+	nb.old.key_size = 1;
+	r = bloom_batch(-1, BLOOM_OP_ADD, &key, 1, &nb.old);
+	check(r == -EBADF, "a newer caller's larger struct, unknown bytes 0: accepted (%ld)", r);
+	nb.future = 1;
+	r = bloom_batch(-1, BLOOM_OP_ADD, &key, 1, &nb.old);
+	check(r == -E2BIG, "a newer caller's larger struct using what this library lacks: -E2BIG (%ld)", r);
+	o.sz = sizeof(o);
+	o.key_size = BLOOM_KEY_MAX + 1;
+	check(bloom_batch(-1, BLOOM_OP_ADD, &key, 1, &o) == -EINVAL,
+	      "key_size over BLOOM_KEY_MAX: -EINVAL");
+	{
+		struct bloom_key k[2] = { { &key, 1 }, { &key, 0 } };
+
+		check(bloom_batch(-1, BLOOM_OP_ADD, k, 2, NULL) == -EINVAL,
+		      "a key of length 0: -EINVAL before any ioctl");
+	}
+	check(bloom_batch(-1, BLOOM_OP_ADD, NULL, 0, NULL) == 0,
+	      "no keys, NULL opts: 0, no ioctl");
+}
+
+/* @n packed keys of @ksize bytes, each starting with key_byte(i). */
+static uint8_t *fixed_keys(size_t n, size_t ksize)
+{
+	uint8_t *keys = calloc(n, ksize);
+	size_t i;
+
+	for (i = 0; keys && i < n; i++)
+		keys[i * ksize] = key_byte(i);
+	return keys;
+}
+
+static void test_batch_split(void)
+{
+	const size_t n = 3 * BLOOM_BATCH_MAX_KEYS + 13;
+	uint8_t *keys = fixed_keys(n, 4), *big;
+	uint8_t *res = calloc((n + 7) / 8, 1), *pin = calloc((n + 7) / 8, 1);
+	struct bloom_key *vk = calloc(n, sizeof(*vk));
+	size_t done = 0, npinned = 0, want_pinned, i;
+	long r, want;
+	BLOOM_BATCH_OPTS(o, .key_size = 4, .results = res, .done = &done);
+
+	if (!keys || !res || !pin || !vk) {
+		check(0, "out of memory");
+		return;
+	}
+	memset(&fake, 0, sizeof(fake));
+	r = bloom_batch(FAKE_FD, BLOOM_OP_QUERY, keys, n, &o);
+	check(results_match(res, NULL, n, 0, &want, &want_pinned) && r == want &&
+	      done == n && fake.calls == 4 &&
+	      fake.max_nkeys == BLOOM_BATCH_MAX_KEYS,
+	      "fixed keys: %zu in %u ioctls of at most BLOOM_BATCH_MAX_KEYS, every result in place (%ld hits)",
+	      n, fake.calls, r);
+
+	/* variable keys of 1..4 bytes, the same first bytes */
+	for (i = 0; i < n; i++) {
+		vk[i].data = keys + i * 4;
+		vk[i].len = 1 + i % 4;
+	}
+	memset(&fake, 0, sizeof(fake));
+	memset(res, 0, (n + 7) / 8);
+	o.key_size = 0;
+	o.pinned = pin;
+	o.npinned = &npinned;
+	r = bloom_batch(FAKE_FD, BLOOM_OP_DELETE, vk, n, &o);
+	check(results_match(res, pin, n, 1, &want, &want_pinned) && r == want &&
+	      npinned == want_pinned && done == n && fake.calls == 4,
+	      "variable keys, DELETE: removed and pinned bitmaps and counts (%ld, %zu)",
+	      r, npinned);
+
+	/* keys of BLOOM_KEY_MAX bytes: BLOOM_BATCH_MAX_BYTES splits them */
+	big = fixed_keys(3000, BLOOM_KEY_MAX);
+	memset(&fake, 0, sizeof(fake));
+	o.key_size = BLOOM_KEY_MAX;
+	o.pinned = NULL;
+	o.npinned = NULL;
+	r = big ? bloom_batch(FAKE_FD, BLOOM_OP_ADD, big, 3000, &o) : -ENOMEM;
+	check(results_match(res, NULL, 3000, 0, &want, &want_pinned) &&
+	      r == want && done == 3000 && fake.calls == 3 &&
+	      fake.max_bytes <= BLOOM_BATCH_MAX_BYTES,
+	      "large keys: split by bytes, %u ioctls", fake.calls);
+	free(big);
+
+	/* the second ioctl fails after 5 keys: those of the first stay done */
+	memset(&fake, 0, sizeof(fake));
+	fake.fail_at = 2;
+	fake.fail_done = 5;
+	o.key_size = 4;
+	r = bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, n, &o);
+	check(r == -EDQUOT && done == BLOOM_BATCH_MAX_KEYS + 5 && fake.calls == 2,
+	      "an ioctl that fails part-way: its error, done counts the keys done (%zu)",
+	      done);
+
+	/* the kernel refuses a pinned bitmap on ADD; the library passes it */
+	memset(&fake, 0, sizeof(fake));
+	o.pinned = pin;
+	r = bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, 8, &o);
+	check(r == -EINVAL && done == 0, "pinned on ADD: the module's -EINVAL (%ld)", r);
+	free(keys);
+	free(res);
+	free(pin);
+	free(vk);
 }
 
 static void test_strerror(void)
@@ -165,6 +449,9 @@ int main(void)
 {
 	printf("TAP version 13\n");
 	test_opts();
+	test_create_like();
+	test_batch_opts();
+	test_batch_split();
 	test_strerror();
 	test_types();
 	test_fpp();

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	{
 		static uint64_t batch[65536];
 		long done = 0;
+		BLOOM_BATCH_OPTS(add_opts, .key_size = sizeof(batch[0]));
 
 		while (done < nkeys) {
 			long n = nkeys - done < 65536 ? nkeys - done : 65536;
@@ -79,7 +80,8 @@ int main(int argc, char **argv)
 				key = ((uint64_t)random() << 32) ^ random();
 				batch[i] = key;
 			}
-			err = (int)bloom_add_fixed(fd, batch, 8, n, NULL, NULL);
+			err = (int)bloom_batch(fd, BLOOM_OP_ADD, batch, n,
+					       &add_opts);
 			if (err < 0)
 				die("add", err);
 			done += n;

@@ -224,6 +224,9 @@ static int keys_from_args(const struct key_opts *o, int fd)
 	size_t npinned = 0;
 	int absent = 0;
 	long ret;
+	BLOOM_BATCH_OPTS(bo, .key_size = ksize, .results = results,
+			 .pinned = op == OP_DEL ? pinned : NULL,
+			 .npinned = &npinned);
 
 	if (!keys || !packed || !results || !pinned)
 		die("out of memory");
@@ -236,23 +239,8 @@ static int keys_from_args(const struct key_opts *o, int fd)
 			die("key %zu ('%.64s'): %s; nothing was %s", i + 1,
 			    text, why, op_done[op]);
 	}
-	switch (op) {
-	case OP_ADD:
-		ret = ksize ? bloom_add_fixed(fd, packed, ksize, n, results, NULL)
-			    : bloom_add_keys(fd, keys, n, results, NULL);
-		break;
-	case OP_TEST:
-		ret = ksize ? bloom_query_fixed(fd, packed, ksize, n, results, NULL)
-			    : bloom_query_keys(fd, keys, n, results, NULL);
-		break;
-	default:
-		ret = ksize ? bloom_delete_fixed_pinned(fd, packed, ksize, n,
-							results, pinned,
-							&npinned, NULL)
-			    : bloom_delete_keys_pinned(fd, keys, n, results,
-						       pinned, &npinned, NULL);
-		break;
-	}
+	ret = bloom_batch(fd, op_lib[op], ksize ? (const void *)packed : keys,
+			  n, &bo);
 	if (ret < 0) {
 		char msg[768];
 

@@ -1,75 +1,58 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * Adding, querying and deleting keys: one key, arrays of (pointer, length)
- * keys and packed fixed-size keys, split into ioctls within the ABI's batch
- * limits. The three commands take the same struct bloom_batch, so one code
- * path serves them all.
+ * Adding, querying and deleting keys: one key, or a batch of (pointer,
+ * length) keys or of packed fixed-size keys, split into ioctls within the
+ * ABI's batch limits. The three commands take the same struct bloom_batch,
+ * so one code path serves them all.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-/*
- * A module of ABI version 2 has no pinned bitmap: it refuses the flag and
- * the longer struct (EINVAL, E2BIG) before it looks at a key, so asking
- * again without them is safe; its DELETE then reports no pinned keys (a
- * pinned key is "found" there).
- */
-int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
-		   const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
-		   uint64_t keys_len, uint8_t *results, uint32_t *hits,
-		   uint8_t *pinned, uint32_t *npinned, uint32_t *partial)
+int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b)
 {
-	struct bloom_batch b;
-	int err;
+	b->size = sizeof(*b);
+	b->flags = b->pinned ? BLOOM_BATCH_F_PINNED : 0;
+	return bloom_ioctl(fd, cmd, b);
+}
 
-	memset(&b, 0, sizeof(b));
-	b.size = sizeof(b);
-	b.nkeys = nkeys;
-	b.key_size = key_size;
-	b.keys = (uintptr_t)keys;
-	b.lens = (uintptr_t)lens;
-	b.keys_len = keys_len;
-	b.results = (uintptr_t)results;
-	if (cmd == BLOOM_IOC_DELETE && pinned) {
-		b.flags = BLOOM_BATCH_F_PINNED;
-		b.pinned = (uintptr_t)pinned;
+/* The ioctl of a batch operation, or 0 for an operation that is none. */
+static unsigned long batch_cmd(enum bloom_op op)
+{
+	switch (op) {
+	case BLOOM_OP_ADD:
+		return BLOOM_IOC_ADD;
+	case BLOOM_OP_QUERY:
+		return BLOOM_IOC_QUERY;
+	case BLOOM_OP_DELETE:
+		return BLOOM_IOC_DELETE;
+	default:
+		return 0;
 	}
-	err = bloom_ioctl(fd, cmd, &b);
-	if ((err == -EINVAL || err == -E2BIG) && b.flags) {
-		b.flags = 0;
-		b.pinned = 0;
-		err = bloom_ioctl(fd, cmd, &b);
-		if (!err)
-			memset(pinned, 0, (nkeys + 7) / 8);
-	}
-	if (!err && hits)
-		*hits = b.out_hits;
-	if (!err && npinned)
-		*npinned = b.out_pinned;
-	if (partial)
-		*partial = err ? b.out_done : nkeys;
-	return err;
 }
 
 /*
  * A single key is a batch of one fixed-size key: no length array needed.
- * DELETE tells a pinned key by out_pinned (0 from a module of ABI 2).
+ * DELETE tells a pinned key by out_pinned.
  */
 static int one_key(int fd, unsigned long cmd, const void *key, size_t len)
 {
-	uint32_t hits, npinned = 0;
+	struct bloom_batch b;
 	int err;
 
 	if (len == 0 || len > BLOOM_KEY_MAX)
 		return -EINVAL;
-	err = lb_batch_ioctl(fd, cmd, key, NULL, len, 1, len, NULL, &hits,
-			     NULL, &npinned, NULL);
+	memset(&b, 0, sizeof(b));
+	b.nkeys = 1;
+	b.key_size = len;
+	b.keys = (uintptr_t)key;
+	b.keys_len = len;
+	err = lb_batch_ioctl(fd, cmd, &b);
 	if (err)
 		return err;
-	if (cmd == BLOOM_IOC_DELETE && npinned)
+	if (cmd == BLOOM_IOC_DELETE && b.out_pinned)
 		return BLOOM_DELETE_PINNED;
-	return hits != 0;
+	return b.out_hits != 0;
 }
 
 int bloom_add(int fd, const void *key, size_t len)
@@ -88,9 +71,70 @@ int bloom_delete(int fd, const void *key, size_t len)
 }
 
 /*
+ * The keys of one bloom_batch() call, cut into chunks of one ioctl each.
+ * Variable-size keys are copied into one packed buffer per chunk, with
+ * their lengths; fixed-size keys are sent where they are.
+ */
+struct chunker {
+	const void *keys;
+	size_t n;
+	size_t key_size;	/* 0: @keys is struct bloom_key[@n] */
+	size_t max_keys;	/* keys one chunk may hold */
+	uint8_t *buf;		/* variable keys: BLOOM_BATCH_MAX_BYTES at most */
+	uint32_t *lens;		/* variable keys: @max_keys lengths */
+};
+
+static int chunker_init_fixed(struct chunker *c)
+{
+	if (c->key_size > BLOOM_KEY_MAX)
+		return -EINVAL;
+	c->max_keys = BLOOM_BATCH_MAX_BYTES / c->key_size;
+	if (c->max_keys > BLOOM_BATCH_MAX_KEYS)
+		c->max_keys = BLOOM_BATCH_MAX_KEYS;
+	return 0;
+}
+
+/* Checks every key before any is sent; room for the largest chunk. */
+static int chunker_init_variable(struct chunker *c)
+{
+	const struct bloom_key *keys = c->keys;
+	size_t i, bytes = 0;
+
+	for (i = 0; i < c->n; i++) {
+		if (keys[i].len == 0 || keys[i].len > BLOOM_KEY_MAX)
+			return -EINVAL;
+		bytes += keys[i].len;
+	}
+	if (c->n == 0)
+		return 0;
+	c->max_keys = c->n < BLOOM_BATCH_MAX_KEYS ? c->n : BLOOM_BATCH_MAX_KEYS;
+	if (bytes > BLOOM_BATCH_MAX_BYTES)
+		bytes = BLOOM_BATCH_MAX_BYTES;
+	c->lens = malloc(c->max_keys * sizeof(*c->lens));
+	c->buf = malloc(bytes);
+	return c->lens && c->buf ? 0 : -ENOMEM;
+}
+
+static int chunker_init(struct chunker *c, const void *keys, size_t n,
+			size_t key_size)
+{
+	memset(c, 0, sizeof(*c));
+	c->keys = keys;
+	c->n = n;
+	c->key_size = key_size;
+	return key_size ? chunker_init_fixed(c) : chunker_init_variable(c);
+}
+
+static void chunker_free(struct chunker *c)
+{
+	free(c->lens);
+	free(c->buf);
+}
+
+/*
  * Every chunk but the last holds a multiple of 8 keys, so each chunk's
  * results start on a byte boundary and the kernel can write them straight
- * into the caller's bitmap. Since BLOOM_BATCH_MAX_BYTES holds at least 1024
+ * into the caller's bitmaps. Since BLOOM_BATCH_MAX_BYTES holds at least 1024
  * keys of BLOOM_KEY_MAX bytes, rounding down never leaves a chunk empty.
  */
 static size_t round_chunk(size_t cnt, size_t start, size_t n)
@@ -100,174 +144,90 @@ static size_t round_chunk(size_t cnt, size_t start, size_t n)
 	return cnt;
 }
 
-/*
- * The batch loops: @pinned and *@npinned as for lb_batch_ioctl(), over all
- * the chunks (DELETE only; NULL otherwise).
- */
-static long fixed(int fd, unsigned long cmd, const void *keys,
-		  size_t key_size, size_t n, uint8_t *results, size_t *done,
-		  uint8_t *pinned, size_t *npinned)
+/* Fills @b with the keys of the chunk that starts at key @start. */
+static void chunk_fixed(const struct chunker *c, size_t start,
+			struct bloom_batch *b)
 {
-	size_t per = BLOOM_BATCH_MAX_BYTES / (key_size ? key_size : 1);
+	size_t cnt = c->n - start < c->max_keys ? c->n - start : c->max_keys;
+
+	cnt = round_chunk(cnt, start, c->n);
+	b->nkeys = cnt;
+	b->key_size = c->key_size;
+	b->keys = (uintptr_t)((const uint8_t *)c->keys + start * c->key_size);
+	b->keys_len = cnt * c->key_size;
+}
+
+static void chunk_variable(const struct chunker *c, size_t start,
+			   struct bloom_batch *b)
+{
+	const struct bloom_key *keys = (const struct bloom_key *)c->keys + start;
+	size_t i, cnt = 0, len = 0;
+
+	while (start + cnt < c->n && cnt < c->max_keys &&
+	       len + keys[cnt].len <= BLOOM_BATCH_MAX_BYTES)
+		len += keys[cnt++].len;
+	cnt = round_chunk(cnt, start, c->n);
+	len = 0;
+	for (i = 0; i < cnt; i++) {
+		memcpy(c->buf + len, keys[i].data, keys[i].len);
+		c->lens[i] = keys[i].len;
+		len += keys[i].len;
+	}
+	b->nkeys = cnt;
+	b->keys = (uintptr_t)c->buf;
+	b->lens = (uintptr_t)c->lens;
+	b->keys_len = len;
+}
+
+long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
+		 const struct bloom_batch_opts *opts)
+{
+	unsigned long cmd = batch_cmd(op);
+	uint8_t *results, *pinned;
+	size_t *done, *npinned;
+	struct chunker c;
 	size_t start = 0;
 	long total = 0;
+	int err;
 
-	if (done)
-		*done = 0;
-	if (npinned)
-		*npinned = 0;
-	if (key_size == 0 || key_size > BLOOM_KEY_MAX)
+	err = OPTS_CHECK(opts, bloom_batch_opts);
+	if (err)
+		return err;
+	if (!cmd)
 		return -EINVAL;
-	if (per > BLOOM_BATCH_MAX_KEYS)
-		per = BLOOM_BATCH_MAX_KEYS;
-	while (start < n) {
-		size_t cnt = round_chunk(n - start < per ? n - start : per,
-					 start, n);
-		uint32_t hits, np = 0, partial;
-		int err;
-
-		err = lb_batch_ioctl(fd, cmd,
-				     (const uint8_t *)keys + start * key_size,
-				     NULL, key_size, cnt, cnt * key_size,
-				     results ? results + start / 8 : NULL,
-				     &hits, pinned ? pinned + start / 8 : NULL,
-				     &np, &partial);
-		if (err) {
-			if (done)
-				*done = start + partial;
-			return err;
-		}
-		total += hits;
-		if (npinned)
-			*npinned += np;
-		start += cnt;
-		if (done)
-			*done = start;
-	}
-	return total;
-}
-
-long bloom_add_fixed(int fd, const void *keys, size_t key_size, size_t n,
-		     uint8_t *results, size_t *done)
-{
-	return fixed(fd, BLOOM_IOC_ADD, keys, key_size, n, results, done,
-		     NULL, NULL);
-}
-
-long bloom_query_fixed(int fd, const void *keys, size_t key_size, size_t n,
-		       uint8_t *results, size_t *done)
-{
-	return fixed(fd, BLOOM_IOC_QUERY, keys, key_size, n, results, done,
-		     NULL, NULL);
-}
-
-long bloom_delete_fixed(int fd, const void *keys, size_t key_size, size_t n,
-			uint8_t *results, size_t *done)
-{
-	return fixed(fd, BLOOM_IOC_DELETE, keys, key_size, n, results, done,
-		     NULL, NULL);
-}
-
-long bloom_delete_fixed_pinned(int fd, const void *keys, size_t key_size,
-			       size_t n, uint8_t *results, uint8_t *pinned,
-			       size_t *npinned, size_t *done)
-{
-	return fixed(fd, BLOOM_IOC_DELETE, keys, key_size, n, results, done,
-		     pinned, npinned);
-}
-
-/* Variable-size keys are copied into one packed buffer per ioctl. */
-static long variable(int fd, unsigned long cmd, const struct bloom_key *keys,
-		     size_t n, uint8_t *results, size_t *done, uint8_t *pinned,
-		     size_t *npinned)
-{
-	size_t i, start = 0, bytes = 0, maxkeys;
-	uint32_t *lens = NULL;
-	uint8_t *buf = NULL;
-	long total = 0;
-	int err = 0;
-
+	results = OPTS_GET(opts, results, NULL);
+	pinned = OPTS_GET(opts, pinned, NULL);
+	npinned = OPTS_GET(opts, npinned, NULL);
+	done = OPTS_GET(opts, done, NULL);
 	if (done)
 		*done = 0;
 	if (npinned)
 		*npinned = 0;
-	for (i = 0; i < n; i++) {
-		if (keys[i].len == 0 || keys[i].len > BLOOM_KEY_MAX)
-			return -EINVAL;
-		bytes += keys[i].len;
-	}
-	if (n == 0)
-		return 0;
-	maxkeys = n < BLOOM_BATCH_MAX_KEYS ? n : BLOOM_BATCH_MAX_KEYS;
-	if (bytes > BLOOM_BATCH_MAX_BYTES)
-		bytes = BLOOM_BATCH_MAX_BYTES;
-	lens = malloc(maxkeys * sizeof(*lens));
-	buf = malloc(bytes);
-	if (!lens || !buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	while (start < n) {
-		size_t cnt = 0, len = 0;
-		uint32_t hits, np = 0, partial;
+	err = chunker_init(&c, keys, n, OPTS_GET(opts, key_size, 0));
+	while (!err && start < n) {
+		struct bloom_batch b;
 
-		while (start + cnt < n && cnt < maxkeys &&
-		       len + keys[start + cnt].len <= BLOOM_BATCH_MAX_BYTES)
-			len += keys[start + cnt++].len;
-		cnt = round_chunk(cnt, start, n);
-		len = 0;
-		for (i = 0; i < cnt; i++) {
-			memcpy(buf + len, keys[start + i].data,
-			       keys[start + i].len);
-			lens[i] = keys[start + i].len;
-			len += lens[i];
-		}
-		err = lb_batch_ioctl(fd, cmd, buf, lens, 0, cnt, len,
-				     results ? results + start / 8 : NULL,
-				     &hits, pinned ? pinned + start / 8 : NULL,
-				     &np, &partial);
-		if (err) {
-			if (done)
-				*done = start + partial;
-			goto out;
-		}
-		total += hits;
-		if (npinned)
-			*npinned += np;
-		start += cnt;
+		memset(&b, 0, sizeof(b));
+		if (c.key_size)
+			chunk_fixed(&c, start, &b);
+		else
+			chunk_variable(&c, start, &b);
+		b.results = results ? (uintptr_t)(results + start / 8) : 0;
+		b.pinned = pinned ? (uintptr_t)(pinned + start / 8) : 0;
+		err = lb_batch_ioctl(fd, cmd, &b);
+		/*
+		 * A failed ioctl may have done some of its keys (an ADD to a
+		 * scalable filter that could not grow): out_done says how many.
+		 */
+		start += err ? b.out_done : b.nkeys;
 		if (done)
 			*done = start;
+		if (err)
+			break;
+		total += b.out_hits;
+		if (npinned)
+			*npinned += b.out_pinned;
 	}
-out:
-	free(lens);
-	free(buf);
+	chunker_free(&c);
 	return err ? err : total;
-}
-
-long bloom_add_keys(int fd, const struct bloom_key *keys, size_t n,
-		    uint8_t *results, size_t *done)
-{
-	return variable(fd, BLOOM_IOC_ADD, keys, n, results, done, NULL, NULL);
-}
-
-long bloom_query_keys(int fd, const struct bloom_key *keys, size_t n,
-		      uint8_t *results, size_t *done)
-{
-	return variable(fd, BLOOM_IOC_QUERY, keys, n, results, done, NULL,
-			NULL);
-}
-
-long bloom_delete_keys(int fd, const struct bloom_key *keys, size_t n,
-		       uint8_t *results, size_t *done)
-{
-	return variable(fd, BLOOM_IOC_DELETE, keys, n, results, done, NULL,
-			NULL);
-}
-
-long bloom_delete_keys_pinned(int fd, const struct bloom_key *keys, size_t n,
-			      uint8_t *results, uint8_t *pinned,
-			      size_t *npinned, size_t *done)
-{
-	return variable(fd, BLOOM_IOC_DELETE, keys, n, results, done, pinned,
-			npinned);
 }

@@ -101,7 +101,7 @@ int bloom_builder_push(struct bloom_builder *b, const void *key, size_t len)
 
 long bloom_builder_flush(struct bloom_builder *b)
 {
-	uint32_t hits = 0;
+	struct bloom_batch bb;
 	int err;
 
 	b->npinned = 0;
@@ -111,14 +111,21 @@ long bloom_builder_flush(struct bloom_builder *b)
 			b->flushed = 1;
 		return 0;
 	}
-	err = lb_batch_ioctl(b->fd, b->cmd, b->keys, b->lens, b->key_size,
-			     b->nkeys, b->bytes, b->results, &hits,
-			     b->cmd == BLOOM_IOC_DELETE ? b->pinned : NULL,
-			     &b->npinned, NULL);
+	memset(&bb, 0, sizeof(bb));
+	bb.nkeys = b->nkeys;
+	bb.key_size = b->key_size;
+	bb.keys = (uintptr_t)b->keys;
+	bb.lens = (uintptr_t)b->lens;
+	bb.keys_len = b->bytes;
+	bb.results = (uintptr_t)b->results;
+	if (b->cmd == BLOOM_IOC_DELETE)
+		bb.pinned = (uintptr_t)b->pinned;
+	err = lb_batch_ioctl(b->fd, b->cmd, &bb);
 	if (err)
 		return err;
+	b->npinned = bb.out_pinned;
 	b->flushed = 1;
-	return hits;
+	return bb.out_hits;
 }
 
 size_t bloom_builder_count(const struct bloom_builder *b)

@@ -39,101 +39,138 @@ int lb_bpk_milli(double bpk, uint32_t *milli)
 	return 0;
 }
 
+/* A rate that may be left out: 0 stays 0 ppb, for the module to judge. */
+static int optional_rate(double fpp, uint32_t *ppb)
+{
+	*ppb = 0;
+	return fpp == 0 ? 0 : bloom_fpp_to_ppb(fpp, ppb);
+}
+
+/*
+ * BLOOM_CREATE_F_SIZE: any two of capacity, rate, bits per key and memory
+ * (the module checks which two, as bloom_size() does), never a geometry.
+ */
+static int size_by_two(struct bloom_create *c, double fpp)
+{
+	if (c->bits || (c->flags & BLOOM_CREATE_F_GEOMETRY))
+		return -EINVAL;
+	return optional_rate(fpp, &c->fpp_ppb);
+}
+
+/* Capacity and rate, with an explicit geometry when bits and hashes come. */
+static int size_by_rate(struct bloom_create *c, double fpp)
+{
+	int err = bloom_fpp_to_ppb(fpp, &c->fpp_ppb);
+
+	if (err)
+		return err;
+	/* Half a geometry is a caller's mistake, not a request for defaults. */
+	if (!c->bits != !c->hashes)
+		return -EINVAL;
+	if ((c->flags & BLOOM_CREATE_F_GEOMETRY) && !c->bits)
+		return -EINVAL;
+	if (c->bits)
+		c->flags |= BLOOM_CREATE_F_GEOMETRY;
+	return 0;
+}
+
+/*
+ * The size fields, and the flag that says how they size the filter. A
+ * filter made like another takes that one's size: what the caller gives
+ * anyway goes to the module as it is, and the module refuses it.
+ */
+static int set_size(struct bloom_create *c, const struct bloom_create_opts *o)
+{
+	double fpp = OPTS_GET(o, fpp, 0.0);
+	int err;
+
+	c->capacity = OPTS_GET(o, capacity, 0);
+	c->bits = OPTS_GET(o, bits, 0);
+	c->hashes = OPTS_GET(o, hashes, 0);
+	c->memory_bytes = OPTS_GET(o, memory, 0);
+	err = lb_bpk_milli(OPTS_GET(o, bits_per_key, 0.0),
+			   &c->bits_per_key_milli);
+	if (err)
+		return err;
+	if (c->flags & BLOOM_CREATE_F_LIKE)
+		return optional_rate(fpp, &c->fpp_ppb);
+	if (c->memory_bytes || c->bits_per_key_milli || (c->hashes && !c->bits))
+		c->flags |= BLOOM_CREATE_F_SIZE;
+	if (c->flags & BLOOM_CREATE_F_SIZE)
+		return size_by_two(c, fpp);
+	return size_by_rate(c, fpp);
+}
+
+static int set_hash_key(struct bloom_create *c,
+			const struct bloom_create_opts *o)
+{
+	const uint8_t *key = OPTS_GET(o, hash_key, NULL);
+
+	if (!key)
+		return c->flags & BLOOM_CREATE_F_HASH_KEY ? -EINVAL : 0;
+	c->flags |= BLOOM_CREATE_F_HASH_KEY;
+	memcpy(c->hash_key, key, BLOOM_HASH_KEY_LEN);
+	return 0;
+}
+
+static int set_scalable(struct bloom_create *c,
+			const struct bloom_create_opts *o)
+{
+	double tightening = OPTS_GET(o, tightening, 0.0);
+
+	/* written so that NaN fails too; the module checks the bounds */
+	if (tightening != 0 && !(tightening > 0.0 && tightening < 1.0))
+		return -EINVAL;
+	c->growth = OPTS_GET(o, growth, 0);
+	c->tightening_ppm = (uint32_t)round(tightening * 1e6);
+	if (!(c->flags & BLOOM_CREATE_F_SCALABLE) &&
+	    (c->growth || c->tightening_ppm))
+		return -EINVAL;
+	return 0;
+}
+
+/* The module's request for filter @name from the caller's options. */
+static int create_request(struct bloom_create *c, const char *name,
+			  const struct bloom_create_opts *o)
+{
+	const char *like = OPTS_GET(o, like, NULL);
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->flags = OPTS_GET(o, flags, 0);
+	c->type = OPTS_GET(o, type, 0);
+	err = lb_name_copy(c->name, name);
+	if (err)
+		return err;
+	if (like) {
+		c->flags |= BLOOM_CREATE_F_LIKE;
+		err = lb_name_copy(c->like, like);
+		if (err)
+			return err;
+	} else if (!c->type) {
+		c->type = BLOOM_TYPE_STANDARD;
+	}
+	err = set_size(c, o);
+	if (!err)
+		err = set_hash_key(c, o);
+	if (!err)
+		err = set_scalable(c, o);
+	return err;
+}
+
 int bloom_create_opts(int fd, const char *name,
 		      const struct bloom_create_opts *o)
 {
-	const uint8_t *hash_key;
 	struct bloom_create c;
-	const char *like;
-	double tightening;
-	uint32_t flags;
 	int err;
 
 	if (!o)
 		return -EINVAL;	/* capacity and rate have no defaults */
 	err = OPTS_CHECK(o, bloom_create_opts);
-	if (err)
-		return err;
-	like = OPTS_GET(o, like, NULL);
-	if (like) {
-		/* type, geometry and key come from the other filter */
-		if (OPTS_GET(o, type, 0) || OPTS_GET(o, capacity, 0) ||
-		    OPTS_GET(o, fpp, 0.0) != 0.0 || OPTS_GET(o, bits, 0) ||
-		    OPTS_GET(o, hashes, 0) || OPTS_GET(o, hash_key, NULL) ||
-		    OPTS_GET(o, bits_per_key, 0.0) != 0.0 ||
-		    OPTS_GET(o, memory, 0) || OPTS_GET(o, growth, 0) ||
-		    OPTS_GET(o, tightening, 0.0) != 0.0 ||
-		    (OPTS_GET(o, flags, 0) & ~BLOOM_CREATE_F_BIND))
-			return -EINVAL;
-		memset(&c, 0, sizeof(c));
-		c.size = sizeof(c);
-		err = lb_name_copy(c.name, name);
-		if (!err)
-			err = lb_name_copy(c.like, like);
-		if (err)
-			return err;
-		c.flags = BLOOM_CREATE_F_LIKE | OPTS_GET(o, flags, 0);
-		return bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
-	}
-	memset(&c, 0, sizeof(c));
-	c.size = sizeof(c);
-	c.type = OPTS_GET(o, type, 0);
-	if (!c.type)
-		c.type = BLOOM_TYPE_STANDARD;
-	c.capacity = OPTS_GET(o, capacity, 0);
-	err = lb_name_copy(c.name, name);
-	if (err)
-		return err;
-	flags = OPTS_GET(o, flags, 0);
-	c.bits = OPTS_GET(o, bits, 0);
-	c.hashes = OPTS_GET(o, hashes, 0);
-	c.memory_bytes = OPTS_GET(o, memory, 0);
-	err = lb_bpk_milli(OPTS_GET(o, bits_per_key, 0.0),
-			   &c.bits_per_key_milli);
-	if (err)
-		return err;
-	if (c.memory_bytes || c.bits_per_key_milli || (c.hashes && !c.bits))
-		flags |= BLOOM_CREATE_F_SIZE;
-	if (flags & BLOOM_CREATE_F_SIZE) {
-		/* two of four: the module checks which, as bloom_size() does */
-		if (c.bits || (flags & BLOOM_CREATE_F_GEOMETRY))
-			return -EINVAL;
-		if (OPTS_GET(o, fpp, 0.0) != 0) {
-			err = bloom_fpp_to_ppb(OPTS_GET(o, fpp, 0.0),
-					       &c.fpp_ppb);
-			if (err)
-				return err;
-		}
-		goto key;
-	}
-	err = bloom_fpp_to_ppb(OPTS_GET(o, fpp, 0.0), &c.fpp_ppb);
-	if (err)
-		return err;
-	/* Half a geometry is a caller's mistake, not a request for defaults. */
-	if (!c.bits != !c.hashes)
-		return -EINVAL;
-	if ((flags & BLOOM_CREATE_F_GEOMETRY) && !c.bits)
-		return -EINVAL;
-	if (c.bits)
-		flags |= BLOOM_CREATE_F_GEOMETRY;
-key:
-	hash_key = OPTS_GET(o, hash_key, NULL);
-	if ((flags & BLOOM_CREATE_F_HASH_KEY) && !hash_key)
-		return -EINVAL;
-	if (hash_key) {
-		flags |= BLOOM_CREATE_F_HASH_KEY;
-		memcpy(c.hash_key, hash_key, BLOOM_HASH_KEY_LEN);
-	}
-	c.growth = OPTS_GET(o, growth, 0);
-	tightening = OPTS_GET(o, tightening, 0.0);
-	/* written so that NaN fails too; the module checks the bounds */
-	if (tightening != 0 && !(tightening > 0.0 && tightening < 1.0))
-		return -EINVAL;
-	c.tightening_ppm = (uint32_t)round(tightening * 1e6);
-	if (!(flags & BLOOM_CREATE_F_SCALABLE) && (c.growth || c.tightening_ppm))
-		return -EINVAL;
-	c.flags = flags;
-	return bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
+	if (!err)
+		err = create_request(&c, name, o);
+	return err ? err : bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
 }
 
 int bloom_create(int fd, const char *name, enum bloom_type type,

@@ -44,15 +44,10 @@ int lb_name_copy(char dst[BLOOM_NAME_LEN], const char *name);
 int lb_bpk_milli(double bpk, uint32_t *milli);
 
 /*
- * One ADD, QUERY or DELETE ioctl of at most one batch's worth of keys.
- * DELETE: @pinned (may be NULL) receives the pinned keys' bitmap and
- * *@npinned (may be NULL) their number. *@partial (when not NULL) gets the
- * keys the kernel reports done even when the call failed (an ADD to a
- * scalable filter that could not grow).
+ * One ADD, QUERY or DELETE ioctl of at most one batch's worth of keys, @b
+ * filled by the caller but for size and flags: BLOOM_BATCH_F_PINNED goes
+ * with a pinned bitmap.
  */
-int lb_batch_ioctl(int fd, unsigned long cmd, const void *keys,
-		   const uint32_t *lens, uint32_t key_size, uint32_t nkeys,
-		   uint64_t keys_len, uint8_t *results, uint32_t *hits,
-		   uint8_t *pinned, uint32_t *npinned, uint32_t *partial);
+int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b);
 
 #endif /* LIBBLOOM_INTERNAL_H */

@@ -58,6 +58,30 @@ extern "C" {
 		};							\
 	})
 
+/*
+ * The operations of the library, one for every command of the ABI and
+ * BLOOM_OP_OPEN for opening the device: what bloom_batch() does, and what
+ * was being done for bloom_strerror().
+ */
+enum bloom_op {
+	BLOOM_OP_OPEN,
+	BLOOM_OP_VERSION,
+	BLOOM_OP_CREATE,
+	BLOOM_OP_DESTROY,
+	BLOOM_OP_BIND,
+	BLOOM_OP_INFO,
+	BLOOM_OP_LIST,
+	BLOOM_OP_ADD,
+	BLOOM_OP_QUERY,
+	BLOOM_OP_DELETE,
+	BLOOM_OP_SAVE,
+	BLOOM_OP_RESTORE,
+	BLOOM_OP_MERGE,
+	BLOOM_OP_FLUSH,
+	BLOOM_OP_SWAP,
+	BLOOM_OP_STAGES,
+};
+
 /* The library's version, "MAJOR.MINOR.PATCH" (the file VERSION it was
  * built from; its SONAME is libbloom.so.MAJOR). */
 const char *bloom_library_version(void);
@@ -139,8 +163,9 @@ struct bloom_create_opts {
 	/*
 	 * Non-NULL: an empty filter with the type, geometry and hash key of
 	 * this filter, so that the two can be merged (bloom_merge()); type,
-	 * capacity, fpp, bits, hashes, hash_key, bits_per_key and memory
-	 * must then be 0 and flags at most BLOOM_CREATE_F_BIND.
+	 * capacity, fpp, bits, hashes, hash_key, bits_per_key, memory,
+	 * growth and tightening must then be 0 and flags at most
+	 * BLOOM_CREATE_F_BIND (the module refuses the rest: -EINVAL).
 	 */
 	const char *like;
 	/*
@@ -200,12 +225,7 @@ int bloom_size(const struct bloom_size_opts *opts, struct bloom_size_result *r);
 int bloom_destroy(int fd, const char *name);
 int bloom_bind(int fd, const char *name);
 
-/*
- * Parameters and statistics of @name, or of the bound filter if NULL.
- * @info is the whole struct of this header (ABI version 3): a module of ABI
- * version 1 fills only the fields before @deletes, one of version 2 only
- * those before @stages, and leaves the rest 0.
- */
+/* Parameters and statistics of @name, or of the bound filter if NULL. */
 int bloom_info(int fd, const char *name, struct bloom_info *info);
 
 /*
@@ -238,8 +258,7 @@ int bloom_query(int fd, const void *key, size_t len);
  * changed; the module counts it in delete_misses), BLOOM_DELETE_PINNED (2)
  * when it was found but a saturated counter keeps it: it still tests
  * present and no delete can remove it for good (see "Deleting" in
- * <linux/bloom.h>; a module of ABI version 2 reports such a key as
- * removed). Deleting a key that was never added but happens to be a false
+ * <linux/bloom.h>). Deleting a key that was never added but happens to be a false
  * positive removes what other keys set: a later query of one of them may
  * then answer "absent". Delete only keys you added.
  */
@@ -251,49 +270,63 @@ enum bloom_delete_status {
 int bloom_delete(int fd, const void *key, size_t len);
 
 /*
- * Batches through the bound filter. The library splits them into as many
- * ioctls as BLOOM_BATCH_MAX_KEYS and BLOOM_BATCH_MAX_BYTES require.
- * @results, when not NULL, is a bitmap of (n + 7) / 8 bytes that receives
- * bit (i % 8) of byte (i / 8) for key i (see "Results" in <linux/bloom.h>).
- * Returns the number of keys whose bit is set (may be present / was present
- * already / found and removed). On an error, the keys of the ioctls that
- * succeeded before it stay added (or deleted): *done (when not NULL) tells
- * how many keys that is. A d-left ADD that fails with -ENOSPC undoes its own
- * ioctl's keys only, not those of the ioctls before it.
+ * A batch of @n keys through the bound filter: @op is BLOOM_OP_ADD,
+ * BLOOM_OP_QUERY or BLOOM_OP_DELETE (any other: -EINVAL). The library
+ * splits it into as many ioctls as BLOOM_BATCH_MAX_KEYS and
+ * BLOOM_BATCH_MAX_BYTES require. Returns the number of keys whose result
+ * bit is set: QUERY, may be present; ADD, present already; DELETE, found
+ * and removed (a pinned key, see bloom_delete(), is not).
+ *
+ * @keys is an array of @n struct bloom_key (keys of any length), or, with
+ * @opts->key_size, @n keys of key_size bytes packed one after the other.
+ * @opts may be NULL: struct bloom_key keys, no outputs. Declare it with
+ * BLOOM_BATCH_OPTS(), which zeroes it and sets sz:
+ *
+ *	uint8_t res[(N + 7) / 8];
+ *	size_t done;
+ *	BLOOM_BATCH_OPTS(o, .key_size = 4, .results = res, .done = &done);
+ *	long hits = bloom_batch(fd, BLOOM_OP_QUERY, addrs, N, &o);
+ *
+ * @opts->sz as for every option struct (see "Option structs" above):
+ * -EINVAL below the size of sz itself, -E2BIG for a larger struct with a
+ * non-zero byte this library does not know.
+ *
+ * On an error, the keys of the ioctls that succeeded before it stay added
+ * (or deleted): *@opts->done tells how many keys that is. A d-left ADD that
+ * fails with -ENOSPC undoes its own ioctl's keys only, not those of the
+ * ioctls before it.
  */
 struct bloom_key {
 	const void *data;
 	size_t len;
 };
-long bloom_add_keys(int fd, const struct bloom_key *keys, size_t n,
-		    uint8_t *results, size_t *done);
-long bloom_query_keys(int fd, const struct bloom_key *keys, size_t n,
-		      uint8_t *results, size_t *done);
-/* @n keys of @key_size bytes each, packed one after the other at @keys. */
-long bloom_add_fixed(int fd, const void *keys, size_t key_size, size_t n,
-		     uint8_t *results, size_t *done);
-long bloom_query_fixed(int fd, const void *keys, size_t key_size, size_t n,
-		       uint8_t *results, size_t *done);
-/*
- * Deleting in batches: bit i set = key i was found and removed; the return
- * value counts those. A pinned key (see bloom_delete()) has its bit clear.
- */
-long bloom_delete_keys(int fd, const struct bloom_key *keys, size_t n,
-		       uint8_t *results, size_t *done);
-long bloom_delete_fixed(int fd, const void *keys, size_t key_size, size_t n,
-			uint8_t *results, size_t *done);
-/*
- * The same, telling the pinned keys too: bit i of @pinned ((n + 7) / 8
- * bytes, may be NULL) is set when key i was pinned, *@npinned (may be NULL)
- * gets their number. A key is removed (its @results bit), pinned (its
- * @pinned bit) or not found (neither).
- */
-long bloom_delete_keys_pinned(int fd, const struct bloom_key *keys, size_t n,
-			      uint8_t *results, uint8_t *pinned,
-			      size_t *npinned, size_t *done);
-long bloom_delete_fixed_pinned(int fd, const void *keys, size_t key_size,
-			       size_t n, uint8_t *results, uint8_t *pinned,
-			       size_t *npinned, size_t *done);
+
+struct bloom_batch_opts {
+	size_t sz;		/* sizeof(struct bloom_batch_opts) */
+	/* 0: @keys is struct bloom_key[n]; else the size of every key */
+	size_t key_size;
+	/*
+	 * (n + 7) / 8 bytes, or NULL: bit (i % 8) of byte (i / 8) receives
+	 * key i's result (see "Results" in <linux/bloom.h>)
+	 */
+	uint8_t *results;
+	/*
+	 * DELETE only (the module refuses it on ADD and QUERY: -EINVAL):
+	 * (n + 7) / 8 bytes, or NULL, bit i set when key i was pinned. A key
+	 * is removed (its results bit), pinned (its pinned bit) or not found
+	 * (neither).
+	 */
+	uint8_t *pinned;
+	size_t *npinned;	/* out, or NULL: DELETE: the pinned keys */
+	size_t *done;		/* out, or NULL: keys done, also on an error */
+	/* new members go here, at the end (see "Option structs" above) */
+	size_t :0;
+};
+#define BLOOM_BATCH_OPTS(NAME, ...) \
+	BLOOM_OPTS(bloom_batch_opts, NAME, __VA_ARGS__)
+
+long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
+		 const struct bloom_batch_opts *opts);
 
 /*
  * Snapshots (Documentation/snapshot.rst). A snapshot holds the filter's
@@ -402,25 +435,6 @@ size_t bloom_builder_npinned(const struct bloom_builder *b);
 /* Key @i of the current batch. */
 void bloom_builder_key(const struct bloom_builder *b, size_t i,
 		       const void **key, size_t *len);
-
-/* What was being done, for bloom_strerror(). */
-enum bloom_op {
-	BLOOM_OP_OPEN,
-	BLOOM_OP_VERSION,
-	BLOOM_OP_CREATE,
-	BLOOM_OP_DESTROY,
-	BLOOM_OP_BIND,
-	BLOOM_OP_INFO,
-	BLOOM_OP_LIST,
-	BLOOM_OP_ADD,
-	BLOOM_OP_QUERY,
-	BLOOM_OP_DELETE,	/* appended: the values above stay as they were */
-	BLOOM_OP_SAVE,
-	BLOOM_OP_RESTORE,
-	BLOOM_OP_MERGE,
-	BLOOM_OP_FLUSH,
-	BLOOM_OP_SWAP,
-};
 
 /*
  * Writes into @buf a sentence that says what went wrong and what to do,

@@ -24,6 +24,7 @@ static const char *const op_names[] = {
 	[BLOOM_OP_MERGE] = "merge",
 	[BLOOM_OP_FLUSH] = "flush",
 	[BLOOM_OP_SWAP] = "swap",
+	[BLOOM_OP_STAGES] = "stages",
 };
 
 static const char *open_error(int err)
@@ -78,6 +79,8 @@ static const char *filter_error(enum bloom_op op, int err)
 			return "%s: snapshots need a little-endian machine";
 		if (op == BLOOM_OP_FLUSH)
 			return "%s: a scalable filter cannot be flushed: destroy it and create it again";
+		if (op == BLOOM_OP_STAGES)
+			return "filter %s is not scalable: only scalable filters have stages";
 		return "%s: this filter's type cannot do this operation";
 	case ENOSPC:
 		/* A d-left insert found its 4 candidate buckets full. */
@@ -104,7 +107,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		if (op == BLOOM_OP_RESTORE)
 			return "%s: the snapshot is of another filter type than the filter it would replace (or one of them is scalable and the other not): destroy that filter first, or restore under another name";
 		if (op == BLOOM_OP_CREATE)
-			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>)";
+			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>), or, for a filter like another, a type, size, hash key or flag other than BLOOM_CREATE_F_BIND given with it";
 		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||
 		    op == BLOOM_OP_DELETE)
 			return "%s: the module rejected a key (empty or over 4096 bytes)";
