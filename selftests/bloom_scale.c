@@ -812,7 +812,7 @@ TEST_F(scale, snapshot_keeps_stages)
 	ASSERT_OK(restore_as(self->fd, buf, len, "so",
 			     BLOOM_RESTORE_F_REPLACE));
 	EXPECT_EQ(3, filter_attr("so", "stages"));
-	EXPECT_EQ(4000, filter_attr("so", "stages/2/capacity"));
+	EXPECT_EQ(4000, stage_attr("so", "capacity", 2));
 	EXPECT_EQ(0, absent16(fo, 5000)) TH_LOG("through the bound descriptor");
 
 	/* every stage counts against max_memory: a limit just short fails */

@@ -69,6 +69,8 @@ expect_err() {
 }
 
 sysval() { cat "$SYS/filters/$1/$2" 2>/dev/null; }
+# stageval NAME FIELD I: stage I's number in the file stage_FIELD
+stageval() { sysval "$1" "stage_$2" | awk -v i="$3" '{ print $(i + 1) }'; }
 
 [ -c /dev/bloom ] || { echo "Bail out! /dev/bloom missing: load bloom.ko first"; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "Bail out! must run as root"; exit 1; }
@@ -666,9 +668,9 @@ expect_err "calc --scalable with --memory is a usage error" 2 \
 run test ${P}g -f "$W/urls"
 check "test -f finds all 5000 keys" sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
 check "sysfs: 3 stages (1000 + 2000 + 4000 >= 5000), growth 2, tightening 850000" \
-	sh -c "[ '$(sysval ${P}g stage_count) $(sysval ${P}g growth) $(sysval ${P}g tightening_ppm)' = '3 2 850000' ]"
-check "sysfs stages/1: capacity 2000 at 127500 ppb (0.001 * 0.15 * 0.85)" \
-	sh -c "[ '$(sysval ${P}g stages/1/capacity) $(sysval ${P}g stages/1/fpp_ppb)' = '2000 127500' ]"
+	sh -c "[ '$(sysval ${P}g stages) $(sysval ${P}g growth) $(sysval ${P}g tightening_ppm)' = '3 2 850000' ]"
+check "sysfs stage 1: capacity 2000 at 127500 ppb (0.001 * 0.15 * 0.85)" \
+	sh -c "[ '$(stageval ${P}g capacity 1) $(stageval ${P}g fpp_ppb 1)' = '2000 127500' ]"
 run info ${P}g
 check "info shows 3 stages and a row per stage" \
 	sh -c "[ $rc = 0 ] && grep -q '^scalable: *3 stages' '$W/out' && grep -Eq '^ +2 +4000 ' '$W/out'"
@@ -703,7 +705,7 @@ expect_err "flush of a scalable filter is refused, naming the fix" 3 \
 expect_err "swap of a scalable and a plain filter is refused, saying why" 3 \
 	"both scalable or neither" swap ${P}g ${P}s
 check "the refused calls left the scalable filter's keys" \
-	sh -c "[ '$(sysval ${P}g stage_count)' = 3 ] && bloomctl test -q ${P}g https://example.org/page/4999"
+	sh -c "[ '$(sysval ${P}g stages)' = 3 ] && bloomctl test -q ${P}g https://example.org/page/4999"
 run save ${P}g "$W/g.bloom"
 check "save of a scalable filter exits 0 and writes the snapshot" \
 	sh -c "[ $rc = 0 ] && [ -s '$W/g.bloom' ]"
@@ -713,14 +715,14 @@ run test ${P}r -f "$W/urls"
 check "the restored filter finds all 5000 keys" \
 	sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
 check "the restored filter has the stages of the saved one (count, bits, keys per stage)" \
-	sh -c "for a in stage_count growth tightening_ppm bits bits_set stages/0/bits stages/1/bits stages/2/bits stages/2/count stages/2/fpp_ppb; do [ \"\$(cat $SYS/filters/${P}g/\$a)\" = \"\$(cat $SYS/filters/${P}r/\$a)\" ] || exit 1; done"
+	sh -c "for a in stages growth tightening_ppm bits bits_set stage_bits stage_count stage_fpp_ppb stage_capacity; do [ \"\$(cat $SYS/filters/${P}g/\$a)\" = \"\$(cat $SYS/filters/${P}r/\$a)\" ] || exit 1; done"
 expect_err "restore --replace of the scalable snapshot onto a plain filter is refused, saying why" 3 \
 	"one of them is scalable and the other not" restore "$W/g.bloom" --name ${P}s --replace
 run destroy ${P}r
 expect "create --type blocked --scalable --growth 4 --tightening 0.75" 0 \
 	create ${P}h --type blocked --capacity 1000 --fpp 0.01 --scalable --growth 4 --tightening 0.75
 check "sysfs: blocked, growth 4, tightening 750000, stage 0 at 2500000 ppb" \
-	sh -c "[ '$(sysval ${P}h type) $(sysval ${P}h growth) $(sysval ${P}h tightening_ppm) $(sysval ${P}h stages/0/fpp_ppb)' = 'blocked 4 750000 2500000' ]"
+	sh -c "[ '$(sysval ${P}h type) $(sysval ${P}h growth) $(sysval ${P}h tightening_ppm) $(stageval ${P}h fpp_ppb 0)' = 'blocked 4 750000 2500000' ]"
 # P = 20 ppb, r = 0.5: stages of 1, 2, 4, 8 keys at 10, 5, 2, 1 ppb, no fifth.
 expect "create --scalable of capacity 1 at 2e-8 with --tightening 0.5" 0 \
 	create ${P}l --capacity 1 --fpp 2e-8 --scalable --tightening 0.5
@@ -728,7 +730,7 @@ run add ${P}l -f "$W/urls"
 check "add past the last possible stage exits 3 saying so, naming the fix" \
 	sh -c "[ $rc = 3 ] && grep -q 'scalable filter ${P}l cannot grow: it has its last possible stage (4 of at most 32' '$W/err' && grep -q 'larger --capacity or --growth' '$W/err'"
 check "the keys before it stay: 4 stages holding 15 keys" \
-	sh -c "[ '$(sysval ${P}l stage_count)' = 4 ] && [ \$(cat $SYS/filters/${P}l/stages/3/count) = 8 ] && bloomctl test -q ${P}l https://example.org/page/1"
+	sh -c "[ '$(sysval ${P}l stages)' = 4 ] && [ '$(stageval ${P}l count 3)' = 8 ] && bloomctl test -q ${P}l https://example.org/page/1"
 run destroy ${P}l
 run info --json ${P}b
 check "info --json of a filter that is not scalable has no stages" \

@@ -93,7 +93,7 @@ BLOOM_IOC_LIST = (0xBF << 8) | 0x05
 
 def names(fd):
     buf = ctypes.create_string_buffer(32 * 256)
-    req = bytearray(struct.pack("=IIIIQ", 24, 0, 256, 0, ctypes.addressof(buf)))
+    req = bytearray(struct.pack("=IIIIQQ", 32, 0, 256, 0, ctypes.addressof(buf), 0))
     fcntl.ioctl(fd, BLOOM_IOC_LIST, req)
     n = struct.unpack_from("=I", req, 12)[0]
     raw = buf.raw

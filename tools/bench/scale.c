@@ -40,9 +40,9 @@ static const char *const type_names[] = BLOOM_TYPE_NAMES;
 struct sfilter {
 	struct bloom_core core;
 	struct bloom_scale scale;
-	void *mem[BLOOM_SCALE_STAGES_MAX];
-	uint64_t bytes[BLOOM_SCALE_STAGES_MAX];
-	struct bloom_scale_stage st[BLOOM_SCALE_STAGES_MAX];
+	void *mem[BLOOM_CORE_STAGES_MAX];
+	uint64_t bytes[BLOOM_CORE_STAGES_MAX];
+	struct bloom_scale_stage st[BLOOM_CORE_STAGES_MAX];
 };
 
 /* The core's estimated rate now (a scalable filter's: over its stages). */
@@ -96,7 +96,7 @@ static void sf_free(struct sfilter *f)
 {
 	uint32_t i;
 
-	for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++)
+	for (i = 0; i < BLOOM_CORE_STAGES_MAX; i++)
 		if (f->mem[i])
 			bench_free(f->mem[i], f->bytes[i]);
 }

@@ -78,7 +78,7 @@ static int try_load(const u8 *buf, size_t len)
 	struct bloom_snap_header h;
 	struct bloom_core f, g;
 	const char *why = NULL;
-	u8 hdr[BLOOM_SNAP_HEADER_BYTES(BLOOM_SCALE_STAGES_MAX)];
+	u8 hdr[BLOOM_SNAP_HEADER_BYTES(BLOOM_CORE_STAGES_MAX)];
 	u32 hs;
 	void *storage, *again;
 	u64 hsh;
