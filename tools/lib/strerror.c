@@ -116,7 +116,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "%s: the descriptor is not bound to a filter (a bug in the caller: bind first)";
 	case EBUSY:
 		if (op == BLOOM_OP_DESTROY)
-			return "filter %s is in use by firewall rules (iptables -m bloom --bloom-set %s): delete those rules first (see iptables -S and ip6tables -S), then destroy it";
+			return "filter %s is in use by firewall rules (iptables -m bloom --bloom-set %s): delete those rules first (they are listed by iptables -S and ip6tables -S, or iptables-legacy -S and ip6tables-legacy -S for the legacy backend), then destroy it";
 		return "%s: the descriptor is bound to a filter already (a bug in the caller: open another one)";
 	case EINTR:
 		return "%s: interrupted: try again";
