@@ -179,42 +179,71 @@ static inline u64 bloom_blk_base(const struct bloom_core *f, u64 h)
 	return mul_u64_u64_shr(h, f->nblocks, 64) << BLOOM_BLOCK_SHIFT;
 }
 
-static inline u32 bloom_blk_add(struct bloom_core *f, u64 h)
-{
-	u64 base = bloom_blk_base(f, h), state = h, r = 0;
-	u32 i, left = 0, added = 0;
+/* Words of a 512-bit block. */
+#define BLOOM_BLOCK_WORDS	(BLOOM_BLOCK_BITS / 64)
 
-	for (i = 0; i < f->geo.hashes; i++) {
+/*
+ * The k positions of @h inside its block as one mask per 64-bit word:
+ * position p (9 bits of a mix) is bit p % 64 of word p / 64, the same bit
+ * the block's bit array numbers p, so the layout (and snapshots) do not
+ * depend on how the bits are tested.
+ */
+static __always_inline void bloom_blk_masks(u32 k, u64 h,
+					    u64 mask[BLOOM_BLOCK_WORDS])
+{
+	u64 state = h, r = 0;
+	u32 i, left = 0;
+
+	for (i = 0; i < BLOOM_BLOCK_WORDS; i++)
+		mask[i] = 0;
+	for (i = 0; i < k; i++) {
 		if (!left) {
 			state += BLOOM_GOLDEN;
 			r = bloom_mix64(state);
 			left = BLOOM_POS_PER_MIX;
 		}
-		added += bloom_set_new(f->words,
-				       base + (r & (BLOOM_BLOCK_BITS - 1)));
+		mask[(r >> 6) & (BLOOM_BLOCK_WORDS - 1)] |= 1ULL << (r & 63);
 		r >>= BLOOM_BLOCK_SHIFT;
 		left--;
+	}
+}
+
+static inline u64 *bloom_blk_words(const struct bloom_core *f, u64 h)
+{
+	return (u64 *)&f->words[BIT_WORD(bloom_blk_base(f, h))];
+}
+
+/*
+ * One atomic OR per word that lacks one of its bits (a word that has them
+ * all costs no write); the bits this add turned on are those the OR found
+ * clear, so concurrent adds count each bit once.
+ */
+static inline u32 bloom_blk_add(struct bloom_core *f, u64 h)
+{
+	u64 mask[BLOOM_BLOCK_WORDS], *w = bloom_blk_words(f, h), old;
+	u32 i, added = 0;
+
+	bloom_blk_masks(f->geo.hashes, h, mask);
+	for (i = 0; i < BLOOM_BLOCK_WORDS; i++) {
+		if (!mask[i] || (READ_ONCE(w[i]) & mask[i]) == mask[i])
+			continue;
+		old = bloom_or_long((unsigned long *)&w[i], mask[i]);
+		added += hweight_long(mask[i] & ~old);
 	}
 	return added;
 }
 
+/* Every word of the line is tested; no branch per bit or per word. */
 static inline bool bloom_blk_query(const struct bloom_core *f, u64 h)
 {
-	u64 base = bloom_blk_base(f, h), state = h, r = 0;
-	u32 i, left = 0;
+	u64 mask[BLOOM_BLOCK_WORDS], miss = 0;
+	const u64 *w = bloom_blk_words(f, h);
+	u32 i;
 
-	for (i = 0; i < f->geo.hashes; i++) {
-		if (!left) {
-			state += BLOOM_GOLDEN;
-			r = bloom_mix64(state);
-			left = BLOOM_POS_PER_MIX;
-		}
-		if (!bloom_test(f->words, base + (r & (BLOOM_BLOCK_BITS - 1))))
-			return false;
-		r >>= BLOOM_BLOCK_SHIFT;
-		left--;
-	}
-	return true;
+	bloom_blk_masks(f->geo.hashes, h, mask);
+	for (i = 0; i < BLOOM_BLOCK_WORDS; i++)
+		miss |= mask[i] & ~READ_ONCE(w[i]);
+	return !miss;
 }
 
 static inline void bloom_blk_prefetch(const struct bloom_core *f, u64 h,
