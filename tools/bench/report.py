@@ -16,6 +16,7 @@ import platform
 import subprocess
 import sys
 
+import peer_report
 import scale_report
 
 TYPES = ["standard", "blocked", "baseline", "floor"]
@@ -689,7 +690,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--started", required=True)
     ap.add_argument("--command", required=True)
-    ap.add_argument("--parts", default="native vm cli scale snap fw")
+    ap.add_argument("--parts", default="native vm cli scale snap fw peer hash")
     a = ap.parse_args()
 
     top = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
@@ -703,6 +704,8 @@ def main():
     scale, scale_err = load(a.raw, "scale")
     snap, snap_err = load(a.raw, "snap")
     fw, fw_err = load(a.raw, "fw")
+    peer, peer_err = load(a.raw, "peer")
+    hashes, hashes_err = load(a.raw, "hash")
 
     results = []
     if native:
@@ -715,6 +718,8 @@ def main():
         scale_report.check(scale, lambda *t: target(results, *t))
     if fw:
         check_fw(fw, results)
+    if peer:
+        peer_report.check(peer, lambda *t: target(results, *t))
 
     # Plots are written next to latest.md and named by content.
     native_pngs = []
@@ -730,7 +735,8 @@ def main():
 
     doc = {"date": a.started, "command": a.command, "machine": m,
            "targets": results, "native": native, "vm": vm, "cli": cli,
-           "scale": scale, "snap": snap, "fw": fw}
+           "scale": scale, "snap": snap, "fw": fw, "peer": peer,
+           "hash": hashes}
     with open(os.path.join(a.out, "latest.json"), "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -765,7 +771,13 @@ def main():
              lambda: md_snap(snap)),
 
             ("6. Firewall: iptables -m bloom against ipset", fw, fw_err,
-             lambda: md_fw(fw, results))):
+             lambda: md_fw(fw, results)),
+            ("7. Peer: the blocked filter against Boost.Bloom", peer,
+             peer_err, lambda: "\n".join([
+                 peer_report.markdown(peer), "", "### Targets\n",
+                 md_targets(results, {"P1", "P2", "P3", "P4", "P5"})])),
+            ("8. The keyed hash", hashes, hashes_err,
+             lambda: peer_report.hash_markdown(hashes))):
         md.append(f"## {title}\n")
         if data:
             md.append(body())

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw]: runs the
-# benchmarks (all six parts by default) and writes
+# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash]:
+# runs the benchmarks (all eight parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots. Called by "make bench"
 # at the top (make -C tools/bench run).
 #   native  bench-native on this host: the core, the baseline, the floor
@@ -15,6 +15,11 @@
 #           build against bloomctl add -f
 #   fw      fw_bench.sh in the VM: packets per second through a firewall
 #           rule, bloom (xt_bloom) against ipset hash:ip, and their memory
+#   peer    bench-peer on this host: the blocked filter against Boost.Bloom
+#           and the floor on the same hashes; "skipped: ..." when the peer
+#           or Boost's headers are missing (Makefile: BOOST_BLOOM_DIR).
+#           PEER_BIG=N: the out-of-cache size (default 50,000,000 keys)
+#   hash    bench-hash on this host: keyed hashes by key length
 # Raw JSON goes to $BUILD/bench/raw/; a part that is not run this time is
 # reported as "not run", never taken from an older run.
 # BENCH_OUT=DIR: write the report there instead of tools/bench/results/ (a
@@ -31,7 +36,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-parts=${*:-native vm cli scale snap fw}
+parts=${*:-native vm cli scale snap fw peer hash}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
 
@@ -92,8 +97,27 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 			"$([ -n "$quick" ] && echo 100000 || echo 1000000)" >"$out/fw/listed.txt"
 		vm 1800 "$here/fw_bench.sh" "$out/fw" $rounds $secs > "$raw/fw.json"
 		;;
+	peer)
+		echo "bench: peer (this host): blocked against Boost.Bloom" >&2
+		if [ -f "$out/peer.skip" ] || [ ! -x "$out/bench-peer" ]; then
+			local why
+			why=$(cat "$out/peer.skip" 2>/dev/null ||
+			      echo "bench-peer was not built")
+			echo "skipped: $why" >&2
+			python3 -c 'import json, sys; print(json.dumps({"skipped": sys.argv[1]}))' \
+				"$why" > "$raw/peer.json"
+		else
+			"$out/bench-peer" ${quick:+--quick} \
+				${PEER_BIG:+--big "$PEER_BIG"} > "$raw/peer.json"
+		fi
+		;;
+	hash)
+		echo "bench: hash (this host): keyed hashes" >&2
+		"$out/bench-hash" ${quick:+--count 200000 --rounds 3} \
+			> "$raw/hash.json"
+		;;
 	*)
-		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw)" >&2
+		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw, peer, hash)" >&2
 		return 2
 		;;
 	esac
