@@ -6,7 +6,8 @@
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
  * siphash(), set_bit() and test_and_set_bit() (atomic),
- * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), prefetch()/prefetchw(),
+ * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), __ffs() (index of the
+ * lowest set bit of a non-zero word), prefetch()/prefetchw(),
  * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,
  * shifted), mul_u64_u64_div_u64() (the same, divided), div64_u64() (the
  * kernel has no plain 64-bit division on 32-bit machines),
@@ -151,10 +152,32 @@ static inline void bloom_atomic64_set(bloom_atomic64_t *a, u64 v)
 	__atomic_store_n(&a->counter, v, __ATOMIC_RELAXED);
 }
 
+static inline unsigned long __ffs(unsigned long w)
+{
+	return (unsigned long)__builtin_ctzl(w);
+}
+
+/*
+ * Without -mpopcnt, __builtin_popcountl() is a call into libgcc. The
+ * kernel's hweight_long() is the popcnt instruction wherever the CPU has it
+ * (patched in at boot), so on x86 this does the same, asking the CPU once.
+ */
+#ifdef __x86_64__
+static inline unsigned int hweight_long(unsigned long w)
+{
+	unsigned long r;
+
+	if (!__builtin_cpu_supports("popcnt"))
+		return (unsigned int)__builtin_popcountl(w);
+	__asm__("popcntq %1, %0" : "=r" (r) : "rm" (w));
+	return (unsigned int)r;
+}
+#else
 static inline unsigned int hweight_long(unsigned long w)
 {
 	return (unsigned int)__builtin_popcountl(w);
 }
+#endif
 
 /*
  * On x86 a read prefetch is asm, as in the kernel: GCC 12 at -O2 deletes

@@ -20,6 +20,7 @@ import platform
 import subprocess
 import sys
 
+import peer_report
 import scale_report
 
 TYPES = ["standard", "blocked", "baseline", "floor"]
@@ -687,7 +688,7 @@ def md_fw(fw, results):
     return "\n".join(out)
 
 
-PARTS = ["native", "vm", "cli", "scale", "snap", "fw"]
+PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash"]
 
 
 def previous_report(out):
@@ -714,7 +715,9 @@ def check_all(data):
     checks = {"native": check_native, "vm": check_vm, "cli": check_cli,
               "scale": lambda d, out: scale_report.check(
                   d, lambda *t: target(out, *t)),
-              "fw": check_fw}
+              "fw": check_fw,
+              "peer": lambda d, out: peer_report.check(
+                  d, lambda *t: target(out, *t))}
     for p in PARTS:
         if data.get(p) and p in checks:
             part = []
@@ -734,10 +737,11 @@ def machine_text(m):
 
 def md_headline(results, runs):
     """The parts table and the target count: only parts that ran count,
-    and the parts not run (or failed) are named."""
-    ran = [p for p in PARTS if runs.get(p, {}).get("status") == "ran"]
-    failed = [p for p in PARTS if runs.get(p, {}).get("status") == "failed"]
-    missing = [p for p in PARTS if p not in ran and p not in failed]
+    and the parts not run (or failed, or skipped) are named."""
+    def status(s):
+        return [p for p in PARTS if runs.get(p, {}).get("status") == s]
+    ran, failed, skipped = status("ran"), status("failed"), status("skipped")
+    missing = [p for p in PARTS if p not in runs]
     rows = []
     for n, p in enumerate(PARTS, 1):
         r = runs.get(p)
@@ -756,12 +760,11 @@ def md_headline(results, runs):
     head = (f"- targets: **{npass} PASS, {len(results) - npass} MISS** of "
             f"{len(results)} checked, in the parts that ran "
             f"({', '.join(ran) or 'none'})")
-    if missing or failed:
+    if missing or failed or skipped:
         head += "; " + "; ".join(
-            x for x in (f"**not run: {', '.join(missing)}**" if missing
-                        else "",
-                        f"**failed: {', '.join(failed)}**" if failed
-                        else "") if x) + " (no targets counted for them)"
+            f"**{word}: {', '.join(ps)}**" for word, ps in (
+                ("not run", missing), ("failed", failed),
+                ("skipped", skipped)) if ps) + " (no targets counted for them)"
     return [md_table(["part", "run", "date", "commit", "machine",
                       "targets"], rows), "", head]
 
@@ -812,12 +815,15 @@ def main():
                        "machine": m}
             if not data[p]:
                 runs[p]["error"] = errs[p] or "no output"
+            elif data[p].get("skipped"):
+                # peer without Boost.Bloom: replaces the section, says why
+                runs[p]["status"] = "skipped"
         elif p in prev_runs:
             data[p], runs[p] = prev_data.get(p), prev_runs[p]
             errs[p] = runs[p].get("error")
         else:
             data[p], errs[p] = None, None
-    native, vm, cli, scale, snap, fw = (data[p] for p in PARTS)
+    native, vm, cli, scale, snap, fw, peer, hashes = (data[p] for p in PARTS)
     results = check_all(data)
 
     # Plots are written next to latest.md and named by content: made for
@@ -848,10 +854,10 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the six parts of `make bench` (at the top of the "
-          "repository). A part run alone (`make -C tools/bench run "
-          "PARTS=\"fw\"`, `make -C tools/bench fw`, `make -C tools/bench "
-          "scale`) replaces its own section and keeps the others: each part "
+          "One report for the eight parts of `make bench` (at the top of "
+          "the repository). A part run alone (`make -C tools/bench run "
+          "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
+          "`hash`) replaces its own section and keeps the others: each part "
           "says the run it comes from. The machine is shared (other jobs "
           "ran at the same time): compare ratios within one part's run, "
           "not absolute times across runs.\n"]
@@ -874,7 +880,13 @@ def main():
             ("snap", "5. Snapshots: save, restore, build",
              lambda: md_snap(snap)),
             ("fw", "6. Firewall: iptables -m bloom against ipset",
-             lambda: md_fw(fw, results))):
+             lambda: md_fw(fw, results)),
+            ("peer", "7. Peer: the blocked filter against Boost.Bloom",
+             lambda: "\n".join([
+                 peer_report.markdown(peer), "", "### Targets\n",
+                 md_targets(results, {"P1", "P2", "P3", "P4", "P5"})])),
+            ("hash", "8. The keyed hash",
+             lambda: peer_report.hash_markdown(hashes))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))

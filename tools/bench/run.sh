@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw]: runs the
-# benchmarks (all six parts by default) and writes
+# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash]:
+# runs the benchmarks (all eight parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
-# make -C tools/bench scale and fw for one part.
+# make -C tools/bench scale, fw, peer and hash for one part.
 #   native  bench-native on this host: the core, the baseline, the floor
 #   vm      bench-vm in the QEMU VM (selftests/vm/run.sh): /dev/bloom, the
 #           core in the guest, the BPF Bloom filter map
@@ -16,11 +16,18 @@
 #           build against bloomctl add -f
 #   fw      fw_bench.sh in the VM: packets per second through a firewall
 #           rule, bloom (xt_bloom) against ipset hash:ip, and their memory
+#   peer    bench-peer on this host: the blocked filter against Boost.Bloom
+#           and the floor on the same hashes; "skipped: ..." when the peer
+#           or Boost's headers are missing (Makefile: BOOST_BLOOM_DIR).
+#           PEER_BIG=N: the out-of-cache size (default 50,000,000 keys)
+#   hash    bench-hash on this host: keyed hashes by key length
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
-# machine), and a part never run is reported as "not run". The headline
-# counts the targets of the parts that ran and names the others.
+# machine), and a part never run is reported as "not run". A part skipped
+# (peer, without Boost.Bloom) replaces its section too, with the reason.
+# The headline counts the targets of the parts that ran and names the
+# others.
 # BENCH_OUT=DIR: write the report there instead of tools/bench/results/.
 # BENCH_QUICK=1: small sizes, a smoke test of the whole flow (minutes); its
 # report goes to $BUILD/bench/quick-results/, never over the committed
@@ -33,7 +40,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-parts=${*:-native vm cli scale snap fw}
+parts=${*:-native vm cli scale snap fw peer hash}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
 
@@ -94,8 +101,27 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 			"$([ -n "$quick" ] && echo 100000 || echo 1000000)" >"$out/fw/listed.txt"
 		vm 1800 "$here/fw_bench.sh" "$out/fw" $rounds $secs > "$raw/fw.json"
 		;;
+	peer)
+		echo "bench: peer (this host): blocked against Boost.Bloom" >&2
+		if [ -f "$out/peer.skip" ] || [ ! -x "$out/bench-peer" ]; then
+			local why
+			why=$(cat "$out/peer.skip" 2>/dev/null ||
+			      echo "bench-peer was not built")
+			echo "skipped: $why" >&2
+			python3 -c 'import json, sys; print(json.dumps({"skipped": sys.argv[1]}))' \
+				"$why" > "$raw/peer.json"
+		else
+			"$out/bench-peer" ${quick:+--quick} \
+				${PEER_BIG:+--big "$PEER_BIG"} > "$raw/peer.json"
+		fi
+		;;
+	hash)
+		echo "bench: hash (this host): keyed hashes" >&2
+		"$out/bench-hash" ${quick:+--count 200000 --rounds 3} \
+			> "$raw/hash.json"
+		;;
 	*)
-		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw)" >&2
+		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw, peer, hash)" >&2
 		return 2
 		;;
 	esac
@@ -116,7 +142,7 @@ for part in $parts; do
 	echo "bench: $part took $(($(date +%s) - t0)) s" >&2
 done
 
-if [ "$parts" = "native vm cli scale snap fw" ]; then
+if [ "$parts" = "native vm cli scale snap fw peer hash" ]; then
 	command="make bench"
 else
 	command="make -C tools/bench run PARTS=\"$parts\""
