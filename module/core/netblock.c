@@ -142,18 +142,6 @@ void bloom_nb_clear(struct bloom_netblocks *nb)
 	}
 }
 
-void bloom_nb_load(struct bloom_netblocks *nb, const u64 *count)
-{
-	u32 fam, l;
-
-	bloom_nb_clear(nb);
-	for (fam = 0; fam < 2; fam++)
-		for (l = 0; l <= bloom_nb_full(fam); l++)
-			if (count[bloom_nb_index(fam, l)])
-				bloom_nb_account(nb, fam, l,
-						 count[bloom_nb_index(fam, l)]);
-}
-
 void bloom_nb_merge(struct bloom_netblocks *dst,
 		    const struct bloom_netblocks *src)
 {

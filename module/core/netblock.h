@@ -22,12 +22,12 @@
 
 #include "shim.h"
 
-/* Key kinds: the values of enum bloom_keys in uapi/linux/bloom.h. */
-#define BLOOM_KEYS_UNKNOWN	0
-#define BLOOM_KEYS_STRINGS	1
-#define BLOOM_KEYS_IPV4		2
-#define BLOOM_KEYS_IPV6		3
-#define BLOOM_KEYS_MAX		BLOOM_KEYS_IPV6
+/* Key kinds: the values of enum bloom_key_kind in uapi/linux/bloom.h. */
+#define BLOOM_CORE_KIND_UNKNOWN	0
+#define BLOOM_CORE_KIND_STRINGS	1
+#define BLOOM_CORE_KIND_IPV4		2
+#define BLOOM_CORE_KIND_IPV6		3
+#define BLOOM_CORE_KIND_MAX		BLOOM_CORE_KIND_IPV6
 
 /* Families, as indices. */
 #define BLOOM_NB_IPV4		0
@@ -88,7 +88,7 @@ static inline u32 bloom_nb_index(u32 family, u32 plen)
 /* The key kind of @family's addresses. */
 static inline u32 bloom_nb_kind(u32 family)
 {
-	return family == BLOOM_NB_IPV6 ? BLOOM_KEYS_IPV6 : BLOOM_KEYS_IPV4;
+	return family == BLOOM_NB_IPV6 ? BLOOM_CORE_KIND_IPV6 : BLOOM_CORE_KIND_IPV4;
 }
 
 /*
@@ -139,12 +139,6 @@ void bloom_nb_clear(struct bloom_netblocks *nb);
 /* @dst gets @src's counts added (a merge); writers of @dst held off. */
 void bloom_nb_merge(struct bloom_netblocks *dst,
 		    const struct bloom_netblocks *src);
-
-/*
- * Sets the counts from @count (BLOOM_NB_LENS of them, a snapshot's) and
- * the bitmap from them; @nb not yet published.
- */
-void bloom_nb_load(struct bloom_netblocks *nb, const u64 *count);
 
 /* Does @nb count any key at all? */
 bool bloom_nb_any(const struct bloom_netblocks *nb);

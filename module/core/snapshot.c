@@ -162,13 +162,21 @@ void bloom_snap_header_netblocks(struct bloom_snap_header *h,
 	h->header_size += BLOOM_SNAP_NB_SIZE;
 }
 
-void bloom_snap_netblocks_read(const u8 *buf, const struct bloom_snap_header *h,
-			       u64 *count)
+void bloom_snap_netblocks_load(const u8 *buf, const struct bloom_snap_header *h,
+			       struct bloom_netblocks *nb)
 {
-	u32 i;
+	u32 i, fam, l;
+	u64 c;
 
-	for (i = 0; i < BLOOM_NB_LENS; i++)
-		count[i] = h->nb_offset ? get64(buf + h->nb_offset + 8 * i) : 0;
+	bloom_nb_clear(nb);
+	nb->kind = h->key_kind;
+	for (i = 0; h->nb_offset && i < BLOOM_NB_LENS; i++) {
+		c = get64(buf + h->nb_offset + 8 * i);
+		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
+		l = fam == BLOOM_NB_IPV4 ? i : i - BLOOM_NB_LENS4;
+		if (c)
+			bloom_nb_account(nb, fam, l, (s64)c);
+	}
 }
 
 u64 bloom_snap_payload_hash(const struct bloom_core *f)
@@ -369,8 +377,8 @@ static int bloom_snap_keys_check(const u8 *buf, struct bloom_snap_header *h,
 
 	if (h->compat & BLOOM_SNAP_C_KEYS) {
 		h->key_kind = get32(buf + OFF_KIND);
-		if (h->key_kind > BLOOM_KEYS_MAX)
-			h->key_kind = BLOOM_KEYS_UNKNOWN;
+		if (h->key_kind > BLOOM_CORE_KIND_MAX)
+			h->key_kind = BLOOM_CORE_KIND_UNKNOWN;
 	}
 	if (!(h->incompat & BLOOM_SNAP_F_NETBLOCKS))
 		return 0;
@@ -381,7 +389,7 @@ static int bloom_snap_keys_check(const u8 *buf, struct bloom_snap_header *h,
 	for (i = 0; i < BLOOM_NB_LENS; i++) {
 		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
 		if (get64(buf + h->nb_offset + 8 * i) &&
-		    h->key_kind != BLOOM_KEYS_UNKNOWN &&
+		    h->key_kind != BLOOM_CORE_KIND_UNKNOWN &&
 		    h->key_kind != bloom_nb_kind(fam))
 			return bloom_snap_fail(why, -EBADMSG,
 					       "netblocks of a family the key kind excludes");

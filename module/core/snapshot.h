@@ -103,7 +103,7 @@ struct bloom_snap_chain {
  * @scale: with @nstages: the parameters (type, growth, capacity, fpp_ppb,
  *	tightening_ppm) the stages follow
  * @key_kind: with BLOOM_SNAP_C_KEYS in @compat: BLOOM_KEYS_* (an unknown
- *	value reads as BLOOM_KEYS_UNKNOWN); else 0
+ *	value reads as BLOOM_CORE_KIND_UNKNOWN); else 0
  * @nb_offset: with BLOOM_SNAP_F_NETBLOCKS in @incompat: where the
  *	netblock table starts in the header, after the stage table; else 0
  * @nb: writing: the lengths to write (bloom_snap_header_netblocks())
@@ -137,12 +137,12 @@ void bloom_snap_header_netblocks(struct bloom_snap_header *h,
 				 const struct bloom_netblocks *nb);
 
 /*
- * The netblock table of the header at @buf that bloom_snap_header_read()
- * accepted into @h, into @count (BLOOM_NB_LENS entries; all zero without
- * one).
+ * The key kind and the netblock table of the header at @buf that
+ * bloom_snap_header_read() accepted into @h, into @nb (not yet published):
+ * every count zero without a table.
  */
-void bloom_snap_netblocks_read(const u8 *buf, const struct bloom_snap_header *h,
-			       u64 *count);
+void bloom_snap_netblocks_load(const u8 *buf, const struct bloom_snap_header *h,
+			       struct bloom_netblocks *nb);
 
 /*
  * Fills @h for filter @f: version, header size, scheme, geometry, key and

@@ -197,9 +197,8 @@ static void test_query(u32 type)
 /* Snapshot: the table and the kind go out and come back; old files still read. */
 static void test_snapshot(void)
 {
-	static struct bloom_netblocks nb;
+	static struct bloom_netblocks nb, back;
 	struct bloom_snap_header h, r;
-	u64 count[BLOOM_NB_LENS];
 	const char *why = NULL;
 	struct filter f;
 	u8 *buf;
@@ -220,7 +219,7 @@ static void test_snapshot(void)
 	check(!bloom_snap_header_read(buf, h.header_size, &r, &why) &&
 	      !r.key_kind && !r.nb_offset, "it reads with no kind and no table");
 
-	nb.kind = BLOOM_KEYS_IPV4;
+	nb.kind = BLOOM_CORE_KIND_IPV4;
 	bloom_nb_account(&nb, BLOOM_NB_IPV4, 24, 7);
 	bloom_nb_account(&nb, BLOOM_NB_IPV4, 32, 100);
 	bloom_nb_account(&nb, BLOOM_NB_IPV4, 9, 1);
@@ -235,13 +234,16 @@ static void test_snapshot(void)
 	      h.header_size);
 	why = NULL;
 	check(!bloom_snap_header_read(buf, h.header_size, &r, &why) &&
-	      r.key_kind == BLOOM_KEYS_IPV4 && r.nb_offset == 248,
+	      r.key_kind == BLOOM_CORE_KIND_IPV4 && r.nb_offset == 248,
 	      "it reads back: kind ipv4, table at 248 (%s)", why ? why : "ok");
-	bloom_snap_netblocks_read(buf, &r, count);
+	bloom_snap_netblocks_load(buf, &r, &back);
 	for (i = 0; i < BLOOM_NB_LENS; i++)
-		same &= count[i] == bloom_atomic64_read(&nb.count[i]);
-	check(same && count[24] == 7 && count[32] == 100 && count[9] == 1,
-	      "the counts come back");
+		same &= bloom_atomic64_read(&back.count[i]) ==
+			bloom_atomic64_read(&nb.count[i]);
+	check(same && back.kind == BLOOM_CORE_KIND_IPV4 &&
+	      bloom_nb_count(&back, BLOOM_NB_IPV4, 24) == 7 &&
+	      bloom_nb_lookups(&back, BLOOM_NB_IPV4) == 3,
+	      "the kind, the counts and the lengths come back");
 
 	/* an IPv6 count in an ipv4 file is refused */
 	bloom_nb_account(&nb, BLOOM_NB_IPV6, 48, 1);
