@@ -19,6 +19,14 @@
  * added went with the filter), a replace with another hash key makes the
  * rest of the batch be hashed again with the new key from the user's keys.
  *
+ * Addresses and netblocks (BLOOM_BATCH_F_NET, or a filter of kind ipv4 or
+ * ipv6): pass one also reads every key as one (module/core/netblock.h) and
+ * keeps its prefix length; ADD and DELETE count the lengths of the keys
+ * they added or removed in the store they were applied to. A QUERY of
+ * them keeps the parsed keys instead of hashes: each is looked up over the
+ * lengths present in the store of its chunk (bloom_nb_query()), hashed
+ * there with that store's key.
+ *
  * An ADD to a scalable filter stops where its newest stage is full, leaves
  * the read section, grows the filter (bloom_filter_grow(): under the write
  * lock, which queries never take) and goes on from that key. When it cannot grow, the
@@ -51,8 +59,20 @@
 #define BLOOM_SMALL_KEYS	16
 #define BLOOM_SMALL_BYTES	256
 
+/* Pass one of a batch of addresses and netblocks. */
+struct bloom_net {
+	bool on;
+	bool implied;	/* by the filter's kind, not asked for */
+	bool query;	/* keep the keys (@keys), not their hashes */
+	u8 family;
+	u32 kind;	/* the filter's, when pass one began */
+	u8 *plens;	/* ADD, DELETE: each key's prefix length */
+	struct bloom_nb_key *keys;	/* QUERY: each key */
+};
+
 struct bloom_keys {
 	const struct bloom_core *hasher;
+	struct bloom_net *net;
 	const u8 __user *ukeys;
 	const u32 __user *ulens;
 	u64 keys_len;
@@ -112,7 +132,31 @@ static int bloom_keys_fill(struct bloom_keys *k, u32 len)
 	return 0;
 }
 
-static int bloom_hash_one(struct bloom_keys *k, u32 len, u64 *hash)
+/*
+ * Key @i read as an address or netblock: -EINVAL when it is none or of
+ * the batch's other family, -EPROTOTYPE when the filter's kind (not the
+ * caller) asked for addresses or the family is not the kind's.
+ */
+static int bloom_net_one(struct bloom_net *net, const u8 *key, u32 len, u32 i)
+{
+	struct bloom_nb_key nk;
+
+	if (bloom_nb_parse(key, len, &nk))
+		return net->implied ? -EPROTOTYPE : -EINVAL;
+	if (net->kind && net->kind != bloom_nb_kind(nk.family))
+		return -EPROTOTYPE;
+	if (!i)
+		net->family = nk.family;
+	else if (nk.family != net->family)
+		return -EINVAL;
+	if (net->query)
+		net->keys[i] = nk;
+	else
+		net->plens[i] = nk.plen;
+	return 0;
+}
+
+static int bloom_hash_one(struct bloom_keys *k, u32 len, u32 i, u64 *hash)
 {
 	int ret;
 
@@ -121,7 +165,13 @@ static int bloom_hash_one(struct bloom_keys *k, u32 len, u64 *hash)
 	ret = bloom_keys_fill(k, len);
 	if (ret)
 		return ret;
-	*hash = bloom_core_hash(k->hasher, k->buf + k->pos, len);
+	if (k->net->on) {
+		ret = bloom_net_one(k->net, k->buf + k->pos, len, i);
+		if (ret)
+			return ret;
+	}
+	*hash = k->net->query ? 0 :
+		bloom_core_hash(k->hasher, k->buf + k->pos, len);
 	k->pos += len;
 	return 0;
 }
@@ -131,10 +181,12 @@ static int bloom_hash_one(struct bloom_keys *k, u32 len, u64 *hash)
  * key of @hasher (the only field of it that is used).
  */
 static int bloom_batch_hash(const struct bloom_core *hasher,
+			    struct bloom_net *net,
 			    const struct bloom_batch *b, u64 *hashes)
 {
 	struct bloom_keys k = {
 		.hasher = hasher,
+		.net = net,
 		.ukeys = u64_to_user_ptr(b->keys),
 		.ulens = u64_to_user_ptr(b->lens),
 		.keys_len = b->keys_len,
@@ -162,7 +214,7 @@ static int bloom_batch_hash(const struct bloom_core *hasher,
 			break;
 		}
 		for (j = 0; j < n && !ret; j++)
-			ret = bloom_hash_one(&k, b->key_size ?: lens[j],
+			ret = bloom_hash_one(&k, b->key_size ?: lens[j], i + j,
 					     &hashes[i + j]);
 		/* A full batch is 4 MiB of hashing: let others run. */
 		cond_resched();
@@ -181,6 +233,7 @@ struct bloom_apply {
 	struct bloom_batch *b;
 	enum bloom_batch_op op;
 	struct bloom_core hasher;
+	struct bloom_net net;
 	u64 *hashes;
 	u8 *results;	/* NULL when the caller wants no bitmap */
 	u8 *pinned;	/* DELETE: NULL when the caller wants no bitmap */
@@ -199,7 +252,7 @@ static bool bloom_same_key(const bloom_hash_key_t *a, const bloom_hash_key_t *b)
 static int bloom_apply_rehash(struct bloom_apply *a, const bloom_hash_key_t *key)
 {
 	a->hasher.key = *key;
-	return bloom_batch_hash(&a->hasher, a->b, a->hashes);
+	return bloom_batch_hash(&a->hasher, &a->net, a->b, a->hashes);
 }
 
 /* DELETE: @hits removed, @pinned pinned, the rest not found. */
@@ -223,6 +276,67 @@ static void bloom_apply_stats(struct bloom_store *s, enum bloom_batch_op op,
 	}
 }
 
+/*
+ * A batch of addresses about to change store @s: an ADD gives a filter of
+ * no kind the batch's; -EPROTOTYPE when the store holds another kind (a
+ * replace brought it, or another adder was first).
+ */
+static int bloom_net_kind(struct bloom_apply *a, struct bloom_store *s)
+{
+	u32 want, kind;
+
+	if (!a->net.on || a->op == BLOOM_BATCH_QUERY)
+		return 0;
+	want = bloom_nb_kind(a->net.family);
+	kind = READ_ONCE(s->nb.kind);
+	if (!kind && a->op == BLOOM_BATCH_ADD)
+		kind = cmpxchg(&s->nb.kind, 0, want) ?: want;
+	return kind && kind != want ? -EPROTOTYPE : 0;
+}
+
+/*
+ * Counts the lengths of keys [@from, @to) in @s: every key an ADD applied,
+ * the keys a DELETE removed (their bits in @a->results).
+ */
+static void bloom_net_account(struct bloom_apply *a, struct bloom_store *s,
+			      u32 from, u32 to)
+{
+	u32 i;
+
+	if (!a->net.on || a->op == BLOOM_BATCH_QUERY)
+		return;
+	for (i = from; i < to; i++) {
+		if (a->op == BLOOM_BATCH_ADD)
+			bloom_nb_account(&s->nb, a->net.family,
+					 a->net.plens[i], 1);
+		else if (a->results[i / 8] & BIT(i % 8))
+			bloom_nb_account(&s->nb, a->net.family,
+					 a->net.plens[i], -1);
+	}
+}
+
+/* QUERY of addresses: @n keys from @from, results from bit 0 of @results. */
+static u32 bloom_net_query(struct bloom_apply *a, struct bloom_store *s,
+			   u32 from, u32 n, u8 *results)
+{
+	const struct bloom_nb_key *k = a->net.keys + from;
+	u32 i, hits = 0;
+	bool hit;
+
+	for (i = 0; i < n; i++, k++) {
+		hit = bloom_nb_query(&s->core, &s->nb, k->family, k->addr,
+				     k->plen);
+		hits += hit;
+		if (!results)
+			continue;
+		if (!(i % 8))
+			results[i / 8] = 0;
+		if (hit)
+			results[i / 8] |= BIT(i % 8);
+	}
+	return hits;
+}
+
 /* Counting and d-left writers: the whole batch under the write lock. */
 static int bloom_apply_locked(struct bloom_apply *a)
 {
@@ -241,6 +355,9 @@ static int bloom_apply_locked(struct bloom_apply *a)
 		if (ret)
 			goto out;
 	}
+	ret = bloom_net_kind(a, s);
+	if (ret)
+		goto out;
 	if (a->op == BLOOM_BATCH_ADD) {
 		ret = bloom_core_add_batch(&s->core, a->hashes, n, a->results);
 		if (ret < 0)
@@ -252,6 +369,7 @@ static int bloom_apply_locked(struct bloom_apply *a)
 	}
 	a->done = n;
 	a->hits = ret;
+	bloom_net_account(a, s, 0, n);
 	bloom_apply_stats(s, a->op, n, ret, a->npinned);
 	ret = 0;
 out:
@@ -277,6 +395,14 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 			rcu_read_unlock();
 			return -ESTALE;
 		}
+		if (a->net.query) {
+			hits = bloom_net_query(a, s, a->done, len, results);
+			rcu_read_unlock();
+			a->done += len;
+			a->hits += hits;
+			cond_resched();
+			continue;
+		}
 		if (!bloom_same_key(&s->core.key, &a->hasher.key)) {
 			key = s->core.key;
 			rcu_read_unlock();
@@ -288,6 +414,12 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 				return ret;
 			continue;
 		}
+		ret = bloom_net_kind(a, s);
+		if (ret) {
+			rcu_read_unlock();
+			a->partial = a->done;
+			return ret;
+		}
 		if (a->op == BLOOM_BATCH_ADD &&
 		    bloom_core_is_scalable(&s->core)) {
 			/* indices count from the batch's start, as results */
@@ -295,6 +427,7 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 
 			hits = bloom_scale_add_batch(&s->core, a->hashes, end,
 						     a->results, &pos);
+			bloom_net_account(a, s, a->done, pos);
 			bloom_apply_stats(s, a->op, pos - a->done, hits, 0);
 			rcu_read_unlock();
 			a->done = pos;
@@ -319,8 +452,10 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 						    a->hashes + a->done, len,
 						    results);
 		/* A query counts once its answers reached the caller. */
-		if (a->op != BLOOM_BATCH_QUERY)
+		if (a->op != BLOOM_BATCH_QUERY) {
+			bloom_net_account(a, s, a->done, a->done + len);
 			bloom_apply_stats(s, a->op, len, hits, 0);
+		}
 		rcu_read_unlock();
 		a->done += len;
 		a->hits += hits;
@@ -360,17 +495,52 @@ static void bloom_batch_count_queries(struct bloom_filter *f, u32 done, u32 hits
 	rcu_read_unlock();
 }
 
-/* The hash key of @f's store now: false once @f was destroyed. */
-static bool bloom_batch_key(struct bloom_filter *f, bloom_hash_key_t *key)
+/*
+ * The hash key and key kind of @f's store now: false once @f was
+ * destroyed.
+ */
+static bool bloom_batch_key(struct bloom_filter *f, bloom_hash_key_t *key,
+			    u32 *kind)
 {
 	struct bloom_store *s;
 
 	rcu_read_lock();
 	s = bloom_filter_store(f);
-	if (s)
+	if (s) {
 		*key = s->core.key;
+		*kind = READ_ONCE(s->nb.kind);
+	}
 	rcu_read_unlock();
 	return s;
+}
+
+/*
+ * Whether the batch is of addresses and netblocks (asked, or implied by
+ * the kind), and room for what pass one keeps of them: 0, -EPROTOTYPE (a
+ * filter of strings), -ENOMEM.
+ */
+static int bloom_net_setup(struct bloom_apply *a)
+{
+	struct bloom_net *net = &a->net;
+	u32 n = a->b->nkeys;
+
+	if (a->b->flags & BLOOM_BATCH_F_NET && net->kind == BLOOM_KEYS_STRINGS)
+		return -EPROTOTYPE;
+	net->implied = !(a->b->flags & BLOOM_BATCH_F_NET) &&
+		       (net->kind == BLOOM_KEYS_IPV4 ||
+			net->kind == BLOOM_KEYS_IPV6);
+	net->on = net->implied || a->b->flags & BLOOM_BATCH_F_NET;
+	if (net->kind == BLOOM_KEYS_STRINGS)
+		net->kind = 0;
+	if (!net->on)
+		return 0;
+	net->query = a->op == BLOOM_BATCH_QUERY;
+	if (net->query)
+		net->keys = bloom_kvzalloc(array_size(n, sizeof(*net->keys)),
+					   GFP_KERNEL);
+	else
+		net->plens = bloom_kvzalloc(n, GFP_KERNEL);
+	return net->keys || net->plens ? 0 : -ENOMEM;
 }
 
 static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
@@ -390,8 +560,11 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	ret = bloom_batch_check(b, op);
 	if (ret || !b->nkeys)
 		return ret;
-	if (!bloom_batch_key(f, &a.hasher.key))
+	if (!bloom_batch_key(f, &a.hasher.key, &a.net.kind))
 		return -ESTALE;
+	ret = bloom_net_setup(&a);
+	if (ret)
+		goto out_key;
 
 	/* One allocation: the hashes, then the two bitmaps. */
 	a.hashes = small;
@@ -404,12 +577,13 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 			goto out_key;
 		}
 	}
-	if (b->results)
+	/* a DELETE of netblocks counts what its results say it removed */
+	if (b->results || (a.net.on && op == BLOOM_BATCH_DELETE))
 		a.results = (u8 *)(a.hashes + b->nkeys);
 	if (b->pinned)
 		a.pinned = (u8 *)(a.hashes + b->nkeys) + result_bytes;
 
-	ret = bloom_batch_hash(&a.hasher, b, a.hashes);
+	ret = bloom_batch_hash(&a.hasher, &a.net, b, a.hashes);
 	if (ret)
 		goto out;
 	/*
@@ -428,7 +602,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 		/* a scalable ADD that could not grow: what went in stays */
 		b->out_hits = a.hits;
 		b->out_done = a.done;
-		if (a.results && a.done &&
+		if (b->results && a.done &&
 		    copy_to_user(uresults, a.results, DIV_ROUND_UP(a.done, 8)))
 			ret = -EFAULT;
 		goto out;
@@ -438,7 +612,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	b->out_hits = a.hits;
 	b->out_pinned = a.npinned;
 	b->out_done = a.done;
-	if ((a.results && copy_to_user(uresults, a.results, result_bytes)) ||
+	if ((b->results && copy_to_user(uresults, a.results, result_bytes)) ||
 	    (a.pinned && copy_to_user(upinned, a.pinned, result_bytes)))
 		ret = -EFAULT;
 	else if (op == BLOOM_BATCH_QUERY)
@@ -447,6 +621,8 @@ out:
 	if (a.hashes != small)
 		bloom_kvfree(a.hashes);
 out_key:
+	bloom_kvfree(a.net.keys);
+	bloom_kvfree(a.net.plens);
 	memzero_explicit(&a.hasher.key, sizeof(a.hasher.key));
 	return ret;
 }

@@ -129,9 +129,19 @@ void bloom_filter_destroy(struct bloom_filter *f)
 	bloom_memory_release(sizeof(*f));
 }
 
+/* Two stores' key kinds may meet: the same, or one not known. */
+static int bloom_filter_kinds(const struct bloom_store *a,
+			      const struct bloom_store *b)
+{
+	u32 ka = READ_ONCE(a->nb.kind), kb = READ_ONCE(b->nb.kind);
+
+	return ka && kb && ka != kb ? -EPROTOTYPE : 0;
+}
+
 int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
 {
 	struct bloom_store *old;
+	int ret;
 
 	/* a scalable filter's sysfs has the stage files, a plain one's not */
 	if (s->core.geo.type != f->type ||
@@ -140,11 +150,16 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
 	old = bloom_filter_store_locked(f);
-	if (old)
+	ret = old ? bloom_filter_kinds(s, old) : -ESTALE;
+	if (!ret) {
+		/* contents of no kind keep the filter's (rules rely on it) */
+		if (!s->nb.kind)
+			s->nb.kind = READ_ONCE(old->nb.kind);
 		rcu_assign_pointer(f->store, s);
+	}
 	mutex_unlock(&f->write_lock);
-	if (!old)
-		return -ESTALE;
+	if (ret)
+		return ret;
 	bloom_store_retire(old);
 	return 0;
 }
@@ -184,11 +199,10 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 		return ret;
 	sa = bloom_filter_store_locked(a);
 	sb = bloom_filter_store_locked(b);
-	if (sa && sb) {
+	ret = sa && sb ? bloom_filter_kinds(sa, sb) : -ESTALE;
+	if (!ret) {
 		rcu_assign_pointer(a->store, sb);
 		rcu_assign_pointer(b->store, sa);
-	} else {
-		ret = -ESTALE;
 	}
 	bloom_filter_unlock_two(a, b);
 	return ret;
@@ -206,8 +220,15 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 		return ret;
 	sd = bloom_filter_store_locked(dst);
 	ss = bloom_filter_store_locked(src);
+	ret = sd && ss ? bloom_filter_kinds(sd, ss) : -ESTALE;
 	/* the core refuses d-left, scalable and incompatible filters */
-	ret = sd && ss ? bloom_core_merge(&sd->core, &ss->core) : -ESTALE;
+	if (!ret)
+		ret = bloom_core_merge(&sd->core, &ss->core);
+	if (!ret) {
+		bloom_nb_merge(&sd->nb, &ss->nb);
+		if (!READ_ONCE(sd->nb.kind))
+			WRITE_ONCE(sd->nb.kind, READ_ONCE(ss->nb.kind));
+	}
 	bloom_filter_unlock_two(dst, src);
 	return ret;
 }

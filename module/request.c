@@ -148,6 +148,7 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	struct bloom_geometry geo;
 	struct bloom_filter *like;
 	struct bloom_store *s;
+	u32 kind = 0;
 	int ret;
 
 	if (c->flags & ~(BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) ||
@@ -165,6 +166,7 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	ret = !s ? -ESTALE : bloom_core_is_scalable(&s->core) ? -EOPNOTSUPP : 0;
 	if (!ret) {
 		geo = s->core.geo;
+		kind = READ_ONCE(s->nb.kind);
 		bloom_hash_key_to_bytes(&s->core.key, key);
 	}
 	rcu_read_unlock();
@@ -173,6 +175,8 @@ static struct bloom_store *bloom_create_like(struct net *net,
 		return ERR_PTR(ret);
 	s = bloom_store_new(&geo, key);
 	memzero_explicit(key, sizeof(key));
+	if (!IS_ERR(s))
+		s->nb.kind = kind;
 	return s;
 }
 
@@ -182,7 +186,7 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 	struct bloom_store *s;
 
 	if (c->flags & ~BLOOM_CREATE_F_ALL || c->reserved ||
-	    !bloom_name_valid(c->name))
+	    c->keys > BLOOM_KEYS_IPV6 || !bloom_name_valid(c->name))
 		return -EINVAL;
 	if (c->flags & BLOOM_CREATE_F_LIKE)
 		s = bloom_create_like(net, c);
@@ -192,7 +196,28 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 		s = bloom_create_store(c);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	if (c->keys)
+		s->nb.kind = c->keys;
 	return bloom_filter_new(c->name, s, out);
+}
+
+/* The key kind, the netblock lengths and the rate an address meets. */
+static void bloom_info_fill_keys(struct bloom_info *info,
+				 const struct bloom_netblocks *nb)
+{
+	u32 l4 = bloom_nb_lookups(nb, BLOOM_NB_IPV4);
+	u32 l6 = bloom_nb_lookups(nb, BLOOM_NB_IPV6);
+	int i;
+
+	info->keys = READ_ONCE(nb->kind);
+	info->prefixes4 = (u32)READ_ONCE(nb->present[BLOOM_NB_IPV4][0]);
+	for (i = 0; i < 128 / BITS_PER_LONG; i++)
+		((unsigned long *)info->prefixes6)[i] =
+			READ_ONCE(nb->present[BLOOM_NB_IPV6][i]);
+	info->address_lookups = info->keys == BLOOM_KEYS_IPV4 ? l4 :
+				info->keys == BLOOM_KEYS_IPV6 ? l6 : max(l4, l6);
+	info->address_fpp_ppb = bloom_nb_rate(info->estimated_fpp_ppb,
+					      info->address_lookups);
 }
 
 /* Under RCU, with the store in hand. */
@@ -240,6 +265,7 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 	info->rules = atomic_read(&f->rules);
 	info->packets = sum.packets;
 	info->packet_hits = sum.packet_hits;
+	bloom_info_fill_keys(info, &s->nb);
 }
 
 int bloom_request_info(struct bloom_filter *f, struct bloom_info *info)

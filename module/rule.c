@@ -33,9 +33,24 @@ void bloom_rule_put(struct bloom_filter *f)
 }
 EXPORT_SYMBOL_NS_GPL(bloom_rule_put, BLOOM);
 
+u32 bloom_rule_keys(struct bloom_filter *f)
+{
+	struct bloom_store *s;
+	u32 kind = BLOOM_KEYS_UNKNOWN;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s)
+		kind = READ_ONCE(s->nb.kind);
+	rcu_read_unlock();
+	return kind;
+}
+EXPORT_SYMBOL_NS_GPL(bloom_rule_keys, BLOOM);
+
 /*
- * The query of the batch path (batch.c) for one key: the same core hash and
- * core query, on the store published now (filter.h), under RCU (netfilter
+ * The query of the batch path (batch.c) for one address: the address and
+ * the netblocks of every length the store holds (bloom_nb_query()), on
+ * the store published now (filter.h), under RCU (netfilter
  * hooks hold the read side already; it nests). Queries of every type are
  * lockless (core.h), so a counting or d-left filter whose writer a packet
  * interrupts on the same CPU still answers correctly. A filter destroyed
@@ -49,8 +64,9 @@ bool bloom_rule_match(struct bloom_filter *f, const void *key, u32 len)
 	rcu_read_lock();
 	s = bloom_filter_store(f);
 	if (s) {
-		hit = bloom_core_query_hash(&s->core,
-					    bloom_core_hash(&s->core, key, len));
+		hit = bloom_nb_query(&s->core, &s->nb,
+				     len == 16 ? BLOOM_NB_IPV6 : BLOOM_NB_IPV4,
+				     key, len * 8);
 		this_cpu_inc(s->stats->packets);
 		if (hit)
 			this_cpu_inc(s->stats->packet_hits);

@@ -23,8 +23,12 @@ bool bloom_rule_name_valid(const char name[BLOOM_NAME_LEN]);
 struct bloom_filter *bloom_rule_get(struct net *net, const char *name);
 void bloom_rule_put(struct bloom_filter *f);
 
+/* The filter's key kind (enum bloom_keys), as its store holds it now. */
+u32 bloom_rule_keys(struct bloom_filter *f);
+
 /*
- * May the @len-byte key be in the filter? Any context, softirq included: no
+ * May the @len-byte address (4: IPv4, 16: IPv6) be in the filter, itself
+ * or inside a netblock it holds? Any context, softirq included: no
  * lock, no sleep, no allocation. Counts the packet and the hit per CPU.
  */
 bool bloom_rule_match(struct bloom_filter *f, const void *key, u32 len);

@@ -132,6 +132,7 @@ int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 	if (!s)
 		goto unlock;
 	bloom_snap_header_init(&h, &s->core);
+	bloom_snap_header_netblocks(&h, &s->nb);
 	arg->out_len = h.header_size + h.payload_bytes;
 	ret = 0;
 	if (!arg->buf)
@@ -360,6 +361,7 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 		goto out;
 	}
 	bloom_snap_set_stats(s, &h.stats);
+	bloom_snap_netblocks_load(hdr, &h, &s->nb);
 	ret = bloom_snap_publish(net, name, s,
 				 arg->flags & BLOOM_RESTORE_F_REPLACE);
 out:

@@ -306,6 +306,7 @@ int bloom_store_clear(struct bloom_store *s)
 
 	if (ret)
 		return ret;
+	bloom_nb_clear(&s->nb);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(s->stats, cpu), 0, sizeof(struct bloom_stats));
 	return 0;

@@ -19,6 +19,7 @@
 #include <linux/workqueue.h>
 
 #include "core.h"
+#include "netblock.h"
 
 /* Hot-path counters, per CPU; summed when read. */
 struct bloom_stats {
@@ -44,6 +45,8 @@ struct bloom_stats {
  * @free_work: frees the store after a grace period
  * @scale: a chain's stages, behind @core.scale. Stages are only added, by
  *	one grower at a time, and go with the store.
+ * @nb: the key kind and the netblock lengths of the keys (netblock.h):
+ *	what the store holds, so they go with it (swap, replace, snapshots)
  */
 struct bloom_store {
 	struct bloom_core core;
@@ -52,6 +55,7 @@ struct bloom_store {
 	u64 memory_bytes;
 	struct rcu_work free_work;
 	struct bloom_scale scale;
+	struct bloom_netblocks nb;
 };
 
 /*

@@ -199,8 +199,71 @@ BLOOM_STAGE_ATTR(count, READ_ONCE(st->count));
 BLOOM_STAGE_ATTR(bits_set, bloom_core_bits_set(&st->core));
 BLOOM_STAGE_ATTR(estimated_fpp_ppb, bloom_stage_est_fpp_ppb(st));
 
+/* The key kind, as enum bloom_key_kind's names. */
+static ssize_t keys_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	static const char *const names[] = BLOOM_KEYS_NAMES;
+	struct bloom_store *s;
+	u32 kind = 0;
+
+	rcu_read_lock();
+	s = bloom_filter_store(to_filter(kobj));
+	if (s)
+		kind = READ_ONCE(s->nb.kind);
+	rcu_read_unlock();
+	if (!s)
+		return -ENODEV;
+	return sysfs_emit(buf, "%s\n", kind < ARRAY_SIZE(names) ?
+			  names[kind] : "unknown");
+}
+
+/*
+ * The prefix lengths held, one line each, "ipv4/24 1200": the family, the
+ * length and the keys of that length (the full length: the addresses).
+ */
+static ssize_t prefixes_show(struct kobject *kobj,
+			     struct kobj_attribute *attr, char *buf)
+{
+	struct bloom_store *s;
+	ssize_t len = 0;
+	u32 fam, l;
+	u64 c;
+
+	rcu_read_lock();
+	s = bloom_filter_store(to_filter(kobj));
+	for (fam = 0; s && fam < 2; fam++)
+		for (l = 0; l <= bloom_nb_full(fam); l++) {
+			c = bloom_nb_count(&s->nb, fam, l);
+			if (c)
+				len += sysfs_emit_at(buf, len, "%s/%u %llu\n",
+						     fam ? "ipv6" : "ipv4", l,
+						     c);
+		}
+	rcu_read_unlock();
+	return s ? len : -ENODEV;
+}
+
+/* The rate an address meets: one test per length present (netblock.h). */
+static u32 bloom_sysfs_address_fpp(const struct bloom_store *s)
+{
+	struct bloom_core_estimate e;
+	u32 kind = READ_ONCE(s->nb.kind);
+	u32 l4 = bloom_nb_lookups(&s->nb, BLOOM_NB_IPV4);
+	u32 l6 = bloom_nb_lookups(&s->nb, BLOOM_NB_IPV6);
+
+	bloom_core_estimate(&s->core, &e);
+	return bloom_nb_rate(e.fpp_ppb, kind == BLOOM_KEYS_IPV4 ? l4 :
+				       kind == BLOOM_KEYS_IPV6 ? l6 :
+				       max(l4, l6));
+}
+
+BLOOM_STORE_ATTR(address_fpp_ppb, bloom_sysfs_address_fpp(s));
+
 static struct kobj_attribute type_attr = __ATTR_RO(type);
 static struct kobj_attribute rules_attr = __ATTR_RO(rules);
+static struct kobj_attribute keys_attr = __ATTR_RO(keys);
+static struct kobj_attribute prefixes_attr = __ATTR_RO(prefixes);
 
 static struct attribute *bloom_filter_attrs[] = {
 	&type_attr.attr,
@@ -219,6 +282,9 @@ static struct attribute *bloom_filter_attrs[] = {
 	&rules_attr.attr,
 	&packets_attr.attr,
 	&packet_hits_attr.attr,
+	&keys_attr.attr,
+	&prefixes_attr.attr,
+	&address_fpp_ppb_attr.attr,
 	NULL,
 };
 

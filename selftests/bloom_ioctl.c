@@ -561,10 +561,11 @@ static const struct cmd_case {
 		FIELD("names read-only", bloom_list, names, READONLY_PTR,
 		      EFAULT),
 	} },
-	{ CMD(ADD, bloom_batch, 0, .bind = STD,
+	/* BLOOM_BATCH_F_NET: the keys are addresses (test_netblock.sh) */
+	{ CMD(ADD, bloom_batch, BLOOM_BATCH_F_NET, .bind = STD,
 	      .writes = true, .req = req_add, .check = check_add),
 	  .bad = { BATCH_CASES } },
-	{ CMD(QUERY, bloom_batch, 0, .bind = STD,
+	{ CMD(QUERY, bloom_batch, BLOOM_BATCH_F_NET, .bind = STD,
 	      .req = req_batch, .check = check_query),
 	  .bad = { BATCH_CASES } },
 	{ CMD(DELETE, bloom_batch, BLOOM_BATCH_F_ALL,
@@ -1736,7 +1737,11 @@ TEST_F(type, create_range_errors)
 	c = bt_create_req("r", t, 1000, 10000000, 0);
 	c.reserved = 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-	c.reserved = 1ULL << 63;
+	c.reserved = 1U << 31;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	/* a key kind past BLOOM_KEYS_IPV6 */
+	c.reserved = 0;
+	c.keys = BLOOM_KEYS_IPV6 + 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 
 	/* Geometry fields without the GEOMETRY flag. */

@@ -312,7 +312,7 @@ TEST_F(snap, corrupt_fields)
 		{ 8, 4, 0, EPROTONOSUPPORT, "version 0" },
 		{ 12, 4, 8, EBADMSG, "header size 8" },
 		{ 12, 4, 1 << 20, EBADMSG, "header size 1 MiB" },
-		{ 16, 4, 2, EPROTONOSUPPORT, "incompat flag 1" },
+		{ 16, 4, 4, EPROTONOSUPPORT, "incompat flag 2" },
 		/* flag 0 is STAGES: a scalable filter, and there is no table */
 		{ 16, 4, 1, EBADMSG, "incompat flag 0 without stages" },
 		{ 16, 4, 1U << 31, EPROTONOSUPPORT, "incompat flag 31" },

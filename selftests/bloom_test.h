@@ -42,7 +42,7 @@
 #define BT_VERSION_SIZE	64
 #define BT_CREATE_SIZE	144
 #define BT_NAME_SIZE		48
-#define BT_INFO_SIZE		256
+#define BT_INFO_SIZE		288
 #define BT_LIST_SIZE		32
 #define BT_BATCH_SIZE	72
 #define BT_SAVE_SIZE		72

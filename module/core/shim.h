@@ -5,7 +5,7 @@
  *
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
- * siphash(), set_bit() and test_and_set_bit() (atomic),
+ * siphash(), set_bit(), clear_bit() and test_and_set_bit() (atomic),
  * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), __ffs() (index of the
  * lowest set bit of a non-zero word), prefetch()/prefetchw(),
  * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,
@@ -122,6 +122,11 @@ static inline void set_bit(u64 nr, unsigned long *addr)
 }
 
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+
+static inline void clear_bit(u64 nr, unsigned long *addr)
+{
+	__atomic_fetch_and(&addr[BIT_WORD(nr)], ~BIT_MASK(nr), __ATOMIC_RELAXED);
+}
 
 /* Sets bit @nr atomically; true when it was set already. */
 static inline bool test_and_set_bit(u64 nr, unsigned long *addr)

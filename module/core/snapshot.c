@@ -31,8 +31,9 @@
 /* With BLOOM_SNAP_F_STAGES, in the reserved area: */
 #define OFF_GROWTH	192
 #define OFF_TIGHTEN	196
-#define OFF_NSTAGES	200	/* 204..247 stay reserved */
-#define OFF_STAGES	248	/* the stage table, then the checksum */
+#define OFF_NSTAGES	200
+#define OFF_KIND	204	/* with BLOOM_SNAP_C_KEYS */
+#define OFF_STAGES	248	/* the stage table, the netblock table, the checksum */
 /* A stage table entry (BLOOM_SNAP_STAGE_SIZE bytes). */
 #define ST_CAPACITY	0
 #define ST_BITS		8
@@ -147,6 +148,37 @@ void bloom_snap_header_init(struct bloom_snap_header *h,
 	}
 }
 
+void bloom_snap_header_netblocks(struct bloom_snap_header *h,
+				 const struct bloom_netblocks *nb)
+{
+	h->nb = nb;
+	h->key_kind = READ_ONCE(nb->kind);
+	if (h->key_kind)
+		h->compat |= BLOOM_SNAP_C_KEYS;
+	if (!bloom_nb_any(nb))
+		return;
+	h->incompat |= BLOOM_SNAP_F_NETBLOCKS;
+	h->nb_offset = OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * h->nstages;
+	h->header_size += BLOOM_SNAP_NB_SIZE;
+}
+
+void bloom_snap_netblocks_load(const u8 *buf, const struct bloom_snap_header *h,
+			       struct bloom_netblocks *nb)
+{
+	u32 i, fam, l;
+	u64 c;
+
+	bloom_nb_clear(nb);
+	nb->kind = h->key_kind;
+	for (i = 0; h->nb_offset && i < BLOOM_NB_LENS; i++) {
+		c = get64(buf + h->nb_offset + 8 * i);
+		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
+		l = fam == BLOOM_NB_IPV4 ? i : i - BLOOM_NB_LENS4;
+		if (c)
+			bloom_nb_account(nb, fam, l, (s64)c);
+	}
+}
+
 u64 bloom_snap_payload_hash(const struct bloom_core *f)
 {
 	const struct bloom_scale_stage *st;
@@ -210,6 +242,12 @@ void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
 			put32(p + ST_FPP, e.fpp_ppb);
 		}
 	}
+	if (h->compat & BLOOM_SNAP_C_KEYS)
+		put32(buf + OFF_KIND, h->key_kind);
+	if (h->incompat & BLOOM_SNAP_F_NETBLOCKS)
+		for (i = 0; i < BLOOM_NB_LENS; i++)
+			put64(buf + h->nb_offset + 8 * i,
+			      bloom_atomic64_read(&h->nb->count[i]));
 	put64(buf + h->header_size - 8,
 	      bloom_snap_hash(buf, h->header_size - 8));
 }
@@ -296,7 +334,8 @@ static int bloom_snap_stages_check(const u8 *buf,
 				       "growth or tightening out of range");
 	h->nstages = get32(buf + OFF_NSTAGES);
 	if (h->nstages < 1 || h->nstages > BLOOM_CORE_STAGES_MAX ||
-	    h->header_size != BLOOM_SNAP_HEADER_BYTES(h->nstages))
+	    h->header_size != BLOOM_SNAP_HEADER_BYTES(h->nstages) +
+	    (h->incompat & BLOOM_SNAP_F_NETBLOCKS ? BLOOM_SNAP_NB_SIZE : 0))
 		return bloom_snap_fail(why, -EBADMSG,
 				       "stage count out of range or not what the header's size says");
 	for (i = 0; i < h->nstages; i++) {
@@ -323,6 +362,38 @@ static int bloom_snap_stages_check(const u8 *buf,
 	if (h->payload_bytes != payload)
 		return bloom_snap_fail(why, -EBADMSG,
 				       "payload size does not match the stages");
+	return 0;
+}
+
+/*
+ * The key kind (compat KEYS) and the netblock table (incompat NETBLOCKS):
+ * the table where the stage table ends, inside the header; a count of a
+ * family the kind excludes is refused.
+ */
+static int bloom_snap_keys_check(const u8 *buf, struct bloom_snap_header *h,
+				 const char **why)
+{
+	u32 i, fam;
+
+	if (h->compat & BLOOM_SNAP_C_KEYS) {
+		h->key_kind = get32(buf + OFF_KIND);
+		if (h->key_kind > BLOOM_CORE_KIND_MAX)
+			h->key_kind = BLOOM_CORE_KIND_UNKNOWN;
+	}
+	if (!(h->incompat & BLOOM_SNAP_F_NETBLOCKS))
+		return 0;
+	h->nb_offset = OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * h->nstages;
+	if ((u64)h->nb_offset + BLOOM_SNAP_NB_SIZE + 8 > h->header_size)
+		return bloom_snap_fail(why, -EBADMSG,
+				       "netblock table past the header's end");
+	for (i = 0; i < BLOOM_NB_LENS; i++) {
+		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
+		if (get64(buf + h->nb_offset + 8 * i) &&
+		    h->key_kind != BLOOM_CORE_KIND_UNKNOWN &&
+		    h->key_kind != bloom_nb_kind(fam))
+			return bloom_snap_fail(why, -EBADMSG,
+					       "netblocks of a family the key kind excludes");
+	}
 	return 0;
 }
 
@@ -389,6 +460,9 @@ int bloom_snap_header_read(const u8 *buf, u64 len,
 	} else if (h->payload_bytes != bloom_core_storage_bytes(&h->geo)) {
 		return bloom_snap_fail(why, -EBADMSG, "payload size does not match the geometry");
 	}
+	ret = bloom_snap_keys_check(buf, h, why);
+	if (ret)
+		return ret;
 	/* the name: NUL-terminated, zero after the NUL, not empty */
 	for (i = 0; i < BLOOM_SNAP_NAME_LEN && h->name[i]; i++)
 		;

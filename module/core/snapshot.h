@@ -17,6 +17,7 @@
 #define BLOOM_CORE_SNAPSHOT_H
 
 #include "core.h"
+#include "netblock.h"
 
 #define BLOOM_SNAP_MAGIC	"\211BLOOM\r\n"	/* 0x89, "BLOOM", CR, LF */
 #define BLOOM_SNAP_MAGIC_LEN	8
@@ -27,8 +28,18 @@
 #define BLOOM_SNAP_NAME_LEN	32
 /* Incompatible feature: a scalable filter, with its stage table. */
 #define BLOOM_SNAP_F_STAGES		1U	/* bit 0 */
+/*
+ * Incompatible feature: the filter holds netblocks; the header carries the
+ * count of each prefix length (a reader that ignored it would miss them).
+ */
+#define BLOOM_SNAP_F_NETBLOCKS		2U	/* bit 1 */
 /* Feature flags this code knows. */
-#define BLOOM_SNAP_INCOMPAT_KNOWN	BLOOM_SNAP_F_STAGES
+#define BLOOM_SNAP_INCOMPAT_KNOWN	(BLOOM_SNAP_F_STAGES | BLOOM_SNAP_F_NETBLOCKS)
+/* Compatible feature: the filter's key kind, at offset 204. */
+#define BLOOM_SNAP_C_KEYS		1U	/* bit 0 */
+#define BLOOM_SNAP_COMPAT_KNOWN		BLOOM_SNAP_C_KEYS
+/* The netblock table: a u64 count per length, IPv4 0..32, IPv6 0..128. */
+#define BLOOM_SNAP_NB_SIZE		(8 * BLOOM_NB_LENS)
 #define BLOOM_SNAP_STAGE_SIZE		40	/* bytes per stage table entry */
 /* The header of a snapshot of @n stages (0: not scalable). */
 #define BLOOM_SNAP_HEADER_BYTES(n)	(BLOOM_SNAP_HEADER_SIZE + \
@@ -91,6 +102,11 @@ struct bloom_snap_chain {
  *	BLOOM_CORE_STAGES_MAX); else 0
  * @scale: with @nstages: the parameters (type, growth, capacity, fpp_ppb,
  *	tightening_ppm) the stages follow
+ * @key_kind: with BLOOM_SNAP_C_KEYS in @compat: BLOOM_KEYS_* (an unknown
+ *	value reads as BLOOM_CORE_KIND_UNKNOWN); else 0
+ * @nb_offset: with BLOOM_SNAP_F_NETBLOCKS in @incompat: where the
+ *	netblock table starts in the header, after the stage table; else 0
+ * @nb: writing: the lengths to write (bloom_snap_header_netblocks())
  */
 struct bloom_snap_header {
 	u32 version;
@@ -106,7 +122,27 @@ struct bloom_snap_header {
 	struct bloom_snap_stats stats;
 	u32 nstages;
 	struct bloom_scale_params scale;
+	u32 key_kind;
+	u32 nb_offset;
+	const struct bloom_netblocks *nb;
 };
+
+/*
+ * After bloom_snap_header_init(): the kind of @nb (compat KEYS, when
+ * known) and, when it counts any key, its table (incompat NETBLOCKS; the
+ * header grows by BLOOM_SNAP_NB_SIZE). @nb must not change until the
+ * header is written.
+ */
+void bloom_snap_header_netblocks(struct bloom_snap_header *h,
+				 const struct bloom_netblocks *nb);
+
+/*
+ * The key kind and the netblock table of the header at @buf that
+ * bloom_snap_header_read() accepted into @h, into @nb (not yet published):
+ * every count zero without a table.
+ */
+void bloom_snap_netblocks_load(const u8 *buf, const struct bloom_snap_header *h,
+			       struct bloom_netblocks *nb);
 
 /*
  * Fills @h for filter @f: version, header size, scheme, geometry, key and

@@ -58,11 +58,19 @@ static bool bloom_mt_key_valid(const struct xt_bloom_mtinfo *info)
 	return true;
 }
 
+static const char *bloom_mt_kind_name(u32 kind)
+{
+	static const char *const names[] = BLOOM_KEYS_NAMES;
+
+	return kind < ARRAY_SIZE(names) ? names[kind] : "unknown";
+}
+
 /* Messages go to the kernel log, where iptables' EINVAL/ENOENT sends people. */
 static int bloom_mt_check(const struct xt_mtchk_param *par)
 {
 	struct xt_bloom_mtinfo *info = par->matchinfo;
 	struct bloom_filter *f;
+	u32 kind, want;
 
 	if (par->family != NFPROTO_IPV4 && par->family != NFPROTO_IPV6) {
 		pr_info_ratelimited("only iptables and ip6tables rules can match a filter\n");
@@ -87,6 +95,16 @@ static int bloom_mt_check(const struct xt_mtchk_param *par)
 			pr_info_ratelimited("no filter named \"%s\" in this network namespace: create it first (bloomctl create %s ...)\n",
 					    info->name, info->name);
 		return PTR_ERR(f);
+	}
+	kind = bloom_rule_keys(f);
+	want = par->family == NFPROTO_IPV4 ? BLOOM_KEYS_IPV4 : BLOOM_KEYS_IPV6;
+	if (kind != BLOOM_KEYS_UNKNOWN && kind != want) {
+		pr_info_ratelimited("filter \"%s\" holds %s keys, not %s addresses: name a filter of %s keys (bloomctl info %s)\n",
+				    info->name, bloom_mt_kind_name(kind),
+				    bloom_mt_kind_name(want),
+				    bloom_mt_kind_name(want), info->name);
+		bloom_rule_put(f);
+		return -EPROTOTYPE;
 	}
 	info->filter = f;
 	return 0;

@@ -56,6 +56,30 @@ wait_for() {
 	return 0
 }
 
+# xt_env PREFIX: the firewall tests' setting: namespaces $A and $B and
+# filters named PREFIX$$*, all removed at exit; xt_bloom.ko ($XTMOD) and
+# libxt_bloom.so of this tree ($BUILD, set by the caller).
+xt_env() {
+	local sysdir
+
+	P=$1$$
+	A=${P}a B=${P}b
+	XTMOD=${XT_BLOOM_KO:-$repo/xt_bloom.ko}
+	sysdir=$(pkg-config --variable=xtlibdir xtables 2>/dev/null)
+	export XTABLES_LIBDIR=$BUILD/xt:${sysdir:-/usr/lib/x86_64-linux-gnu/xtables}
+	trap xt_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+xt_cleanup() {
+	ip netns del "$A" 2>/dev/null
+	ip netns del "$B" 2>/dev/null
+	for f in $(bloomctl list -n 2>/dev/null | grep "^$P"); do
+		bloomctl destroy "$f" >/dev/null 2>&1
+	done
+	rm -rf "$W"
+}
+
 finish() {
 	echo "1..$n"
 	[ "$failed" = 0 ]

@@ -16,22 +16,7 @@ repo=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-$repo/build}
 . "$here/lib.sh"
 
-P=xt$$
-A=${P}a B=${P}b
-XTMOD=${XT_BLOOM_KO:-$repo/xt_bloom.ko}
-sysdir=$(pkg-config --variable=xtlibdir xtables 2>/dev/null)
-export XTABLES_LIBDIR=$BUILD/xt:${sysdir:-/usr/lib/x86_64-linux-gnu/xtables}
-
-cleanup() {
-	ip netns del "$A" 2>/dev/null
-	ip netns del "$B" 2>/dev/null
-	for f in $(bloomctl list -n 2>/dev/null | grep "^$P"); do
-		bloomctl destroy "$f" >/dev/null 2>&1
-	done
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+xt_env xt
 
 [ -e "$BUILD/xt/libxt_bloom.so" ] ||
 	{ echo "Bail out! $BUILD/xt/libxt_bloom.so missing: run make"; exit 1; }

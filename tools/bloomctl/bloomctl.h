@@ -66,6 +66,13 @@ int parse_fpp(const char *s, double *p);
 int parse_hex_key(const char *s, uint8_t key[BLOOM_HASH_KEY_LEN]);
 int read_hash_key_file(const char *path, uint8_t key[BLOOM_HASH_KEY_LEN]);
 const char *type_name(uint32_t type);
+/* --keys KIND: strings, ipv4 or ipv6, or exit 2. */
+enum bloom_key_kind keys_kind_opt(const char *verb, const char *arg);
+/* A key kind's name (BLOOM_KEYS_NAMES). */
+const char *keys_kind_name(uint32_t kind);
+/* "24 16 8" for the bits set in @words (@nbits of them), longest first. */
+void prefix_list(char *buf, size_t len, const uint64_t *words,
+		 unsigned int nbits);
 /* Address text (NUL-terminated, @len bytes) to 4 or 16 bytes. */
 int parse_addr(int family, const char *s, size_t len, uint8_t *out);
 

@@ -38,6 +38,7 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		{ "scalable", no_argument, NULL, 'S' },
 		{ "growth", required_argument, NULL, 'g' },
 		{ "tightening", required_argument, NULL, 'r' },
+		{ "keys", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -57,6 +58,9 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		case 't':
 			o->type = type_opt("create", optarg);
 			ca->have_type = 1;
+			break;
+		case 'Y':
+			o->keys = keys_kind_opt("create", optarg);
 			break;
 		case 'K':
 			if (o->hash_key)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bloomctl.h"
+#include "feed.h"
 
 /* What a key verb does; indexes the tables below. */
 enum key_op { OP_ADD, OP_TEST, OP_DEL };
@@ -44,6 +45,8 @@ struct key_opts {
 	int nfiles;
 	int family;		/* 0: keys are the bytes given; AF_INET(6) */
 	int skip_empty;
+	int skip_invalid;	/* --ipv4/--ipv6: send the good entries */
+	int mask;		/* --ipv4/--ipv6: clear host bits */
 	int absent;		/* test -f: print the absent lines instead */
 	int verbose;
 	int quiet;
@@ -87,6 +90,8 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 		{ "ipv4", no_argument, NULL, '4' },
 		{ "ipv6", no_argument, NULL, '6' },
 		{ "skip-empty", no_argument, NULL, 'E' },
+		{ "skip-invalid", no_argument, NULL, 'I' },
+		{ "mask-host-bits", no_argument, NULL, 'M' },
 		{ "absent", no_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -112,6 +117,12 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 			break;
 		case 'E':
 			o->skip_empty = 1;
+			break;
+		case 'I':
+			o->skip_invalid = 1;
+			break;
+		case 'M':
+			o->mask = 1;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -147,6 +158,8 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 		die_usage(o->verb, "--absent works with -f FILE only");
 	if (o->quiet && o->nfiles)
 		die_usage(o->verb, "--quiet works with keys on the command line only");
+	if ((o->skip_invalid || o->mask) && !o->family)
+		die_usage(o->verb, "--skip-invalid and --mask-host-bits go with --ipv4 or --ipv6");
 }
 
 /*
@@ -203,6 +216,14 @@ static const char *key_error(char *msg, size_t len, int fd,
 {
 	struct bloom_info in;
 
+	if (err == -EPROTOTYPE && !o->family && !bloom_info(fd, NULL, &in) &&
+	    (in.keys == BLOOM_KEYS_IPV4 || in.keys == BLOOM_KEYS_IPV6)) {
+		snprintf(msg, len, "%s holds %s addresses and netblocks: give --%s (the keys were taken as text, which this filter cannot hold); nothing was %s",
+			 o->name, in.keys == BLOOM_KEYS_IPV4 ? "IPv4" : "IPv6",
+			 in.keys == BLOOM_KEYS_IPV4 ? "ipv4" : "ipv6",
+			 op_done[o->op]);
+		return msg;
+	}
 	if (o->op == OP_ADD && err == -ENOSPC && !bloom_info(fd, NULL, &in) &&
 	    in.stages) {
 		snprintf(msg, len, "scalable filter %s cannot grow: it has its last possible stage (%u of at most %d; a stage's capacity, size and rate have limits); the keys before the failing one stay added: create a filter with a larger --capacity or --growth",
@@ -480,6 +501,18 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 
 	parse_key_opts(&o, argc, argv);
 	fd = open_bound(dev, o.name);
+	if (o.family) {
+		struct feed_args fa = {
+			.verb = verb, .name = o.name, .fd = fd, .op = op_lib[op],
+			.family = o.family, .flags = o.mask ? FEED_F_MASK : 0,
+			.skip_invalid = o.skip_invalid, .files = o.files,
+			.nfiles = o.nfiles, .keys = o.keys, .nkeys = o.nkeys,
+			.absent = o.absent, .quiet = o.quiet,
+			.verbose = o.verbose,
+		};
+
+		return feed_verb(&fa);
+	}
 	return o.nfiles ? keys_from_files(&o, fd) : keys_from_args(&o, fd);
 }
 

@@ -56,6 +56,27 @@ size_t get_stages(int fd, const struct bloom_info *in,
 	return n < BLOOM_SCALE_STAGES_MAX ? n : BLOOM_SCALE_STAGES_MAX;
 }
 
+/* The key kind, the netblock lengths and what an address lookup costs. */
+static void print_keys_text(const struct bloom_info *in)
+{
+	uint64_t p4 = in->prefixes4;
+	char l4[512], l6[1024];
+
+	prefix_list(l4, sizeof(l4), &p4, 32);
+	prefix_list(l6, sizeof(l6), (const uint64_t *)in->prefixes6, 128);
+	printf("keys:            %s\n", keys_kind_name(in->keys));
+	if (l4[0])
+		printf("ipv4 netblocks:  %s\n", l4);
+	if (l6[0])
+		printf("ipv6 netblocks:  %s\n", l6);
+	if (in->address_lookups > 1 || in->keys == BLOOM_KEYS_IPV4 ||
+	    in->keys == BLOOM_KEYS_IPV6)
+		printf("address fpp:     %.6g (an address is tested %u time%s: itself and each netblock length; size for fpp / %u)\n",
+		       in->address_fpp_ppb / 1e9, in->address_lookups,
+		       in->address_lookups == 1 ? "" : "s",
+		       in->address_lookups);
+}
+
 static void print_stages_text(const struct bloom_info *in,
 			      const struct bloom_stage *st, size_t n)
 {
@@ -118,6 +139,7 @@ static void print_info_text(const struct bloom_info *in,
 	       (uint64_t)in->queries, (uint64_t)in->hits);
 	printf("rules:           %u (firewall rules using the filter)\n",
 	       in->rules);
+	print_keys_text(in);
 	printf("packets:         %" PRIu64 " (%" PRIu64 " may be present)\n",
 	       (uint64_t)in->packets, (uint64_t)in->packet_hits);
 	if (type_can_delete(in->type)) {

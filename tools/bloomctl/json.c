@@ -80,6 +80,29 @@ uint64_t info_table_bytes(const struct bloom_info *in)
 	return bloom_core_storage_bytes(&g);
 }
 
+/* The key kind, the netblock lengths (longest first), the address rate. */
+static void print_keys_json(FILE *f, const struct bloom_info *in,
+			    const char *ind)
+{
+	uint64_t p4 = in->prefixes4;
+	int fam, l, n;
+
+	fprintf(f, "%s  \"keys\": \"%s\",\n", ind, keys_kind_name(in->keys));
+	for (fam = 0; fam < 2; fam++) {
+		const uint64_t *w = fam ? (const uint64_t *)in->prefixes6 : &p4;
+
+		fprintf(f, "%s  \"%s\": [", ind,
+			fam ? "prefixes6" : "prefixes4");
+		for (l = fam ? 127 : 31, n = 0; l >= 0; l--)
+			if (w[l / 64] >> (l % 64) & 1)
+				fprintf(f, "%s%d", n++ ? ", " : "", l);
+		fputs("],\n", f);
+	}
+	fprintf(f, "%s  \"address_lookups\": %u,\n", ind, in->address_lookups);
+	fprintf(f, "%s  \"address_fpp\": %.9g,\n", ind,
+		in->address_fpp_ppb / 1e9);
+}
+
 static void print_stages_json(FILE *f, const struct bloom_stage *st,
 			      size_t n, const char *ind)
 {
@@ -135,6 +158,7 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 		print_stages_json(f, st, nst, ind);
 	}
 	fprintf(f, "%s  \"rules\": %u,\n", ind, in->rules);
+	print_keys_json(f, in, ind);
 	fprintf(f, "%s  \"packets\": %" PRIu64 ",\n", ind, (uint64_t)in->packets);
 	fprintf(f, "%s  \"packet_hits\": %" PRIu64 ",\n", ind,
 		(uint64_t)in->packet_hits);

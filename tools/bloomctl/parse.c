@@ -123,3 +123,36 @@ int parse_addr(int family, const char *s, size_t len, uint8_t *out)
 		return -1;
 	return inet_pton(family, s, out) == 1 ? 0 : -1;
 }
+
+enum bloom_key_kind keys_kind_opt(const char *verb, const char *arg)
+{
+	if (!strcmp(arg, "strings"))
+		return BLOOM_KEYS_STRINGS;
+	if (!strcmp(arg, "ipv4"))
+		return BLOOM_KEYS_IPV4;
+	if (!strcmp(arg, "ipv6"))
+		return BLOOM_KEYS_IPV6;
+	die_usage(verb, "unknown key kind '%s': give strings, ipv4 or ipv6",
+		  arg);
+}
+
+const char *keys_kind_name(uint32_t kind)
+{
+	static const char *const names[] = BLOOM_KEYS_NAMES;
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] :
+							 "unknown";
+}
+
+void prefix_list(char *buf, size_t len, const uint64_t *words,
+		 unsigned int nbits)
+{
+	size_t used = 0;
+	int l;
+
+	buf[0] = '\0';
+	for (l = (int)nbits - 1; l >= 0 && used < len; l--)
+		if (words[l / 64] >> (l % 64) & 1)
+			used += snprintf(buf + used, len - used, "%s/%d",
+					 used ? " " : "", l);
+}

@@ -12,7 +12,7 @@
 int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b)
 {
 	b->size = sizeof(*b);
-	b->flags = b->pinned ? BLOOM_BATCH_F_PINNED : 0;
+	b->flags |= b->pinned ? BLOOM_BATCH_F_PINNED : 0;
 	return bloom_ioctl(fd, cmd, b);
 }
 
@@ -188,12 +188,14 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 	struct chunker c;
 	size_t start = 0;
 	long total = 0;
+	uint32_t flags;
 	int err;
 
 	err = OPTS_CHECK(opts, bloom_batch_opts);
 	if (err)
 		return err;
-	if (!cmd)
+	flags = OPTS_GET(opts, flags, 0);
+	if (!cmd || flags & ~BLOOM_BATCH_F_NET)
 		return -EINVAL;
 	results = OPTS_GET(opts, results, NULL);
 	pinned = OPTS_GET(opts, pinned, NULL);
@@ -212,6 +214,7 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 			chunk_fixed(&c, start, &b);
 		else
 			chunk_variable(&c, start, &b);
+		b.flags = flags;
 		b.results = results ? (uintptr_t)(results + start / 8) : 0;
 		b.pinned = pinned ? (uintptr_t)(pinned + start / 8) : 0;
 		err = lb_batch_ioctl(fd, cmd, &b);

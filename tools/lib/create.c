@@ -151,6 +151,7 @@ static int create_request(struct bloom_create *c, const char *name,
 	} else if (!c->type) {
 		c->type = BLOOM_TYPE_STANDARD;
 	}
+	c->keys = OPTS_GET(o, keys, 0);
 	err = set_size(c, o);
 	if (!err)
 		err = set_hash_key(c, o);

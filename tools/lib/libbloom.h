@@ -176,6 +176,12 @@ struct bloom_create_opts {
 	 */
 	uint32_t growth;		/* s, 2..16; 0 means 2 */
 	double tightening;		/* r, 0.5..0.95; 0 means 0.85 */
+	/*
+	 * What the keys are: BLOOM_KEYS_STRINGS, _IPV4, _IPV6, or 0 (not
+	 * said: the first add of addresses sets it). See "Key kinds" in
+	 * <linux/bloom.h>.
+	 */
+	enum bloom_key_kind keys;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -319,6 +325,12 @@ struct bloom_batch_opts {
 	uint8_t *pinned;
 	size_t *npinned;	/* out, or NULL: DELETE: the pinned keys */
 	size_t *done;		/* out, or NULL: keys done, also on an error */
+	/*
+	 * BLOOM_BATCH_F_NET: the keys are addresses and netblocks of one
+	 * family (bloom_netblock_key()); QUERY looks addresses up over the
+	 * netblock lengths the filter holds. Other bits: -EINVAL.
+	 */
+	uint32_t flags;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -327,6 +339,38 @@ struct bloom_batch_opts {
 
 long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 		 const struct bloom_batch_opts *opts);
+
+/*
+ * Netblocks ("Netblocks" in <linux/bloom.h>). The key of @addr/@plen of
+ * @family (AF_INET: 4 bytes of @addr, @plen 0..32; AF_INET6: 16, 0..128)
+ * into @key (BLOOM_NETBLOCK_KEY_MAX bytes): the address itself for a /32
+ * or /128, else the address with its host bits cleared and the length
+ * byte. Returns the key's length (4, 5, 16 or 17) or -EINVAL.
+ */
+#define BLOOM_NETBLOCK_KEY_MAX	17
+int bloom_netblock_key(int family, const void *addr, unsigned int plen,
+		       void *key);
+
+/* bloom_netblock_parse(): clear host bits instead of refusing them. */
+#define BLOOM_NETBLOCK_F_MASK	(1U << 0)
+
+/*
+ * Text to key: "203.0.113.0/24", "2001:db8::/32" or an address, of
+ * @family (AF_INET, AF_INET6, or AF_UNSPEC for either), into @key
+ * (BLOOM_NETBLOCK_KEY_MAX bytes). Returns the key's length; -EINVAL for
+ * text that is no address or netblock of @family, -EDOM for host bits
+ * set under the mask (203.0.113.9/24) without BLOOM_NETBLOCK_F_MASK in
+ * @flags, as "ip route" refuses them.
+ */
+int bloom_netblock_parse(const char *text, int family, unsigned int flags,
+			 void *key);
+
+/*
+ * Adds the address or netblock @text (bloom_netblock_parse(), host bits
+ * refused) to the filter bound to @fd: 1 when it was present already, 0
+ * when not, or -errno (EPROTOTYPE: the filter's keys are of another kind).
+ */
+int bloom_add_netblock(int fd, const char *text);
 
 /*
  * Snapshots (Documentation/snapshot.rst). A snapshot holds the filter's

@@ -110,8 +110,13 @@ static const char *filter_error(enum bloom_op op, int err)
 			return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (the limits are in <linux/bloom.h>), or, for a filter like another, a type, size, hash key or flag other than BLOOM_CREATE_F_BIND given with it";
 		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||
 		    op == BLOOM_OP_DELETE)
-			return "%s: the module rejected a key (empty or over 4096 bytes)";
+			return "%s: the module rejected a key (empty or over 4096 bytes; with BLOOM_BATCH_F_NET: not an address or netblock, host bits set, or both families in one batch)";
 		return "invalid filter name '%s': use 1 to 31 printable ASCII characters other than space and '/', and not '.' or '..'";
+	case EPROTOTYPE:
+		if (op == BLOOM_OP_SWAP || op == BLOOM_OP_MERGE ||
+		    op == BLOOM_OP_RESTORE)
+			return "%s: the two filters hold keys of different kinds (strings, ipv4, ipv6; bloomctl info shows them)";
+		return "%s: the keys are not of the filter's kind (bloomctl info shows it): a filter of IPv4 or IPv6 keys takes addresses and netblocks of its family only (bloomctl --ipv4 or --ipv6; BLOOM_BATCH_F_NET), a filter of strings no addresses";
 	case EBADFD:
 		return "%s: the descriptor is not bound to a filter (a bug in the caller: bind first)";
 	case EBUSY:

@@ -168,6 +168,37 @@
  * Deleting); with BLOOM_BATCH_F_PINNED a second bitmap of the same size
  * has the bits of the pinned keys set.
  *
+ * Netblocks
+ * ---------
+ * An IPv4 or IPv6 netblock (a prefix, A.B.C.D/L) shorter than an address
+ * is the key of its address with every host bit zero, in network byte
+ * order, followed by one byte, L: 5 bytes for IPv4 (L 0..31), 17 for IPv6
+ * (L 0..127). A /32 or /128 is the address, 4 or 16 bytes. ADD and DELETE
+ * with BLOOM_BATCH_F_NET take such keys (key_size 4, 5, 16 or 17, or
+ * lengths of those sizes; all of one family) and refuse any other, a host
+ * bit set under the mask included (EINVAL); the filter counts the keys of
+ * each length (a DELETE that removed one uncounts it). QUERY with
+ * BLOOM_BATCH_F_NET takes addresses (and netblocks): a key is "may be
+ * present" when the address itself tests present or, for each netblock
+ * length the filter holds that is at most the key's, longest first, its
+ * netblock does. An address absent from the filter meets L tests, L =
+ * 1 + the lengths present, so its false-positive rate is up to L times
+ * the filter's (INFO's address_fpp_ppb): size the filter for p / L.
+ * The firewall match looks packet addresses up the same way.
+ *
+ * Key kinds
+ * ---------
+ * A filter records what its keys are (enum bloom_key_kind): given at CREATE
+ * (@keys), or set by the first ADD with BLOOM_BATCH_F_NET (ipv4 or ipv6
+ * from the keys' sizes); SAVE and RESTORE keep it. Once set it does not
+ * change. On a filter of kind ipv4 or ipv6 every batch is read as with
+ * BLOOM_BATCH_F_NET, and a key of the other family or a string is
+ * refused with EPROTOTYPE; on a filter of kind strings a batch with
+ * BLOOM_BATCH_F_NET is EPROTOTYPE; so is a firewall rule of one family
+ * naming a filter of the other, or of strings. A filter of kind unknown
+ * takes any key, as filters did before kinds. SWAP, and a replacing
+ * RESTORE, of two known kinds that differ is EPROTOTYPE.
+ *
  * Privilege
  * ---------
  * VERSION, BIND, INFO, LIST and QUERY need only an open descriptor, in any
@@ -236,7 +267,10 @@
  *              keys_len; a capacity or rate outside its range; a geometry that
  *              does not fit the type; BLOOM_BATCH_F_PINNED without a
  *              pinned bitmap, a pinned bitmap without it, or either on ADD
- *              or QUERY
+ *              or QUERY; with BLOOM_BATCH_F_NET, a key that is not an
+ *              address or netblock (host bits set, a length over the
+ *              family's) or keys of both families; CREATE's @keys over
+ *              BLOOM_KEYS_IPV6
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
  *              it, or over 4096 bytes; a batch over BLOOM_BATCH_MAX_KEYS keys or
  *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
@@ -248,6 +282,8 @@
  *              was undone (create a larger filter); a scalable filter
  *              cannot get another stage (see Scalable filters: the keys
  *              before out_done were added)
+ *   EPROTOTYPE a key, batch or rule of another kind than the filter's
+ *              (see Key kinds)
  *   ERANGE     CREATE with BLOOM_CREATE_F_SIZE: the numbers given cannot
  *              make a filter (a rate over 0.5, not even one key)
  *   EEXIST     a filter of that name exists already
@@ -345,6 +381,24 @@ enum bloom_type {
 	{ (const char *)0, "standard", "blocked", "counting", "dleft" }
 
 /**
+ * enum bloom_key_kind - what a filter's keys are (see Key kinds)
+ * @BLOOM_KEYS_UNKNOWN: not said (an older snapshot, or never set): any key
+ * @BLOOM_KEYS_STRINGS: byte strings; never addresses
+ * @BLOOM_KEYS_IPV4: IPv4 addresses (4 bytes) and netblocks (5 bytes)
+ * @BLOOM_KEYS_IPV6: IPv6 addresses (16 bytes) and netblocks (17 bytes)
+ */
+enum bloom_key_kind {
+	BLOOM_KEYS_UNKNOWN = 0,
+	BLOOM_KEYS_STRINGS = 1,
+	BLOOM_KEYS_IPV4 = 2,
+	BLOOM_KEYS_IPV6 = 3
+};
+
+/* The kinds' names, indexed by enum bloom_key_kind, as sysfs "keys" shows them. */
+#define BLOOM_KEYS_NAMES \
+	{ "unknown", "strings", "ipv4", "ipv6" }
+
+/**
  * struct bloom_version - BLOOM_IOC_VERSION: what the running module supports
  * @size: sizeof(struct bloom_version)
  * @flags: must be 0
@@ -422,6 +476,9 @@ struct bloom_version {
  * @tightening_ppm: with BLOOM_CREATE_F_SCALABLE: r in parts per million,
  *	BLOOM_TIGHTENING_PPM_MIN..MAX, or 0 for BLOOM_TIGHTENING_PPM_DEFAULT;
  *	else 0
+ * @keys: enum bloom_key_kind: what the keys are (see Key kinds), or
+ *	BLOOM_KEYS_UNKNOWN (0): set by the first add of addresses. With
+ *	BLOOM_CREATE_F_LIKE, 0 takes the kind of @like.
  * @reserved: must be 0
  *
  * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
@@ -447,7 +504,8 @@ struct bloom_create {
 	char like[BLOOM_NAME_LEN];
 	__u32 growth;
 	__u32 tightening_ppm;
-	__aligned_u64 reserved;
+	__u32 keys;
+	__u32 reserved;
 };
 
 /**
@@ -515,6 +573,18 @@ struct bloom_name {
  * @packets: out: packets firewall rules (iptables -m bloom) checked against
  *	the filter
  * @packet_hits: out: of those, packets whose address may be present
+ * @keys: out: enum bloom_key_kind, the filter's key kind
+ * @prefixes4: out: bit L set: the filter holds IPv4 netblocks of length L
+ *	(0..31; see Netblocks)
+ * @prefixes6: out: bit L % 64 of word L / 64 set: the filter holds IPv6
+ *	netblocks of length L (0..127)
+ * @address_lookups: out: tests a lookup of an address makes at most: 1
+ *	(the address) + the netblock lengths present of the kind's family
+ *	(of the family with more of them when the kind is not an address
+ *	family)
+ * @address_fpp_ppb: out: the false-positive rate of such a lookup,
+ *	1 - (1 - @estimated_fpp_ppb)^@address_lookups, at most L times the
+ *	rate of one test
  * @reserved: in: must be 0; out: 0
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
@@ -553,6 +623,11 @@ struct bloom_info {
 	__u32 rules;
 	__aligned_u64 packets;
 	__aligned_u64 packet_hits;
+	__u32 keys;
+	__u32 prefixes4;
+	__aligned_u64 prefixes6[2];
+	__u32 address_lookups;
+	__u32 address_fpp_ppb;
 	__aligned_u64 reserved;
 };
 
@@ -619,7 +694,13 @@ struct bloom_batch {
 
 /* DELETE: report the pinned keys in the bitmap at @pinned. */
 #define BLOOM_BATCH_F_PINNED	(1U << 0)
-#define BLOOM_BATCH_F_ALL	BLOOM_BATCH_F_PINNED
+/*
+ * The keys are addresses and netblocks (see Netblocks), all of one family:
+ * ADD and DELETE count their lengths, QUERY looks each up over the
+ * lengths present. Implied on a filter whose kind is ipv4 or ipv6.
+ */
+#define BLOOM_BATCH_F_NET	(1U << 1)
+#define BLOOM_BATCH_F_ALL	(BLOOM_BATCH_F_PINNED | BLOOM_BATCH_F_NET)
 
 /* The snapshot format (Documentation/snapshot.rst); the kernel reads it. */
 #define BLOOM_SNAP_MAGIC	"\211BLOOM\r\n"	/* 8 bytes: 0x89 "BLOOM" CR LF */

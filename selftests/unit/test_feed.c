@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The feed line parser of "bloomctl add --ipv4/--ipv6"
+ * (tools/bloomctl/feed.c): every line form, the bad lines and the limits.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "unit.h"
+#include "feed.h"
+
+/* One line through the parser: its result, key length and reason. */
+static int parse(const char *text, int family, unsigned int flags,
+		 uint8_t *key, int *klen, const char **why)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "%s", text);
+	*why = NULL;
+	*klen = 0;
+	return feed_parse_line(line, strlen(line), family, flags, key, klen,
+			       why);
+}
+
+static void expect_key(const char *text, int family, unsigned int flags,
+		       const uint8_t *want, int wlen)
+{
+	uint8_t key[FEED_KEY_MAX];
+	const char *why;
+	int klen, r = parse(text, family, flags, key, &klen, &why);
+
+	check(r == FEED_KEY && klen == wlen && !memcmp(key, want, wlen),
+	      "'%s': a key of %d bytes", text, wlen);
+}
+
+static void expect(const char *text, int family, int want, const char *re)
+{
+	uint8_t key[FEED_KEY_MAX];
+	const char *why;
+	int klen, r = parse(text, family, 0, key, &klen, &why);
+
+	check(r == want && (!re || (why && strstr(why, re))),
+	      "'%s': %s%s%s", text, want == FEED_SKIP ? "skipped" :
+	      want == FEED_BAD ? "bad" : "key", why ? ": " : "", why ? why : "");
+}
+
+int main(void)
+{
+	static const u8 a[4] = { 203, 0, 113, 77 };
+	static const u8 n24[5] = { 203, 0, 113, 0, 24 };
+	static const u8 n0[5] = { 0, 0, 0, 0, 0 };
+	u8 v6[17] = { 0x20, 0x01, 0x0d, 0xb8, [16] = 32 };
+	u8 v6a[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	double t0 = now();
+
+	printf("TAP version 13\n");
+	expect_key("203.0.113.77", AF_INET, 0, a, 4);
+	expect_key("203.0.113.77/32", AF_INET, 0, a, 4);
+	expect_key("203.0.113.0/24", AF_INET, 0, n24, 5);
+	expect_key("  203.0.113.0/24\t", AF_INET, 0, n24, 5);
+	expect_key("203.0.113.0/24 # firehol comment", AF_INET, 0, n24, 5);
+	expect_key("203.0.113.0/24;comment", AF_INET, 0, n24, 5);
+	expect_key("203.0.113.0/24\r", AF_INET, 0, n24, 5);
+	expect_key("0.0.0.0/0", AF_INET, 0, n0, 5);
+	expect_key("add blacklist 203.0.113.0/24", AF_INET, 0, n24, 5);
+	expect_key("add blacklist 203.0.113.0/24 timeout 3600 comment \"x\"",
+		   AF_INET, 0, n24, 5);
+	expect_key("203.0.113.9/24", AF_INET, FEED_F_MASK, n24, 5);
+	expect_key("2001:db8::/32", AF_INET6, 0, v6, 17);
+	expect_key("2001:db8::1", AF_INET6, 0, v6a, 16);
+	expect_key("add bl6 2001:db8::/32", AF_INET6, 0, v6, 17);
+	expect("", AF_INET, FEED_SKIP, NULL);
+	expect("   \t\r", AF_INET, FEED_SKIP, NULL);
+	expect("# only a comment", AF_INET, FEED_SKIP, NULL);
+	expect("; only a comment", AF_INET, FEED_SKIP, NULL);
+	expect("create blacklist hash:net family inet hashsize 1024",
+	       AF_INET, FEED_SKIP, NULL);
+	expect("203.0.113.9/24", AF_INET, FEED_BAD, "host bits");
+	expect("2001:db8::/32", AF_INET, FEED_BAD, "use --ipv6");
+	expect("203.0.113.0/24", AF_INET6, FEED_BAD, "use --ipv4");
+	expect("203.0.113.0/33", AF_INET, FEED_BAD, "length");
+	expect("203.0.113.0/", AF_INET, FEED_BAD, "length");
+	expect("203.0.113.0/-1", AF_INET, FEED_BAD, "length");
+	expect("203.0.113.0/2x", AF_INET, FEED_BAD, "length");
+	expect("2001:db8::/129", AF_INET6, FEED_BAD, "length");
+	expect("203.0.113", AF_INET, FEED_BAD, "not an IPv4");
+	expect("256.0.0.1", AF_INET, FEED_BAD, "not an IPv4");
+	expect("example.com", AF_INET, FEED_BAD, "not an IPv4");
+	expect("203.0.113.1 203.0.113.2", AF_INET, FEED_BAD, "text after");
+	expect("add blacklist", AF_INET, FEED_BAD, "without an entry");
+	expect("add", AF_INET, FEED_BAD, "without a set name");
+	expect("1.2.3.4-1.2.3.9", AF_INET, FEED_BAD, "not an IPv4");
+	{
+		char line[5000];
+		uint8_t key[FEED_KEY_MAX];
+		const char *why = NULL;
+		int klen;
+
+		memset(line, '1', sizeof(line) - 1);
+		line[sizeof(line) - 1] = '\0';
+		check(feed_parse_line(line, strlen(line), AF_INET, 0, key,
+				      &klen, &why) == FEED_BAD,
+		      "a 4999-byte line is bad, not overrun (%s)",
+		      why ? why : "?");
+		line[3] = '\0';
+		check(feed_parse_line(line, 10, AF_INET, 0, key, &klen,
+				      &why) == FEED_BAD && strstr(why, "NUL"),
+		      "a NUL byte inside the line is bad");
+	}
+	printf("1..%d\n", test_no);
+	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
+	       test_failed, now() - t0);
+	return test_failed ? 1 : 0;
+}

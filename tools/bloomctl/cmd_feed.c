@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * add, test and del of addresses and netblocks (--ipv4, --ipv6): the whole
+ * input is read and checked before anything is sent, so that a feed with
+ * a bad line changes nothing (feed.h). Entries are at most 17 bytes, so a
+ * feed of millions fits in memory; every line is bounded by the line
+ * reader (lines.c), and pipes and FIFOs are read like files.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bloomctl.h"
+#include "feed.h"
+
+struct feed {
+	struct bloom_key *keys;
+	uint8_t (*slot)[FEED_KEY_MAX + 1];
+	size_t n, cap;
+	uint64_t nbad, lines;
+	char bad[FEED_BAD_SHOWN][160];
+};
+
+static void feed_push(struct feed *f, const uint8_t *key, int klen)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 4096;
+		f->slot = realloc(f->slot, f->cap * sizeof(*f->slot));
+		if (!f->slot)
+			die("out of memory reading the feed");
+	}
+	memcpy(f->slot[f->n], key, klen);
+	/* lengths now, pointers once the slots stop moving */
+	f->slot[f->n][FEED_KEY_MAX] = (uint8_t)klen;
+	f->n++;
+}
+
+static void feed_bad(struct feed *f, const char *where, uint64_t line,
+		     const char *why)
+{
+	if (f->nbad < FEED_BAD_SHOWN)
+		snprintf(f->bad[f->nbad], sizeof(f->bad[0]), "%s:%" PRIu64 ": %s",
+			 where, line, why);
+	f->nbad++;
+}
+
+static void feed_one(struct feed *f, const struct feed_args *a, char *line,
+		     size_t len, const char *where, uint64_t lineno)
+{
+	uint8_t key[FEED_KEY_MAX];
+	const char *why = NULL;
+	int klen;
+
+	f->lines++;
+	switch (feed_parse_line(line, len, a->family, a->flags, key, &klen,
+				&why)) {
+	case FEED_KEY:
+		feed_push(f, key, klen);
+		break;
+	case FEED_BAD:
+		feed_bad(f, where, lineno, why);
+		break;
+	case FEED_SKIP:
+		break;
+	}
+}
+
+static void feed_file(struct feed *f, const struct feed_args *a,
+		      const char *path)
+{
+	struct line_reader lr;
+	char *line;
+	long len;
+	int err;
+
+	err = lr_open(&lr, path);
+	if (err)
+		die("cannot open %s: %s; nothing was %s", path, strerror(-err),
+		    a->op == BLOOM_OP_ADD ? "added" : a->op == BLOOM_OP_QUERY ?
+		    "tested" : "deleted");
+	while ((len = lr_next(&lr, &line)) != LR_END) {
+		if (len == LR_ERROR)
+			die("cannot read %s after line %" PRIu64 ": %s; nothing was sent",
+			    lr.path, lr.lineno, strerror(errno));
+		if (len == LR_TOO_LONG)
+			die("%s:%" PRIu64 ": a line over %d bytes: not a feed of addresses; nothing was sent",
+			    lr.path, lr.lineno, BLOOM_KEY_MAX);
+		feed_one(f, a, line, len, lr.path, lr.lineno);
+	}
+	lr_close(&lr);
+}
+
+/* The entry of key @i as text: "203.0.113.0/24" or an address. */
+static const char *feed_text(const struct feed *f, size_t i, int family,
+			     char *buf, size_t len)
+{
+	size_t alen = family == AF_INET ? 4 : 16;
+	size_t n;
+
+	inet_ntop(family, f->slot[i], buf, len);
+	n = strlen(buf);
+	if (f->keys[i].len > alen)
+		snprintf(buf + n, len - n, "/%u", f->slot[i][alen]);
+	return buf;
+}
+
+static int feed_report(const struct feed_args *a, const struct feed *f,
+		       const uint8_t *results, long hits, size_t npinned)
+{
+	char text[INET6_ADDRSTRLEN + 8];
+	int absent = 0;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		int r = bloom_result(results, i);
+
+		absent |= !r;
+		if (a->op == BLOOM_OP_QUERY && !a->nfiles && !a->quiet)
+			printf("%s: %s\n", a->keys[i],
+			       r ? "may be present" : "absent");
+		else if (a->op == BLOOM_OP_QUERY && a->nfiles && r != a->absent)
+			printf("%s\n", feed_text(f, i, a->family, text,
+						 sizeof(text)));
+	}
+	check_output();
+	if (a->op == BLOOM_OP_DELETE) {
+		printf("%s: removed %ld key%s, %zu not found", a->name, hits,
+		       hits == 1 ? "" : "s", f->n - hits - npinned);
+		if (npinned)
+			printf(", %zu pinned", npinned);
+		putchar('\n');
+		return (size_t)hits == f->n ? EXIT_OK : EXIT_ABSENT;
+	}
+	if (a->verbose)
+		fprintf(stderr, "bloomctl: %s: %s %zu entries, %ld %s\n", a->name,
+			a->op == BLOOM_OP_ADD ? "added" : "tested", f->n, hits,
+			a->op == BLOOM_OP_QUERY ? "may be listed" :
+			"probably present already");
+	return a->op == BLOOM_OP_QUERY && absent ? EXIT_ABSENT : EXIT_OK;
+}
+
+int feed_verb(const struct feed_args *a)
+{
+	struct feed f = { 0 };
+	uint8_t *results, *pinned;
+	size_t npinned = 0, i;
+	long hits;
+	int i2, ret;
+
+	for (i2 = 0; i2 < a->nfiles; i2++)
+		feed_file(&f, a, a->files[i2]);
+	for (i2 = 0; i2 < a->nkeys; i2++) {
+		char *copy = strdup(a->keys[i2]);
+
+		if (!copy)
+			die("out of memory");
+		/* a command-line key is an entry: comments make no sense */
+		feed_one(&f, a, copy, strlen(copy), "key", i2 + 1);
+		free(copy);
+	}
+	if (f.nbad) {
+		for (i = 0; i < f.nbad && i < FEED_BAD_SHOWN; i++)
+			fprintf(stderr, "bloomctl: %s\n", f.bad[i]);
+		if (f.nbad > FEED_BAD_SHOWN)
+			fprintf(stderr, "bloomctl: ... and %" PRIu64 " more bad lines\n",
+				f.nbad - FEED_BAD_SHOWN);
+		if (!a->skip_invalid || a->nkeys)
+			die("%s: %" PRIu64 " bad line%s of %" PRIu64 ": nothing was sent%s",
+			    a->name, f.nbad, f.nbad == 1 ? "" : "s", f.lines,
+			    a->nkeys ? "" : " (--skip-invalid sends the good ones)");
+		fprintf(stderr, "bloomctl: %s: skipped %" PRIu64 " bad line%s, sending the %zu good entr%s\n",
+			a->name, f.nbad, f.nbad == 1 ? "" : "s", f.n,
+			f.n == 1 ? "y" : "ies");
+	}
+	f.keys = calloc(f.n ? f.n : 1, sizeof(*f.keys));
+	results = calloc(f.n / 8 + 1, 1);
+	pinned = calloc(f.n / 8 + 1, 1);
+	if (!f.keys || !results || !pinned)
+		die("out of memory");
+	for (i = 0; i < f.n; i++) {
+		f.keys[i].data = f.slot[i];
+		f.keys[i].len = f.slot[i][FEED_KEY_MAX];
+	}
+	{
+		BLOOM_BATCH_OPTS(bo, .results = results,
+				 .pinned = a->op == BLOOM_OP_DELETE ? pinned : NULL,
+				 .npinned = &npinned, .flags = BLOOM_BATCH_F_NET);
+
+		hits = f.n ? bloom_batch(a->fd, a->op, f.keys, f.n, &bo) : 0;
+	}
+	if (hits < 0) {
+		char msg[768];
+
+		die("%s", op_message(msg, sizeof(msg), a->op, a->name, (int)hits));
+	}
+	ret = feed_report(a, &f, results, hits, npinned);
+	free(f.keys);
+	free(f.slot);
+	free(results);
+	free(pinned);
+	return ret;
+}

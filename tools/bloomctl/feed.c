@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The feed line parser (feed.h): no I/O, so that the unit tests
+ * (selftests/unit/test_feed.c) run it on every line form.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+#include "libbloom.h"
+#include "feed.h"
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The next word of *@p, NUL-terminated in place, or NULL at the end. */
+static char *word(char **p)
+{
+	char *s = *p, *w;
+
+	while (is_space(*s))
+		s++;
+	if (!*s)
+		return NULL;
+	w = s;
+	while (*s && !is_space(*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*p = s;
+	return w;
+}
+
+static enum feed_result bad(const char **why, const char *text)
+{
+	*why = text;
+	return FEED_BAD;
+}
+
+/* An entry of the wrong family: which option it needs. */
+static int other_family(const char *entry, int family)
+{
+	if (family == AF_INET)
+		return strchr(entry, ':') != NULL;
+	return !strchr(entry, ':') && strchr(entry, '.') != NULL;
+}
+
+enum feed_result feed_parse_line(char *line, size_t len, int family,
+				 unsigned int flags, uint8_t *key, int *klen,
+				 const char **why)
+{
+	char *p = line, *w, *entry;
+	size_t i;
+	int ret;
+
+	if (strlen(line) != len)
+		return bad(why, "a NUL byte in the line");
+	for (i = 0; i < len; i++)
+		if (line[i] == '#' || line[i] == ';') {
+			line[i] = '\0';
+			break;
+		}
+	w = word(&p);
+	if (!w)
+		return FEED_SKIP;
+	/* ipset save: "create SET TYPE ..." and "add SET ENTRY [options]" */
+	if (!strcmp(w, "create"))
+		return FEED_SKIP;
+	if (!strcmp(w, "add")) {
+		if (!word(&p))
+			return bad(why, "ipset 'add' line without a set name");
+		entry = word(&p);
+		if (!entry)
+			return bad(why, "ipset 'add' line without an entry");
+	} else {
+		entry = w;
+		if (word(&p))
+			return bad(why, "text after the entry (one address or address/length a line; comments start with # or ;)");
+	}
+	if (other_family(entry, family))
+		return bad(why, family == AF_INET ?
+			   "an IPv6 entry in an IPv4 feed (use --ipv6)" :
+			   "an IPv4 entry in an IPv6 feed (use --ipv4)");
+	ret = bloom_netblock_parse(entry, family,
+				   flags & FEED_F_MASK ? BLOOM_NETBLOCK_F_MASK : 0,
+				   key);
+	if (ret == -EDOM)
+		return bad(why, "host bits set under the prefix length (give the network address, or --mask-host-bits)");
+	if (ret < 0)
+		return bad(why, strchr(entry, '/') ?
+			   "not an address/length (length 0..32 for IPv4, 0..128 for IPv6)" :
+			   family == AF_INET ? "not an IPv4 address or netblock" :
+					       "not an IPv6 address or netblock");
+	*klen = ret;
+	return FEED_KEY;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Blocklist feeds for "add/test/del --ipv4/--ipv6" (feed.c, cmd_feed.c):
+ * one entry a line, an address or address/length; text after '#' or ';'
+ * is a comment; blank lines and CR line ends are fine; "ipset save"
+ * output gives the entry of its "add SET ENTRY [options]" lines and its
+ * "create" lines are skipped.
+ */
+#ifndef BLOOMCTL_FEED_H
+#define BLOOMCTL_FEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FEED_KEY_MAX	17	/* BLOOM_NETBLOCK_KEY_MAX */
+#define FEED_BAD_SHOWN	10	/* bad lines named in a refusal */
+
+enum feed_result {
+	FEED_SKIP = 0,		/* blank, comment, ipset line without an entry */
+	FEED_KEY = 1,		/* an entry: *klen bytes of key at key */
+	FEED_BAD = -1,		/* none of these: *why says what is wrong */
+};
+
+/* feed_parse_line(): clear host bits instead of refusing the line. */
+#define FEED_F_MASK	(1U << 0)
+
+/*
+ * One line (@len bytes, NUL-terminated, "\n" stripped; changed in place)
+ * of a feed of @family (AF_INET or AF_INET6) into @key (FEED_KEY_MAX
+ * bytes).
+ */
+enum feed_result feed_parse_line(char *line, size_t len, int family,
+				 unsigned int flags, uint8_t *key, int *klen,
+				 const char **why);
+
+/* What "add/test/del --ipv4/--ipv6" was asked (cmd_keys.c fills it). */
+struct feed_args {
+	const char *verb;
+	const char *name;
+	int fd;			/* bound to the filter */
+	int op;			/* BLOOM_OP_ADD, _QUERY or _DELETE */
+	int family;		/* AF_INET or AF_INET6 */
+	unsigned int flags;	/* FEED_F_* */
+	int skip_invalid;	/* add the good lines, report the bad */
+	const char **files;
+	int nfiles;
+	char **keys;		/* command-line entries, when no files */
+	int nkeys;
+	int absent;		/* test -f: print the absent entries */
+	int quiet;
+	int verbose;
+};
+
+/*
+ * Reads every entry first (a bad one refuses the whole input, naming up
+ * to FEED_BAD_SHOWN lines as FILE:LINE, unless @skip_invalid), then sends
+ * them as one batch of addresses and netblocks. Returns the exit status.
+ */
+int feed_verb(const struct feed_args *a);
+
+#endif /* BLOOMCTL_FEED_H */
