@@ -263,22 +263,28 @@ check "test -v prints a summary with the rate on stderr" \
 	sh -c "[ $rc = 0 ] && grep -q 'tested 100000 keys.*keys/s' '$W/err'"
 
 # --- addresses --------------------------------------------------------------------
-expect "add --ipv4 two addresses" 0 add ${P}s --ipv4 10.0.0.1 192.168.1.254
-run test ${P}s --ipv4 10.0.0.1 192.168.1.254
+# A filter of addresses knows it (its key kind): one for each family.
+expect "create a filter for IPv4 addresses" 0 create ${P}a4 --capacity 1000 --fpp 1e-6
+expect "add --ipv4 two addresses" 0 add ${P}a4 --ipv4 10.0.0.1 192.168.1.254
+run test ${P}a4 --ipv4 10.0.0.1 192.168.1.254
 check "test --ipv4 finds them" sh -c "[ $rc = 0 ]"
-run test ${P}s 10.0.0.1
-check "the text form was not added (the 4-byte form was)" sh -c "[ $rc = 1 ]"
+expect_err "a test without --ipv4 of a filter of IPv4 keys is refused, naming --ipv4" 3 \
+	"holds IPv4 addresses.*give --ipv4" test ${P}a4 10.0.0.1
 printf '192.168.1.254\n10.9.9.9\n10.0.0.1\n' >"$W/v4"
-run test ${P}s --ipv4 -f "$W/v4"
+run test ${P}a4 --ipv4 -f "$W/v4"
 check "test --ipv4 -f prints the present lines as given" \
 	sh -c "[ $rc = 1 ] && printf '192.168.1.254\n10.0.0.1\n' | cmp -s - '$W/out'"
-expect_err "a bad IPv4 address exits 3" 3 "not an IPv4 address" add ${P}s --ipv4 10.0.0.256
-expect "add --ipv6 two addresses" 0 add ${P}s --ipv6 2001:db8::1 ::1
-run test ${P}s --ipv6 2001:0db8:0:0:0:0:0:1 0:0:0:0:0:0:0:1
+run add ${P}a4 --ipv4 10.0.0.256
+check "a bad IPv4 address exits 3, naming it, and nothing is sent" \
+	sh -c "[ $rc = 3 ] && grep -q 'not an IPv4 address' '$W/err' && grep -q 'nothing was sent' '$W/err'"
+expect "create a filter for IPv6 addresses" 0 create ${P}a6 --capacity 1000 --fpp 1e-6
+expect "add --ipv6 two addresses" 0 add ${P}a6 --ipv6 2001:db8::1 ::1
+run test ${P}a6 --ipv6 2001:0db8:0:0:0:0:0:1 0:0:0:0:0:0:0:1
 check "test --ipv6 finds them in another spelling" sh -c "[ $rc = 0 ]"
-expect_err "a bad IPv6 address on line 1 exits 3" 3 "line 1: not an IPv6 address" \
-	add ${P}s --ipv6 -f "$W/v4"
-expect_err "--ipv4 and --ipv6 together are a usage error" 2 "not both" test ${P}s --ipv4 --ipv6 1.2.3.4
+run add ${P}a6 --ipv6 -f "$W/v4"
+check "IPv4 lines in an --ipv6 file exit 3, naming file:line and --ipv4" \
+	sh -c "[ $rc = 3 ] && grep -q '/v4:1: an IPv4 entry in an IPv6 feed (use --ipv4)' '$W/err'"
+expect_err "--ipv4 and --ipv6 together are a usage error" 2 "not both" test ${P}a4 --ipv4 --ipv6 1.2.3.4
 
 # --- info, list, JSON ---------------------------------------------------------------
 run info ${P}s
