@@ -31,7 +31,8 @@
  * the read section, grows the filter (bloom_filter_grow(): under the write
  * lock, which queries never take) and goes on from that key. When it cannot grow, the
  * keys before that one stay added and the call reports them in out_done,
- * with their result bits.
+ * with their result bits. An ADD to a d-left filter stops the same way at
+ * the first key none of whose buckets has room (ENOSPC, out_done).
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -359,19 +360,22 @@ static int bloom_apply_locked(struct bloom_apply *a)
 	if (ret)
 		goto out;
 	if (a->op == BLOOM_BATCH_ADD) {
-		ret = bloom_core_add_batch(&s->core, a->hashes, n, a->results);
-		if (ret < 0)
-			goto out;
+		/* a full d-left filter keeps the keys before the first misfit */
+		a->hits = bloom_core_add_batch_done(&s->core, a->hashes, n,
+						    a->results, &a->done);
 	} else {
-		ret = bloom_core_delete_batch(&s->core, a->hashes, n,
-					      a->results, a->pinned,
-					      &a->npinned);
+		a->hits = bloom_core_delete_batch(&s->core, a->hashes, n,
+						  a->results, a->pinned,
+						  &a->npinned);
+		a->done = n;
 	}
-	a->done = n;
-	a->hits = ret;
-	bloom_net_account(a, s, 0, n);
-	bloom_apply_stats(s, a->op, n, ret, a->npinned);
+	bloom_net_account(a, s, 0, a->done);
+	bloom_apply_stats(s, a->op, a->done, a->hits, a->npinned);
 	ret = 0;
+	if (a->done < n) {
+		a->partial = true;
+		ret = -ENOSPC;
+	}
 out:
 	mutex_unlock(&a->f->write_lock);
 	return ret;

@@ -346,9 +346,10 @@ static int bloom_std_add1(struct bloom_core *f, u64 h)
 	return bloom_bits_add_batch(f, &h, 1, NULL, false);
 }
 
-static int bloom_std_add_batch(struct bloom_core *f, const u64 *hashes,
-			       u32 n, u8 *results)
+static u32 bloom_std_add_batch(struct bloom_core *f, const u64 *hashes,
+			       u32 n, u8 *results, u32 *done)
 {
+	*done = n;
 	return bloom_bits_add_batch(f, hashes, n, results, false);
 }
 
@@ -406,9 +407,10 @@ static __always_inline u32 bloom_blk_query_k(const struct bloom_core *f,
 	return hits;
 }
 
-static int bloom_blk_add_batch(struct bloom_core *f, const u64 *hashes,
-			       u32 n, u8 *results)
+static u32 bloom_blk_add_batch(struct bloom_core *f, const u64 *hashes,
+			       u32 n, u8 *results, u32 *done)
 {
+	*done = n;
 	switch (f->geo.hashes) {
 	case 7:
 		return bloom_blk_add_k(f, hashes, n, results, 7);
@@ -420,7 +422,9 @@ static int bloom_blk_add_batch(struct bloom_core *f, const u64 *hashes,
 
 static int bloom_blk_add1(struct bloom_core *f, u64 h)
 {
-	return bloom_blk_add_batch(f, &h, 1, NULL);
+	u32 done;
+
+	return bloom_blk_add_batch(f, &h, 1, NULL, &done);
 }
 
 static u32 bloom_blk_query_batch(const struct bloom_core *f,

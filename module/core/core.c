@@ -91,10 +91,18 @@ u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
 	return f->ops->query_batch(f, hashes, n, results);
 }
 
+u32 bloom_core_add_batch_done(struct bloom_core *f, const u64 *hashes, u32 n,
+			      u8 *results, u32 *done)
+{
+	return f->ops->add_batch(f, hashes, n, results, done);
+}
+
 int bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			 u8 *results)
 {
-	return f->ops->add_batch(f, hashes, n, results);
+	u32 done, hits = f->ops->add_batch(f, hashes, n, results, &done);
+
+	return done < n ? -ENOSPC : (int)hits;
 }
 
 u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,

@@ -280,15 +280,19 @@ void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h);
  * two bitmaps, and in neither when it was not found.
  *
  * bloom_core_add_batch() returns -ENOSPC when a d-left insert finds every
- * candidate bucket full; the keys of this batch added before it are then
- * deleted again in reverse order, so the filter is as before the call (exact
- * except that a d-left cell counter this batch took to 3 stays 3), and
- * @results is undefined.
+ * candidate bucket full, or a scalable filter's newest stage is full: it
+ * stops at that key, and the keys before it stay added, with their result
+ * bits (the bits from that key on are left as they were).
+ * bloom_core_add_batch_done() is the same, but returns the number of set
+ * result bits among the keys added and stores in *@done how many keys it
+ * added: @n, or the index of the key that did not fit.
  */
 u32 bloom_core_query_batch(const struct bloom_core *f, const u64 *hashes,
 			   u32 n, u8 *results);
 int bloom_core_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			 u8 *results);
+u32 bloom_core_add_batch_done(struct bloom_core *f, const u64 *hashes, u32 n,
+			      u8 *results, u32 *done);
 u32 bloom_core_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			    u8 *results, u8 *pinned, u32 *npinned);
 
@@ -474,7 +478,7 @@ void bloom_scale_publish(struct bloom_core *f, struct bloom_scale_stage *st,
  * the newest stage is full: the caller publishes the next stage and calls
  * again. bloom_core_add_batch() and bloom_core_add_hash() on a scalable
  * filter do the same from 0 and return -ENOSPC when they stop early (the
- * keys before the stop are added).
+ * keys before the stop are added); bloom_core_add_batch_done() says where.
  */
 int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			  u8 *results, u32 *pos);

@@ -209,8 +209,8 @@ static u32 bloom_cnt_query_batch(const struct bloom_core *f,
 }
 
 /* A counting add cannot fail: there is nothing to undo. */
-static int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes,
-			       u32 n, u8 *results)
+static u32 bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes,
+			       u32 n, u8 *results, u32 *done)
 {
 	s64 in_use = 0;
 	u32 i;
@@ -225,6 +225,7 @@ static int bloom_cnt_add_batch(struct bloom_core *f, const u64 *hashes,
 		bloom_result(results, i, r);
 	}
 	bloom_account(f, in_use, n - hits);
+	*done = n;
 	return hits;
 }
 

@@ -64,8 +64,6 @@
 #define BLOOM_DL_PER_WORD_MAX	8	/* 8-bit cells, r = 6 */
 #define BLOOM_DL_LOAD_MAX16	96	/* L = 6 cells per bucket, 1/16ths */
 #define BLOOM_DL_PPB_ONE	1000000000ULL
-/* saturations of one add batch that an ENOSPC rollback can undo exactly */
-#define BLOOM_DL_UNDO_SAT	32
 
 /* ---- sizing ---- */
 
@@ -355,24 +353,21 @@ static inline bool bloom_dl_query_one(const struct bloom_core *f, u64 h)
 	return false;
 }
 
-/* @sat: set when this add took a counter to 3 (for an exact rollback). */
-static inline int bloom_dl_add_one(struct bloom_core *f, u64 h, bool *sat)
+/* 1: present already (one more count); 0: a new cell; -ENOSPC: no room. */
+static inline int bloom_dl_add_one(struct bloom_core *f, u64 h)
 {
 	u32 load[BLOOM_DLEFT_SUBTABLES], i, j, best = 0, sub;
 	u64 cells[BLOOM_DLEFT_CELLS], idx, v;
 	struct bloom_dl_cand c;
 
-	*sat = false;
 	bloom_dl_cand(f, h, &c);
 	if (bloom_dl_find(f, &c, &idx, &sub, load)) {
 		v = bloom_dl_get(f, idx);
 		if ((v & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX)
 			return 1;
 		bloom_dl_put(f, idx, v + 1);
-		if (((v + 1) & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX) {
+		if (((v + 1) & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX)
 			WRITE_ONCE(f->saturated, f->saturated + 1);
-			*sat = true;
-		}
 		return 1;
 	}
 	/* least loaded, leftmost on ties: the "d-left" rule */
@@ -419,25 +414,9 @@ static inline enum bloom_del bloom_dl_delete_one(struct bloom_core *f, u64 h)
 	}
 }
 
-/* Rollback only: undo an add that took the key's counter from 2 to 3. */
-static void bloom_dl_unsaturate(struct bloom_core *f, u64 h)
-{
-	struct bloom_dl_cand c;
-	u32 sub;
-	u64 idx;
-
-	bloom_dl_cand(f, h, &c);
-	if (bloom_dl_find(f, &c, &idx, &sub, NULL)) {
-		bloom_dl_put(f, idx, bloom_dl_get(f, idx) - 1);
-		WRITE_ONCE(f->saturated, f->saturated - 1);
-	}
-}
-
 static int bloom_dl_add(struct bloom_core *f, u64 h)
 {
-	bool sat;
-
-	return bloom_dl_add_one(f, h, &sat);
+	return bloom_dl_add_one(f, h);
 }
 
 static int bloom_dl_delete(struct bloom_core *f, u64 h)
@@ -479,46 +458,28 @@ static u32 bloom_dl_query_batch(const struct bloom_core *f,
 }
 
 /*
- * On -ENOSPC the keys added before the failing one are undone in reverse
- * order. By induction the filter before undoing key i is exactly as right
- * after adding it, and the undo reverses that add: a new cell (count 1) is
- * cleared, a count 1 -> 2 goes back, a count that was 3 already was not
- * changed and a delete leaves it; a count this batch took from 2 to 3 is
- * remembered (the first BLOOM_DL_UNDO_SAT of them) and stepped back to 2.
- * So the rollback is exact unless a batch saturated more cells than that;
- * those stay at 3, which only over-counts (never a false negative).
+ * Stops at the first key whose candidate buckets are all full: the keys
+ * before it stay added (a full filter keeps what fits, as a scalable one
+ * that cannot grow does), *@done says how many.
  */
-static int bloom_dl_add_batch(struct bloom_core *f, const u64 *hashes,
-			      u32 n, u8 *results)
+static u32 bloom_dl_add_batch(struct bloom_core *f, const u64 *hashes,
+			      u32 n, u8 *results, u32 *done)
 {
-	u32 sat_at[BLOOM_DL_UNDO_SAT], nsat = 0, i;
-	int r, hits = 0;
-	bool sat;
+	u32 hits = 0, i;
+	int r;
 
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_dl_prefetch(f, hashes[i + BLOOM_PREFETCH_AHEAD],
 					  true);
-		r = bloom_dl_add_one(f, hashes[i], &sat);
+		r = bloom_dl_add_one(f, hashes[i]);
 		if (r < 0)
-			goto undo;
-		if (sat && nsat < BLOOM_DL_UNDO_SAT)
-			sat_at[nsat++] = i;
+			break;
 		hits += r;
 		bloom_result(results, i, r);
 	}
+	*done = i;
 	return hits;
-
-undo:
-	while (i--) {
-		if (nsat && sat_at[nsat - 1] == i) {
-			nsat--;
-			bloom_dl_unsaturate(f, hashes[i]);
-		} else {
-			bloom_dl_delete_one(f, hashes[i]);
-		}
-	}
-	return r;
 }
 
 static u32 bloom_dl_delete_batch(struct bloom_core *f, const u64 *hashes,

@@ -233,6 +233,7 @@ static inline void bloom_account(struct bloom_core *f, s64 in_use, s64 keys)
  * @in_use: bits set, non-zero counters or cells in use, as kept by the
  *	adds and deletes: O(1)
  * @scan_in_use: the same, by a scan of the storage
+ * @add_batch: as bloom_core_add_batch_done()
  */
 struct bloom_core_ops {
 	bool writers_exclusive;
@@ -240,8 +241,8 @@ struct bloom_core_ops {
 	int (*delete)(struct bloom_core *f, u64 h);
 	bool (*query)(const struct bloom_core *f, u64 h);
 	void (*prefetch_hash)(const struct bloom_core *f, u64 h, bool write);
-	int (*add_batch)(struct bloom_core *f, const u64 *hashes, u32 n,
-			 u8 *results);
+	u32 (*add_batch)(struct bloom_core *f, const u64 *hashes, u32 n,
+			 u8 *results, u32 *done);
 	u32 (*delete_batch)(struct bloom_core *f, const u64 *hashes, u32 n,
 			    u8 *results, u8 *pinned, u32 *npinned);
 	u32 (*query_batch)(const struct bloom_core *f, const u64 *hashes,

@@ -271,13 +271,11 @@ static void bloom_scale_prefetch(const struct bloom_core *f, u64 h,
 	newest->ops->prefetch_hash(newest, h, write);
 }
 
-static int bloom_scale_ops_add_batch(struct bloom_core *f, const u64 *hashes,
-				     u32 n, u8 *results)
+static u32 bloom_scale_ops_add_batch(struct bloom_core *f, const u64 *hashes,
+				     u32 n, u8 *results, u32 *done)
 {
-	u32 pos = 0;
-	int hits = bloom_scale_add_batch(f, hashes, n, results, &pos);
-
-	return pos < n ? -ENOSPC : hits;
+	*done = 0;
+	return bloom_scale_add_batch(f, hashes, n, results, done);
 }
 
 /* Chunk by chunk, stage by stage: bloom_scale_find(). */

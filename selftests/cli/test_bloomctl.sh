@@ -239,14 +239,14 @@ check "add with two -f adds the keys of both" \
 	sh -c "[ $rc = 0 ] && bloomctl test -q ${P}s zz-absent-9"
 printf 'e1\ne2\n\ne3\n' >"$W/empty"
 expect_err "an empty line stops add -f with its line number, exit 3" 3 \
-	"line 3: empty key.*--skip-empty.*the 2 keys before it were added" add ${P}s -f "$W/empty"
+	"empty:3: empty key.*--skip-empty.*the 2 keys before it were added" add ${P}s -f "$W/empty"
 check "the keys before the empty line were added, the one after not" \
 	sh -c "bloomctl test -q ${P}s e1 e2 && ! bloomctl test -q ${P}s e3"
 expect "--skip-empty skips empty lines" 0 add ${P}s --skip-empty -f "$W/empty"
 check "with --skip-empty the key after the empty line is added" sh -c "bloomctl test -q ${P}s e3"
 { echo o1; head -c 4097 /dev/zero | tr '\0' z; echo; echo o3; } >"$W/long"
 expect_err "a line over 4096 bytes stops add -f naming the line" 3 \
-	"line 2: key longer than 4096 bytes" add ${P}s -f "$W/long"
+	"long:2: key longer than 4096 bytes" add ${P}s -f "$W/long"
 expect_err "a missing file exits 3" 3 "cannot open $W/nofile" add ${P}s -f "$W/nofile"
 expect_err "keys and -f together are a usage error" 2 "not both" add ${P}s k -f "$W/keys"
 
@@ -327,10 +327,21 @@ run add ${P}o cap-first
 check "add under capacity prints no warning" sh -c "[ $rc = 0 ] && [ ! -s '$W/err' ]"
 run add ${P}o -f "$W/cap150"
 check "add past capacity exits 0 and warns once on stderr" \
-	sh -c "[ $rc = 0 ] && [ \"\$(wc -l <'$W/err')\" = 1 ] && grep -q '^bloomctl: warning: ${P}o holds about 1[45][0-9] keys, more than its capacity of 100: its false-positive rate is now about' '$W/err'"
+	sh -c "[ $rc = 0 ] && [ \"\$(wc -l <'$W/err')\" = 1 ] && grep -q '^bloomctl: warning: ${P}o holds about 1[45][0-9] keys, more than its capacity of 100 (keys estimated): its false-positive rate is now about' '$W/err'"
 run info ${P}o
 check "info says the filter is over capacity" \
 	sh -c "[ $rc = 0 ] && grep -q '^over capacity: *1[45][0-9] keys in a filter sized for 100' '$W/out' && grep -Eq '^estimated keys: *1[45][0-9] ' '$W/out'"
+# 1000 keys into a filter for 10: every bit is set, count (keys that set a
+# new bit) is far below what went in; the load and the warning use the adds.
+awk 'BEGIN { for (i = 0; i < 1000; i++) printf "tiny%d\n", i }' >"$W/k1000"
+run create ${P}z --capacity 10 --fpp 0.01
+run add ${P}z -f "$W/k1000"
+check "1000 keys into a filter for 10: the warning names the 1000 keys added" \
+	sh -c "[ $rc = 0 ] && grep -q 'holds about 1000 keys, more than its capacity of 10 (keys added)' '$W/err'"
+run info ${P}z
+check "  info's load and over-capacity line say 1000 keys, not the count" \
+	sh -c "[ $rc = 0 ] && grep -q '^load: *10000.0% of capacity (1000 keys, as added' '$W/out' && grep -q '^over capacity: *1000 keys in a filter sized for 10 (keys added)' '$W/out'"
+run destroy ${P}z
 run info --json ${P}o
 check "info --json: over_capacity, estimated_keys and estimated_fpp_ppb as in sysfs" \
 	"$PY" -c "
@@ -395,7 +406,7 @@ run test ${P}c --absent -f "$W/del_add"
 check "exactly the deleted lines of the file are absent now" \
 	sh -c "[ $rc = 1 ] && awk 'BEGIN { for (i = 0; i < 1000; i += 2) printf \"k%d\\n\", i }' | cmp -s - '$W/out'"
 expect_err "an empty line stops del -f without --skip-empty" 3 \
-	"line 1001: empty key.*the 1000 keys before it were deleted" del ${P}c -f "$W/del_f"
+	"del_f:1001: empty key.*the 1000 keys before it were deleted" del ${P}c -f "$W/del_f"
 run add ${P}d --ipv4 10.0.0.1 10.0.0.2
 run del ${P}d --ipv4 10.0.0.1
 check "del --ipv4 removes the 4-byte form" \
@@ -469,13 +480,17 @@ check "info of a dleft filter shows fingerprint, subtable cells and 4 loads" \
 run list
 check "list shows the counting and dleft types" \
 	sh -c "[ $rc = 0 ] && grep -Eq '^${P}c +counting ' '$W/out' && grep -Eq '^${P}d +dleft ' '$W/out'"
-# A d-left filter for 16 keys cannot take 2000: the batch is undone.
+# A d-left filter for 16 keys cannot take 1000: it keeps the keys that fit
+# and add names the first line not added, so that the user can resume.
 run create ${P}t --type dleft --capacity 16 --fpp 0.01
 run add ${P}t -f "$W/del_add"
-check "a full dleft filter: add exits 3 saying the batch was undone" \
-	sh -c "[ $rc = 3 ] && grep -q 'filter ${P}t is full: a d-left bucket overflowed; the batch was undone; create a larger filter' '$W/err'"
-check "the undone batch left the filter empty, one insert failure counted" \
-	sh -c "[ '$(sysval ${P}t bits_set)' = 0 ] && [ '$(sysval ${P}t insert_failures)' = 1 ]"
+check "a full dleft filter: add exits 3 saying it is full and what to do" \
+	sh -c "[ $rc = 3 ] && grep -q 'filter ${P}t is full: .*create a larger filter (or delete keys) and add them again' '$W/err'"
+n=$(sed -n 's/.*; \([0-9]*\) keys were added, none from .*:\([0-9]*\) on (resume there)$/\1 \2/p' "$W/err")
+check "  it says how many keys went in and the first line not added, file:line ($n)" \
+	sh -c "set -- $n; [ \"\${1:-0}\" -gt 16 ] && [ \"\$2\" = \$((\$1 + 1)) ] && grep -q ' none from $W/del_add:\$2 on' '$W/err'"
+check "  those keys are in (their adds counted, every one present), one insert failure" \
+	sh -c "set -- $n; [ '$(sysval ${P}t adds)' = \"\$1\" ] && [ '$(sysval ${P}t insert_failures)' = 1 ] && head -n \"\$1\" '$W/del_add' | bloomctl test ${P}t -f - --absent | cmp -s - /dev/null"
 for f in c d t; do run destroy ${P}$f; done
 
 # --- privileges and the device -------------------------------------------------------
@@ -574,10 +589,10 @@ check "test -f of 100000 keys into /dev/full exits 3 saying it cannot write" \
 timeout "$LIMIT" sh -c "ulimit -v 65536; exec bloomctl test ${P}s -f /dev/zero" >"$W/out" 2>"$W/err"
 rc=$?
 check "test -f /dev/zero stops at line 1 (too long) in bounded memory, exit 3" \
-	sh -c "[ $rc = 3 ] && [ ! -s '$W/out' ] && grep -q '^bloomctl: /dev/zero, line 1: key longer than 4096 bytes' '$W/err'"
+	sh -c "[ $rc = 3 ] && [ ! -s '$W/out' ] && grep -q '^bloomctl: /dev/zero:1: key longer than 4096 bytes' '$W/err'"
 { echo ok1; echo ok2; head -c 100000 /dev/zero | tr '\0' z; echo; } >"$W/long3"
 expect_err "a 100000-byte line 3 stops add -f naming file and line" 3 \
-	"$W/long3, line 3: key longer than 4096 bytes.*the 2 keys before it were added" \
+	"$W/long3:3: key longer than 4096 bytes.*the 2 keys before it were added" \
 	add ${P}s -f "$W/long3"
 { head -c 4096 /dev/zero | tr '\0' w; printf '\r\n'; } >"$W/crlf4096"
 expect "a 4096-byte key ending in CRLF is a key" 0 add ${P}s -f "$W/crlf4096"
@@ -677,6 +692,12 @@ check "sysfs: 3 stages (1000 + 2000 + 4000 >= 5000), growth 2, tightening 850000
 	sh -c "[ '$(sysval ${P}g stages) $(sysval ${P}g growth) $(sysval ${P}g tightening_ppm)' = '3 2 850000' ]"
 check "sysfs stage 1: capacity 2000 at 127500 ppb (0.001 * 0.15 * 0.85)" \
 	sh -c "[ '$(stageval ${P}g capacity 1) $(stageval ${P}g fpp_ppb 1)' = '2000 127500' ]"
+run list
+check "list marks the scalable filter and shows its stages' capacity (1000 + 2000 + 4000)" \
+	sh -c "[ $rc = 0 ] && grep -Eq '^${P}g +standard \(scalable\) +7000 ' '$W/out'"
+run info ${P}g
+check "info: capacity is the stages' sum, the load against it (about 71%)" \
+	sh -c "[ $rc = 0 ] && grep -q '^capacity: *7000 keys (its 3 stages so far; stage 0: 1000' '$W/out' && grep -Eq '^load: *(6[89]|7[0-4])\.[0-9]% of capacity' '$W/out'"
 run info ${P}g
 check "info shows 3 stages and a row per stage" \
 	sh -c "[ $rc = 0 ] && grep -q '^scalable: *3 stages' '$W/out' && grep -Eq '^ +2 +4000 ' '$W/out'"
@@ -722,6 +743,18 @@ check "the restored filter finds all 5000 keys" \
 	sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
 check "the restored filter has the stages of the saved one (count, bits, keys per stage)" \
 	sh -c "for a in stages growth tightening_ppm bits bits_set stage_bits stage_count stage_fpp_ppb stage_capacity; do [ \"\$(cat $SYS/filters/${P}g/\$a)\" = \"\$(cat $SYS/filters/${P}r/\$a)\" ] || exit 1; done"
+# A scalable filter that reaches max_memory keeps what went in and says
+# how much that is and where to resume.
+run create ${P}m --capacity 100 --fpp 0.01 --scalable
+cat $SYS/memory_used >/sys/module/bloom/parameters/max_memory
+run add ${P}m -f "$W/urls"
+echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+n=$(sed -n 's/.*; \([0-9]*\) keys were added, none from .*:\([0-9]*\) on (resume there)$/\1 \2/p' "$W/err")
+check "a scalable filter at max_memory: add exits 3 with the keys added and the first line not added ($n)" \
+	sh -c "set -- $n; [ $rc = 3 ] && grep -q 'memory' '$W/err' && [ \"\${1:-0}\" -ge 100 ] && [ \"\$2\" = \$((\$1 + 1)) ]"
+check "  those keys are in, and the count is what the filter says it took" \
+	sh -c "set -- $n; [ '$(sysval ${P}m adds)' = \"\$1\" ] && head -n \"\$1\" '$W/urls' | bloomctl test ${P}m -f - --absent | cmp -s - /dev/null"
+run destroy ${P}m
 expect_err "restore --replace of the scalable snapshot onto a plain filter is refused, saying why" 3 \
 	"one of them is scalable and the other not" restore "$W/g.bloom" --name ${P}s --replace
 run destroy ${P}r

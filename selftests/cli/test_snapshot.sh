@@ -234,5 +234,18 @@ bc swap "$P-s1" "$P-counting"
 check "swapping filters of different types is refused" \
 	grep -q "same type" "$W/err"
 
+# build into a d-left filter too small: the line of the first key that did
+# not fit, as add names lines (FILE:LINE), and how many keys fit before it
+! bc build "$W/dl.snap" --name "$P-dl" --type dleft --capacity 10 \
+	--fpp 0.01 -f "$W/keys"
+check "build into a full dleft filter names FILE:LINE and the keys before it" \
+	grep -Eq "^bloomctl: $W/keys:([0-9]+): the dleft filter is full: .*after the [0-9]+ keys before it" "$W/err"
+check "  and the count is the line's number minus one (not 0)" \
+	sh -c "sed -n 's/^bloomctl: .*:\([0-9]*\): the dleft .* after the \([0-9]*\) keys.*/\1 \2/p' '$W/err' | { read l k; [ \"\$k\" -gt 10 ] && [ \"\$l\" = \$((k + 1)) ]; }"
+# past capacity, build warns as add does and still writes the snapshot
+bc build "$W/over.snap" --name "$P-ov" --capacity 10 --fpp 0.01 -f "$W/keys" >/dev/null
+check "build past capacity warns with the keys added, and writes the snapshot" \
+	sh -c "grep -q '^bloomctl: warning: $P-ov holds more keys than its capacity of 10 (4000 keys added' '$W/err' && [ -s '$W/over.snap' ]"
+
 echo "1..$n"
 exit $((failed > 0))

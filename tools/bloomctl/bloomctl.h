@@ -96,6 +96,12 @@ int lr_open(struct line_reader *lr, const char *path);
  * one of the LR_ values. The line stays valid until the next call. */
 long lr_next(struct line_reader *lr, char **line);
 void lr_close(struct line_reader *lr);
+/*
+ * "FILE:LINE", the one way messages name a line of an input file (as
+ * compilers and grep -n do, so that editors can jump there). The text is
+ * in one of 4 static buffers, used in turn: up to 4 in one message.
+ */
+const char *file_line(const char *path, uint64_t line);
 
 /*
  * json.c: figures derived from a filter's statistics, computed in one place
@@ -105,7 +111,16 @@ struct info_derived {
 	double fill;		/* share of bits / counters / cells in use */
 	double est_fpp;		/* false-positive rate expected now */
 	double est_keys;	/* distinct keys, estimated; INFINITY if unknown */
-	int over_capacity;	/* count > capacity */
+	int over_capacity;	/* keys > capacity */
+	/*
+	 * Keys held: the estimate (or count, when larger), or, when every bit
+	 * is set and there is no estimate, the keys added (adds); count alone
+	 * misses every key whose bits were set already.
+	 */
+	double keys;
+	int keys_added;		/* @keys is adds, not an estimate */
+	/* capacity: a scalable filter's is the sum of its stages so far */
+	uint64_t capacity;
 	double load[4];		/* d-left: share of each subtable's cells used */
 };
 void info_derive(const struct bloom_info *in, struct info_derived *d);

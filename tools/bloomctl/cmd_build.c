@@ -37,6 +37,8 @@ struct chunk {
 	size_t n;
 	int add_here;		/* standard, blocked: threads add too */
 	u64 new_keys;		/* keys that set a bit (per thread) */
+	u64 *lines;		/* the line of the key file of each key */
+	const char *path;	/* the key file, for messages */
 };
 
 struct slice {
@@ -244,7 +246,8 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 	ch->bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
 	ch->off = malloc((CHUNK_KEYS + 1) * sizeof(*ch->off));
 	ch->hashes = malloc(CHUNK_KEYS * sizeof(*ch->hashes));
-	if (!*storage || !ch->bytes || !ch->off || !ch->hashes)
+	ch->lines = malloc(CHUNK_KEYS * sizeof(*ch->lines));
+	if (!*storage || !ch->bytes || !ch->off || !ch->hashes || !ch->lines)
 		die("out of memory: the %s filter needs %" PRIu64 " bytes",
 		    type_name(a->type), *bytes);
 	memset(*storage, 0, *bytes);
@@ -270,28 +273,28 @@ static int build_next_key(const struct build_args *a, struct line_reader *lr,
 		if (len == LR_ERROR)
 			die("cannot read '%s': %s", lr->path, strerror(errno));
 		if (len == LR_TOO_LONG)
-			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
-			    lr->path, lr->lineno, BLOOM_KEY_MAX);
+			die("%s: key longer than %d bytes; nothing was written",
+			    file_line(lr->path, lr->lineno), BLOOM_KEY_MAX);
 		if (len == LR_END)
 			return 0;
 		if (len == 0) {
 			if (!a->skip_empty)
-				die("%s:%" PRIu64 ": empty line: keys are 1 to %d bytes (--skip-empty skips empty lines); nothing was written",
-				    lr->path, lr->lineno, BLOOM_KEY_MAX);
+				die("%s: empty line: keys are 1 to %d bytes (--skip-empty skips empty lines); nothing was written",
+				    file_line(lr->path, lr->lineno), BLOOM_KEY_MAX);
 			continue;
 		}
 		if (a->family) {
 			if (parse_addr(a->family, line, len, addr))
-				die("%s:%" PRIu64 ": not an %s address; nothing was written",
-				    lr->path, lr->lineno,
+				die("%s: not an %s address; nothing was written",
+				    file_line(lr->path, lr->lineno),
 				    a->family == AF_INET ? "IPv4" : "IPv6");
 			*k = addr;
 			*klen = a->family == AF_INET ? 4 : 16;
 			return 1;
 		}
 		if (len > BLOOM_KEY_MAX)
-			die("%s:%" PRIu64 ": key longer than %d bytes; nothing was written",
-			    lr->path, lr->lineno, BLOOM_KEY_MAX);
+			die("%s: key longer than %d bytes; nothing was written",
+			    file_line(lr->path, lr->lineno), BLOOM_KEY_MAX);
 		*k = line;
 		*klen = len;
 		return 1;
@@ -305,13 +308,15 @@ static void build_add_chunk(struct chunk *ch, size_t used,
 	ch->off[ch->n] = used;
 	run_chunk(ch, nthreads);
 	if (!ch->add_here) {
-		int r = bloom_core_add_batch(ch->f, ch->hashes, (u32)ch->n,
-					     NULL);
+		u32 done, hits = bloom_core_add_batch_done(ch->f, ch->hashes,
+							   (u32)ch->n, NULL,
+							   &done);
 
-		if (r < 0)
-			die("the dleft filter is full: a key found every candidate bucket full after %" PRIu64 " keys; build with a larger --capacity; nothing was written",
-			    st->adds);
-		ch->new_keys += ch->n - (u32)r;
+		if (done < ch->n)
+			die("%s: the dleft filter is full: this key found every bucket it may use full, after the %" PRIu64 " key%s before it; build with a larger --capacity; nothing was written",
+			    file_line(ch->path, ch->lines[done]),
+			    st->adds + done, st->adds + done == 1 ? "" : "s");
+		ch->new_keys += ch->n - hits;
 	}
 	st->adds += ch->n;
 	st->count += ch->new_keys;
@@ -330,6 +335,7 @@ static void build_add_keys(const struct build_args *a, struct chunk *ch,
 	err = lr_open(&lr, a->keys);
 	if (err)
 		die("cannot open key file '%s': %s", a->keys, strerror(-err));
+	ch->path = lr.path;
 	for (;;) {
 		uint8_t addr[16];
 		const void *k = NULL;
@@ -342,6 +348,7 @@ static void build_add_keys(const struct build_args *a, struct chunk *ch,
 		}
 		if (eof)
 			break;
+		ch->lines[ch->n] = lr.lineno;
 		ch->off[ch->n++] = used;
 		memcpy(ch->bytes + used, k, klen);
 		used += klen;
@@ -380,6 +387,13 @@ int cmd_build(const char *dev, int argc, char **argv)
 	t0 = now_seconds();
 	build_add_keys(&a, &ch, &st);
 	build_write(&a, &f, &st, storage, bytes);
+	/* as add warns: the snapshot is written, the exit status stays 0 */
+	if (st.count > a.capacity)
+		fprintf(stderr, "bloomctl: warning: %s holds more keys than its capacity of %" PRIu64 " (%" PRIu64 " keys added, %" PRIu64 " of them set a new %s): its false-positive rate is above the %.3g it was built for; build with a larger --capacity\n",
+			a.name, a.capacity, st.adds, st.count,
+			a.type == BLOOM_TYPE_DLEFT ? "cell" :
+			a.type == BLOOM_TYPE_COUNTING ? "counter" : "bit",
+			a.fpp);
 	if (a.verbose) {
 		double secs = now_seconds() - t0;
 
@@ -392,5 +406,6 @@ int cmd_build(const char *dev, int argc, char **argv)
 	free(ch.bytes);
 	free(ch.off);
 	free(ch.hashes);
+	free(ch.lines);
 	return EXIT_OK;
 }

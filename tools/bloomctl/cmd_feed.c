@@ -41,8 +41,8 @@ static void feed_bad(struct feed *f, const char *where, uint64_t line,
 		     const char *why)
 {
 	if (f->nbad < FEED_BAD_SHOWN)
-		snprintf(f->bad[f->nbad], sizeof(f->bad[0]), "%s:%" PRIu64 ": %s",
-			 where, line, why);
+		snprintf(f->bad[f->nbad], sizeof(f->bad[0]), "%s: %s",
+			 file_line(where, line), why);
 	f->nbad++;
 }
 
@@ -85,8 +85,8 @@ static void feed_file(struct feed *f, const struct feed_args *a,
 			die("cannot read %s after line %" PRIu64 ": %s; nothing was sent",
 			    lr.path, lr.lineno, strerror(errno));
 		if (len == LR_TOO_LONG)
-			die("%s:%" PRIu64 ": a line over %d bytes: not a feed of addresses; nothing was sent",
-			    lr.path, lr.lineno, BLOOM_KEY_MAX);
+			die("%s: a line over %d bytes: not a feed of addresses; nothing was sent",
+			    file_line(lr.path, lr.lineno), BLOOM_KEY_MAX);
 		feed_one(f, a, line, len, lr.path, lr.lineno);
 	}
 	lr_close(&lr);

@@ -195,15 +195,19 @@ static int del_summary(const struct key_opts *o, uint64_t keys,
  */
 static void warn_over_capacity(const struct key_opts *o, int fd)
 {
+	struct info_derived d;
 	struct bloom_info in;
 
-	/* a scalable filter grows instead: its capacity is stage 0's */
-	if (o->op != OP_ADD || bloom_info(fd, NULL, &in) || in.stages ||
-	    in.count <= in.capacity)
+	/* a scalable filter grows instead */
+	if (o->op != OP_ADD || bloom_info(fd, NULL, &in))
 		return;
-	fprintf(stderr, "bloomctl: warning: %s holds about %" PRIu64 " keys, more than its capacity of %" PRIu64 ": its false-positive rate is now about %.3g, not the %.3g it was created for; create a larger filter and add the keys again\n",
-		o->name, (uint64_t)in.count, (uint64_t)in.capacity,
-		in.estimated_fpp_ppb / 1e9, in.fpp_ppb / 1e9);
+	info_derive(&in, &d);
+	if (!d.over_capacity)
+		return;
+	fprintf(stderr, "bloomctl: warning: %s holds about %.0f keys, more than its capacity of %" PRIu64 " (keys %s): its false-positive rate is now about %.3g, not the %.3g it was created for; create a larger filter and add the keys again\n",
+		o->name, d.keys, (uint64_t)in.capacity,
+		d.keys_added ? "added" : "estimated", in.estimated_fpp_ppb / 1e9,
+		in.fpp_ppb / 1e9);
 }
 
 /*
@@ -226,7 +230,7 @@ static const char *key_error(char *msg, size_t len, int fd,
 	}
 	if (o->op == OP_ADD && err == -ENOSPC && !bloom_info(fd, NULL, &in) &&
 	    in.stages) {
-		snprintf(msg, len, "scalable filter %s cannot grow: it has its last possible stage (%u of at most %d; a stage's capacity, size and rate have limits); the keys before the failing one stay added: create a filter with a larger --capacity or --growth",
+		snprintf(msg, len, "scalable filter %s cannot grow: it has its last possible stage (%u of at most %d; a stage's capacity, size and rate have limits): create a filter with a larger --capacity or --growth",
 			 o->name, in.stages, BLOOM_SCALE_STAGES_MAX);
 		return msg;
 	}
@@ -242,12 +246,12 @@ static int keys_from_args(const struct key_opts *o, int fd)
 	uint8_t *packed = calloc(n, ksize ? ksize : 1);
 	uint8_t *results = calloc((n + 7) / 8, 1);
 	uint8_t *pinned = calloc((n + 7) / 8, 1);
-	size_t npinned = 0;
+	size_t npinned = 0, done = 0;
 	int absent = 0;
 	long ret;
 	BLOOM_BATCH_OPTS(bo, .key_size = ksize, .results = results,
 			 .pinned = op == OP_DEL ? pinned : NULL,
-			 .npinned = &npinned);
+			 .npinned = &npinned, .done = &done);
 
 	if (!keys || !packed || !results || !pinned)
 		die("out of memory");
@@ -265,7 +269,12 @@ static int keys_from_args(const struct key_opts *o, int fd)
 	if (ret < 0) {
 		char msg[768];
 
-		die("%s", key_error(msg, sizeof(msg), fd, o, ret));
+		key_error(msg, sizeof(msg), fd, o, ret);
+		if (!done)
+			die("%s; nothing was %s", msg, op_done[op]);
+		/* a full filter keeps the keys before the first misfit */
+		die("%s; the first %zu of the %zu keys were %s, from key %zu ('%.64s') on none were",
+		    msg, done, n, op_done[op], done + 1, o->keys[done]);
 	}
 	for (i = 0; i < n; i++) {
 		int r = bloom_result(results, i);
@@ -316,11 +325,18 @@ static void progress(struct progress *p, const struct key_opts *o,
  * the text to print back. Addresses are shorter than this. */
 #define TEXT_MAX	64
 
+/* Where a pending key came from, to name the first one not added. */
+struct key_line {
+	const char *path;
+	uint64_t line;
+};
+
 struct batch_state {
 	const struct key_opts *o;
 	int fd;
 	struct bloom_builder *b;
 	char (*texts)[TEXT_MAX];
+	struct key_line *lines;	/* BLOOM_BATCH_MAX_KEYS: of the pending keys */
 	size_t pending;		/* keys pushed since the last flush */
 	uint64_t keys, hits, pinned;
 	struct progress prog;
@@ -334,11 +350,18 @@ static void flush(struct batch_state *s)
 	enum key_op op = s->o->op;
 
 	if (ret < 0) {
+		size_t done = bloom_builder_done(s->b);
+		const struct key_line *at = &s->lines[done < n ? done : 0];
+		uint64_t total = s->keys + done;
 		char msg[768];
 
-		die("%s; %" PRIu64 " keys before this batch were %s",
-		    key_error(msg, sizeof(msg), s->fd, s->o, ret),
-		    s->keys, op_done[op]);
+		key_error(msg, sizeof(msg), s->fd, s->o, ret);
+		progress(&s->prog, s->o, total, 1);
+		/* a full filter keeps the keys before the first misfit */
+		die("%s; %" PRIu64 " key%s %s %s, none from %s on (resume there)",
+		    msg, total, total == 1 ? "" : "s",
+		    total == 1 ? "was" : "were", op_done[op],
+		    file_line(at->path, at->line));
 	}
 	s->pending = 0;
 	s->keys += n;
@@ -394,9 +417,10 @@ stop_at(struct batch_state *s, const struct line_reader *lr, const char *why,
 
 	flush(s);
 	progress(&s->prog, s->o, s->keys, 1);
-	die("%s, line %" PRIu64 ": %s%s; the %" PRIu64 " key%s before it %s %s, none after",
-	    lr->path, lr->lineno, why, extra, s->keys, s->keys == 1 ? "" : "s",
-	    s->keys == 1 ? "was" : "were", op_done[op]);
+	die("%s: %s%s; the %" PRIu64 " key%s before it %s %s, none after",
+	    file_line(lr->path, lr->lineno), why, extra, s->keys,
+	    s->keys == 1 ? "" : "s", s->keys == 1 ? "was" : "were",
+	    op_done[op]);
 }
 
 /* One file's lines into the batch. */
@@ -441,6 +465,8 @@ static void keys_from_file(struct batch_state *s, const char *path)
 			flush(s);
 		if (s->texts)
 			memcpy(s->texts[s->pending], line, len + 1);
+		s->lines[s->pending].path = lr.path;
+		s->lines[s->pending].line = lr.lineno;
 		err = bloom_builder_push(s->b, key, klen);
 		if (err)
 			die("internal error: batch refused a key: %s", strerror(-err));
@@ -457,6 +483,9 @@ static int keys_from_files(const struct key_opts *o, int fd)
 	int err, i;
 
 	err = bloom_builder_new(&s.b, fd, op_ioctl[op], fixed_size(o->family));
+	s.lines = malloc(BLOOM_BATCH_MAX_KEYS * sizeof(*s.lines));
+	if (!err && !s.lines)
+		err = -ENOMEM;
 	if (!err && o->family) {
 		s.texts = malloc(BLOOM_BATCH_MAX_KEYS * sizeof(*s.texts));
 		if (!s.texts)
@@ -485,6 +514,7 @@ static int keys_from_files(const struct key_opts *o, int fd)
 				       "found and removed");
 	}
 	free(s.texts);
+	free(s.lines);
 	bloom_builder_free(s.b);
 	warn_over_capacity(o, fd);
 	if (op == OP_DEL)

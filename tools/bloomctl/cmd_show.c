@@ -105,8 +105,12 @@ static void print_info_text(const struct bloom_info *in,
 	info_derive(in, &d);
 	printf("name:            %s\n", in->name);
 	printf("type:            %s\n", type_name(in->type));
-	printf("capacity:        %" PRIu64 " keys%s\n", (uint64_t)in->capacity,
-	       in->stages ? " (stage 0; the filter grows)" : "");
+	if (in->stages)
+		printf("capacity:        %" PRIu64 " keys (its %u stage%s so far; stage 0: %" PRIu64 "; the filter grows)\n",
+		       d.capacity, in->stages, in->stages == 1 ? "" : "s",
+		       (uint64_t)in->capacity);
+	else
+		printf("capacity:        %" PRIu64 " keys\n", d.capacity);
 	printf("fpp:             %.9g (%u ppb)%s\n", in->fpp_ppb / 1e9,
 	       in->fpp_ppb, in->stages ? " over all stages" : "");
 	printf("bits:            %" PRIu64 " (%.2f per key of capacity%s)\n",
@@ -122,12 +126,16 @@ static void print_info_text(const struct bloom_info *in,
 	       in->capacity ? 8.0 * in->memory_bytes / in->capacity : 0.0);
 	printf("table:           %" PRIu64 " bytes (the bits, counters or cells; the rest is fixed overhead)\n",
 	       info_table_bytes(in));
-	printf("count:           %" PRIu64 " keys (%.1f%% of capacity)\n",
-	       (uint64_t)in->count,
-	       in->capacity ? 100.0 * in->count / in->capacity : 0.0);
+	printf("count:           %" PRIu64 " keys (keys that set a new bit, counter or cell)\n",
+	       (uint64_t)in->count);
+	printf("load:            %.1f%% of capacity (%.0f keys, %s)\n",
+	       d.capacity ? 100.0 * d.keys / d.capacity : 0.0, d.keys,
+	       d.keys_added ? "as added: every bit is set, so there is no estimate" :
+			      "estimated");
 	if (d.over_capacity)
-		printf("over capacity:   %" PRIu64 " keys in a filter sized for %" PRIu64 ": the false-positive rate is above the one asked for; create a larger filter and add the keys again\n",
-		       (uint64_t)in->count, (uint64_t)in->capacity);
+		printf("over capacity:   %.0f keys in a filter sized for %" PRIu64 " (keys %s): the false-positive rate is above the one asked for; create a larger filter and add the keys again\n",
+		       d.keys, (uint64_t)in->capacity,
+		       d.keys_added ? "added" : "estimated");
 	if (isfinite(d.est_keys))
 		printf("estimated keys:  %.0f (distinct keys, from the %s in use)\n",
 		       d.est_keys, in->type == BLOOM_TYPE_DLEFT ? "cells" :
@@ -231,12 +239,13 @@ int cmd_list(const char *dev, int argc, char **argv)
 	if (json)
 		fputs("[", stdout);
 	else if (!names_only)
-		printf("%-31s %-8s %12s %12s %12s\n", "NAME", "TYPE",
+		printf("%-31s %-18s %12s %12s %12s\n", "NAME", "TYPE",
 		       "CAPACITY", "COUNT", "MEMORY");
 	for (i = 0; i < n; i++) {
 		struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
 		struct bloom_info in;
-		char hb[32];
+		struct info_derived d;
+		char hb[32], type[32];
 
 		if (names_only) {
 			puts(names[i]);
@@ -253,9 +262,12 @@ int cmd_list(const char *dev, int argc, char **argv)
 			print_info_json(stdout, &in, st, get_stages(fd, &in, st),
 					"  ");
 		} else {
-			printf("%-31s %-8s %12" PRIu64 " %12" PRIu64 " %12s\n",
-			       in.name, type_name(in.type),
-			       (uint64_t)in.capacity, (uint64_t)in.count,
+			/* a scalable filter: its stages' capacity so far */
+			info_derive(&in, &d);
+			snprintf(type, sizeof(type), "%s%s", type_name(in.type),
+				 in.stages ? " (scalable)" : "");
+			printf("%-31s %-18s %12" PRIu64 " %12" PRIu64 " %12s\n",
+			       in.name, type, d.capacity, (uint64_t)in.count,
 			       human_bytes(in.memory_bytes, hb, sizeof(hb)));
 		}
 		shown++;

@@ -45,8 +45,21 @@ void info_derive(const struct bloom_info *in, struct info_derived *d)
 	d->est_fpp = in->estimated_fpp_ppb / 1e9;
 	d->est_keys = in->estimated_keys == ~(__u64)0 ? INFINITY :
 		      (double)in->estimated_keys;
-	/* a scalable filter grows: its capacity is stage 0's */
-	d->over_capacity = !in->stages && in->count > in->capacity;
+	d->capacity = in->capacity;
+	for (i = 1; i < in->stages; i++) {
+		/* stage i holds capacity * growth^i keys, as the module sizes it */
+		double c = (double)in->capacity * pow(in->growth, i);
+
+		d->capacity += c < BLOOM_CAPACITY_MAX ? (uint64_t)c :
+						       BLOOM_CAPACITY_MAX;
+	}
+	d->keys = isfinite(d->est_keys) ? fmax(d->est_keys, in->count) :
+					  fmax(in->adds, in->count);
+	d->keys_added = !isfinite(d->est_keys);
+	/* a scalable filter grows: it is over only when it cannot grow */
+	d->over_capacity = !in->stages && (in->count > in->capacity ||
+					   (d->keys_added &&
+					    in->adds > in->capacity));
 	if (in->type == BLOOM_TYPE_DLEFT) {
 		d->fill = cells ? (double)in->bits_set / cells : 0;
 		for (i = 0; i < 4 && i < in->subtables; i++)
@@ -144,6 +157,11 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 	fprintf(f, "%s  \"bits\": %" PRIu64 ",\n", ind, (uint64_t)in->bits);
 	fprintf(f, "%s  \"hashes\": %u,\n", ind, in->hashes);
 	fprintf(f, "%s  \"count\": %" PRIu64 ",\n", ind, (uint64_t)in->count);
+	/* info's "load": the estimate, or the adds with no estimate */
+	fprintf(f, "%s  \"keys\": %.0f,\n", ind, d.keys);
+	fprintf(f, "%s  \"keys_estimated\": %s,\n", ind,
+		d.keys_added ? "false" : "true");
+	fprintf(f, "%s  \"total_capacity\": %" PRIu64 ",\n", ind, d.capacity);
 	fprintf(f, "%s  \"adds\": %" PRIu64 ",\n", ind, (uint64_t)in->adds);
 	fprintf(f, "%s  \"queries\": %" PRIu64 ",\n", ind, (uint64_t)in->queries);
 	fprintf(f, "%s  \"hits\": %" PRIu64 ",\n", ind, (uint64_t)in->hits);

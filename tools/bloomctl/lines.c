@@ -9,6 +9,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -110,4 +113,14 @@ void lr_close(struct line_reader *lr)
 	free(lr->buf);
 	lr->fd = -1;
 	lr->buf = NULL;
+}
+
+const char *file_line(const char *path, uint64_t line)
+{
+	static char buf[4][PATH_MAX + 24];
+	static unsigned int next;
+	char *b = buf[next++ % 4];
+
+	snprintf(b, sizeof(buf[0]), "%s:%" PRIu64, path, line);
+	return b;
 }

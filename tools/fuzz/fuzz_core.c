@@ -191,8 +191,7 @@ static void op_batch(struct state *s, struct input *in, unsigned int kind)
 	u64 hashes[16];
 	unsigned int keys[16], n = 1 + take(in, 1) % 16, i, set;
 	u8 res[2] = { 0, 0 }, pin[2] = { 0, 0 };
-	u32 npinned;
-	int ret;
+	u32 npinned, done;
 
 	for (i = 0; i < n; i++) {
 		keys[i] = take(in, 1) % NKEYS;
@@ -208,14 +207,14 @@ static void op_batch(struct state *s, struct input *in, unsigned int kind)
 		CHECK(set <= n, "query batch returned %u of %u", set, n);
 		break;
 	case 1:
-		ret = bloom_core_add_batch(&s->f, hashes, n, res);
-		if (ret == -ENOSPC) {
+		set = bloom_core_add_batch_done(&s->f, hashes, n, res, &done);
+		if (done < n)
 			CHECK(s->f.geo.type == BLOOM_CORE_DLEFT,
 			      "ENOSPC from type %u", s->f.geo.type);
-			break;	/* undone: the reference does not change */
-		}
-		CHECK(ret >= 0 && (unsigned int)ret <= n, "add batch %d", ret);
-		for (i = 0; i < n; i++)
+		CHECK(done <= n && set <= done, "add batch %u of %u, %u set",
+		      done, n, set);
+		/* the keys before the one that did not fit stay added */
+		for (i = 0; i < done; i++)
 			s->refs[keys[i]]++;
 		break;
 	default:

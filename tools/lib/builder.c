@@ -19,6 +19,7 @@ struct bloom_builder {
 	uint32_t *lens;		/* BLOOM_BATCH_MAX_KEYS, variable keys only */
 	size_t *offs;		/* where key i starts, variable keys only */
 	uint32_t npinned;	/* DELETE: pinned keys of the last flush */
+	size_t done;		/* keys of the last flush done, also on an error */
 	uint8_t results[BLOOM_BATCH_MAX_KEYS / 8];
 	uint8_t pinned[BLOOM_BATCH_MAX_KEYS / 8];	/* DELETE */
 };
@@ -105,6 +106,7 @@ long bloom_builder_flush(struct bloom_builder *b)
 	int err;
 
 	b->npinned = 0;
+	b->done = b->flushed ? b->nkeys : 0;
 	if (b->flushed || b->nkeys == 0) {
 		/* Nothing new: an empty batch has no results to show. */
 		if (!b->flushed)
@@ -121,11 +123,20 @@ long bloom_builder_flush(struct bloom_builder *b)
 	if (b->cmd == BLOOM_IOC_DELETE)
 		bb.pinned = (uintptr_t)b->pinned;
 	err = lb_batch_ioctl(b->fd, b->cmd, &bb);
-	if (err)
+	if (err) {
+		/* a full filter keeps the keys before the first misfit */
+		b->done = bb.out_done <= b->nkeys ? bb.out_done : 0;
 		return err;
+	}
+	b->done = b->nkeys;
 	b->npinned = bb.out_pinned;
 	b->flushed = 1;
 	return bb.out_hits;
+}
+
+size_t bloom_builder_done(const struct bloom_builder *b)
+{
+	return b->done;
 }
 
 size_t bloom_builder_count(const struct bloom_builder *b)

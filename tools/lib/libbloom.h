@@ -298,9 +298,10 @@ int bloom_delete(int fd, const void *key, size_t len);
  * non-zero byte this library does not know.
  *
  * On an error, the keys of the ioctls that succeeded before it stay added
- * (or deleted): *@opts->done tells how many keys that is. A d-left ADD that
- * fails with -ENOSPC undoes its own ioctl's keys only, not those of the
- * ioctls before it.
+ * (or deleted): *@opts->done tells how many keys that is. An ADD that
+ * fails with -ENOSPC (a full d-left filter, a scalable filter that cannot
+ * grow) or, for a scalable filter, -EDQUOT or -ENOMEM keeps the keys before
+ * the first that did not fit, and *@opts->done counts them too.
  */
 struct bloom_key {
 	const void *data;
@@ -464,8 +465,18 @@ void bloom_builder_free(struct bloom_builder *b);
 int bloom_builder_room(const struct bloom_builder *b, size_t len);
 /* Copies the key in; -ENOSPC when there is no room (flush first). */
 int bloom_builder_push(struct bloom_builder *b, const void *key, size_t len);
-/* Sends the pending keys; returns how many of them have their bit set. */
+/*
+ * Sends the pending keys; returns how many of them have their bit set, or a
+ * negative errno. A failed ADD may have added some of them (a full d-left
+ * or scalable filter keeps the keys before the first that did not fit):
+ * bloom_builder_done() says how many.
+ */
 long bloom_builder_flush(struct bloom_builder *b);
+/*
+ * Keys of the last flush that were done: all of them after a success; after
+ * an error, those before the first key not done (0 for most errors).
+ */
+size_t bloom_builder_done(const struct bloom_builder *b);
 /* Keys in the current batch (pending, or just flushed). */
 size_t bloom_builder_count(const struct bloom_builder *b);
 /* Result of key @i of the batch just flushed: 1 or 0. */

@@ -83,9 +83,12 @@ static const char *filter_error(enum bloom_op op, int err)
 			return "filter %s is not scalable: only scalable filters have stages";
 		return "%s: this filter's type cannot do this operation";
 	case ENOSPC:
-		/* A d-left insert found its 4 candidate buckets full. */
+		/*
+		 * A d-left insert found its 4 candidate buckets full; the
+		 * keys before that one stay added.
+		 */
 		if (op == BLOOM_OP_ADD)
-			return "filter %s is full: a d-left bucket overflowed; the batch was undone; create a larger filter";
+			return "filter %s is full: a key found every d-left bucket it may use full, and the keys from it on were not added; create a larger filter (or delete keys) and add them again";
 		return NULL;
 	case E2BIG:
 		return op == BLOOM_OP_CREATE ?

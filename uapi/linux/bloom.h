@@ -146,8 +146,12 @@
  * it. The counts come back in out_hits (removed) and out_pinned, the keys
  * in the results bitmap (removed) and, with BLOOM_BATCH_F_PINNED, in a
  * second bitmap (pinned).
- * A d-left insert that finds all 4 candidate buckets full fails with ENOSPC;
- * the whole batch is then undone.
+ * A d-left insert that finds all 4 candidate buckets full fails with ENOSPC,
+ * as an ADD to a scalable filter that cannot grow does: the batch stops at
+ * that key, the keys before it stay added, with their result bits, and
+ * out_done says how many they are; that key and those after it are not
+ * added. A caller resumes from key out_done once there is room (a larger
+ * filter, or keys deleted).
  *
  * Hashing
  * -------
@@ -278,10 +282,10 @@
  *   EOPNOTSUPP a filter type this module does not implement; an operation the
  *              filter's type cannot do (DELETE on a standard or blocked
  *              filter, explicit geometry for a d-left filter)
- *   ENOSPC     a d-left insert found every candidate bucket full: the batch
- *              was undone (create a larger filter); a scalable filter
- *              cannot get another stage (see Scalable filters: the keys
- *              before out_done were added)
+ *   ENOSPC     a d-left insert found every candidate bucket full (create a
+ *              larger filter), or a scalable filter cannot get another
+ *              stage (see Scalable filters); either way the keys before
+ *              out_done were added and stay (see Deleting)
  *   EPROTOTYPE a key, batch or rule of another kind than the filter's
  *              (see Key kinds)
  *   ERANGE     CREATE with BLOOM_CREATE_F_SIZE: the numbers given cannot
@@ -323,9 +327,9 @@
  * DELETE failing with EFAULT because the results bitmap became unwritable
  * during the call (the caller unmapped it; it is checked writable before the
  * filter changes): every key was applied, out_done is nkeys and out_hits is
- * right, only the bitmap is missing. ADD to a scalable filter that cannot
- * grow (EDQUOT, ENOMEM, ENOSPC): the first out_done keys were added and
- * stay, with their result bits. And a batch whose filter is destroyed
+ * right, only the bitmap is missing. ADD to a full d-left filter (ENOSPC)
+ * or to a scalable filter that cannot grow (EDQUOT, ENOMEM, ENOSPC): the
+ * first out_done keys were added and stay, with their result bits. And a batch whose filter is destroyed
  * during the call fails with ESTALE: what it had done went with the filter.
  */
 #ifndef _UAPI_LINUX_BLOOM_H
