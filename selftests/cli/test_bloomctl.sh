@@ -285,6 +285,7 @@ run add ${P}a6 --ipv6 -f "$W/v4"
 check "IPv4 lines in an --ipv6 file exit 3, naming file:line and --ipv4" \
 	sh -c "[ $rc = 3 ] && grep -q '/v4:1: an IPv4 entry in an IPv6 feed (use --ipv4)' '$W/err'"
 expect_err "--ipv4 and --ipv6 together are a usage error" 2 "not both" test ${P}a4 --ipv4 --ipv6 1.2.3.4
+for f in a4 a6; do run destroy ${P}$f; done
 
 # --- info, list, JSON ---------------------------------------------------------------
 run info ${P}s
@@ -486,11 +487,11 @@ run create ${P}t --type dleft --capacity 16 --fpp 0.01
 run add ${P}t -f "$W/del_add"
 check "a full dleft filter: add exits 3 saying it is full and what to do" \
 	sh -c "[ $rc = 3 ] && grep -q 'filter ${P}t is full: .*create a larger filter (or delete keys) and add them again' '$W/err'"
-n=$(sed -n 's/.*; \([0-9]*\) keys were added, none from .*:\([0-9]*\) on (resume there)$/\1 \2/p' "$W/err")
-check "  it says how many keys went in and the first line not added, file:line ($n)" \
-	sh -c "set -- $n; [ \"\${1:-0}\" -gt 16 ] && [ \"\$2\" = \$((\$1 + 1)) ] && grep -q ' none from $W/del_add:\$2 on' '$W/err'"
+fit=$(sed -n 's/.*; \([0-9]*\) keys were added, none from .*:\([0-9]*\) on (resume there)$/\1 \2/p' "$W/err")
+check "  it says how many keys went in and the first line not added, file:line ($fit)" \
+	sh -c "set -- $fit; [ \"\${1:-0}\" -gt 16 ] && [ \"\$2\" = \$((\$1 + 1)) ] && grep -q \" none from $W/del_add:\$2 on\" '$W/err'"
 check "  those keys are in (their adds counted, every one present), one insert failure" \
-	sh -c "set -- $n; [ '$(sysval ${P}t adds)' = \"\$1\" ] && [ '$(sysval ${P}t insert_failures)' = 1 ] && head -n \"\$1\" '$W/del_add' | bloomctl test ${P}t -f - --absent | cmp -s - /dev/null"
+	sh -c "set -- $fit; [ '$(sysval ${P}t adds)' = \"\$1\" ] && [ '$(sysval ${P}t insert_failures)' = 1 ] && head -n \"\$1\" '$W/del_add' | bloomctl test ${P}t -f - --absent | cmp -s - /dev/null"
 for f in c d t; do run destroy ${P}$f; done
 
 # --- privileges and the device -------------------------------------------------------
@@ -749,11 +750,11 @@ run create ${P}m --capacity 100 --fpp 0.01 --scalable
 cat $SYS/memory_used >/sys/module/bloom/parameters/max_memory
 run add ${P}m -f "$W/urls"
 echo "$maxmem" >/sys/module/bloom/parameters/max_memory
-n=$(sed -n 's/.*; \([0-9]*\) keys were added, none from .*:\([0-9]*\) on (resume there)$/\1 \2/p' "$W/err")
-check "a scalable filter at max_memory: add exits 3 with the keys added and the first line not added ($n)" \
-	sh -c "set -- $n; [ $rc = 3 ] && grep -q 'memory' '$W/err' && [ \"\${1:-0}\" -ge 100 ] && [ \"\$2\" = \$((\$1 + 1)) ]"
+fit=$(sed -n 's/.*; \([0-9]*\) keys were added, none from .*:\([0-9]*\) on (resume there)$/\1 \2/p' "$W/err")
+check "a scalable filter at max_memory: add exits 3 with the keys added and the first line not added ($fit)" \
+	sh -c "set -- $fit; [ $rc = 3 ] && grep -q 'memory' '$W/err' && [ \"\${1:-0}\" -ge 100 ] && [ \"\$2\" = \$((\$1 + 1)) ]"
 check "  those keys are in, and the count is what the filter says it took" \
-	sh -c "set -- $n; [ '$(sysval ${P}m adds)' = \"\$1\" ] && head -n \"\$1\" '$W/urls' | bloomctl test ${P}m -f - --absent | cmp -s - /dev/null"
+	sh -c "set -- $fit; [ '$(sysval ${P}m adds)' = \"\$1\" ] && head -n \"\$1\" '$W/urls' | bloomctl test ${P}m -f - --absent | cmp -s - /dev/null"
 run destroy ${P}m
 expect_err "restore --replace of the scalable snapshot onto a plain filter is refused, saying why" 3 \
 	"one of them is scalable and the other not" restore "$W/g.bloom" --name ${P}s --replace
