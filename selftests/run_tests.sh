@@ -54,7 +54,7 @@ cli_sizing=$here/cli/test_sizing.sh
 snapcli=$here/cli/test_snapshot.sh
 # Network namespaces, then the firewall match (it loads the netfilter
 # modules and xt_bloom.ko, and unloads xt_bloom.ko again).
-net=("$here/net/test_netns.sh" "$here/net/test_xt_bloom.sh")
+net=("$here/net/test_netns.sh" "$here/net/test_rootless.sh" "$here/net/test_xt_bloom.sh")
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent
