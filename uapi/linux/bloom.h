@@ -189,13 +189,18 @@
  * version BLOOM_SNAP_VERSION, header size, feature flags, the id of the hash
  * and position scheme, type, geometry, statistics, hash key, xxh64 of header
  * and payload) and the filter's storage as its payload, little-endian.
- * A save is a consistent point in time: it holds the filter's write lock,
- * so every ADD or DELETE of a counting or d-left filter that returned
- * before the save is in it and none is in it by half; of a standard or
+ * A save is a consistent point in time: it copies the filter into kernel
+ * memory under the filter's write lock, so every ADD or DELETE of a
+ * counting or d-left filter that returned before the save is in it and
+ * none is in it by half; of a standard or
  * blocked filter (whose adds take no lock), every add that returned before
  * the save began is in it, and one running during the save may be in it in
  * part (bits are only ever set, so that costs no false negative, but the
- * key should be added again after a restore). A restore builds the filter
+ * key should be added again after a restore). That copy goes out to @buf
+ * after the lock is dropped (a slow or stalled buffer holds up no writer);
+ * while the call runs it counts against max_memory (EDQUOT) and the
+ * caller's memory cgroup (ENOMEM), as a filter of that size would. A
+ * restore builds the filter
  * aside, reading the payload from user memory a chunk at a time, checks
  * everything (checksums, sizes against the limits, every counter and cell,
  * statistics recounted, never trusted) and only then gives it its name; a
@@ -264,9 +269,9 @@
  *              the call)
  *   EPERM      CREATE, DESTROY, ADD, DELETE, SAVE, RESTORE, MERGE, SWAP or
  *              FLUSH without CAP_NET_ADMIN
- *   EDQUOT     the filter, or a scalable filter's next stage, would take
- *              the module's memory over its limit (module parameter
- *              max_memory)
+ *   EDQUOT     the filter, or a scalable filter's next stage, or SAVE's
+ *              copy of a filter, would take the module's memory over its
+ *              limit (module parameter max_memory)
  *   ENOMEM     the kernel could not allocate the memory (or the caller's
  *              memory cgroup is at its limit), also for a scalable
  *              filter's next stage
