@@ -53,7 +53,7 @@
 #define MAX_NAMES	256
 /* A filter struct's release may be deferred by 1-4 s (see above). */
 #define SETTLE_POINT_MS	200
-#define SETTLE_OP_MS	30000
+#define SETTLE_OP_MS	(3 * BT_FREE_WAIT_MS)
 
 static int nth_fd = -1;
 

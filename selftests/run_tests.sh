@@ -146,11 +146,12 @@ done
 echo "# all programs took $(($(date +%s) - start)) s"
 
 # The module's own leak accounting (debugfs), after every program closed its
-# fds. Frees may be deferred past an RCU grace period: poll for a few seconds.
+# fds. Frees may be deferred past an RCU grace period and a deferred kobject
+# release: poll, for up to a minute (a debug kernel under TCG is slow).
 dbg=/sys/kernel/debug/bloom
 [ -e $dbg ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 live=
-for _ in $(seq 50); do
+for _ in $(seq 600); do
 	live=$(cat $dbg/live_allocations 2>/dev/null)
 	[ "$live" = 0 ] && break
 	sleep 0.1
