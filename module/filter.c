@@ -19,9 +19,18 @@
 /* Filter structs not yet freed by their kobject's release; see filter.h. */
 static atomic_t bloom_filter_structs = ATOMIC_INIT(0);
 
+/*
+ * What a filter takes besides its store: the struct, and its sysfs
+ * directory (a kobject name and a kernfs node per directory and file:
+ * about 30 of them, 136 bytes each on x86-64 6.1, rounded up).
+ */
+#define BLOOM_FILTER_SYSFS_BYTES	4096
+#define BLOOM_FILTER_FIXED_BYTES	(sizeof(struct bloom_filter) + \
+					 BLOOM_FILTER_SYSFS_BYTES)
+
 u64 bloom_filter_memory_bytes(const struct bloom_store *s)
 {
-	return READ_ONCE(s->memory_bytes) + sizeof(struct bloom_filter);
+	return READ_ONCE(s->memory_bytes) + BLOOM_FILTER_FIXED_BYTES;
 }
 
 /* The kobject's release, after the last user: frees the struct. */
@@ -58,8 +67,8 @@ int bloom_filter_new(const char *name, struct bloom_store *s,
 	struct bloom_filter *f;
 	int ret;
 
-	/* The struct counts against max_memory with its store. */
-	ret = bloom_memory_reserve(sizeof(*f));
+	/* The struct and its directory count with its store. */
+	ret = bloom_account_reserve(s->acct, BLOOM_FILTER_FIXED_BYTES);
 	if (ret)
 		goto err_discard;
 	ret = -ENOMEM;
@@ -68,6 +77,7 @@ int bloom_filter_new(const char *name, struct bloom_store *s,
 		goto err_release;
 	atomic_inc(&bloom_filter_structs);
 	refcount_set(&f->users, 1);
+	f->acct = s->acct;
 	mutex_init(&f->write_lock);
 	f->type = s->core.geo.type;
 	f->scalable = bloom_core_is_scalable(&s->core);
@@ -79,7 +89,7 @@ int bloom_filter_new(const char *name, struct bloom_store *s,
 	return 0;
 
 err_release:
-	bloom_memory_release(sizeof(*f));
+	bloom_account_release(s->acct, BLOOM_FILTER_FIXED_BYTES);
 err_discard:
 	bloom_store_discard(s);
 	return ret;
@@ -126,7 +136,7 @@ void bloom_filter_destroy(struct bloom_filter *f)
 	if (!s)
 		return;
 	bloom_store_retire(s);
-	bloom_memory_release(sizeof(*f));
+	bloom_account_release(f->acct, BLOOM_FILTER_FIXED_BYTES);
 }
 
 int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)

@@ -61,6 +61,7 @@ struct bloom_filter {
 	struct kobject kobj;		/* holds the struct only */
 	refcount_t users;		/* holds the struct's contents */
 	struct list_head node;		/* in its namespace's registry */
+	struct hlist_node name_node;	/* in its registry's name hash */
 	char name[BLOOM_NAME_LEN];
 	u32 type;			/* enum bloom_type; never changes */
 	bool scalable;			/* never changes either */
@@ -69,6 +70,8 @@ struct bloom_filter {
 	 * namespace tag, which is gone once the name is.
 	 */
 	struct net *net;
+	/* its namespace's, which its bytes are charged to (account.h) */
+	struct bloom_account *acct;
 	atomic_t rules;			/* firewall rules holding the filter */
 	/*
 	 * Serialises adds and deletes of the types whose writers must be
@@ -113,7 +116,10 @@ static inline bool bloom_filter_dead(struct bloom_filter *f)
 	return !rcu_access_pointer(f->store);
 }
 
-/* Bytes the filter takes with store @s: the store's and the struct's. */
+/*
+ * Bytes the filter takes with store @s: the store's, the struct's and its
+ * sysfs directory's.
+ */
 u64 bloom_filter_memory_bytes(const struct bloom_store *s);
 
 /*

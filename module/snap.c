@@ -123,20 +123,23 @@ static int bloom_snap_lock_size(struct bloom_filter *f,
 struct bloom_snap_image {
 	u8 *buf;
 	u64 len;	/* bytes allocated and charged */
+	struct bloom_account *acct;	/* the filter's namespace's */
 };
 
-static int bloom_snap_image_alloc(struct bloom_snap_image *img, u64 len)
+static int bloom_snap_image_alloc(struct bloom_snap_image *img,
+				  struct bloom_account *acct, u64 len)
 {
-	int ret = bloom_memory_reserve(len);
+	int ret = bloom_account_reserve(acct, len);
 
 	if (ret)
 		return ret;
 	/* as a filter: over the caller's memory cgroup is -ENOMEM */
 	img->buf = bloom_kvzalloc(len, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
 	if (!img->buf) {
-		bloom_memory_release(len);
+		bloom_account_release(acct, len);
 		return -ENOMEM;
 	}
+	img->acct = acct;
 	img->len = len;
 	return 0;
 }
@@ -148,7 +151,7 @@ static void bloom_snap_image_free(struct bloom_snap_image *img)
 	/* it holds the hash key */
 	memzero_explicit(img->buf, img->len);
 	bloom_kvfree(img->buf);
-	bloom_memory_release(img->len);
+	bloom_account_release(img->acct, img->len);
 	img->buf = NULL;
 }
 
@@ -180,7 +183,7 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 		if (buf_len < len)
 			return -EOVERFLOW;
 		bloom_snap_image_free(img);
-		ret = bloom_snap_image_alloc(img, len);
+		ret = bloom_snap_image_alloc(img, f->acct, len);
 		if (ret)
 			return ret;
 		if (fatal_signal_pending(current))
@@ -272,7 +275,8 @@ static int bloom_snap_copy_in(u8 *dst, const u8 __user *ubuf, u64 bytes,
  * memory cgroup), filled from @ubuf (the payload) and checked; the
  * payload's xxh64 in *@hash. Not published.
  */
-static struct bloom_store *bloom_snap_new_stages(const struct bloom_snap_header *h,
+static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
+						 const struct bloom_snap_header *h,
 						 const u8 *hdr,
 						 const u8 __user *ubuf,
 						 u64 *hash)
@@ -286,7 +290,7 @@ static struct bloom_store *bloom_snap_new_stages(const struct bloom_snap_header 
 	int ret = 0;
 	u32 i;
 
-	s = bloom_store_new_stageless(&h->scale, h->hash_key);
+	s = bloom_store_new_stageless(acct, &h->scale, h->hash_key);
 	if (IS_ERR(s))
 		return s;
 	/* stage 0 as it was made, whatever the sizing now */
@@ -318,7 +322,8 @@ static struct bloom_store *bloom_snap_new_stages(const struct bloom_snap_header 
 }
 
 /* A store of a type from the snapshot's payload at @ubuf. Not published. */
-static struct bloom_store *bloom_snap_new_plain(const struct bloom_snap_header *h,
+static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
+						const struct bloom_snap_header *h,
 						const u8 __user *ubuf,
 						u64 *hash)
 {
@@ -326,7 +331,7 @@ static struct bloom_store *bloom_snap_new_plain(const struct bloom_snap_header *
 	struct xxh64_state xs;
 	int ret;
 
-	s = bloom_store_new(&h->geo, h->hash_key);
+	s = bloom_store_new(acct, &h->geo, h->hash_key);
 	if (IS_ERR(s))
 		return s;
 	xxh64_reset(&xs, 0);
@@ -391,6 +396,7 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	const u8 __user *ubuf = u64_to_user_ptr(arg->buf);
 	u8 prefix[BLOOM_SNAP_PREFIX];
 	struct bloom_snap_header h;
+	struct bloom_account *acct;
 	struct bloom_store *s;
 	const char *name;
 	u32 hsize;
@@ -431,8 +437,10 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	if (!bloom_name_valid(name))
 		goto out;
 
-	s = h.nstages ? bloom_snap_new_stages(&h, hdr, ubuf + hsize, &hash) :
-			bloom_snap_new_plain(&h, ubuf + hsize, &hash);
+	acct = bloom_registry_account(net);
+	s = h.nstages ?
+	    bloom_snap_new_stages(acct, &h, hdr, ubuf + hsize, &hash) :
+	    bloom_snap_new_plain(acct, &h, ubuf + hsize, &hash);
 	ret = PTR_ERR_OR_ZERO(s);
 	if (ret)
 		goto out;

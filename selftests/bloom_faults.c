@@ -954,7 +954,7 @@ static void report(const struct op_entry *op, const char *where, int ret,
 				      where);
 		return;
 	}
-	ksft_test_result_pass("%s%s: %u fault points, all failed cleanly (ENOMEM %u, EFAULT %u), %u absorbed by the kernel%s\n",
+	ksft_test_result_pass("%s%s: %u fault points: %u failed cleanly (ENOMEM %u, EFAULT %u), %u absorbed by the kernel%s\n",
 			      op->name, where, t->points, t->failed, t->enomem,
 			      t->efault, t->absorbed,
 			      t->pending ? " (some frees came after the kobject release delay)" : "");
@@ -981,6 +981,8 @@ int main(void)
 
 	if (env)
 		max = strtoul(env, NULL, 10);
+	/* a line at a time: a sweep is long on a debug kernel */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
 	fd = bt_open();
 	if (fd < 0)

@@ -51,6 +51,8 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "the bloom module does not know this command: it is older than this program (or the device is not /dev/bloom); update the module";
 	case EEXIST:
 		return "a filter named %s exists already: pick another name or destroy it first";
+	case EMFILE:
+		return "%s: too many filters in this network namespace (module parameter max_filters_per_netns): destroy filters you no longer need";
 	case ENOENT:
 		return "no filter named %s (bloom_list() gives the names there are)";
 	case ESTALE:

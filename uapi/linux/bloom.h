@@ -230,7 +230,11 @@
  * When a namespace goes away its filters are destroyed and their memory is
  * freed (an open descriptor keeps its namespace alive). A firewall rule can
  * only name a filter of the rule's namespace. The module's memory limit
- * (max_memory) is shared by all namespaces.
+ * (max_memory) is shared by all namespaces; a namespace other than the
+ * initial one may take at most max_memory_per_netns of it and hold at most
+ * max_filters_per_netns filters (module parameters), and those namespaces
+ * together leave the initial one min(max_memory_per_netns,
+ * max_memory / 2).
  *
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
@@ -271,7 +275,10 @@
  *              FLUSH without CAP_NET_ADMIN
  *   EDQUOT     the filter, or a scalable filter's next stage, or SAVE's
  *              copy of a filter, would take the module's memory over its
- *              limit (module parameter max_memory)
+ *              limit (module parameter max_memory) or the namespace's
+ *              (max_memory_per_netns, see Network namespaces)
+ *   EMFILE     CREATE or RESTORE in a network namespace other than the
+ *              initial one that holds max_filters_per_netns filters
  *   ENOMEM     the kernel could not allocate the memory (or the caller's
  *              memory cgroup is at its limit), also for a scalable
  *              filter's next stage
@@ -360,8 +367,12 @@ enum bloom_type {
  * @key_max: out: BLOOM_KEY_MAX
  * @batch_max_keys: out: BLOOM_BATCH_MAX_KEYS
  * @batch_max_bytes: out: BLOOM_BATCH_MAX_BYTES
- * @memory_limit: out: bytes all filters may take together (max_memory)
- * @memory_used: out: bytes all filters take now
+ * @memory_limit: out: in the initial network namespace: bytes all filters
+ *	may take together (max_memory); in any other: bytes that
+ *	namespace's filters may take (max_memory_per_netns, or less)
+ * @memory_used: out: in the initial network namespace: bytes all filters
+ *	take now; in any other: bytes that namespace's filters take (no
+ *	namespace learns what the others use)
  * @reserved: must be 0
  */
 struct bloom_version {
