@@ -129,10 +129,18 @@ void bloom_filter_put(struct bloom_filter *f)
 
 void bloom_filter_destroy(struct bloom_filter *f)
 {
+	/*
+	 * Writers hold the lock for one batch at most, SAVE for a memcpy():
+	 * no holder waits for user memory.
+	 */
+	mutex_lock(&f->write_lock);
+	bloom_filter_destroy_locked(f);
+}
+
+void bloom_filter_destroy_locked(struct bloom_filter *f)
+{
 	struct bloom_store *s;
 
-	/* Writers hold the lock for one batch at most. */
-	mutex_lock(&f->write_lock);
 	s = bloom_filter_store_locked(f);
 	RCU_INIT_POINTER(f->store, NULL);
 	mutex_unlock(&f->write_lock);

@@ -96,6 +96,11 @@ void bloom_filter_put(struct bloom_filter *f);
  * destroy after the registry let go of the name. Idempotent.
  */
 void bloom_filter_destroy(struct bloom_filter *f);
+/*
+ * The same with @f->write_lock held by the caller (taken killably where a
+ * user waits: DESTROY), which it releases.
+ */
+void bloom_filter_destroy_locked(struct bloom_filter *f);
 
 /* The store under rcu_read_lock(); NULL once destroyed. */
 static inline struct bloom_store *bloom_filter_store(struct bloom_filter *f)

@@ -259,12 +259,15 @@ int bloom_registry_remove(struct net *net, const char *name)
 		ret = -ENOENT;
 	else if (atomic_read(&f->rules))
 		ret = -EBUSY;
+	/* the caller may wait for a writer's batch: killably */
+	else if (mutex_lock_killable(&f->write_lock))
+		ret = -EINTR;
 	else
 		bloom_net_unlink(bn, f);
 	mutex_unlock(&bn->lock);
 	if (ret)
 		return ret;
-	bloom_filter_destroy(f);
+	bloom_filter_destroy_locked(f);
 	bloom_filter_put(f);
 	return 0;
 }
