@@ -31,8 +31,8 @@
  * allocations are iptables' and the kernel's netfilter's.
  *
  * Environment: BLOOM_FAULTS_MAX (default 3000) fault points per operation
- * at most; BLOOM_FAULTS_ONLY=substring runs only the operations whose
- * name holds it.
+ * at most; BLOOM_FAULTS_ONLY=word,word,... runs only the operations whose
+ * names hold one of the words.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -960,11 +960,25 @@ static void report(const struct op_entry *op, const char *where, int ret,
 			      t->pending ? " (some frees came after the kobject release delay)" : "");
 }
 
+/* BLOOM_FAULTS_ONLY: comma-separated substrings of operation names */
 static bool selected(const char *name)
 {
-	const char *only = getenv("BLOOM_FAULTS_ONLY");
+	const char *only = getenv("BLOOM_FAULTS_ONLY"), *p, *end;
+	char word[64];
+	size_t len;
 
-	return !only || !*only || strstr(name, only);
+	if (!only || !*only)
+		return true;
+	for (p = only; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ',');
+		len = end - p < (long)sizeof(word) - 1 ? (size_t)(end - p) :
+							 sizeof(word) - 1;
+		memcpy(word, p, len);
+		word[len] = 0;
+		if (len && strstr(name, word))
+			return true;
+	}
+	return false;
 }
 
 int main(void)
