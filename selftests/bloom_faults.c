@@ -956,10 +956,10 @@ static void report(const struct op_entry *op, const char *where, int ret,
 				      where);
 		return;
 	}
-	ksft_test_result_pass("%s%s: %u fault points: %u failed cleanly (ENOMEM %u, EFAULT %u), %u absorbed by the kernel%s\n",
+	ksft_test_result_pass("%s%s: %u fault points: %u failed cleanly (ENOMEM %u, EFAULT %u), %u absorbed by the kernel; %u attempts' frees came later than %d ms\n",
 			      op->name, where, t->points, t->failed, t->enomem,
-			      t->efault, t->absorbed,
-			      t->pending ? " (some frees came after the kobject release delay)" : "");
+			      t->efault, t->absorbed, t->pending,
+			      SETTLE_POINT_MS);
 }
 
 /* Whether BLOOM_FAULTS_BUDGET seconds have passed since the first call. */
