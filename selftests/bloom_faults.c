@@ -34,7 +34,7 @@
  * at most; BLOOM_FAULTS_ONLY=word,word,... runs only the operations whose
  * names hold one of the words; BLOOM_FAULTS_BUDGET=SECONDS starts no sweep
  * after that many seconds and reports the operations left as SKIP (a full
- * run, 37 sweeps and about 2,400 fault points, took 30 minutes on the
+ * run, 37 sweeps and about 2,000 fault points, took 30 minutes on the
  * debug kernel under TCG on a loaded 2-core machine, boot included).
  */
 #define _GNU_SOURCE
