@@ -19,6 +19,8 @@
 #   make dkms-install the module's sources in /usr/src/bloom-VERSION for DKMS
 #   make check-install install into a DESTDIR and build, link and run a
 #                     program against it (selftests/install/, with DKMS)
+#   make soak         selftests/bloom_soak.c in the VM for SOAK_SECONDS
+#                     (default 60): every type, swaps, restores, namespaces
 #   make fuzz         libFuzzer (ASan+UBSan) on the filter core for
 #                     FUZZ_SECONDS (default 600) (tools/fuzz/)
 #   make lint         checkpatch --strict, sparse, W=1, uapi as C90/C++
@@ -38,7 +40,7 @@ DESTDIR ?=
 
 export BUILD PREFIX DESTDIR
 
-.PHONY: all module tools deps check check-debug demo vm bench install clean \
+.PHONY: all module tools deps check check-debug demo vm bench soak install clean \
 	lint fuzz uninstall dkms-install dkms-uninstall check-install
 
 all: module tools
@@ -81,6 +83,16 @@ check-debug:
 demo: deps
 	$(MAKE) -C $(CURDIR) all
 	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- tools/demo/demo.sh
+
+# The soak test (selftests/bloom_soak.c) in the VM for SOAK_SECONDS; make
+# check runs it for a few seconds among the selftests.
+SOAK_SECONDS ?= 60
+
+soak: deps
+	$(MAKE) -C $(CURDIR) all
+	$(MAKE) -C selftests
+	KVER=$$(tools/kver.sh) selftests/vm/run.sh --timeout $$(($(SOAK_SECONDS) * 2 + 600)) \
+		-- $(BUILD)/selftests/bloom_soak $(SOAK_SECONDS)
 
 vm:
 	@test -n "$$CMD" || { echo "usage: make vm CMD='shell command'" >&2; exit 2; }

@@ -174,6 +174,7 @@ static struct bloom_filter *bloom_file_or_named(struct bloom_file *bf,
 static int bloom_ioc_version(struct bloom_ucmd *ucmd)
 {
 	struct bloom_version *v = &ucmd->arg.version;
+	struct bloom_account *acct = bloom_registry_account(ucmd->bf->net);
 	u32 size = v->size;
 
 	if (v->flags || v->reserved)
@@ -188,8 +189,8 @@ static int bloom_ioc_version(struct bloom_ucmd *ucmd)
 		.key_max = BLOOM_KEY_MAX,
 		.batch_max_keys = BLOOM_BATCH_MAX_KEYS,
 		.batch_max_bytes = BLOOM_BATCH_MAX_BYTES,
-		.memory_limit = bloom_memory_limit(),
-		.memory_used = bloom_memory_used(),
+		.memory_limit = bloom_account_shown_limit(acct),
+		.memory_used = bloom_account_shown_used(acct),
 	};
 	return bloom_ucmd_respond(ucmd);
 }

@@ -61,6 +61,7 @@ struct bloom_filter {
 	struct kobject kobj;		/* holds the struct only */
 	refcount_t users;		/* holds the struct's contents */
 	struct list_head node;		/* in its namespace's registry */
+	struct hlist_node name_node;	/* in its registry's name hash */
 	char name[BLOOM_NAME_LEN];
 	u32 type;			/* enum bloom_type; never changes */
 	bool scalable;			/* never changes either */
@@ -69,6 +70,8 @@ struct bloom_filter {
 	 * namespace tag, which is gone once the name is.
 	 */
 	struct net *net;
+	/* its namespace's, which its bytes are charged to (account.h) */
+	struct bloom_account *acct;
 	atomic_t rules;			/* firewall rules holding the filter */
 	/*
 	 * Serialises adds and deletes of the types whose writers must be
@@ -93,6 +96,11 @@ void bloom_filter_put(struct bloom_filter *f);
  * destroy after the registry let go of the name. Idempotent.
  */
 void bloom_filter_destroy(struct bloom_filter *f);
+/*
+ * The same with @f->write_lock held by the caller (taken killably where a
+ * user waits: DESTROY), which it releases.
+ */
+void bloom_filter_destroy_locked(struct bloom_filter *f);
 
 /* The store under rcu_read_lock(); NULL once destroyed. */
 static inline struct bloom_store *bloom_filter_store(struct bloom_filter *f)
@@ -113,7 +121,10 @@ static inline bool bloom_filter_dead(struct bloom_filter *f)
 	return !rcu_access_pointer(f->store);
 }
 
-/* Bytes the filter takes with store @s: the store's and the struct's. */
+/*
+ * Bytes the filter takes with store @s: the store's, the struct's and its
+ * sysfs directory's.
+ */
 u64 bloom_filter_memory_bytes(const struct bloom_store *s);
 
 /*

@@ -5,10 +5,11 @@
  * filter's directory, /sys/class/misc/bloom/filters/<name>/ (the files are
  * sysfs.c's), tagged with the filter's network namespace.
  *
- * A namespace's names are a sorted list under a mutex in the namespace's
- * net_generic() slot. Names are looked up when a descriptor binds or a
- * firewall rule is inserted, not per key, so a list is enough and keeps
- * LIST sorted.
+ * A namespace's names are a hash table (lookups: bind, info, destroy, a
+ * firewall rule's insertion) and a list in creation order (LIST, which
+ * sorts a copy), under a mutex in the namespace's net_generic() slot, with
+ * the namespace's memory account (account.h). A namespace other than the
+ * initial one holds at most max_filters_per_netns filters (-EMFILE).
  *
  * A namespace's filters go with it: the pernet exit destroys every filter
  * of the namespace (its memory is freed after a grace period) even if the
@@ -19,11 +20,16 @@
 #include <linux/device.h>
 #include <linux/completion.h>
 #include <linux/err.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <net/net_namespace.h>
@@ -149,10 +155,21 @@ static void bloom_filter_dir_del(struct bloom_filter *f)
 
 /* ---- names, per namespace ---- */
 
+/* Filters a namespace other than the initial one may hold. */
+static unsigned int max_filters_per_netns = 1024;
+module_param(max_filters_per_netns, uint, 0644);
+MODULE_PARM_DESC(max_filters_per_netns, "Filters a network namespace other than the initial one may hold (default 1024; beyond: EMFILE)");
+
+#define BLOOM_NAME_HASH_BITS	8
+
 struct bloom_net {
-	struct mutex lock;		/* guards the list and count */
-	struct list_head filters;	/* sorted by name */
+	struct mutex lock;		/* guards the list, table and count */
+	struct list_head filters;	/* in creation order */
+	DECLARE_HASHTABLE(names, BLOOM_NAME_HASH_BITS);
+	u32 seed;			/* of the name hash, per namespace */
 	u32 count;
+	bool initial;			/* the initial network namespace */
+	struct bloom_account acct;	/* what its filters take */
 };
 
 static unsigned int bloom_net_id __read_mostly;
@@ -162,13 +179,24 @@ static struct bloom_net *bloom_net(struct net *net)
 	return net_generic(net, bloom_net_id);
 }
 
+struct bloom_account *bloom_registry_account(struct net *net)
+{
+	return &bloom_net(net)->acct;
+}
+
+static u32 bloom_name_hash(const struct bloom_net *bn, const char *name)
+{
+	return jhash(name, strlen(name), bn->seed);
+}
+
 static struct bloom_filter *bloom_net_find(struct bloom_net *bn,
 					   const char *name)
 {
 	struct bloom_filter *f;
 
 	lockdep_assert_held(&bn->lock);
-	list_for_each_entry(f, &bn->filters, node)
+	hash_for_each_possible(bn->names, f, name_node,
+			       bloom_name_hash(bn, name))
 		if (!strcmp(f->name, name))
 			return f;
 	return NULL;
@@ -177,7 +205,6 @@ static struct bloom_filter *bloom_net_find(struct bloom_net *bn,
 int bloom_registry_add(struct net *net, struct bloom_filter *f)
 {
 	struct bloom_net *bn = bloom_net(net);
-	struct bloom_filter *pos;
 	int ret;
 
 	if (mutex_lock_killable(&bn->lock))
@@ -185,14 +212,15 @@ int bloom_registry_add(struct net *net, struct bloom_filter *f)
 	ret = -EEXIST;
 	if (bloom_net_find(bn, f->name))
 		goto out;
+	ret = -EMFILE;
+	if (!bn->initial && bn->count >= READ_ONCE(max_filters_per_netns))
+		goto out;
 	f->net = net;
 	ret = bloom_filter_dir_add(f);
 	if (ret)
 		goto out;
-	list_for_each_entry(pos, &bn->filters, node)
-		if (strcmp(pos->name, f->name) > 0)
-			break;
-	list_add_tail(&f->node, &pos->node);
+	list_add_tail(&f->node, &bn->filters);
+	hash_add(bn->names, &f->name_node, bloom_name_hash(bn, f->name));
 	bn->count++;
 	bloom_filter_get(f);
 out:
@@ -204,6 +232,7 @@ static void bloom_net_unlink(struct bloom_net *bn, struct bloom_filter *f)
 {
 	lockdep_assert_held(&bn->lock);
 	list_del_init(&f->node);
+	hash_del(&f->name_node);
 	bn->count--;
 	/*
 	 * Under the lock, so that the name is free in sysfs by the time a
@@ -230,12 +259,15 @@ int bloom_registry_remove(struct net *net, const char *name)
 		ret = -ENOENT;
 	else if (atomic_read(&f->rules))
 		ret = -EBUSY;
+	/* the caller may wait for a writer's batch: killably */
+	else if (mutex_lock_killable(&f->write_lock))
+		ret = -EINTR;
 	else
 		bloom_net_unlink(bn, f);
 	mutex_unlock(&bn->lock);
 	if (ret)
 		return ret;
-	bloom_filter_destroy(f);
+	bloom_filter_destroy_locked(f);
 	bloom_filter_put(f);
 	return 0;
 }
@@ -275,11 +307,16 @@ struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 	return bloom_registry_lookup_ref(net, name, true);
 }
 
+static int bloom_name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
 /*
  * A snapshot of the names in @net, sorted, BLOOM_NAME_LEN bytes each, in
- * memory the caller frees with bloom_kvfree(). Copying out to userspace
- * happens after the lock is dropped, so a slow page fault cannot stall
- * everybody else's create.
+ * memory the caller frees with bloom_kvfree(). Sorting and copying out to
+ * userspace happen after the lock is dropped, so a slow page fault cannot
+ * stall everybody else's create.
  */
 int bloom_registry_names(struct net *net, char **names, u32 *count)
 {
@@ -302,6 +339,7 @@ int bloom_registry_names(struct net *net, char **names, u32 *count)
 		memcpy(*names + BLOOM_NAME_LEN * i++, f->name, BLOOM_NAME_LEN);
 	*count = i;
 	mutex_unlock(&bn->lock);
+	sort(*names, i, BLOOM_NAME_LEN, bloom_name_cmp, NULL);
 	return 0;
 }
 
@@ -311,7 +349,11 @@ static int __net_init bloom_net_init(struct net *net)
 
 	mutex_init(&bn->lock);
 	INIT_LIST_HEAD(&bn->filters);
+	hash_init(bn->names);
+	bn->seed = get_random_u32();
 	bn->count = 0;
+	bn->initial = net_eq(net, &init_net);
+	bloom_account_init(&bn->acct, bn->initial);
 	return 0;
 }
 

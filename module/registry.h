@@ -23,6 +23,8 @@ struct bloom_filter *bloom_registry_lookup(struct net *net, const char *name);
 struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 						const char *name);
 int bloom_registry_names(struct net *net, char **names, u32 *count);
+/* What @net's filters are charged to (account.h); lives as long as @net. */
+struct bloom_account *bloom_registry_account(struct net *net);
 
 /*
  * The filters/ directory inside the device's (@dev): made once the device

@@ -93,8 +93,12 @@ static int bloom_create_geometry(const struct bloom_create *c,
 	return bloom_geometry_size(c->type, c->capacity, c->fpp_ppb, geo);
 }
 
-/* A new store for a request that is not BLOOM_CREATE_F_LIKE. */
-static struct bloom_store *bloom_create_store(const struct bloom_create *c)
+/*
+ * A new store for a request that is not BLOOM_CREATE_F_LIKE, charged to
+ * @acct.
+ */
+static struct bloom_store *bloom_create_store(struct bloom_account *acct,
+					      const struct bloom_create *c)
 {
 	const u8 *hash_key = c->flags & BLOOM_CREATE_F_HASH_KEY ?
 			     c->hash_key : NULL;
@@ -121,7 +125,7 @@ static struct bloom_store *bloom_create_store(const struct bloom_create *c)
 	if (ret)
 		return ERR_PTR(ret);
 	if (!(c->flags & BLOOM_CREATE_F_SCALABLE))
-		return bloom_store_new(&geo, hash_key);
+		return bloom_store_new(acct, &geo, hash_key);
 	sp = (struct bloom_scale_params) {
 		.type = c->type,
 		.capacity = c->capacity,
@@ -133,7 +137,7 @@ static struct bloom_store *bloom_create_store(const struct bloom_create *c)
 	ret = bloom_scale_check(&sp);
 	if (ret)
 		return ERR_PTR(ret);
-	return bloom_store_new_chain(&sp, hash_key);
+	return bloom_store_new_chain(acct, &sp, hash_key);
 }
 
 /*
@@ -173,7 +177,7 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	bloom_filter_put(like);
 	if (ret)
 		return ERR_PTR(ret);
-	s = bloom_store_new(&geo, key);
+	s = bloom_store_new(bloom_registry_account(net), &geo, key);
 	memzero_explicit(key, sizeof(key));
 	if (!IS_ERR(s))
 		s->nb.kind = kind;
@@ -193,7 +197,7 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 	else if (!bloom_zeroed(c->like, sizeof(c->like)))
 		s = ERR_PTR(-EINVAL);
 	else
-		s = bloom_create_store(c);
+		s = bloom_create_store(bloom_registry_account(net), c);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	if (c->keys)

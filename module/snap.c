@@ -3,12 +3,14 @@
  * SAVE and RESTORE: snapshots, whose format the core reads and writes
  * (module/core/snapshot.c, Documentation/snapshot.rst).
  *
- * SAVE holds the filter's write lock while it copies, so it is one point in
- * time for counting and d-left filters (whose writers take that lock) and
- * no MERGE, FLUSH or RESTORE changes the filter under it. The storage goes
- * out through a bounce buffer that is hashed and then copied, so the
- * checksum is that of the bytes the caller gets even while lock-free adds
- * of a standard or blocked filter set bits.
+ * SAVE copies the filter into a kernel image under the filter's write lock,
+ * so it is one point in time for counting and d-left filters (whose writers
+ * take that lock) and no MERGE, FLUSH or RESTORE changes the filter under
+ * it; the checksum is that of the copy, so it holds even while lock-free
+ * adds of a standard or blocked filter set bits. The image goes out to the
+ * caller after the lock is dropped: a caller whose buffer stalls (a
+ * userfaultfd or FUSE mapping) holds up nobody. The image counts against
+ * max_memory and is charged to the caller's memory cgroup while it lives.
  *
  * RESTORE builds a new store (store.h) aside, copies the payload from
  * user memory straight into its storage a chunk at a time (hashing what
@@ -42,9 +44,11 @@
 
 static_assert(sizeof(BLOOM_SNAP_MAGIC) == BLOOM_SNAP_MAGIC_LEN + 1);
 
-/* Copies out the storage of @core, hashing what it copies. */
-static int bloom_snap_copy_one(const struct bloom_core *core,
-			       u8 __user *ubuf, u8 *bounce,
+/*
+ * Copies @core's storage to @dst, hashing the copy (cache-hot) a chunk at
+ * a time; under the write lock, which a chunk's cond_resched() keeps.
+ */
+static u8 *bloom_snap_copy_one(const struct bloom_core *core, u8 *dst,
 			       struct xxh64_state *xs)
 {
 	u64 bytes = bloom_core_storage_bytes(&core->geo), off, n;
@@ -52,40 +56,30 @@ static int bloom_snap_copy_one(const struct bloom_core *core,
 
 	for (off = 0; off < bytes; off += n) {
 		n = min_t(u64, bytes - off, BLOOM_SNAP_CHUNK);
-		memcpy(bounce, src + off, n);
-		xxh64_update(xs, bounce, n);
-		if (copy_to_user(ubuf + off, bounce, n))
-			return -EFAULT;
-		if (fatal_signal_pending(current))
-			return -EINTR;
+		memcpy(dst + off, src + off, n);
+		xxh64_update(xs, dst + off, n);
 		cond_resched();
 	}
-	return 0;
+	return dst + bytes;
 }
 
 /*
  * The payload: @core's storage, or a scalable filter's stages' one after
  * the other (under the write lock: no stage is added meanwhile).
  */
-static int bloom_snap_copy_out(const struct bloom_core *core,
-			       u8 __user *ubuf, u8 *bounce,
-			       struct xxh64_state *xs)
+static void bloom_snap_copy_payload(const struct bloom_core *core, u8 *dst,
+				    struct xxh64_state *xs)
 {
-	const struct bloom_scale_stage *st;
 	u32 i, n;
-	int ret;
 
-	if (!bloom_core_is_scalable(core))
-		return bloom_snap_copy_one(core, ubuf, bounce, xs);
-	n = bloom_scale_stages(core);
-	for (i = 0; i < n; i++) {
-		st = bloom_scale_stage(core, i);
-		ret = bloom_snap_copy_one(&st->core, ubuf, bounce, xs);
-		if (ret)
-			return ret;
-		ubuf += bloom_core_storage_bytes(&st->core.geo);
+	if (!bloom_core_is_scalable(core)) {
+		bloom_snap_copy_one(core, dst, xs);
+		return;
 	}
-	return 0;
+	n = bloom_scale_stages(core);
+	for (i = 0; i < n; i++)
+		dst = bloom_snap_copy_one(&bloom_scale_stage(core, i)->core, dst,
+					  xs);
 }
 
 static void bloom_snap_fill_stats(const struct bloom_store *s,
@@ -105,13 +99,129 @@ static void bloom_snap_fill_stats(const struct bloom_store *s,
 	st->insert_failures = cs.insert_failures;
 }
 
-int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
+/*
+ * The snapshot's size now, under @f's write lock: 0, -ESTALE, -EINTR.
+ * The lock is held on success.
+ */
+static int bloom_snap_lock_size(struct bloom_filter *f,
+				struct bloom_snap_header *h,
+				struct bloom_store **s)
 {
-	u8 __user *ubuf = u64_to_user_ptr(arg->buf);
-	u8 *hdr = NULL, *bounce = NULL;
-	struct bloom_snap_header h;
+	if (mutex_lock_killable(&f->write_lock))
+		return -EINTR;
+	*s = bloom_filter_store_locked(f);
+	if (!*s) {
+		mutex_unlock(&f->write_lock);
+		return -ESTALE;
+	}
+	memset(h, 0, sizeof(*h));
+	bloom_snap_header_init(h, &(*s)->core);
+	bloom_snap_header_netblocks(h, &(*s)->nb);
+	return 0;
+}
+
+/* A kernel copy of a snapshot, charged for as long as it lives. */
+struct bloom_snap_image {
+	u8 *buf;
+	u64 len;	/* bytes allocated and charged */
+	struct bloom_account *acct;	/* the filter's namespace's */
+};
+
+static int bloom_snap_image_alloc(struct bloom_snap_image *img,
+				  struct bloom_account *acct, u64 len)
+{
+	int ret = bloom_account_reserve(acct, len);
+
+	if (ret)
+		return ret;
+	/* as a filter: over the caller's memory cgroup is -ENOMEM */
+	img->buf = bloom_kvzalloc(len, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+	if (!img->buf) {
+		bloom_account_release(acct, len);
+		return -ENOMEM;
+	}
+	img->acct = acct;
+	img->len = len;
+	return 0;
+}
+
+static void bloom_snap_image_free(struct bloom_snap_image *img)
+{
+	if (!img->buf)
+		return;
+	/* it holds the hash key */
+	memzero_explicit(img->buf, img->len);
+	bloom_kvfree(img->buf);
+	bloom_account_release(img->acct, img->len);
+	img->buf = NULL;
+}
+
+/*
+ * The snapshot of @f into a kernel image: sized under the write lock,
+ * allocated without it, then, under the lock again, the payload copied
+ * and hashed and the header written. The filter may have been replaced or
+ * grown meanwhile: then the image is sized again. Only memcpy() runs under
+ * the lock, never an access to user memory, so a caller whose buffer
+ * stalls (userfaultfd, FUSE) blocks nobody's writes, replaces or destroy.
+ */
+static int bloom_snap_image_make(struct bloom_filter *f,
+				 struct bloom_snap_header *h,
+				 struct bloom_snap_image *img, u64 buf_len)
+{
 	struct bloom_store *s;
 	struct xxh64_state xs;
+	u64 len;
+	int ret;
+
+	for (;;) {
+		ret = bloom_snap_lock_size(f, h, &s);
+		if (ret)
+			return ret;
+		len = h->header_size + h->payload_bytes;
+		if (len <= img->len)
+			break;
+		mutex_unlock(&f->write_lock);
+		if (buf_len < len)
+			return -EOVERFLOW;
+		bloom_snap_image_free(img);
+		ret = bloom_snap_image_alloc(img, f->acct, len);
+		if (ret)
+			return ret;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+	}
+	xxh64_reset(&xs, 0);
+	bloom_snap_copy_payload(&s->core, img->buf + h->header_size, &xs);
+	memcpy(h->name, f->name, sizeof(h->name));
+	bloom_snap_fill_stats(s, &h->stats);
+	h->payload_hash = xxh64_digest(&xs);
+	/* after the payload: stage counts cover every key it holds */
+	bloom_snap_header_write(img->buf, h, &s->core);
+	mutex_unlock(&f->write_lock);
+	return 0;
+}
+
+/* @len bytes of @src out to @ubuf, a chunk at a time; killable. */
+static int bloom_snap_copy_out(u8 __user *ubuf, const u8 *src, u64 len)
+{
+	u64 off, n;
+
+	for (off = 0; off < len; off += n) {
+		n = min_t(u64, len - off, BLOOM_SNAP_CHUNK);
+		if (copy_to_user(ubuf + off, src + off, n))
+			return -EFAULT;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
+{
+	struct bloom_snap_image img = { };
+	struct bloom_snap_header h;
+	struct bloom_store *s;
 	int ret;
 
 	if (arg->flags || arg->reserved)
@@ -120,50 +230,25 @@ int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 		return -EOPNOTSUPP;
 	arg->out_len = 0;
 	memset(&h, 0, sizeof(h));
-	/*
-	 * The write lock holds the store in place (replace and swap take it),
-	 * a scalable filter's stages as they are (growth takes it) and, for
-	 * counting and d-left filters, their writers off.
-	 */
-	if (mutex_lock_killable(&f->write_lock))
-		return -EINTR;
-	s = bloom_filter_store_locked(f);
-	ret = -ESTALE;
-	if (!s)
-		goto unlock;
-	bloom_snap_header_init(&h, &s->core);
-	bloom_snap_header_netblocks(&h, &s->nb);
-	arg->out_len = h.header_size + h.payload_bytes;
-	ret = 0;
-	if (!arg->buf)
-		goto unlock;
-	ret = -EOVERFLOW;
-	if (arg->buf_len < arg->out_len)
-		goto unlock;
-	hdr = bloom_kzalloc(h.header_size, GFP_KERNEL_ACCOUNT);
-	bounce = bloom_kvzalloc(min_t(u64, h.payload_bytes, BLOOM_SNAP_CHUNK),
-				GFP_KERNEL_ACCOUNT);
-	ret = -ENOMEM;
-	if (!hdr || !bounce)
-		goto unlock;
-	xxh64_reset(&xs, 0);
-	ret = bloom_snap_copy_out(&s->core, ubuf + h.header_size, bounce, &xs);
-	if (!ret) {
-		memcpy(h.name, f->name, sizeof(h.name));
-		bloom_snap_fill_stats(s, &h.stats);
-		h.payload_hash = xxh64_digest(&xs);
-		/* after the payload: stage counts cover every key it holds */
-		bloom_snap_header_write(hdr, &h, &s->core);
+	if (!arg->buf) {
+		/* the size only */
+		ret = bloom_snap_lock_size(f, &h, &s);
+		if (ret)
+			return ret;
+		mutex_unlock(&f->write_lock);
+		arg->out_len = h.header_size + h.payload_bytes;
+		memzero_explicit(&h, sizeof(h));
+		return 0;
 	}
-unlock:
-	mutex_unlock(&f->write_lock);
-	if (!ret && hdr && copy_to_user(ubuf, hdr, h.header_size))
-		ret = -EFAULT;
-	if (hdr)
-		memzero_explicit(hdr, h.header_size);
+	ret = bloom_snap_image_make(f, &h, &img, arg->buf_len);
+	arg->out_len = h.header_size + h.payload_bytes;
 	memzero_explicit(&h, sizeof(h));
-	bloom_kfree(hdr);
-	bloom_kvfree(bounce);
+	if (!ret && arg->buf_len < arg->out_len)
+		ret = -EOVERFLOW;
+	if (!ret)
+		ret = bloom_snap_copy_out(u64_to_user_ptr(arg->buf), img.buf,
+					  arg->out_len);
+	bloom_snap_image_free(&img);
 	return ret;
 }
 
@@ -191,7 +276,8 @@ static int bloom_snap_copy_in(u8 *dst, const u8 __user *ubuf, u64 bytes,
  * memory cgroup), filled from @ubuf (the payload) and checked; the
  * payload's xxh64 in *@hash. Not published.
  */
-static struct bloom_store *bloom_snap_new_stages(const struct bloom_snap_header *h,
+static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
+						 const struct bloom_snap_header *h,
 						 const u8 *hdr,
 						 const u8 __user *ubuf,
 						 u64 *hash)
@@ -205,7 +291,7 @@ static struct bloom_store *bloom_snap_new_stages(const struct bloom_snap_header 
 	int ret = 0;
 	u32 i;
 
-	s = bloom_store_new_stageless(&h->scale, h->hash_key);
+	s = bloom_store_new_stageless(acct, &h->scale, h->hash_key);
 	if (IS_ERR(s))
 		return s;
 	/* stage 0 as it was made, whatever the sizing now */
@@ -237,7 +323,8 @@ static struct bloom_store *bloom_snap_new_stages(const struct bloom_snap_header 
 }
 
 /* A store of a type from the snapshot's payload at @ubuf. Not published. */
-static struct bloom_store *bloom_snap_new_plain(const struct bloom_snap_header *h,
+static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
+						const struct bloom_snap_header *h,
 						const u8 __user *ubuf,
 						u64 *hash)
 {
@@ -245,7 +332,7 @@ static struct bloom_store *bloom_snap_new_plain(const struct bloom_snap_header *
 	struct xxh64_state xs;
 	int ret;
 
-	s = bloom_store_new(&h->geo, h->hash_key);
+	s = bloom_store_new(acct, &h->geo, h->hash_key);
 	if (IS_ERR(s))
 		return s;
 	xxh64_reset(&xs, 0);
@@ -310,6 +397,7 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	const u8 __user *ubuf = u64_to_user_ptr(arg->buf);
 	u8 prefix[BLOOM_SNAP_PREFIX];
 	struct bloom_snap_header h;
+	struct bloom_account *acct;
 	struct bloom_store *s;
 	const char *name;
 	u32 hsize;
@@ -350,8 +438,10 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	if (!bloom_name_valid(name))
 		goto out;
 
-	s = h.nstages ? bloom_snap_new_stages(&h, hdr, ubuf + hsize, &hash) :
-			bloom_snap_new_plain(&h, ubuf + hsize, &hash);
+	acct = bloom_registry_account(net);
+	s = h.nstages ?
+	    bloom_snap_new_stages(acct, &h, hdr, ubuf + hsize, &hash) :
+	    bloom_snap_new_plain(acct, &h, ubuf + hsize, &hash);
 	ret = PTR_ERR_OR_ZERO(s);
 	if (ret)
 		goto out;

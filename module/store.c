@@ -17,7 +17,6 @@
 #include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
-#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
@@ -25,62 +24,6 @@
 
 #include "alloc.h"
 #include "store.h"
-#include "units.h"
-
-/*
- * All filters together may take this many bytes. Filter memory is also
- * charged to the creator's memory cgroup; this limit is the module's own
- * guard, for hosts without a cgroup limit.
- */
-static unsigned long max_memory = 1UL << 30;
-
-/* Takes the suffixes bloomctl takes (units.h: 4G, 512Mi); reads as bytes. */
-static int max_memory_set(const char *val, const struct kernel_param *kp)
-{
-	u64 v;
-	int err = bloom_parse_units(val, strlen(val), &v);
-
-	if (err)
-		return err;
-	if (v > ULONG_MAX)
-		return -ERANGE;
-	WRITE_ONCE(*(unsigned long *)kp->arg, v);
-	return 0;
-}
-
-static const struct kernel_param_ops max_memory_ops = {
-	.set = max_memory_set,
-	.get = param_get_ulong,
-};
-
-module_param_cb(max_memory, &max_memory_ops, &max_memory, 0644);
-MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1Gi = 1073741824; k/M/G/T are powers of 1000, Ki/Mi/Gi/Ti of 1024)");
-
-static atomic64_t memory_used = ATOMIC64_INIT(0);
-
-u64 bloom_memory_used(void)
-{
-	return atomic64_read(&memory_used);
-}
-
-u64 bloom_memory_limit(void)
-{
-	return READ_ONCE(max_memory);
-}
-
-int bloom_memory_reserve(u64 bytes)
-{
-	if (atomic64_add_return(bytes, &memory_used) > bloom_memory_limit()) {
-		atomic64_sub(bytes, &memory_used);
-		return -EDQUOT;
-	}
-	return 0;
-}
-
-void bloom_memory_release(u64 bytes)
-{
-	atomic64_sub(bytes, &memory_used);
-}
 
 /* A stage of a chain and the allocation behind its core's words. */
 struct bloom_stage_mem {
@@ -127,7 +70,8 @@ static void bloom_store_free_work(struct work_struct *work)
  * The store of @geo, or with @p a chain without stages yet (its stage 0's
  * geometry is @geo; bloom_store_new_chain() adds the stage).
  */
-static struct bloom_store *bloom_store_make(const struct bloom_geometry *geo,
+static struct bloom_store *bloom_store_make(struct bloom_account *acct,
+					    const struct bloom_geometry *geo,
 					    const struct bloom_scale_params *p,
 					    const u8 *hash_key)
 {
@@ -145,7 +89,7 @@ static struct bloom_store *bloom_store_make(const struct bloom_geometry *geo,
 	storage_bytes = p ? 0 : bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
 	memory_bytes = storage_bytes + sizeof(*s) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
-	ret = bloom_memory_reserve(memory_bytes);
+	ret = bloom_account_reserve(acct, memory_bytes);
 	if (ret)
 		return ERR_PTR(ret);
 
@@ -153,6 +97,7 @@ static struct bloom_store *bloom_store_make(const struct bloom_geometry *geo,
 	s = bloom_kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		goto err_release;
+	s->acct = acct;
 	s->memory_bytes = memory_bytes;
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
@@ -188,26 +133,29 @@ static struct bloom_store *bloom_store_make(const struct bloom_geometry *geo,
 err_free:
 	bloom_store_free(s);
 err_release:
-	bloom_memory_release(memory_bytes);
+	bloom_account_release(acct, memory_bytes);
 	return ERR_PTR(ret);
 }
 
-struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
+struct bloom_store *bloom_store_new(struct bloom_account *acct,
+				    const struct bloom_geometry *geo,
 				    const u8 *hash_key)
 {
-	return bloom_store_make(geo, NULL, hash_key);
+	return bloom_store_make(acct, geo, NULL, hash_key);
 }
 
-struct bloom_store *bloom_store_new_stageless(const struct bloom_scale_params *p,
+struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
+					      const struct bloom_scale_params *p,
 					      const u8 *hash_key)
 {
-	return bloom_store_make(NULL, p, hash_key);
+	return bloom_store_make(acct, NULL, p, hash_key);
 }
 
-struct bloom_store *bloom_store_new_chain(const struct bloom_scale_params *p,
+struct bloom_store *bloom_store_new_chain(struct bloom_account *acct,
+					  const struct bloom_scale_params *p,
 					  const u8 *hash_key)
 {
-	struct bloom_store *s = bloom_store_make(NULL, p, hash_key);
+	struct bloom_store *s = bloom_store_make(acct, NULL, p, hash_key);
 	int ret;
 
 	if (IS_ERR(s))
@@ -223,13 +171,13 @@ struct bloom_store *bloom_store_new_chain(const struct bloom_scale_params *p,
 
 void bloom_store_discard(struct bloom_store *s)
 {
-	bloom_memory_release(s->memory_bytes);
+	bloom_account_release(s->acct, s->memory_bytes);
 	bloom_store_free(s);
 }
 
 void bloom_store_retire(struct bloom_store *s)
 {
-	bloom_memory_release(s->memory_bytes);
+	bloom_account_release(s->acct, s->memory_bytes);
 	INIT_RCU_WORK(&s->free_work, bloom_store_free_work);
 	queue_rcu_work(bloom_free_wq, &s->free_work);
 }
@@ -242,7 +190,7 @@ struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
 
 	bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
 	mem = bytes + sizeof(*sm);
-	if (bloom_memory_reserve(mem))
+	if (bloom_account_reserve(s->acct, mem))
 		return ERR_PTR(-EDQUOT);
 	sm = bloom_kzalloc(sizeof(*sm), GFP_KERNEL_ACCOUNT);
 	if (!sm)
@@ -260,7 +208,7 @@ struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
 	return &sm->stage;
 
 err_release:
-	bloom_memory_release(mem);
+	bloom_account_release(s->acct, mem);
 	return ERR_PTR(-ENOMEM);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A filter's storage and its memory (store.c): struct bloom_store, what a
- * filter holds, and max_memory, what all stores together may take.
+ * filter holds, charged to an account (account.h).
  *
  * A store is one core (module/core/core.h) or a chain of cores: a scalable
  * filter's stages, each a core of its own behind the store's core (the
@@ -18,6 +18,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "account.h"
 #include "core.h"
 #include "netblock.h"
 
@@ -38,6 +39,9 @@ struct bloom_stats {
  * @core: the core filter: geometry, hash key, @core.words into @mem, or
  *	the head of a chain of stages (@scale)
  * @mem: the allocation behind @core.words; NULL for a chain
+ * @acct: what @memory_bytes is charged to (account.h): the account of the
+ *	namespace whose filter holds the store; the store never outlives
+ *	its bytes' release (bloom_store_retire() gives them back at once)
  * @stats: what was done to this store, per CPU
  * @memory_bytes: charged against max_memory: the storage, the statistics
  *	and this struct; a chain's grows with its stages (WRITE_ONCE by the
@@ -51,6 +55,7 @@ struct bloom_stats {
 struct bloom_store {
 	struct bloom_core core;
 	void *mem;
+	struct bloom_account *acct;
 	struct bloom_stats __percpu *stats;
 	u64 memory_bytes;
 	struct rcu_work free_work;
@@ -62,19 +67,22 @@ struct bloom_store {
  * A new, empty store of @geo (checked by the caller with
  * bloom_geometry_check() or made by bloom_geometry_size()), hashing with
  * @hash_key (BLOOM_CORE_HASH_KEY_LEN bytes) or a random key when NULL. Its bytes
- * are charged against max_memory: ERR_PTR(-EDQUOT) over the limit,
+ * are charged to @acct: ERR_PTR(-EDQUOT) over a limit (account.h),
  * ERR_PTR(-ENOMEM). Sleeps.
  */
-struct bloom_store *bloom_store_new(const struct bloom_geometry *geo,
+struct bloom_store *bloom_store_new(struct bloom_account *acct,
+				    const struct bloom_geometry *geo,
 				    const u8 *hash_key);
 /*
  * A new chain of @p (checked by bloom_scale_check()) with its first stage;
  * errors as bloom_store_new().
  */
-struct bloom_store *bloom_store_new_chain(const struct bloom_scale_params *p,
+struct bloom_store *bloom_store_new_chain(struct bloom_account *acct,
+					  const struct bloom_scale_params *p,
 					  const u8 *hash_key);
 /* The same without stages (a restore adds them: bloom_store_add_stage()). */
-struct bloom_store *bloom_store_new_stageless(const struct bloom_scale_params *p,
+struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
+					      const struct bloom_scale_params *p,
 					      const u8 *hash_key);
 /* Frees a store that was never published, at once. */
 void bloom_store_discard(struct bloom_store *s);
@@ -111,11 +119,5 @@ int bloom_store_clear(struct bloom_store *s);
 int bloom_store_init(void);
 /* Waits until every retired store has been freed. */
 void bloom_store_exit(void);
-
-u64 bloom_memory_used(void);
-u64 bloom_memory_limit(void);
-/* Takes @bytes of max_memory (-EDQUOT when over it); gives them back. */
-int bloom_memory_reserve(u64 bytes);
-void bloom_memory_release(u64 bytes);
 
 #endif /* BLOOM_STORE_H */

@@ -18,6 +18,7 @@
  */
 #include <linux/kobject.h>
 #include <linux/netdevice.h>
+#include <linux/nsproxy.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
@@ -25,6 +26,7 @@
 #include <linux/sysfs.h>
 
 #include "filter.h"
+#include "registry.h"
 #include "sysfs.h"
 
 static struct bloom_filter *to_filter(struct kobject *kobj)
@@ -373,7 +375,11 @@ const struct attribute_group *bloom_filter_groups[] = {
 static ssize_t memory_used_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%llu\n", bloom_memory_used());
+	/* the reader's namespace's: account.h */
+	struct bloom_account *acct =
+		bloom_registry_account(current->nsproxy->net_ns);
+
+	return sysfs_emit(buf, "%llu\n", bloom_account_shown_used(acct));
 }
 static DEVICE_ATTR_RO(memory_used);
 

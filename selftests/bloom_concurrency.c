@@ -361,7 +361,7 @@ TEST_F_TIMEOUT(conc, destroy_under_users, 60)
 	} while (ready < 3 && now_sec() < deadline);
 	ASSERT_OK(bt_destroy(self->fd, "victim"));
 	/* The users still hold their descriptors: the memory is back. */
-	EXPECT_EQ(used_before, wait_memory_used(used_before, 2000));
+	EXPECT_EQ(used_before, wait_memory_used(used_before, BT_FREE_WAIT_MS));
 	for (i = 0; i < 3; i++) {
 		pthread_join(th[i], NULL);
 		EXPECT_EQ(0, v[i].other_errno)

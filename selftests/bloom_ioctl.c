@@ -1364,7 +1364,7 @@ TEST_F(ioctl, destroy_frees_memory_held_by_reader)
 
 	ASSERT_OK(bt_destroy(self->fd, "held"));
 	/* The reader still has its descriptor; the memory is back ... */
-	EXPECT_EQ(used_before, wait_memory_used(used_before, 2000));
+	EXPECT_EQ(used_before, wait_memory_used(used_before, BT_FREE_WAIT_MS));
 	/* ... and a filter that needs it can be created. */
 	EXPECT_OK(bt_create(self->fd, "held2", STD, 1000000, 10000000, 0));
 
@@ -1952,7 +1952,7 @@ TEST_F(type, destroyed_filter_estale)
 	 * Our two descriptors are all there is, once what earlier tests
 	 * destroyed has been freed (a grace period after each destroy).
 	 */
-	ASSERT_EQ(2, wait_live_allocations(2, 2000));
+	ASSERT_EQ(2, wait_live_allocations(2, BT_FREE_WAIT_MS));
 	used_before = read_u64_file(BLOOM_SYSFS "/memory_used");
 	ASSERT_OK(bt_create(self->fd, "st", variant->type, 1000, 10000000,
 			    BLOOM_CREATE_F_BIND));
@@ -1995,8 +1995,8 @@ TEST_F(type, destroyed_filter_estale)
 	 * but its small struct, which the descriptor still names: three
 	 * allocations are left, the two descriptors' and that struct.
 	 */
-	EXPECT_EQ(used_before, wait_memory_used(used_before, 2000));
-	EXPECT_EQ(3, wait_live_allocations(3, 2000))
+	EXPECT_EQ(used_before, wait_memory_used(used_before, BT_FREE_WAIT_MS));
+	EXPECT_EQ(3, wait_live_allocations(3, BT_FREE_WAIT_MS))
 		TH_LOG("a destroyed filter's store must be freed while a descriptor is bound");
 	/* For the notes: when the bytes and the memory came back. */
 	TH_LOG("destroy: memory_used read right after it %s; store freed %.0f ms later (10 ms polls)",
@@ -2020,7 +2020,7 @@ TEST_F(type, destroyed_filter_estale)
 	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
 	close(self->fd);
-	EXPECT_EQ(0, wait_live_allocations_zero(2000));
+	EXPECT_EQ(0, wait_live_allocations_zero(BT_FREE_WAIT_MS));
 	self->fd = bt_open();
 }
 

@@ -281,7 +281,7 @@ TEST_F(limits, cgroup_over_limit_enomem)
 	       cg_key(self->cg, "memory.events", "max"),
 	       cg_key(self->cg, "memory.events", "oom"),
 	       cg_key(self->cg, "memory.events", "oom_kill"));
-	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 2000))
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, BT_FREE_WAIT_MS))
 		TH_LOG("live_allocations not back at the baseline");
 	EXPECT_EQ(self->used0, memory_used())
 		TH_LOG("memory_used not back at the baseline");
@@ -322,7 +322,7 @@ TEST_F(limits, cgroup_under_limit_charged)
 	/* And uncharged once the filter is freed. */
 	EXPECT_GT(r.mem_after - r.memory_bytes + (long long)CHARGE_SLACK,
 		  r.mem_destroyed);
-	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 2000));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, BT_FREE_WAIT_MS));
 	EXPECT_EQ(self->used0, memory_used());
 }
 

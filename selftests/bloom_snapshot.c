@@ -24,7 +24,10 @@
  */
 #define _GNU_SOURCE
 #include <grp.h>
+#include <poll.h>
 #include <pthread.h>
+#include <linux/userfaultfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -767,6 +770,121 @@ TEST_F(snap, queries_during_replace_and_swap)
 }
 
 /* Counters merged saturate at 15 and are counted as saturated. */
+struct stalled_save {
+	int fd;
+	void *buf;
+	__u64 len;
+	int ret;
+};
+
+static void *stalled_save_thread(void *arg)
+{
+	struct stalled_save *st = arg;
+	struct bloom_save sv;
+
+	memset(&sv, 0, sizeof(sv));
+	sv.size = sizeof(sv);
+	set_name(sv.name, "f");
+	sv.buf = u64_ptr(st->buf);
+	sv.buf_len = st->len;
+	st->ret = errno_of(ioctl(st->fd, BLOOM_IOC_SAVE, &sv));
+	return NULL;
+}
+
+/*
+ * A SAVE whose buffer stalls (a userfaultfd mapping nobody serves yet)
+ * holds no lock of the filter: adds, a flush, a replacing restore and
+ * the destroy all finish while it waits; served, it completes.
+ */
+TEST_F(snap, stalled_save_blocks_nobody)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct uffdio_copy cp;
+	struct stalled_save st;
+	struct bloom_restore r;
+	struct bloom_save sv;
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	pthread_t t;
+	__u8 *snap, key = 7;
+	long page = sysconf(_SC_PAGESIZE);
+	int uffd, fd2, i;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_OK(create_keyed(self->fd, "f", variant->type, 20000));
+	ASSERT_OK(bt_bind(self->fd, "f"));
+	memset(&sv, 0, sizeof(sv));
+	sv.size = sizeof(sv);
+	set_name(sv.name, "f");
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
+	/* a snapshot to restore over it meanwhile */
+	snap = malloc(sv.out_len);
+	ASSERT_NE(NULL, snap);
+	sv.buf = u64_ptr(snap);
+	sv.buf_len = sv.out_len;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &sv));
+
+	st.fd = self->fd;
+	st.len = (sv.out_len + page - 1) / page * page;
+	st.buf = mmap(NULL, st.len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, st.buf);
+	reg.range.start = (unsigned long)st.buf;
+	reg.range.len = st.len;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_OK(ioctl(uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, pthread_create(&t, NULL, stalled_save_thread, &st));
+
+	/* the SAVE is stuck in its copy to the buffer */
+	pfd.fd = uffd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 60000)) TH_LOG("SAVE never touched its buffer");
+	ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	/* meanwhile: adds, a flush, a replacing restore, the destroy */
+	for (i = 0; i < 10; i++) {
+		key = i;
+		EXPECT_LE(0, bt_one(self->fd, BLOOM_IOC_ADD, &key, 1));
+	}
+	EXPECT_OK(bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "f"));
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.flags = BLOOM_RESTORE_F_REPLACE;
+	r.buf = u64_ptr(snap);
+	r.buf_len = sv.out_len;
+	EXPECT_OK(ioctl(self->fd, BLOOM_IOC_RESTORE, &r));
+	fd2 = bt_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_OK(bt_destroy(fd2, "f"));
+	close(fd2);
+
+	/* served: the SAVE finishes, with the filter as it was */
+	memset(&cp, 0, sizeof(cp));
+	cp.dst = (unsigned long)st.buf;
+	cp.src = (unsigned long)snap;	/* any bytes: the SAVE overwrites them */
+	cp.len = st.len <= sv.out_len ? st.len : sv.out_len / page * page;
+	if (cp.len)
+		EXPECT_OK(ioctl(uffd, UFFDIO_COPY, &cp));
+	if (cp.len < st.len) {
+		struct uffdio_zeropage zp = {
+			.range = { .start = cp.dst + cp.len,
+				   .len = st.len - cp.len },
+		};
+
+		EXPECT_OK(ioctl(uffd, UFFDIO_ZEROPAGE, &zp));
+	}
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, st.ret) TH_LOG("SAVE: %s", strerror(st.ret));
+	EXPECT_EQ(0, memcmp(st.buf, BLOOM_SNAP_MAGIC, 8));
+	munmap(st.buf, st.len);
+	close(uffd);
+	free(snap);
+}
+
 TEST(merge_saturates)
 {
 	struct bloom_info i;

@@ -172,7 +172,7 @@ TEST_F_TIMEOUT(stress, destroy_while_in_use, 60)
 			close(u[i].fd);
 		}
 	}
-	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, BT_FREE_WAIT_MS));
 }
 
 /* ---- close() of a descriptor another thread is using ------------------ */
@@ -270,7 +270,7 @@ TEST_F_TIMEOUT(stress, close_fd_mid_batch, 60)
 	TH_LOG("%d rounds, %lu batch calls (%lu ok), closed with a call in flight %lu times",
 	       CLOSE_ROUNDS, calls, oks, closed_busy);
 	EXPECT_LT(0, closed_busy);
-	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, BT_FREE_WAIT_MS));
 }
 
 /* ---- rmmod while open --------------------------------------------------- */
@@ -338,7 +338,7 @@ TEST_F(stress, rmmod_refused_while_open)
 	close(fd2);
 	self->fd = bt_open();
 	ASSERT_LE(0, self->fd);
-	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, BT_FREE_WAIT_MS));
 }
 
 /* ---- the mix ------------------------------------------------------------ */
@@ -614,7 +614,7 @@ TEST_F_TIMEOUT(stress, mixed_threads_all_types, 90)
 	}
 	EXPECT_GT(m->deadline + 20, now_sec()) TH_LOG("threads overran");
 	bt_destroy_all();
-	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, 3000));
+	EXPECT_EQ(self->live0, wait_live_allocations(self->live0, BT_FREE_WAIT_MS));
 	free(m);
 }
 

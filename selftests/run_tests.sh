@@ -47,15 +47,15 @@ fi
 
 # Order: the fast, precise ABI checks first, the long measurement last.
 progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy bloom_scale
-	bloom_limits bloom_stress bloom_fuzz bloom_snapshot)
+	bloom_limits bloom_stress bloom_fuzz bloom_snapshot bloom_faults bloom_soak)
 cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh
 # snapshots through bloomctl; it unloads and reloads the module
 snapcli=$here/cli/test_snapshot.sh
 # Network namespaces, then the firewall match (it loads the netfilter
 # modules and xt_bloom.ko, and unloads xt_bloom.ko again).
-net=("$here/net/test_netns.sh" "$here/net/test_netblock.sh"
-     "$here/net/test_xt_bloom.sh")
+net=("$here/net/test_netns.sh" "$here/net/test_rootless.sh"
+     "$here/net/test_netblock.sh" "$here/net/test_xt_bloom.sh")
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent
@@ -147,11 +147,12 @@ done
 echo "# all programs took $(($(date +%s) - start)) s"
 
 # The module's own leak accounting (debugfs), after every program closed its
-# fds. Frees may be deferred past an RCU grace period: poll for a few seconds.
+# fds. Frees may be deferred past an RCU grace period and a deferred kobject
+# release: poll, for up to a minute (a debug kernel under TCG is slow).
 dbg=/sys/kernel/debug/bloom
 [ -e $dbg ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 live=
-for _ in $(seq 50); do
+for _ in $(seq 600); do
 	live=$(cat $dbg/live_allocations 2>/dev/null)
 	[ "$live" = 0 ] && break
 	sleep 0.1

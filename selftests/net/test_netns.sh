@@ -15,9 +15,11 @@ P=nstest$$
 NSA=${P}a NSB=${P}b NSC=${P}c
 BLOOMCTL=$(command -v bloomctl)
 maxmem=$(cat /sys/module/bloom/parameters/max_memory)
+maxmem_ns=$(cat /sys/module/bloom/parameters/max_memory_per_netns)
 
 cleanup() {
 	echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+	echo "$maxmem_ns" >/sys/module/bloom/parameters/max_memory_per_netns
 	for ns in "" "$NSA" "$NSB" "$NSC"; do
 		ex=${ns:+ip netns exec $ns}
 		for f in $($ex bloomctl list -n 2>/dev/null | grep "^$P"); do
@@ -115,9 +117,15 @@ check "a descriptor opened after setns() lists the new namespace's filters" \
 bloomctl destroy ${P}init >/dev/null
 
 # --- root of a user namespace ----------------------------------------------
-# (userns_run.py says how it gets around the VM's chroot)
+# (the VM's root is a real root, not a chroot: unshare -U works there;
+# test_rootless.sh does the same as an unprivileged user)
 userns_sh() {	# userns_sh [-n] SCRIPT
-	timeout "$LIMIT" python3 "$here/userns_run.py" "$@"
+	if [ "$1" = -n ]; then
+		shift
+		timeout "$LIMIT" unshare -Urn sh -c "$1"
+	else
+		timeout "$LIMIT" unshare -Ur sh -c "$1"
+	fi
 }
 run userns_sh -n "id -u; $BLOOMCTL create ${P}u --capacity 100 --fpp 0.01 && \
 	$BLOOMCTL add ${P}u --ipv4 198.51.100.7 && \
@@ -132,15 +140,56 @@ check "root of a user namespace without its own network namespace: EPERM in the 
 	eval '[ "$rc" != 0 ] && grep -q "CAP_NET_ADMIN" "$W/err"'
 check "and nothing was created" [ ! -e $SYS/filters/${P}v ]
 
-# --- one memory limit for all namespaces -----------------------------------
-used=$(cat $SYS/memory_used)
-echo $((used + 3 * 1024 * 1024)) >/sys/module/bloom/parameters/max_memory
+# --- memory: each namespace its quota, the initial one its reserve --------
+# (module/account.h: max_memory for all, max_memory_per_netns for each
+# namespace but the initial one, which keeps min(that, max_memory / 2))
+PARAMS=/sys/module/bloom/parameters
+echo 3000000 >$PARAMS/max_memory_per_netns
 run in_a bloomctl create ${P}m --capacity 1500000 --fpp 0.01
-check "a 1.8 MB filter in a fits under a limit 3 MB above what is used" [ "$rc" = 0 ]
-run in_b bloomctl create ${P}m --capacity 1500000 --fpp 0.01
-check "a second one in b does not: the limit is the module's, EDQUOT" \
+check "a 1.8 MB filter in a fits in a 3 MB quota" [ "$rc" = 0 ]
+run in_a bloomctl create ${P}m2 --capacity 1500000 --fpp 0.01
+check "a second one in a does not: EDQUOT" \
 	eval '[ "$rc" != 0 ] && grep -q "memory limit" "$W/err"'
-echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+run in_b bloomctl create ${P}m --capacity 1500000 --fpp 0.01
+check "one in b fits: b has a quota of its own" [ "$rc" = 0 ]
+used_a=$(in_a cat $SYS/memory_used)
+check "namespace a sees its own memory_used, not the module's" \
+	[ "$used_a" -gt 1800000 ] && [ "$used_a" -le 3000000 ] &&
+	[ "$used_a" -lt "$(cat $SYS/memory_used)" ]
+in_a bloomctl destroy ${P}m >/dev/null
+in_b bloomctl destroy ${P}m >/dev/null
+
+used=$(cat $SYS/memory_used)
+echo $((used + 4000000)) >$PARAMS/max_memory
+echo 2000000 >$PARAMS/max_memory_per_netns
+run in_a bloomctl create ${P}m --capacity 1500000 --fpp 0.01
+check "with 4 MB left and 2 MB reserved for the initial namespace, 1.8 MB in a fit" \
+	[ "$rc" = 0 ]
+run in_b bloomctl create ${P}m --capacity 1500000 --fpp 0.01
+check "1.8 MB more in b do not, though b's quota and max_memory have room: EDQUOT" \
+	eval '[ "$rc" != 0 ] && grep -q "memory limit" "$W/err"'
+run bloomctl create ${P}m --capacity 1500000 --fpp 0.01
+check "the initial namespace still gets its 1.8 MB" [ "$rc" = 0 ]
+run bloomctl create ${P}m2 --capacity 1500000 --fpp 0.01
+check "and the module-wide limit still holds: EDQUOT" \
+	eval '[ "$rc" != 0 ] && grep -q "memory limit" "$W/err"'
+bloomctl destroy ${P}m >/dev/null
+in_a bloomctl destroy ${P}m >/dev/null
+echo "$maxmem" >$PARAMS/max_memory
+echo "$maxmem_ns" >$PARAMS/max_memory_per_netns
+
+# --- filters per namespace -------------------------------------------------
+maxf=$(cat $PARAMS/max_filters_per_netns)
+echo 3 >$PARAMS/max_filters_per_netns
+in_b bloomctl create ${P}n1 --capacity 10 --fpp 0.01 >/dev/null
+run in_b bloomctl create ${P}n2 --capacity 10 --fpp 0.01
+check "b may hold max_filters_per_netns = 3 filters (${P}f, ${P}n1, ${P}n2)" [ "$rc" = 0 ]
+run in_b bloomctl create ${P}n3 --capacity 10 --fpp 0.01
+check "not 4: EMFILE" eval '[ "$rc" != 0 ] && grep -qi "too many filters" "$W/err"'
+run bloomctl create ${P}n3 --capacity 10 --fpp 0.01
+check "the initial namespace is not bound by it" [ "$rc" = 0 ]
+bloomctl destroy ${P}n3 >/dev/null
+echo "$maxf" >$PARAMS/max_filters_per_netns
 
 # --- a namespace's filters go with it --------------------------------------
 ip netns add "$NSC"

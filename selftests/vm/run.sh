@@ -426,7 +426,7 @@ exit "$final"
 #@INIT-BEGIN
 #!/bin/busybox sh
 # /init of the bloom test VM (from selftests/vm/run.sh): mount the host's root
-# read-only over 9p with a tmpfs overlay, chroot into it, run /job/job.sh.
+# read-only over 9p with a tmpfs overlay, make it the root, run /job/job.sh.
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -477,10 +477,22 @@ cp -a /job /newroot/run/bloom-vm
 for t in 1 2 3; do stty -F /newroot/dev/ttyS$t raw -echo; done
 hostname bloom-vm
 dmesg | wc -l >/newroot/run/bloom-vm/dmesg-lines
+# debugfs: the module's live_allocations, the kernel's fault injection
+mount -t debugfs debugfs /newroot/sys/kernel/debug 2>/dev/null
 echo "bloom-vm init: running the job at uptime $(cut -d' ' -f1 /newroot/proc/uptime)"
-chroot /newroot /bin/bash /run/bloom-vm/job.sh
+# The overlay becomes the root, as switch_root makes it: moved onto / with
+# everything mounted under it, then entered with chroot("."). The kernel
+# refuses user namespaces to a chrooted process (current_chrooted(): the
+# root differs from the topmost mount on the namespace's root), so a
+# plain chroot into /newroot would fail every unshare -U. busybox comes
+# along (this initramfs is not reachable any more) for the power-off.
+cp /bin/busybox /newroot/run/bloom-vm/busybox || fail "cannot copy busybox"
+cd /newroot || fail "cannot enter the new root"
+mount --move . / || fail "cannot move the overlay onto /"
+exec chroot . /run/bloom-vm/busybox sh -c '
+/bin/bash /run/bloom-vm/job.sh
 echo "bloom-vm init: job ended with status $?"
-poweroff -f
+/run/bloom-vm/busybox poweroff -f'
 #@INIT-END
 
 #@JOB-BEGIN

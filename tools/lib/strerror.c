@@ -51,6 +51,8 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "the bloom module does not know this command: it is older than this program (or the device is not /dev/bloom); update the module";
 	case EEXIST:
 		return "a filter named %s exists already: pick another name or destroy it first";
+	case EMFILE:
+		return "%s: too many filters in this network namespace (module parameter max_filters_per_netns): destroy filters you no longer need";
 	case ENOENT:
 		return "no filter named %s (bloom_list() gives the names there are)";
 	case ESTALE:
@@ -62,6 +64,8 @@ static const char *filter_error(enum bloom_op op, int err)
 	case EDQUOT:
 		if (op == BLOOM_OP_ADD)
 			return "scalable filter %s cannot grow: its next stage would take the bloom module over its memory limit (the keys added before stay): destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
+		if (op == BLOOM_OP_SAVE)
+			return "%s: a save copies the filter into kernel memory first, and the copy would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 		return "%s: the filter would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 	case ENOMEM:
 		if (op == BLOOM_OP_ADD)

@@ -224,13 +224,18 @@
  * version BLOOM_SNAP_VERSION, header size, feature flags, the id of the hash
  * and position scheme, type, geometry, statistics, hash key, xxh64 of header
  * and payload) and the filter's storage as its payload, little-endian.
- * A save is a consistent point in time: it holds the filter's write lock,
- * so every ADD or DELETE of a counting or d-left filter that returned
- * before the save is in it and none is in it by half; of a standard or
+ * A save is a consistent point in time: it copies the filter into kernel
+ * memory under the filter's write lock, so every ADD or DELETE of a
+ * counting or d-left filter that returned before the save is in it and
+ * none is in it by half; of a standard or
  * blocked filter (whose adds take no lock), every add that returned before
  * the save began is in it, and one running during the save may be in it in
  * part (bits are only ever set, so that costs no false negative, but the
- * key should be added again after a restore). A restore builds the filter
+ * key should be added again after a restore). That copy goes out to @buf
+ * after the lock is dropped (a slow or stalled buffer holds up no writer);
+ * while the call runs it counts against max_memory (EDQUOT) and the
+ * caller's memory cgroup (ENOMEM), as a filter of that size would. A
+ * restore builds the filter
  * aside, reading the payload from user memory a chunk at a time, checks
  * everything (checksums, sizes against the limits, every counter and cell,
  * statistics recounted, never trusted) and only then gives it its name; a
@@ -260,7 +265,11 @@
  * When a namespace goes away its filters are destroyed and their memory is
  * freed (an open descriptor keeps its namespace alive). A firewall rule can
  * only name a filter of the rule's namespace. The module's memory limit
- * (max_memory) is shared by all namespaces.
+ * (max_memory) is shared by all namespaces; a namespace other than the
+ * initial one may take at most max_memory_per_netns of it and hold at most
+ * max_filters_per_netns filters (module parameters), and those namespaces
+ * together leave the initial one min(max_memory_per_netns,
+ * max_memory / 2).
  *
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
@@ -304,9 +313,12 @@
  *              the call)
  *   EPERM      CREATE, DESTROY, ADD, DELETE, SAVE, RESTORE, MERGE, SWAP or
  *              FLUSH without CAP_NET_ADMIN
- *   EDQUOT     the filter, or a scalable filter's next stage, would take
- *              the module's memory over its limit (module parameter
- *              max_memory)
+ *   EDQUOT     the filter, or a scalable filter's next stage, or SAVE's
+ *              copy of a filter, would take the module's memory over its
+ *              limit (module parameter max_memory) or the namespace's
+ *              (max_memory_per_netns, see Network namespaces)
+ *   EMFILE     CREATE or RESTORE in a network namespace other than the
+ *              initial one that holds max_filters_per_netns filters
  *   ENOMEM     the kernel could not allocate the memory (or the caller's
  *              memory cgroup is at its limit), also for a scalable
  *              filter's next stage
@@ -413,8 +425,12 @@ enum bloom_key_kind {
  * @key_max: out: BLOOM_KEY_MAX
  * @batch_max_keys: out: BLOOM_BATCH_MAX_KEYS
  * @batch_max_bytes: out: BLOOM_BATCH_MAX_BYTES
- * @memory_limit: out: bytes all filters may take together (max_memory)
- * @memory_used: out: bytes all filters take now
+ * @memory_limit: out: in the initial network namespace: bytes all filters
+ *	may take together (max_memory); in any other: bytes that
+ *	namespace's filters may take (max_memory_per_netns, or less)
+ * @memory_used: out: in the initial network namespace: bytes all filters
+ *	take now; in any other: bytes that namespace's filters take (no
+ *	namespace learns what the others use)
  * @reserved: must be 0
  */
 struct bloom_version {
