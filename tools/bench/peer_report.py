@@ -11,6 +11,8 @@ Targets (ratios of medians within one run; the min ratio beside them):
   P5  out of cache, batched add, blocked <= 2x the floor
 """
 
+from mdtable import md_table
+
 OURS = "bloom blocked"
 SAME = "boost block<uint64_t[8],7>"
 FMB = "boost fast_multiblock32<7>"
@@ -72,13 +74,6 @@ def check(peer, target):
             one("P5", "blocked add <= 2x the floor", FLOOR, "add_batch", 2.0)
 
 
-def _md_table(header, rows):
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def _ns_table(c, ops):
     ours = _v(c, OURS)
     header = ["variant", "k", "bits/key", "FPR measured"] + [
@@ -96,7 +91,7 @@ def _ns_table(c, ops):
             rows.append([f"*bloom blocked / {v['name']}*", "", "", ""] +
                         [f"{_med(ours, op) / _med(v, op):.2f}"
                          for op, _ in ops])
-    return _md_table(header, rows)
+    return md_table(header, rows)
 
 
 def markdown(peer):
@@ -139,4 +134,4 @@ def hash_markdown(h):
         f"ns per key by key length, userspace, median of {h['rounds']} "
         f"rounds of {h['count']:,} keys (minimum in brackets), the "
         "functions taking turns (bench-hash, hashes.c).\n",
-        _md_table(["keyed hash", "4 bytes", "16 bytes", "64 bytes"], rows)])
+        md_table(["keyed hash", "4 bytes", "16 bytes", "64 bytes"], rows)])

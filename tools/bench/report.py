@@ -20,6 +20,7 @@ import platform
 import subprocess
 import sys
 
+from mdtable import md_table
 import peer_report
 import scale_report
 
@@ -312,13 +313,6 @@ plot "{dat}" using 2:xtic(1) title "bloomctl (/dev/bloom)" lc rgb "#1f77b4", \\
 
 # ----------------------------------------------------------------------------
 # Markdown
-
-
-def md_table(header, rows):
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def md_targets(results, prefix):
