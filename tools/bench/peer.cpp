@@ -209,25 +209,26 @@ struct floor_variant : variant {
 	}
 	~floor_variant() override { floor_free(&a); }
 	void clear() override { floor_clear(&a); }
-	uint64_t add_batch(const uint64_t *h, uint64_t n, uint32_t b) override
+	/* @op (floor_add_batch or floor_query_batch) over @n hashes, @b at a time. */
+	template <typename Op>
+	uint64_t floor_in_batches(const uint64_t *h, uint64_t n, uint32_t b,
+				  Op op)
 	{
 		static uint8_t results[65536 / 8];
 		uint64_t hits = 0;
 
 		for (uint64_t i = 0; i < n; i += b)
-			hits += floor_add_batch(&a, h + i, (uint32_t)(n - i < b ?
-						n - i : b), results);
+			hits += op(&a, h + i, (uint32_t)(n - i < b ? n - i : b),
+				   results);
 		return hits;
+	}
+	uint64_t add_batch(const uint64_t *h, uint64_t n, uint32_t b) override
+	{
+		return floor_in_batches(h, n, b, floor_add_batch);
 	}
 	uint64_t query_batch(const uint64_t *h, uint64_t n, uint32_t b) override
 	{
-		static uint8_t results[65536 / 8];
-		uint64_t hits = 0;
-
-		for (uint64_t i = 0; i < n; i += b)
-			hits += floor_query_batch(&a, h + i, (uint32_t)(n - i < b ?
-						  n - i : b), results);
-		return hits;
+		return floor_in_batches(h, n, b, floor_query_batch);
 	}
 	uint64_t add_single(const uint64_t *h, uint64_t n) override
 	{
