@@ -464,44 +464,47 @@ static bool bloom_file_admin(const struct bloom_file *bf)
 
 struct bloom_ioctl_op {
 	unsigned int cmd;
-	u32 size;	/* of the struct this module knows; the least it takes */
+	u32 size;	/* of the struct this module knows */
+	u32 min_size;	/* of the struct in ABI version 1: the least it takes */
 	u32 flags;	/* BLOOM_OP_F_* */
 	int (*fn)(struct bloom_ucmd *ucmd);
 };
 
-#define BLOOM_OP(_cmd, _fn, type, _flags)				\
+/* @last: the struct's last field in ABI version 1 */
+#define BLOOM_OP(_cmd, _fn, type, last, _flags)				\
 	{								\
 		.cmd = _cmd,						\
 		.size = sizeof(struct type),				\
+		.min_size = offsetofend(struct type, last),		\
 		.flags = _flags,					\
 		.fn = _fn,						\
 	}
 
 static const struct bloom_ioctl_op bloom_ops[] = {
-	BLOOM_OP(BLOOM_IOC_VERSION, bloom_ioc_version, bloom_version, 0),
-	BLOOM_OP(BLOOM_IOC_CREATE, bloom_ioc_create, bloom_create,
+	BLOOM_OP(BLOOM_IOC_VERSION, bloom_ioc_version, bloom_version, reserved, 0),
+	BLOOM_OP(BLOOM_IOC_CREATE, bloom_ioc_create, bloom_create, generations,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_DESTROY, bloom_ioc_destroy, bloom_name,
+	BLOOM_OP(BLOOM_IOC_DESTROY, bloom_ioc_destroy, bloom_name, reserved,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_BIND, bloom_ioc_bind, bloom_name, 0),
-	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, 0),
-	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, 0),
-	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch,
+	BLOOM_OP(BLOOM_IOC_BIND, bloom_ioc_bind, bloom_name, reserved, 0),
+	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, generations, 0),
+	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, reserved, 0),
+	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch, reserved,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, 0),
-	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch,
+	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, reserved, 0),
+	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch, reserved,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_SAVE, bloom_ioc_save, bloom_save,
+	BLOOM_OP(BLOOM_IOC_SAVE, bloom_ioc_save, bloom_save, reserved,
 		 BLOOM_OP_F_ADMIN),
-	BLOOM_OP(BLOOM_IOC_RESTORE, bloom_ioc_restore, bloom_restore,
+	BLOOM_OP(BLOOM_IOC_RESTORE, bloom_ioc_restore, bloom_restore, reserved,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_MERGE, bloom_ioc_merge, bloom_pair,
+	BLOOM_OP(BLOOM_IOC_MERGE, bloom_ioc_merge, bloom_pair, reserved,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_SWAP, bloom_ioc_swap, bloom_pair,
+	BLOOM_OP(BLOOM_IOC_SWAP, bloom_ioc_swap, bloom_pair, reserved,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_FLUSH, bloom_ioc_flush, bloom_name,
+	BLOOM_OP(BLOOM_IOC_FLUSH, bloom_ioc_flush, bloom_name, reserved,
 		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_STAGES, bloom_ioc_stages, bloom_stages, 0),
+	BLOOM_OP(BLOOM_IOC_STAGES, bloom_ioc_stages, bloom_stages, reserved, 0),
 };
 
 static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
@@ -531,7 +534,7 @@ static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long u
 	ucmd.size = op->size;
 	if (get_user(ucmd.user_size, (u32 __user *)ucmd.ubuf))
 		return -EFAULT;
-	if (ucmd.user_size < op->size)
+	if (ucmd.user_size < op->min_size)
 		return -EINVAL;
 	if (ucmd.user_size > BLOOM_UCMD_SIZE_MAX)
 		return -E2BIG;

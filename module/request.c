@@ -192,6 +192,9 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 	if (c->flags & ~BLOOM_CREATE_F_ALL || c->reserved ||
 	    c->keys > BLOOM_KEYS_IPV6 || !bloom_name_valid(c->name))
 		return -EINVAL;
+	if (!(c->flags & BLOOM_CREATE_F_TIMEOUT) &&
+	    (c->generations || c->timeout_ms))
+		return -EINVAL;
 	if (c->flags & BLOOM_CREATE_F_LIKE)
 		s = bloom_create_like(net, c);
 	else if (!bloom_zeroed(c->like, sizeof(c->like)))

@@ -486,6 +486,7 @@ static const struct cmd_case {
 	const char *name;
 	unsigned long cmd;
 	size_t len;
+	size_t v1_len;		/* ABI version 1's size, if smaller than len */
 	__u32 flags_ok;		/* every other flag bit is EINVAL */
 	__u32 bind;		/* type of the bound filter; 0: unbound */
 	bool writes;		/* needs a descriptor open for writing */
@@ -503,11 +504,15 @@ static const struct cmd_case {
 	      .fills = true, .req = req_version, .check = check_version),
 	  .bad = { RESERVED_CASES(bloom_version) } },
 	{ CMD(CREATE, bloom_create, BLOOM_CREATE_F_ALL,
-	      .writes = true, .req = req_create, .check = check_create),
+	      .v1_len = BT_CREATE_V1_SIZE, .writes = true, .req = req_create, .check = check_create),
 	  .bad = {
 		RESERVED_CASES(bloom_create),
 		FIELD("bits without GEOMETRY", bloom_create, bits, 4096,
 		      EINVAL),
+		FIELD("generations without TIMEOUT", bloom_create,
+		      generations, 4, EINVAL),
+		FIELD("timeout_ms without TIMEOUT", bloom_create, timeout_ms,
+		      60000, EINVAL),
 		FIELD("hashes without GEOMETRY", bloom_create, hashes, 3,
 		      EINVAL),
 		FIELD_AT("hash_key without HASH_KEY", bloom_create, hash_key,
@@ -540,7 +545,7 @@ static const struct cmd_case {
 	      .req = req_name, .check = check_bind),
 	  .bad = { RESERVED_CASES(bloom_name), NAME_CASES(bloom_name, name) } },
 	{ CMD(INFO, bloom_info, 0,
-	      .fills = true, .req = req_info, .check = check_info),
+	      .v1_len = BT_INFO_V1_SIZE, .fills = true, .req = req_info, .check = check_info),
 	  .bad = {
 		RESERVED_CASES(bloom_info),
 		NAME_FIELD("name with a slash", bloom_info, name, "a/b",
@@ -741,13 +746,14 @@ static void apply_case(const struct field_case *fc, __u8 *buf,
 }
 
 /*
- * The size rules every command shares: smaller than the struct is EINVAL,
- * a larger size with a non-zero byte past it is E2BIG.
+ * The size rules every command shares: smaller than the struct of ABI
+ * version 1 is EINVAL, a larger size with a non-zero byte past it is E2BIG.
  */
 static void size_errors(struct __test_metadata *_metadata, int fd,
 			const struct cmd_case *c, const void *valid)
 {
-	const __u32 small[] = { 0, 1, 4, 8, c->len - 8, c->len - 1 };
+	const __u32 v1 = c->v1_len ?: c->len;
+	const __u32 small[] = { 0, 1, 4, 8, v1 - 8, v1 - 1 };
 	const struct { __u32 size; __u32 nonzero_at; } big[] = {
 		{ c->len + 1, c->len }, { c->len + 8, c->len + 7 },
 		{ 4096, 4095 },
@@ -944,6 +950,40 @@ TEST_F(ioctl, every_command_table)
 	}
 	munmap(edge, 4096);
 	munmap(ro_page, 4096);
+}
+
+/*
+ * A caller built against ABI version 1 passes the smaller CREATE and INFO
+ * structs: CREATE takes them, INFO fills that much and not a byte more.
+ */
+TEST_F(ioctl, abi_v1_sizes_taken)
+{
+	struct bloom_create c = bt_create_req("v1", BLOOM_TYPE_STANDARD,
+					      1000, 10000000, 0);
+	struct bloom_info full;
+	__u8 buf[BT_INFO_V1_SIZE + 8];
+	int fd = bt_open();
+
+	ASSERT_LE(0, fd);
+	c.size = BT_CREATE_V1_SIZE;
+	ASSERT_OK(ioctl(fd, BLOOM_IOC_CREATE, &c));
+	memset(&full, 0, sizeof(full));
+	full.size = sizeof(full);
+	set_name(full.name, "v1");
+	ASSERT_OK(ioctl(fd, BLOOM_IOC_INFO, &full));
+	memset(buf, 0xa5, sizeof(buf));
+	memcpy(buf, &full, BT_INFO_V1_SIZE);
+	memset(buf + offsetof(struct bloom_info, type), 0,
+	       BT_INFO_V1_SIZE - offsetof(struct bloom_info, type));
+	*(__u32 *)buf = BT_INFO_V1_SIZE;
+	ASSERT_OK(ioctl(fd, BLOOM_IOC_INFO, buf));
+	EXPECT_EQ(0, memcmp(buf + 8, (__u8 *)&full + 8, BT_INFO_V1_SIZE - 8));
+	EXPECT_EQ(0xa5, buf[BT_INFO_V1_SIZE]);
+	EXPECT_EQ(0xa5, buf[sizeof(buf) - 1]);
+	c.size = BT_CREATE_V1_SIZE - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(fd, BLOOM_IOC_CREATE, &c));
+	close(fd);
+	bt_destroy_all();
 }
 
 TEST_F(ioctl, unknown_commands_enotty)

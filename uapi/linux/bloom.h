@@ -341,8 +341,9 @@
  * filter changes): every key was applied, out_done is nkeys and out_hits is
  * right, only the bitmap is missing. ADD to a full d-left filter (ENOSPC)
  * or to a scalable filter that cannot grow (EDQUOT, ENOMEM, ENOSPC): the
- * first out_done keys were added and stay, with their result bits. And a batch whose filter is destroyed
- * during the call fails with ESTALE: what it had done went with the filter.
+ * first out_done keys were added and stay, with their result bits. And a
+ * batch whose filter is destroyed during the call fails with ESTALE: what it
+ * had done went with the filter.
  */
 #ifndef _UAPI_LINUX_BLOOM_H
 #define _UAPI_LINUX_BLOOM_H
@@ -366,6 +367,11 @@
 #define BLOOM_GROWTH_MIN	2	/* s: stage i + 1 holds s times stage i */
 #define BLOOM_GROWTH_MAX	16
 #define BLOOM_GROWTH_DEFAULT	2
+/* Expiring filters (see Expiring filters): the timeout and the generations. */
+#define BLOOM_TIMEOUT_MS_MIN	1000ULL		/* 1 s */
+#define BLOOM_TIMEOUT_MS_MAX	2147483000ULL	/* ipset's largest timeout */
+#define BLOOM_GENERATIONS_MIN	2
+#define BLOOM_GENERATIONS_MAX	16
 #define BLOOM_TIGHTENING_PPM_MIN	500000	/* r = 0.5 */
 #define BLOOM_TIGHTENING_PPM_MAX	950000	/* r = 0.95 */
 #define BLOOM_TIGHTENING_PPM_DEFAULT	850000	/* r = 0.85 */
@@ -468,6 +474,11 @@ struct bloom_version {
  * other sizing flag set.
  */
 #define BLOOM_CREATE_F_LIKE	(1U << 5)
+/*
+ * Bit 6: an expiring filter (see Expiring filters): keys are forgotten
+ * @timeout_ms after their last add, in @generations generations.
+ */
+#define BLOOM_CREATE_F_TIMEOUT	(1U << 6)
 #define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
 				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SCALABLE | \
 				 BLOOM_CREATE_F_SIZE | BLOOM_CREATE_F_LIKE)
@@ -499,7 +510,15 @@ struct bloom_version {
  * @keys: enum bloom_key_kind: what the keys are (see Key kinds), or
  *	BLOOM_KEYS_UNKNOWN (0): set by the first add of addresses. With
  *	BLOOM_CREATE_F_LIKE, 0 takes the kind of @like.
+ * @generations: with BLOOM_CREATE_F_TIMEOUT: G,
+ *	BLOOM_GENERATIONS_MIN..BLOOM_GENERATIONS_MAX, or 0 for the default;
+ *	else 0
+ * @timeout_ms: with BLOOM_CREATE_F_TIMEOUT: the timeout,
+ *	BLOOM_TIMEOUT_MS_MIN..BLOOM_TIMEOUT_MS_MAX; else 0
  * @reserved: must be 0
+ *
+ * A caller built against ABI version 1 passes the struct up to and
+ * including @generations (then named reserved and 0): it is taken.
  *
  * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
  * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
@@ -525,7 +544,9 @@ struct bloom_create {
 	__u32 growth;
 	__u32 tightening_ppm;
 	__u32 keys;
-	__u32 reserved;
+	__u32 generations;
+	__aligned_u64 timeout_ms;
+	__aligned_u64 reserved;
 };
 
 /**
@@ -605,7 +626,19 @@ struct bloom_name {
  * @address_fpp_ppb: out: the false-positive rate of such a lookup,
  *	1 - (1 - @estimated_fpp_ppb)^@address_lookups, at most L times the
  *	rate of one test
+ * @id: out: the filter's id, unique in its network namespace while the
+ *	filter exists; what BPF programs name it by (see BPF programs).
+ *	SWAP and RESTORE with BLOOM_RESTORE_F_REPLACE keep it.
+ * @generations: out: expiring: G; else 0
+ * @timeout_ms: out: expiring: the timeout; else 0
+ * @next_rotation_ms: out: expiring: milliseconds until the oldest
+ *	generation is cleared and becomes the newest; else 0
+ * @bpf_calls: out: lookups BPF programs made in the filter (kfuncs)
+ * @bpf_hits: out: of those, lookups that answered "may be present"
  * @reserved: in: must be 0; out: 0
+ *
+ * A caller built against ABI version 1 passes the struct up to and
+ * including @generations (then named reserved): it gets that much.
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
  * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
@@ -648,6 +681,12 @@ struct bloom_info {
 	__aligned_u64 prefixes6[2];
 	__u32 address_lookups;
 	__u32 address_fpp_ppb;
+	__u32 id;
+	__u32 generations;
+	__aligned_u64 timeout_ms;
+	__aligned_u64 next_rotation_ms;
+	__aligned_u64 bpf_calls;
+	__aligned_u64 bpf_hits;
 	__aligned_u64 reserved;
 };
 
@@ -802,7 +841,8 @@ struct bloom_pair {
  * @hashes: its k
  * @estimated_fpp_ppb: its rate estimated from its bits now, as struct
  *	bloom_info's @estimated_fpp_ppb is for a filter of its type
- * @reserved: 0
+ * @age_ms: expiring: milliseconds since this generation became the newest
+ *	(at most BLOOM_TIMEOUT_MS_MAX x 2 fits); else 0
  */
 struct bloom_stage {
 	__aligned_u64 capacity;
@@ -812,7 +852,7 @@ struct bloom_stage {
 	__u32 fpp_ppb;
 	__u32 hashes;
 	__u32 estimated_fpp_ppb;
-	__u32 reserved;
+	__u32 age_ms;
 };
 
 /**
