@@ -18,13 +18,12 @@ failed=0
 echo "TAP version 13"
 
 cleanup() {
-	for f in $(timeout 30 bloomctl list -n 2>/dev/null | grep "^$P"); do
-		timeout 30 bloomctl destroy "$f" >/dev/null 2>&1
-	done
+	destroy_ours
 	rm -rf "$W"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+. "$(dirname "$0")/lib.sh"
 
 result() {	# result OK|FAIL DESC
 	n=$((n + 1))

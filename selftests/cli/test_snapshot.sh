@@ -32,13 +32,12 @@ echo "TAP version 13"
 
 cleanup() {
 	[ -c /dev/bloom ] || insmod "$MOD" 2>/dev/null
-	for f in $(timeout 30 bloomctl list -n 2>/dev/null | grep "^$P"); do
-		timeout 30 bloomctl destroy "$f" >/dev/null 2>&1
-	done
+	destroy_ours
 	rm -rf "$W"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+. "$(dirname "$0")/lib.sh"
 
 . "$(dirname "$0")/../tap.sh"
 bc() { timeout "$LIMIT" bloomctl "$@" 2>"$W/err"; }
