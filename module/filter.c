@@ -7,6 +7,7 @@
  * directory, this file its lifetime.
  */
 #include <linux/atomic.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
@@ -254,16 +255,51 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 	return ret;
 }
 
+/*
+ * A scalable filter's flush: a new chain of the same parameters, hash key
+ * and key kind, with its first stage empty, published in place of @old
+ * (which the caller retires). Stages are never taken away from a store
+ * that lock-free readers may hold; the old ones go with the old store,
+ * after a grace period. The new first stage is charged while the old
+ * stages still are: -EDQUOT or -ENOMEM, and nothing changed, when it does
+ * not fit beside them. Called under @f->write_lock.
+ */
+static int bloom_filter_flush_chain(struct bloom_filter *f,
+				    struct bloom_store *old)
+{
+	u8 key[BLOOM_CORE_HASH_KEY_LEN];
+	struct bloom_store *s;
+
+	bloom_hash_key_to_bytes(&old->core.key, key);
+	s = bloom_store_new_chain(old->acct, &old->core.scale->p, key);
+	memzero_explicit(key, sizeof(key));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	s->nb.kind = READ_ONCE(old->nb.kind);
+	rcu_assign_pointer(f->store, s);
+	return 0;
+}
+
 int bloom_filter_flush(struct bloom_filter *f)
 {
 	struct bloom_store *s;
+	bool replaced = false;
 	int ret;
 
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
 	s = bloom_filter_store_locked(f);
-	ret = s ? bloom_store_clear(s) : -ESTALE;
+	if (!s) {
+		ret = -ESTALE;
+	} else if (bloom_core_is_scalable(&s->core)) {
+		ret = bloom_filter_flush_chain(f, s);
+		replaced = !ret;
+	} else {
+		ret = bloom_store_clear(s);
+	}
 	mutex_unlock(&f->write_lock);
+	if (replaced)
+		bloom_store_retire(s);
 	return ret;
 }
 

@@ -142,7 +142,11 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b);
  * scalable), -ESTALE, -EINTR.
  */
 int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src);
-/* Every key and statistic to zero, in place: -EOPNOTSUPP, -ESTALE, -EINTR. */
+/*
+ * Every key and statistic to zero, in place; a scalable filter gets a new
+ * chain with its first stage only (the others are freed), which may fail
+ * with -EDQUOT or -ENOMEM, changing nothing. Also -ESTALE, -EINTR.
+ */
 int bloom_filter_flush(struct bloom_filter *f);
 /*
  * The newest stage of @f's store is full: the store adds the next one,

@@ -230,8 +230,8 @@ check "  it holds the snapshot's keys" bc test "$P-s1" -q one
 check "restore --replace creates a missing filter" \
 	bc restore "$W/s2.snap" --name "$P-s3" --replace
 bc swap "$P-s1" "$P-counting"
-check "swapping filters of different types is refused" \
-	grep -q "same type" "$W/err"
+check "swapping filters of different types is refused, naming both types" \
+	grep -q "their types differ: $P-s1 is standard, $P-counting counting" "$W/err"
 
 # build into a d-left filter too small: the line of the first key that did
 # not fit, as add names lines (FILE:LINE), and how many keys fit before it

@@ -113,7 +113,7 @@ static const struct verb verbs[] = {
 	  "the keys before it are added, none after.\n" },
 	{ "test", cmd_test,
 	  "test NAME [--ipv4|--ipv6] [-q] KEY...\n"
-	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--absent] [-v] -f FILE",
+	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--absent] [-q] [-v] -f FILE",
 	  "Asks filter NAME about keys.\n"
 	  "With KEYs, prints \"KEY: may be present\" or \"KEY: absent\" for each.\n"
 	  "With -f FILE, works as a filter: prints the lines that may be present\n"
@@ -125,7 +125,7 @@ static const struct verb verbs[] = {
 	  "      --absent      with -f: print the lines that are definitely absent\n"
 	  "      --skip-empty  skip empty lines instead of stopping at them\n"
 	  "      --ipv4/--ipv6 keys are addresses, as with add\n"
-	  "  -q, --quiet       with KEYs: print nothing, only set the exit status\n"
+	  "  -q, --quiet       print nothing, only set the exit status (keys or -f)\n"
 	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n" },
 	{ "del", cmd_del,
 	  "del NAME [--ipv4|--ipv6] KEY...\n"
@@ -150,7 +150,8 @@ static const struct verb verbs[] = {
 	  "  -j, --json        as a JSON object\n" },
 	{ "list", cmd_list,
 	  "list [-n | --json]",
-	  "Lists the filters: a table of name, type, capacity, count and memory.\n"
+	  "Lists the filters: a table of name, type, key kind (KEYS), capacity,\n"
+	  "count and memory.\n"
 	  "  -n, --names-only  one name per line\n"
 	  "  -j, --json        a JSON array of the objects 'info --json' prints\n" },
 	{ "destroy", cmd_destroy,
@@ -195,19 +196,26 @@ static const struct verb verbs[] = {
 	  "present\" for every key of either. The two need the same type, geometry\n"
 	  "and hash key (create SRC with 'create SRC --like DST', or restore both\n"
 	  "from one snapshot). Counting counters add up (and stay at 15 once\n"
-	  "there); dleft filters cannot be merged. Needs CAP_NET_ADMIN.\n" },
+	  "there); dleft and scalable filters cannot be merged. A refusal says\n"
+	  "which of type, scalable or not, key kind, geometry or hash key differs.\n"
+	  "DST and SRC must be two filters: the same name twice is a usage error\n"
+	  "(exit 2), as for swap. Needs CAP_NET_ADMIN.\n" },
 	{ "swap", cmd_swap,
 	  "swap NAME1 NAME2",
 	  "Exchanges the contents of two filters of the same type in one step, as\n"
 	  "ipset's swap: keys, geometry, hash key and statistics change places; the\n"
 	  "names and the programs bound to them stay. Replace a live filter without\n"
-	  "a gap: fill or restore a new one, swap, destroy the old. Needs\n"
-	  "CAP_NET_ADMIN.\n" },
+	  "a gap: fill or restore a new one, swap, destroy the old. The two must\n"
+	  "be of one type, both scalable or neither, with keys of one kind (a\n"
+	  "refusal says which differs), and two filters: the same name twice is a\n"
+	  "usage error (exit 2), as for merge. Needs CAP_NET_ADMIN.\n" },
 	{ "flush", cmd_flush,
 	  "flush NAME",
 	  "Removes every key of filter NAME; it keeps its name, geometry and hash\n"
 	  "key, and its statistics restart from zero. Needs CAP_NET_ADMIN. Adds\n"
-	  "running during the flush may be kept or not.\n" },
+	  "running during the flush may be kept or not. A scalable filter goes\n"
+	  "back to its first stage, empty, and the other stages' memory is freed\n"
+	  "(the new first stage must fit under max_memory beside the old ones).\n" },
 	{ "build", cmd_build,
 	  "build FILE --name NAME [--type T] --capacity N --fpp P -f KEYS\n"
 	  "       [--hash-key HEX32 | --hash-key-file F] [--ipv4|--ipv6]\n"

@@ -416,7 +416,13 @@ int bloom_restore(int fd, const void *buf, size_t len, const char *name,
  */
 int bloom_merge(int fd, const char *dst, const char *src);
 
-/* Removes every key of @name, keeping its geometry and hash key. */
+/*
+ * Removes every key of @name, keeping its geometry and hash key; its
+ * statistics restart from zero. A scalable filter goes back to its first
+ * stage, empty, and the memory of the others is given back; the new first
+ * stage is made before the old stages go, so this may fail with -EDQUOT
+ * or -ENOMEM (nothing changed then).
+ */
 int bloom_flush(int fd, const char *name);
 
 /*

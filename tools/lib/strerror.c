@@ -64,6 +64,8 @@ static const char *filter_error(enum bloom_op op, int err)
 	case EDQUOT:
 		if (op == BLOOM_OP_ADD)
 			return "scalable filter %s cannot grow: its next stage would take the bloom module over its memory limit (the keys added before stay): destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
+		if (op == BLOOM_OP_FLUSH)
+			return "%s: a flush of a scalable filter makes its first stage anew before the old stages are freed, and that stage would take the bloom module over its memory limit (nothing was changed): destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 		if (op == BLOOM_OP_SAVE)
 			return "%s: a save copies the filter into kernel memory first, and the copy would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 		return "%s: the filter would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
@@ -82,7 +84,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		if (op == BLOOM_OP_SAVE || op == BLOOM_OP_RESTORE)
 			return "%s: snapshots need a little-endian machine";
 		if (op == BLOOM_OP_FLUSH)
-			return "%s: a scalable filter cannot be flushed: destroy it and create it again";
+			return "%s: this bloom module is older and cannot flush a scalable filter: update the module, or destroy the filter and create it again";
 		if (op == BLOOM_OP_STAGES)
 			return "filter %s is not scalable: only scalable filters have stages";
 		return "%s: this filter's type cannot do this operation";

@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP 13 test of bloomctl at the edges of its verbs: refusals of merge,
+# swap and restore --replace that say what differs; merge and swap of a
+# filter with itself; test -q with files; the KEYS column of list; flush
+# of a scalable filter. Runs as root with bloom.ko loaded and
+# bloomctl on PATH, e.g.
+#   selftests/vm/run.sh -- selftests/cli/test_edges.sh
+# Exits 0 iff every check passes; destroys every filter it made.
+
+LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
+P=edge$$				# prefix of every filter made here
+SYS=/sys/class/misc/bloom
+W=$(mktemp -d) || exit 1
+PY=$(command -v /usr/bin/python3 || command -v python3)
+K=000102030405060708090a0b0c0d0e0f
+n=0
+failed=0
+
+echo "TAP version 13"
+
+cleanup() {
+	[ -n "${maxmem-}" ] && echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+	destroy_ours
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+require_device
+
+# --- merge, swap, restore --replace: which of the properties differs -----
+# a, b: alike but for the hash key; c: another geometry; d: counting;
+# s: strings, v: IPv4 keys (both of a's geometry and hash key)
+geo="--capacity 8 --fpp 0.1 --bits 64 --hashes 1"
+run create ${P}a $geo --hash-key $K
+run create ${P}b $geo --hash-key f${K#0}
+run create ${P}c --capacity 8 --fpp 0.1 --bits 128 --hashes 2 --hash-key $K
+run create ${P}d --type counting $geo --hash-key $K
+run create ${P}s $geo --hash-key $K --keys strings
+run create ${P}v $geo --hash-key $K --keys ipv4
+expect_err "merge of filters that differ only in their hash key names the hash key" 3 \
+	"cannot merge ${P}b into ${P}a: their type and geometry are alike, so their hash keys differ; .*create ${P}b --like ${P}a" \
+	merge ${P}a ${P}b
+expect_err "merge of filters of other geometries names both geometries" 3 \
+	"cannot merge ${P}c into ${P}a: their geometries differ: ${P}a has 64 bits and 1 hashes, ${P}c 128 bits and 2 hashes" \
+	merge ${P}a ${P}c
+expect_err "merge of filters of other types names both types" 3 \
+	"cannot merge ${P}d into ${P}a: their types differ: ${P}a is standard, ${P}d counting" \
+	merge ${P}a ${P}d
+expect_err "merge of filters of other key kinds names both kinds" 3 \
+	"cannot merge ${P}v into ${P}s: their key kinds differ: ${P}s holds strings, ${P}v IPv4 addresses" \
+	merge ${P}s ${P}v
+run create ${P}l1 --type dleft --capacity 100 --fpp 0.01
+run create ${P}l2 --like ${P}l1
+expect_err "merge of two alike dleft filters says dleft filters cannot be merged" 3 \
+	"cannot merge ${P}l2 into ${P}l1: dleft filters cannot be merged" merge ${P}l1 ${P}l2
+expect_err "swap of filters of other key kinds names both kinds" 3 \
+	"cannot swap ${P}s and ${P}v: their key kinds differ: ${P}s holds strings, ${P}v IPv4 addresses" \
+	swap ${P}s ${P}v
+run save ${P}d "$W/d.bloom"
+expect_err "restore --replace of a counting snapshot onto a standard filter names both types" 3 \
+	"d.bloom cannot replace the contents of filter ${P}a: their types differ: ${P}a is standard, the snapshot .*d.bloom counting" \
+	restore "$W/d.bloom" --name ${P}a --replace
+run save ${P}v "$W/v.bloom"
+expect_err "restore --replace of a snapshot of IPv4 keys onto a filter of strings names both kinds" 3 \
+	"cannot replace the contents of filter ${P}s: their key kinds differ: ${P}s holds strings, the snapshot .*v.bloom IPv4 addresses" \
+	restore "$W/v.bloom" --name ${P}s --replace
+
+# --- merge and swap of a filter with itself: one rule --------------------
+expect_err "merge of a filter into itself is a usage error" 2 \
+	"merge names filter ${P}a twice: merge takes two different filters" merge ${P}a ${P}a
+expect_err "swap of a filter with itself is a usage error too" 2 \
+	"swap names filter ${P}a twice: swap takes two different filters" swap ${P}a ${P}a
+
+# --- test -q with files ---------------------------------------------------
+run add ${P}a k1 k2 k3
+printf 'k1\nk2\n' >"$W/present"
+printf 'k1\nnever-added-1\nnever-added-2\n' >"$W/mixed"
+run test -q ${P}a -f "$W/present"
+check "test -q -f: every line present: exit 0, nothing printed" \
+	sh -c "[ $rc = 0 ] && [ ! -s '$W/out' ] && [ ! -s '$W/err' ]"
+run test -q ${P}a -f "$W/mixed"
+check "test -q -f: a line absent: exit 1, nothing printed" \
+	sh -c "[ $rc = 1 ] && [ ! -s '$W/out' ] && [ ! -s '$W/err' ]"
+run test -q ${P}a --absent -f "$W/mixed"
+check "test -q --absent -f: exit 1, nothing printed" \
+	sh -c "[ $rc = 1 ] && [ ! -s '$W/out' ]"
+run add ${P}v --ipv4 10.0.0.1 192.0.2.0/24
+printf '10.0.0.1\n192.0.2.77\n' >"$W/v4"
+run test -q ${P}v --ipv4 -f "$W/v4"
+check "test -q --ipv4 -f: exit 0, nothing printed" \
+	sh -c "[ $rc = 0 ] && [ ! -s '$W/out' ]"
+printf '10.0.0.1\n10.9.9.9\n' >"$W/v4b"
+run test -q ${P}v --ipv4 -f "$W/v4b"
+check "test -q --ipv4 -f with an absent address: exit 1, nothing printed" \
+	sh -c "[ $rc = 1 ] && [ ! -s '$W/out' ]"
+
+# --- list: the key kind of each filter -------------------------------------
+run list
+check "list has a KEYS column: the kind of each filter" \
+	sh -c "[ $rc = 0 ] && grep -Eq '^NAME +TYPE +KEYS +CAPACITY ' '$W/out' && grep -Eq '^${P}v +standard +ipv4 +8 ' '$W/out' && grep -Eq '^${P}s +standard +strings +8 ' '$W/out' && grep -Eq '^${P}a +standard +unknown +8 ' '$W/out'"
+
+# --- flush of a scalable filter ---------------------------------------------
+run create ${P}g --capacity 1000 --fpp 0.001 --scalable
+seq 1 5000 | sed 's/^/url-/' >"$W/urls"
+run add ${P}g -f "$W/urls"
+mem3=$(sysval ${P}g memory_bytes)
+check "a scalable filter fed 5x its capacity has 3 stages" \
+	sh -c "[ '$(sysval ${P}g stages)' = 3 ]"
+maxmem=$(cat /sys/module/bloom/parameters/max_memory)
+cat $SYS/memory_used >/sys/module/bloom/parameters/max_memory
+expect_err "flush without room for the new first stage fails, saying why, and changes nothing" 3 \
+	"flush of a scalable filter makes its first stage anew.*nothing was changed" flush ${P}g
+echo "$maxmem" >/sys/module/bloom/parameters/max_memory
+check "  the filter still has its 3 stages and its keys" \
+	sh -c "[ '$(sysval ${P}g stages)' = 3 ] && bloomctl test -q ${P}g -f '$W/urls'"
+expect "flush of a scalable filter" 0 flush ${P}g
+check "  leaves one stage, no keys, less memory" \
+	sh -c "[ '$(sysval ${P}g stages)' = 1 ] && [ '$(sysval ${P}g count)' = 0 ] && [ '$(sysval ${P}g adds)' = 0 ] && [ '$(sysval ${P}g memory_bytes)' -lt '$mem3' ]"
+run test ${P}g --absent -f "$W/urls"
+check "  every key of before is absent" sh -c "[ $rc = 1 ] && cmp -s '$W/urls' '$W/out'"
+run add ${P}g -f "$W/urls"
+check "  and it grows again: 3 stages, every key present" \
+	sh -c "[ $rc = 0 ] && [ '$(sysval ${P}g stages)' = 3 ] && bloomctl test -q ${P}g -f '$W/urls'"
+
+# --- the end ----------------------------------------------------------------
+for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done
+check "every filter made here was destroyed" sh -c "! bloomctl list -n | grep -q '^$P'"
+
+echo "1..$n"
+[ "$failed" = 0 ] && echo "# all $n passed" || echo "# $failed of $n failed"
+[ "$failed" = 0 ]
