@@ -4,7 +4,8 @@
 # TAP 13 test of bloomctl at the edges of its verbs: refusals of merge,
 # swap and restore --replace that say what differs; merge and swap of a
 # filter with itself; test -q with files; the KEYS column of list; flush
-# of a scalable filter. Runs as root with bloom.ko loaded and
+# of a scalable filter; calc's wording, caps, tables and the rate of an
+# address in a filter of netblocks. Runs as root with bloom.ko loaded and
 # bloomctl on PATH, e.g.
 #   selftests/vm/run.sh -- selftests/cli/test_edges.sh
 # Exits 0 iff every check passes; destroys every filter it made.
@@ -127,6 +128,65 @@ check "  every key of before is absent" sh -c "[ $rc = 1 ] && cmp -s '$W/urls' '
 run add ${P}g -f "$W/urls"
 check "  and it grows again: 3 stages, every key present" \
 	sh -c "[ $rc = 0 ] && [ '$(sysval ${P}g stages)' = 3 ] && bloomctl test -q ${P}g -f '$W/urls'"
+
+# --- calc: numbers that add up, caps that are said, tables that align -------
+expect_err "calc --memory 1 --capacity 10: the memory that fits, and its true bits per key" 2 \
+	"10 keys do not fit .*give --memory 64 or more \(64 B, 51\.20 bits of memory per key\)" \
+	calc --memory 1 --capacity 10 --type standard
+expect_err "calc --bits-per-key 1 --capacity 10: the bits per key that fit" 2 \
+	"10 keys do not fit .*give --bits-per-key [0-9.]+ or more \(a table of 64 bytes" \
+	calc --bits-per-key 1 --capacity 10 --type standard
+run calc --memory 100G --fpp 0.01
+check "calc --memory 100G says the capacity is capped at the most keys a filter may have" \
+	sh -c "[ $rc = 0 ] && grep -q '^standard  *4294967295 ' '$W/out' && grep -q '^note: --memory holds more keys than a filter may have (4294967295): CAPACITY is capped there' '$W/out'"
+run calc --memory 100G --fpp 0.01 --type blocked --json
+check "  and --json says capacity_capped" \
+	"$PY" -c "import json; d = json.load(open('$W/out')); assert d['capacity_capped'] is True and d['capacity'] == 4294967295, d"
+run calc --memory 1M --fpp 0.01 --type blocked --json
+check "  (not capped when it is not)" \
+	"$PY" -c "import json; d = json.load(open('$W/out')); assert d['capacity_capped'] is False, d"
+expect_err "calc --scalable --fpp 1e-9 says which rate would work" 2 \
+	"would be under 1 ppb; give --fpp 7e-09 or more" \
+	calc --scalable --capacity 1000 --fpp 1e-9
+run calc --scalable --capacity 1000 --fpp 7e-9 --type standard --json
+check "  and that rate works" sh -c "[ $rc = 0 ]"
+# a table whose numbers are as wide as they get: every row as long as the header
+run calc --capacity 10 --bits-per-key 4000000
+check "calc's table stays aligned for the widest numbers (every row as long as the header)" \
+	sh -c "[ $rc = 0 ] && head -n 5 '$W/out' | awk '{ print length(\$0) }' | sort -u | wc -l | grep -qx 1"
+run calc --scalable --capacity 4G --fpp 0.5 --growth 16
+check "calc --scalable's table stays aligned for 10-digit capacities" \
+	sh -c "[ $rc = 0 ] && sed -n '3,4p' '$W/out' | awk '{ print length(\$0) }' | sort -u | wc -l | grep -qx 1 && grep -q ' 1 stage at most' '$W/out'"
+
+# --- calc --netblock-lengths: the rate of an address -----------------------------
+run calc --capacity 1M --fpp 0.01 --netblock-lengths 12 --type standard --json
+check "calc --netblock-lengths 12: 13 lookups, address rate 1 - 0.99^13, sizing rate 0.01/13" \
+	"$PY" -c "
+import json
+d = json.load(open('$W/out'))
+assert d['address_lookups'] == 13, d
+assert abs(d['address_fpp'] - (1 - 0.99 ** 13)) < 1e-6, d
+assert abs(d['address_sizing_fpp'] - 0.01 / 13) < 1e-9, d
+"
+run calc --capacity 1M --fpp 0.01 --netblock-lengths 12
+check "  the table has ADDR FPP and says how to size for an address rate" \
+	sh -c "[ $rc = 0 ] && grep -Eq '^TYPE .* ADDR FPP$' '$W/out' && grep -Eq '^standard .* 0\.1225$' '$W/out' && grep -q 'size with --fpp P/13 (for 0.01: --fpp 0.0007692)' '$W/out'"
+expect_err "calc --netblock-lengths 200 is refused with the bounds" 2 \
+	"bad number of netblock lengths '200': give 0 to 128" \
+	calc --capacity 1M --fpp 0.01 --netblock-lengths 200
+# what info says of a filter holding netblocks of 2 lengths: the same formula
+run create ${P}n --capacity 1000 --fpp 0.01
+run add ${P}n --ipv4 10.0.0.1 10.1.0.0/16 10.2.3.0/24
+run info --json ${P}n
+cp "$W/out" "$W/n.info"
+run calc --capacity 1000 --fpp 0.01 --netblock-lengths 2 --type standard --json
+check "  the lookups calc counts for 2 lengths are the ones info counts" \
+	"$PY" -c "
+import json
+c = json.load(open('$W/out'))
+i = json.load(open('$W/n.info'))
+assert c['address_lookups'] == i['address_lookups'] == 3, (c, i)
+"
 
 # --- the end ----------------------------------------------------------------
 for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done
