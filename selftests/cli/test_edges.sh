@@ -4,8 +4,9 @@
 # TAP 13 test of bloomctl at the edges of its verbs: refusals of merge,
 # swap and restore --replace that say what differs; merge and swap of a
 # filter with itself; test -q with files; the KEYS column of list; flush
-# of a scalable filter; calc's wording, caps, tables and the rate of an
-# address in a filter of netblocks. Runs as root with bloom.ko loaded and
+# of a scalable filter; inspect of a snapshot file; calc's wording, caps,
+# tables and the rate of an address in a filter of netblocks; build's
+# sizing options and feeds. Runs as root with bloom.ko loaded and
 # bloomctl on PATH, e.g.
 #   selftests/vm/run.sh -- selftests/cli/test_edges.sh
 # Exits 0 iff every check passes; destroys every filter it made.
@@ -129,6 +130,48 @@ run add ${P}g -f "$W/urls"
 check "  and it grows again: 3 stages, every key present" \
 	sh -c "[ $rc = 0 ] && [ '$(sysval ${P}g stages)' = 3 ] && bloomctl test -q ${P}g -f '$W/urls'"
 
+# --- inspect: a snapshot's header, without the module ------------------------
+run save ${P}v "$W/v.bloom"
+run --device "$W/nodev" inspect "$W/v.bloom"
+check "inspect reads a snapshot without the module: name, type, key kind, netblock lengths" \
+	sh -c "[ $rc = 0 ] && grep -q '^name: *${P}v$' '$W/out' && grep -q '^type: *standard$' '$W/out' && grep -q '^keys: *ipv4$' '$W/out' && grep -q '^ipv4 netblocks: */24$' '$W/out' && grep -q '^file size: .*(complete)' '$W/out' && grep -q '^checked: *the header only' '$W/out'"
+run info --json ${P}v
+cp "$W/out" "$W/v.info"
+run inspect --json "$W/v.bloom"
+check "inspect --json agrees with info --json of the filter saved" \
+	"$PY" -c "
+import json
+s = json.load(open('$W/out'))
+i = json.load(open('$W/v.info'))
+for k in ('name', 'type', 'keys', 'capacity', 'fpp_ppb', 'bits', 'hashes', 'count', 'adds', 'prefixes4'):
+    assert s[k] == i[k], (k, s[k], i[k])
+assert s['complete'] is True and s['checked'] is False, s
+assert s['file_bytes'] == s['header_bytes'] + s['payload_bytes'], s
+"
+run save ${P}g "$W/g.bloom"
+run inspect --json --check "$W/g.bloom"
+check "inspect --json --check of a scalable snapshot: its stages, as sysfs has them" \
+	"$PY" -c "
+import json
+s = json.load(open('$W/out'))
+assert s['scalable'] is True and s['checked'] is True, s
+assert s['stage_count'] == len(s['stages']) == $(sysval ${P}g stages), s
+assert [t['capacity'] for t in s['stages']] == [int(x) for x in '$(sysval ${P}g stage_capacity)'.split()], s
+"
+ghb=$("$PY" -c "import json; print(json.load(open('$W/out'))['header_bytes'])")
+head -c $((ghb + 10)) "$W/g.bloom" >"$W/short.bloom"
+run inspect "$W/short.bloom"
+check "inspect of a truncated snapshot shows its header and says it is truncated" \
+	sh -c "[ $rc = 0 ] && grep -q '^file size: *$((ghb + 10)) bytes (truncated' '$W/out'"
+expect_err "inspect --check of a truncated snapshot exits 3 saying so" 3 \
+	"short.bloom: truncated snapshot" inspect --check "$W/short.bloom"
+printf 'hello\n' >"$W/text.bloom"
+expect_err "inspect of a file that is no snapshot exits 3 saying so" 3 \
+	"text.bloom: .*not a bloom snapshot" inspect "$W/text.bloom"
+runin "$W/v.bloom" inspect -
+check "inspect - reads standard input" \
+	sh -c "[ $rc = 0 ] && grep -q '^name: *${P}v$' '$W/out'"
+
 # --- calc: numbers that add up, caps that are said, tables that align -------
 expect_err "calc --memory 1 --capacity 10: the memory that fits, and its true bits per key" 2 \
 	"10 keys do not fit .*give --memory 64 or more \(64 B, 51\.20 bits of memory per key\)" \
@@ -187,6 +230,76 @@ c = json.load(open('$W/out'))
 i = json.load(open('$W/n.info'))
 assert c['address_lookups'] == i['address_lookups'] == 3, (c, i)
 "
+
+# --- build: sizing by any two, feeds of addresses and netblocks -------------------
+seq 1 3000 | sed 's/^/bk-/' >"$W/bkeys"
+for sz in "--memory 64Ki --fpp 0.01" "--capacity 5000 --bits-per-key 12" \
+	"--capacity 5000 --memory 8Ki"; do
+	for t in standard blocked counting dleft; do
+		# shellcheck disable=SC2086 # $sz holds two options and their values
+		timeout "$LIMIT" bloomctl calc --type $t $sz --json >"$W/calc.json" 2>"$W/err"
+		# shellcheck disable=SC2086
+		run build "$W/sz.bloom" --name ${P}z --type $t $sz -f "$W/bkeys"
+		brc=$rc
+		run inspect --json "$W/sz.bloom"
+		check "build --type $t $sz sizes as calc does" \
+			"$PY" -c "
+import json
+c = json.load(open('$W/calc.json'))
+s = json.load(open('$W/out'))
+assert $brc == 0, 'build exit $brc'
+for k in ('capacity', 'fpp_ppb', 'bits', 'hashes'):
+    assert c[k] == s[k], (k, c[k], s[k])
+"
+	done
+done
+expect_err "build with three sizes is refused as create refuses it" 2 \
+	"give two of --capacity, --fpp, --bits-per-key and --memory \(3 given\)" \
+	build "$W/x.bloom" --name x --capacity 10 --fpp 0.01 --memory 1M -f "$W/bkeys"
+# a feed with netblocks, comments and ipset lines: the very bits add puts in
+cat >"$W/feed4" <<'FEED'
+# a blocklist
+203.0.113.7
+198.51.100.0/24 ; a netblock
+create drop hash:net family inet
+add drop 192.0.2.0/25
+
+10.0.0.0/8
+FEED
+run create ${P}f --capacity 1000 --fpp 0.001 --hash-key $K
+run add ${P}f --ipv4 -f "$W/feed4"
+run save ${P}f "$W/kf.bloom"
+echo $K >"$W/hk"
+run build "$W/bf.bloom" --name ${P}f --capacity 1000 --fpp 0.001 --hash-key-file "$W/hk" --ipv4 -f "$W/feed4"
+check "build --ipv4 of a feed with netblocks, comments and ipset lines exits 0" sh -c "[ $rc = 0 ]"
+run inspect --json "$W/bf.bloom"
+cp "$W/out" "$W/bf.json"
+run inspect --json "$W/kf.bloom"
+cp "$W/out" "$W/kf.json"
+check "  its key kind, netblock lengths and keys are the kernel filter's" \
+	"$PY" -c "
+import json
+b = json.load(open('$W/bf.json'))
+k = json.load(open('$W/kf.json'))
+assert b['keys'] == k['keys'] == 'ipv4', (b, k)
+assert b['prefixes4'] == k['prefixes4'] == [25, 24, 8], (b, k)
+assert b['adds'] == k['adds'] == 4 and b['header_bytes'] == k['header_bytes'], (b, k)
+"
+hb=$("$PY" -c "import json; print(json.load(open('$W/bf.json'))['header_bytes'])")
+tail -c +$((hb + 1)) "$W/bf.bloom" >"$W/bf.payload"
+tail -c +$((hb + 1)) "$W/kf.bloom" >"$W/kf.payload"
+check "  and its payload is byte for byte the kernel filter's" \
+	sh -c "[ -s '$W/bf.payload' ] && cmp -s '$W/bf.payload' '$W/kf.payload'"
+run restore "$W/bf.bloom" --name ${P}r
+run test ${P}r --ipv4 198.51.100.200 10.200.1.1 192.0.2.100
+check "  restored, it answers for addresses inside its netblocks" sh -c "[ $rc = 0 ]"
+expect_err "  and refuses a test without --ipv4, as a filter fed by add does" 3 \
+	"holds IPv4 addresses.*give --ipv4" test ${P}r 10.0.0.1
+printf '10.0.0.1\n10.0.0.300\n' >"$W/bad4"
+expect_err "build --ipv4 stops at a bad line, naming FILE:LINE, and writes nothing" 3 \
+	"bad4:2: .*nothing was written" \
+	build "$W/bad.bloom" --name x --capacity 10 --fpp 0.01 --ipv4 -f "$W/bad4"
+check "  (no file)" test ! -e "$W/bad.bloom"
 
 # --- the end ----------------------------------------------------------------
 for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done

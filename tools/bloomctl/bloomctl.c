@@ -225,7 +225,7 @@ static const struct verb verbs[] = {
 	  "back to its first stage, empty, and the other stages' memory is freed\n"
 	  "(the new first stage must fit under max_memory beside the old ones).\n" },
 	{ "build", cmd_build,
-	  "build FILE --name NAME [--type T] --capacity N --fpp P -f KEYS\n"
+	  "build FILE --name NAME [--type T] SIZE -f KEYS\n"
 	  "       [--hash-key HEX32 | --hash-key-file F] [--ipv4|--ipv6]\n"
 	  "       [--skip-empty] [--threads N] [-v]",
 	  "Builds a filter from a key file without the module, with the kernel's\n"
@@ -234,19 +234,36 @@ static const struct verb verbs[] = {
 	  "holds the hash key). 'bloomctl restore FILE' loads it in one call.\n"
 	  "  -n, --name NAME      the filter's name in the snapshot\n"
 	  "  -t, --type T         standard (default), blocked, counting, dleft\n"
+	  "SIZE is any two of these, as for create (calc shows what they give):\n"
 	  "  -c, --capacity N     keys the filter is sized for\n"
 	  "  -p, --fpp P          false-positive rate wanted at N keys (0.01 or 1%)\n"
+	  "      --bits-per-key B bits (counting: counters) per key of capacity\n"
+	  "  -M, --memory BYTES   the most the table may take (256Mi, 1G)\n"
+	  "      --hashes K       standard, counting: a fixed number of hashes\n"
 	  "  -f, --file KEYS      one key per line ('-': standard input), as add -f\n"
 	  "      --hash-key H     the 128-bit SipHash key as 32 hex digits\n"
 	  "      --hash-key-file F  the key from a file: 32 hex digits or 16 bytes\n"
 	  "                       (default: random). With the key of a kernel\n"
 	  "                       filter of the same type and size, the bits are\n"
 	  "                       exactly those 'bloomctl add -f' would set there\n"
-	  "      --ipv4/--ipv6    keys are addresses, as with add\n"
+	  "      --ipv4/--ipv6    a feed of addresses and netblocks, as add reads\n"
+	  "                       it ('#' and ';' comments, ipset save lines); the\n"
+	  "                       snapshot keeps the key kind and the lengths\n"
 	  "      --skip-empty     skip empty lines instead of stopping at them\n"
 	  "      --threads N      hashing threads (default: the online CPUs)\n"
 	  "  -v, --verbose        print keys, time and rate on stderr\n"
 	  "A bad line stops the command and nothing is written.\n" },
+	{ "inspect", cmd_inspect,
+	  "inspect FILE [--json] [--check]",
+	  "Shows what snapshot FILE ('-': standard input) holds, from its header\n"
+	  "alone, without the module and without reading the payload: name, type,\n"
+	  "key kind and netblock lengths, capacity, rate, geometry or stages, the\n"
+	  "statistics when it was saved, and whether the file's size is the one\n"
+	  "its header gives. A file that is no snapshot, or whose header is\n"
+	  "damaged, exits 3 saying why.\n"
+	  "  -j, --json        a JSON object instead (keys as 'info --json' names\n"
+	  "                    them where they mean the same)\n"
+	  "  -c, --check       read and check the whole file, as restore does\n" },
 	{ "version", cmd_version,
 	  "version [--json]",
 	  "Prints bloomctl's and libbloom's versions, then the module's ABI\n"

@@ -210,6 +210,7 @@ int cmd_restore(const char *dev, int argc, char **argv);
 int cmd_merge(const char *dev, int argc, char **argv);
 int cmd_flush(const char *dev, int argc, char **argv);
 int cmd_swap(const char *dev, int argc, char **argv);
+int cmd_inspect(const char *dev, int argc, char **argv);
 /* Prints the help of @verb (NULL: the overview); -1 if there is no such verb. */
 int print_help(FILE *f, const char *verb);
 

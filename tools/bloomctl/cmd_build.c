@@ -17,12 +17,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sodium.h>
 #include "bloomctl.h"
+#include "feed.h"
 #include "snapfile.h"
 
 #define CHUNK_KEYS	(1U << 18)
@@ -100,12 +102,14 @@ static void run_chunk(struct chunk *c, unsigned int nthreads)
 struct build_args {
 	enum bloom_type type;
 	const char *name, *keys, *out;
-	uint64_t capacity;
+	struct size_args sz;	/* any two of capacity, fpp, bpk, memory */
+	uint64_t capacity;	/* what the sizing gave */
 	double fpp;
-	uint32_t ppb;
 	u8 key[BLOOM_HASH_KEY_LEN];
 	int have_key, family, skip_empty, verbose;
 	long nthreads;
+	/* --ipv4/--ipv6: the kind and the netblock lengths, as add counts */
+	struct bloom_netblocks nb;
 };
 
 /* The options and the FILE; 1 if --help was asked (and printed). */
@@ -116,6 +120,9 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		{ "type", required_argument, NULL, 't' },
 		{ "capacity", required_argument, NULL, 'c' },
 		{ "fpp", required_argument, NULL, 'p' },
+		{ "bits-per-key", required_argument, NULL, 'b' },
+		{ "memory", required_argument, NULL, 'M' },
+		{ "hashes", required_argument, NULL, 'k' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
@@ -132,26 +139,17 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->type = BLOOM_TYPE_STANDARD;
+	a->sz.o.sz = sizeof(a->sz.o);
 	a->nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
+		if (size_opt("build", c, optarg, &a->sz))
+			continue;
 		switch (c) {
 		case 'n':
 			a->name = optarg;
 			break;
 		case 't':
 			a->type = type_opt("build", optarg);
-			break;
-		case 'c':
-			if (parse_count(optarg, &a->capacity) || !a->capacity ||
-			    a->capacity > BLOOM_CAPACITY_MAX)
-				die_usage("build", "bad capacity '%s': give a number of keys from 1 to %llu; k/M/G/T (powers of 1000) and Ki/Mi/Gi/Ti (of 1024) suffixes allowed (e.g. 1M)",
-					  optarg, BLOOM_CAPACITY_MAX);
-			break;
-		case 'p':
-			if (parse_fpp(optarg, &a->fpp) ||
-			    bloom_fpp_to_ppb(a->fpp, &a->ppb))
-				die_usage("build", "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3, or a percentage, e.g. 1%%",
-					  optarg);
 			break;
 		case 'f':
 			a->keys = optarg;
@@ -179,10 +177,13 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 			a->nthreads = (long)v;
 			break;
 		case '4':
-			a->family = AF_INET;
-			break;
 		case '6':
-			a->family = AF_INET6;
+			if (a->family)
+				die_usage("build", "give --ipv4 or --ipv6, not both");
+			a->family = c == '4' ? AF_INET : AF_INET6;
+			/* the filter's key kind, as the first add sets it */
+			a->nb.kind = c == '4' ? BLOOM_CORE_KIND_IPV4 :
+						BLOOM_CORE_KIND_IPV6;
 			break;
 		case 'e':
 			a->skip_empty = 1;
@@ -205,8 +206,6 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 	if (!a->name)
 		die_usage("build", "build needs --name NAME (the name the filter gets when restored)");
 	check_name("build", a->name);
-	if (!a->capacity || !a->ppb)
-		die_usage("build", "build needs --capacity N and --fpp P (e.g. --capacity 1M --fpp 0.01)");
 	if (!a->keys)
 		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
 	if (a->nthreads < 1)
@@ -217,24 +216,36 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 }
 
 /*
- * Sizes the filter as the module would, zeroes its storage (@storage,
- * @bytes) under the hash key given or a random one, and allocates the
- * chunk buffers.
+ * Sizes the filter as the module would for create with the same options
+ * (any two of --capacity, --fpp, --bits-per-key and --memory: the core's
+ * bloom_core_size(), which BLOOM_CREATE_F_SIZE runs), zeroes its storage
+ * (@storage, @bytes) under the hash key given or a random one, and
+ * allocates the chunk buffers.
  */
 static void build_make_filter(struct build_args *a, struct bloom_core *f,
 			      void **storage, u64 *bytes, struct chunk *ch)
 {
+	struct bloom_size_result r = { .sz = sizeof(r) };
+	struct bloom_core_size_req req;
 	struct bloom_geometry geo;
 	bloom_hash_key_t hk;
 	int err;
 
-	err = bloom_geometry_size(a->type, a->capacity, a->ppb, &geo);
-	if (err == -E2BIG)
-		die("a %s filter for %" PRIu64 " keys at rate %g is larger than bloom's limit of 2^40 bits",
-		    type_name(a->type), a->capacity, a->fpp);
+	/* the numbers refused with the words create and calc use */
+	size_or_die("build", &a->sz, a->type, &r);
+	req = (struct bloom_core_size_req) {
+		.type = a->type, .hashes = a->sz.o.hashes,
+		.capacity = a->sz.o.capacity,
+		.fpp_ppb = a->sz.o.fpp != 0 ? a->sz.ppb : 0,
+		.bpk_milli = (u32)lround(a->sz.o.bits_per_key * 1000),
+		.memory_bytes = a->sz.o.memory,
+	};
+	err = bloom_core_size(&req, &geo);
 	if (err)
-		die("cannot size a %s filter for %" PRIu64 " keys at rate %g: %s",
-		    type_name(a->type), a->capacity, a->fpp, strerror(-err));
+		die("cannot size a %s filter from these numbers: %s",
+		    type_name(a->type), strerror(-err));
+	a->capacity = geo.capacity;
+	a->fpp = geo.fpp_ppb / 1e9;
 	if (sodium_init() < 0)
 		die("libsodium failed to initialise");
 	if (!a->have_key)
@@ -258,12 +269,14 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 }
 
 /*
- * The next key of the file into @k, @klen (an address: its bytes in
- * @addr): 1, or 0 at the end of the file. Exits on a line that is not a
- * key, unless it is empty and --skip-empty was given.
+ * The next key of the file into @k, @klen (an address or netblock: its
+ * key in @addr): 1, or 0 at the end of the file. Exits on a line that is
+ * not a key, unless it is empty and --skip-empty was given (a feed of
+ * addresses skips blank and comment lines, as add reads it).
  */
-static int build_next_key(const struct build_args *a, struct line_reader *lr,
-			  uint8_t addr[16], const void **k, size_t *klen)
+static int build_next_key(struct build_args *a, struct line_reader *lr,
+			  uint8_t addr[FEED_KEY_MAX], const void **k,
+			  size_t *klen)
 {
 	char *line;
 	long len;
@@ -277,20 +290,34 @@ static int build_next_key(const struct build_args *a, struct line_reader *lr,
 			    file_line(lr->path, lr->lineno), BLOOM_KEY_MAX);
 		if (len == LR_END)
 			return 0;
+		if (a->family) {
+			const char *why = NULL;
+			int n;
+
+			/* a feed, as add --ipv4/--ipv6 reads it */
+			switch (feed_parse_line(line, len, a->family, 0, addr,
+						&n, &why)) {
+			case FEED_SKIP:
+				continue;
+			case FEED_BAD:
+				die("%s: %s; nothing was written",
+				    file_line(lr->path, lr->lineno), why);
+			case FEED_KEY:
+				break;
+			}
+			bloom_nb_account(&a->nb, a->family == AF_INET ?
+					 BLOOM_NB_IPV4 : BLOOM_NB_IPV6,
+					 n == 4 ? 32 : n == 16 ? 128 :
+					 addr[n - 1], 1);
+			*k = addr;
+			*klen = n;
+			return 1;
+		}
 		if (len == 0) {
 			if (!a->skip_empty)
 				die("%s: empty line: keys are 1 to %d bytes (--skip-empty skips empty lines); nothing was written",
 				    file_line(lr->path, lr->lineno), BLOOM_KEY_MAX);
 			continue;
-		}
-		if (a->family) {
-			if (parse_addr(a->family, line, len, addr))
-				die("%s: not an %s address; nothing was written",
-				    file_line(lr->path, lr->lineno),
-				    a->family == AF_INET ? "IPv4" : "IPv6");
-			*k = addr;
-			*klen = a->family == AF_INET ? 4 : 16;
-			return 1;
 		}
 		if (len > BLOOM_KEY_MAX)
 			die("%s: key longer than %d bytes; nothing was written",
@@ -325,7 +352,7 @@ static void build_add_chunk(struct chunk *ch, size_t used,
 }
 
 /* Every key of the key file into the filter, a chunk at a time. */
-static void build_add_keys(const struct build_args *a, struct chunk *ch,
+static void build_add_keys(struct build_args *a, struct chunk *ch,
 			   struct bloom_snap_stats *st)
 {
 	struct line_reader lr;
@@ -337,7 +364,7 @@ static void build_add_keys(const struct build_args *a, struct chunk *ch,
 		die("cannot open key file '%s': %s", a->keys, strerror(-err));
 	ch->path = lr.path;
 	for (;;) {
-		uint8_t addr[16];
+		uint8_t addr[FEED_KEY_MAX];
 		const void *k = NULL;
 		size_t klen = 0;
 		int eof = !build_next_key(a, &lr, addr, &k, &klen);
@@ -361,11 +388,18 @@ static void build_write(const struct build_args *a, const struct bloom_core *f,
 			const struct bloom_snap_stats *st, const void *storage,
 			u64 bytes)
 {
-	u8 hdr[BLOOM_SNAP_HEADER_SIZE];
+	u8 hdr[BLOOM_SNAP_HEADER_MAX];
+	struct bloom_snap_header h;
 	int err;
 
-	bloom_snap_header_make(hdr, f, a->name, st);
-	err = snap_write(a->out, hdr, sizeof(hdr), storage, bytes);
+	/* bloom_snap_header_make(), with the key kind and netblocks */
+	bloom_snap_header_init(&h, f);
+	snprintf(h.name, sizeof(h.name), "%s", a->name);
+	h.stats = *st;
+	bloom_snap_header_netblocks(&h, &a->nb);
+	h.payload_hash = bloom_snap_payload_hash(f);
+	bloom_snap_header_write(hdr, &h, f);
+	err = snap_write(a->out, hdr, h.header_size, storage, bytes);
 	if (err)
 		die("cannot write snapshot '%s': %s", a->out, strerror(-err));
 }
