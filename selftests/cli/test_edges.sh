@@ -4,9 +4,8 @@
 # TAP 13 test of bloomctl at the edges of its verbs: refusals of merge,
 # swap and restore --replace that say what differs; merge and swap of a
 # filter with itself; test -q with files; the KEYS column of list; flush
-# of a scalable filter; inspect of a snapshot file; calc's wording, caps,
-# tables and the rate of an address in a filter of netblocks; build's
-# sizing options and feeds. Runs as root with bloom.ko loaded and
+# of a scalable filter; inspect of a snapshot file; calc's wording and
+# tables; build's sizing options. Runs as root with bloom.ko loaded and
 # bloomctl on PATH, e.g.
 #   selftests/vm/run.sh -- selftests/cli/test_edges.sh
 # Exits 0 iff every check passes; destroys every filter it made.
@@ -300,6 +299,40 @@ expect_err "build --ipv4 stops at a bad line, naming FILE:LINE, and writes nothi
 	"bad4:2: .*nothing was written" \
 	build "$W/bad.bloom" --name x --capacity 10 --fpp 0.01 --ipv4 -f "$W/bad4"
 check "  (no file)" test ! -e "$W/bad.bloom"
+
+# --- bash completion ------------------------------------------------------------------
+mkdir -p "$W/filters/spam" "$W/filters/seen" "$W/c/dir1"
+: >"$W/c/snap.bloom"
+comp=$(BLOOMCTL_FILTERS_DIR=$W/filters bash -c '
+	. "$1"
+	t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _bloomctl; echo "${COMPREPLY[*]}"; }
+	w=$2
+	t bloomctl merge spam ""
+	t bloomctl swap seen s
+	t bloomctl save spam "$w/c/sn"
+	t bloomctl restore "$w/c/sn"
+	t bloomctl restore --name new "$w/c/sn"
+	t bloomctl restore --all "$w/c/d"
+	t bloomctl build "$w/c/sn"
+	t bloomctl inspect "$w/c/sn"
+	t bloomctl build x --type ""
+	t bloomctl create x --keys ""
+	t bloomctl calc --netb
+	t bloomctl inspect --ch
+	t bloomctl create s
+	t bloomctl add s' sh "$(dirname "$0")/../../tools/bloomctl/bloomctl.bash-completion" "$W" 2>&1)
+printf '%s\n' "$comp" >"$W/comp"
+printf '%s\n' "seen spam" "seen spam" "$W/c/snap.bloom" "$W/c/snap.bloom" \
+	"$W/c/snap.bloom" "$W/c/dir1" "$W/c/snap.bloom" "$W/c/snap.bloom" \
+	"standard blocked counting dleft" "strings ipv4 ipv6" "--netblock-lengths" \
+	"--check" "" "seen spam" >"$W/comp.want"
+check "bash completion: second filter names, files, directories, --type and --keys values, new options" \
+	sh -c "cmp '$W/comp.want' '$W/comp' || diff '$W/comp.want' '$W/comp' | sed 's/^/# /'"
+
+# --- the boot order of the units ------------------------------------------------------
+unit=${BUILD:-$(dirname "$0")/../../build}/systemd/bloom-persistent.service
+check "bloom-persistent.service runs before the services that load firewall rules" \
+	sh -c "grep -q '^Before=.*netfilter-persistent.service' '$unit' && grep -q '^Before=.*nftables.service' '$unit' && grep -q '^Before=.*iptables.service' '$unit'"
 
 # --- the end ----------------------------------------------------------------
 for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done

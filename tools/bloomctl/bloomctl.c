@@ -22,6 +22,7 @@ static const struct verb verbs[] = {
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--hash-key HEX32 | --hash-key-file FILE]\n"
 	  "       [--bits M --hashes K] [--scalable [--growth S] [--tightening R]]\n"
+	  "       [--keys strings|ipv4|ipv6]\n"
 	  "       create NAME --like OTHER",
 	  "Creates filter NAME from any two of: N keys (capacity), false-positive\n"
 	  "rate P at N keys, C bits per key, SIZE bytes of memory for the table.\n"
@@ -63,6 +64,9 @@ static const struct verb verbs[] = {
 	  "                    default 2)\n"
 	  "      --tightening R  with --scalable: each stage's rate R times the\n"
 	  "                    last's (0.5 to 0.95, default 0.85)\n"
+	  "      --keys KIND   what the keys are: strings, ipv4 or ipv6 (default:\n"
+	  "                    said by the first add of addresses); a test, add or\n"
+	  "                    firewall rule of another kind is refused\n"
 	  "      --like OTHER  an empty filter with the type, geometry and hash key\n"
 	  "                    of filter OTHER, so that the two can be merged\n"
 	  "                    (bloomctl merge); takes no other option\n"
