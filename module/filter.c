@@ -230,6 +230,39 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	return ret;
 }
 
+/*
+ * Two scalable filters, stage by stage: the destination first gets the
+ * stages the source has and it lacks (published as growth publishes
+ * them, under its write lock), then each stage takes the source stage's
+ * bits. Filters whose stages do not line up (other parameters or hash
+ * key): -EINVAL; a scalable filter and one that is not: -EOPNOTSUPP.
+ * The stages added stay if a later one does not fit (-EDQUOT, -ENOMEM):
+ * empty, they change no answer, and the merge adds nothing.
+ */
+static int bloom_filter_merge_chain(struct bloom_store *sd,
+				    struct bloom_store *ss)
+{
+	struct bloom_scale_stage *st;
+	struct bloom_geometry geo;
+	u32 n;
+
+	if (!bloom_core_is_scalable(&sd->core) ||
+	    !bloom_core_is_scalable(&ss->core))
+		return -EOPNOTSUPP;
+	if (!bloom_scale_compatible(&sd->core, &ss->core))
+		return -EINVAL;
+	/* the source's stages are published: its write lock is held too */
+	n = bloom_scale_stages(&ss->core);
+	while (bloom_scale_stages(&sd->core) < n) {
+		if (bloom_scale_next_geometry(&sd->core, &geo))
+			return -EINVAL;
+		st = bloom_store_add_stage(sd, &geo);
+		if (IS_ERR(st))
+			return PTR_ERR(st);
+	}
+	return bloom_scale_merge(&sd->core, &ss->core);
+}
+
 int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 {
 	struct bloom_store *sd, *ss;
@@ -243,8 +276,11 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 	sd = bloom_filter_store_locked(dst);
 	ss = bloom_filter_store_locked(src);
 	ret = sd && ss ? bloom_filter_kinds(sd, ss) : -ESTALE;
-	/* the core refuses d-left, scalable and incompatible filters */
-	if (!ret)
+	/* the core refuses d-left and incompatible filters */
+	if (!ret && (bloom_core_is_scalable(&sd->core) ||
+		     bloom_core_is_scalable(&ss->core)))
+		ret = bloom_filter_merge_chain(sd, ss);
+	else if (!ret)
 		ret = bloom_core_merge(&sd->core, &ss->core);
 	if (!ret) {
 		bloom_nb_merge(&sd->nb, &ss->nb);

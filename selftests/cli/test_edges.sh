@@ -4,9 +4,11 @@
 # TAP 13 test of bloomctl at the edges of its verbs: refusals of merge,
 # swap and restore --replace that say what differs; merge and swap of a
 # filter with itself; test -q with files; the KEYS column of list; flush
-# of a scalable filter; inspect of a snapshot file; calc's wording and
-# tables; build's sizing options. Runs as root with bloom.ko loaded and
-# bloomctl on PATH, e.g.
+# and merge of scalable filters; inspect of a snapshot file; calc's
+# wording, caps, tables and the rate of an address in a filter of
+# netblocks; build's sizing options and feeds; bash completion; the boot
+# order of the units. Runs as root with bloom.ko loaded and bloomctl on
+# PATH, e.g.
 #   selftests/vm/run.sh -- selftests/cli/test_edges.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
@@ -128,6 +130,23 @@ check "  every key of before is absent" sh -c "[ $rc = 1 ] && cmp -s '$W/urls' '
 run add ${P}g -f "$W/urls"
 check "  and it grows again: 3 stages, every key present" \
 	sh -c "[ $rc = 0 ] && [ '$(sysval ${P}g stages)' = 3 ] && bloomctl test -q ${P}g -f '$W/urls'"
+
+# --- merge of scalable filters: stage by stage -------------------------------------
+for m in 1 2; do run create ${P}m$m --capacity 1000 --fpp 0.001 --scalable --hash-key $K; done
+run create ${P}m3 --capacity 1000 --fpp 0.001 --scalable --growth 4 --hash-key $K
+run create ${P}m4 --capacity 1000 --fpp 0.001 --scalable --hash-key f${K#0}
+run add ${P}m1 -f "$W/urls"
+seq 1 300 | sed 's/^/other-/' >"$W/other"
+run add ${P}m2 -f "$W/other"
+expect "merge of two scalable filters of one hash key and parameters" 0 merge ${P}m2 ${P}m1
+check "  the destination gets the source's 3 stages and holds the keys of both" \
+	sh -c "[ '$(sysval ${P}m2 stages)' = 3 ] && bloomctl test -q ${P}m2 -f '$W/urls' && bloomctl test -q ${P}m2 -f '$W/other'"
+expect_err "merge of scalable filters of another growth names the parameters of their stages" 3 \
+	"cannot merge ${P}m3 into ${P}m1: their stages differ: ${P}m1 grows from 1000 keys at 0.001 by 2 \(tightening 0.85\), ${P}m3 from 1000 keys at 0.001 by 4" \
+	merge ${P}m1 ${P}m3
+expect_err "merge of scalable filters of another hash key names the hash key" 3 \
+	"cannot merge ${P}m4 into ${P}m1: their type and the parameters of their stages are alike, so their hash keys differ" \
+	merge ${P}m1 ${P}m4
 
 # --- inspect: a snapshot's header, without the module ------------------------
 run save ${P}v "$W/v.bloom"

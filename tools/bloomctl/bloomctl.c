@@ -208,8 +208,11 @@ static const struct verb verbs[] = {
 	  "present\" for every key of either. The two need the same type, geometry\n"
 	  "and hash key (create SRC with 'create SRC --like DST', or restore both\n"
 	  "from one snapshot). Counting counters add up (and stay at 15 once\n"
-	  "there); dleft and scalable filters cannot be merged. A refusal says\n"
-	  "which of type, scalable or not, key kind, geometry or hash key differs.\n"
+	  "there); dleft filters cannot be merged. Two scalable filters merge\n"
+	  "stage by stage when their parameters and hash key are the same (DST\n"
+	  "first gets the stages it lacks). A refusal says which of type,\n"
+	  "scalable or not, key kind, geometry (scalable: the stages' parameters)\n"
+	  "or hash key differs.\n"
 	  "DST and SRC must be two filters: the same name twice is a usage error\n"
 	  "(exit 2), as for swap. Needs CAP_NET_ADMIN.\n" },
 	{ "swap", cmd_swap,

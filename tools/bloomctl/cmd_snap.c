@@ -217,13 +217,26 @@ struct shape {
 	uint32_t keys;		/* enum bloom_key_kind */
 	uint64_t bits;
 	uint32_t hashes;
+	/* scalable: what the stages follow */
+	uint64_t capacity;
+	uint32_t fpp_ppb, growth, tightening_ppm;
 };
 
 static void shape_of_info(const struct bloom_info *in, struct shape *s)
 {
 	*s = (struct shape) { .name = in->name, .type = in->type,
 			      .scalable = in->stages != 0, .keys = in->keys,
-			      .bits = in->bits, .hashes = in->hashes };
+			      .bits = in->bits, .hashes = in->hashes,
+			      .capacity = in->capacity, .fpp_ppb = in->fpp_ppb,
+			      .growth = in->growth,
+			      .tightening_ppm = in->tightening_ppm };
+}
+
+/* Two scalable filters' stages line up: the same parameters. */
+static int same_stages(const struct shape *a, const struct shape *b)
+{
+	return a->capacity == b->capacity && a->fpp_ppb == b->fpp_ppb &&
+	       a->growth == b->growth && a->tightening_ppm == b->tightening_ppm;
 }
 
 static const char *keys_words(uint32_t kind)
@@ -242,7 +255,8 @@ static const char *keys_words(uint32_t kind)
 /*
  * Appends to @buf ("; " between parts) what differs between @a and @b:
  * type, scalable or not, key kind (two known kinds) and, with @geometry,
- * bits and hashes. Returns how many of them differ.
+ * bits and hashes (two scalable filters: the parameters their stages
+ * follow). Returns how many of them differ.
  */
 static int shape_differences(char *buf, size_t len, const struct shape *a,
 			     const struct shape *b, int geometry)
@@ -267,7 +281,14 @@ static int shape_differences(char *buf, size_t len, const struct shape *a,
 	if (a->keys && b->keys && a->keys != b->keys)
 		PART("their key kinds differ: %s holds %s, %s %s", a->name,
 		     keys_words(a->keys), b->name, keys_words(b->keys));
-	if (geometry && a->type == b->type && a->scalable == b->scalable &&
+	/* scalable: the stages line up, however many each has */
+	if (geometry && a->type == b->type && a->scalable && b->scalable &&
+	    !same_stages(a, b))
+		PART("their stages differ: %s grows from %" PRIu64 " keys at %.9g by %u (tightening %.6g), %s from %" PRIu64 " keys at %.9g by %u (tightening %.6g)",
+		     a->name, a->capacity, a->fpp_ppb / 1e9, a->growth,
+		     a->tightening_ppm / 1e6, b->name, b->capacity,
+		     b->fpp_ppb / 1e9, b->growth, b->tightening_ppm / 1e6);
+	if (geometry && a->type == b->type && !a->scalable && !b->scalable &&
 	    (a->bits != b->bits || a->hashes != b->hashes))
 		PART("their geometries differ: %s has %" PRIu64 " bits and %u hashes, %s %" PRIu64 " bits and %u hashes",
 		     a->name, a->bits, a->hashes, b->name, b->bits, b->hashes);
@@ -452,6 +473,9 @@ merge_refused(int fd, const char *dst, const char *src, int err)
 		    src, dst, src, dst);
 	if (err == -EOPNOTSUPP)
 		die_op(BLOOM_OP_MERGE, dst, err);
+	if (a.scalable)
+		die("cannot merge %s into %s: their type and the parameters of their stages are alike, so their hash keys differ; merge only scalable filters created with one --hash-key or restored from one snapshot",
+		    src, dst);
 	die("cannot merge %s into %s: their type and geometry are alike, so their hash keys differ; merge only filters made with 'bloomctl create %s --like %s' or restored from one snapshot",
 	    src, dst, src, dst);
 }
