@@ -319,6 +319,38 @@ expect_err "build --ipv4 stops at a bad line, naming FILE:LINE, and writes nothi
 	build "$W/bad.bloom" --name x --capacity 10 --fpp 0.01 --ipv4 -f "$W/bad4"
 check "  (no file)" test ! -e "$W/bad.bloom"
 
+# build --scalable: the stages create --scalable grows, from a file
+run build "$W/bs.bloom" --name ${P}bs --capacity 1000 --fpp 0.001 --scalable -f "$W/urls"
+check "build --scalable of 5000 keys at capacity 1000 exits 0" sh -c "[ $rc = 0 ]"
+run inspect --json --check "$W/bs.bloom"
+cp "$W/out" "$W/bs.json"
+run calc --scalable --type standard --capacity 1000 --fpp 0.001 --json
+check "  its stages are the ones calc --scalable gives, 3 of them" \
+	"$PY" -c "
+import json
+b = json.load(open('$W/bs.json'))
+c = json.load(open('$W/out'))
+assert b['scalable'] is True and b['stage_count'] == 3 and b['checked'] is True, b
+for s, t in zip(b['stages'], c['stages']):
+    assert all(s[k] == t[k] for k in ('capacity', 'fpp_ppb', 'bits', 'hashes')), (s, t)
+"
+run restore "$W/bs.bloom"
+run test ${P}bs -f "$W/urls"
+check "  restored, it finds all 5000 keys" sh -c "[ $rc = 0 ] && cmp -s '$W/urls' '$W/out'"
+run create ${P}ks --capacity 1000 --fpp 0.001 --scalable --hash-key $K
+run add ${P}ks -f "$W/urls"
+run save ${P}ks "$W/ks.bloom"
+run build "$W/kb.bloom" --name ${P}ks --capacity 1000 --fpp 0.001 --scalable --hash-key-file "$W/hk" -f "$W/urls"
+brc=$rc
+hb=$(bloomctl inspect --json "$W/ks.bloom" | "$PY" -c "import json, sys; print(json.load(sys.stdin)['header_bytes'])")
+tail -c +$((hb + 1)) "$W/ks.bloom" >"$W/ks.payload"
+tail -c +$((hb + 1)) "$W/kb.bloom" >"$W/kb.payload"
+check "  with the kernel filter's hash key, its payload is the kernel's, byte for byte" \
+	sh -c "[ $brc = 0 ] && [ -s '$W/ks.payload' ] && cmp -s '$W/ks.payload' '$W/kb.payload'"
+expect_err "build --scalable of a counting filter is refused as create refuses it" 2 \
+	"counting filter cannot be --scalable" \
+	build "$W/x.bloom" --name x --type counting --capacity 10 --fpp 0.01 --scalable -f "$W/urls"
+
 # --- bash completion ------------------------------------------------------------------
 mkdir -p "$W/filters/spam" "$W/filters/seen" "$W/c/dir1"
 : >"$W/c/snap.bloom"

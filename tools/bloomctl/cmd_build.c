@@ -31,8 +31,19 @@
 #define CHUNK_BYTES	(32U << 20)
 #define MAX_THREADS	256
 
+/*
+ * A scalable filter's stages (--scalable): the chain the core grows, and
+ * each stage's storage, allocated as the stage before it fills, as the
+ * module allocates it.
+ */
+struct build_chain {
+	struct bloom_snap_chain c;
+	void *mem[BLOOM_CORE_STAGES_MAX];
+};
+
 struct chunk {
 	struct bloom_core *f;
+	struct build_chain *chain;	/* --scalable, else NULL */
 	u8 *bytes;		/* the keys, packed */
 	size_t *off;		/* key i is bytes[off[i] .. off[i + 1]) */
 	u64 *hashes;
@@ -103,6 +114,7 @@ struct build_args {
 	enum bloom_type type;
 	const char *name, *keys, *out;
 	struct size_args sz;	/* any two of capacity, fpp, bpk, memory */
+	struct scale_args sc;	/* --scalable, --growth, --tightening */
 	uint64_t capacity;	/* what the sizing gave */
 	double fpp;
 	u8 key[BLOOM_HASH_KEY_LEN];
@@ -123,6 +135,9 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		{ "bits-per-key", required_argument, NULL, 'b' },
 		{ "memory", required_argument, NULL, 'M' },
 		{ "hashes", required_argument, NULL, 'k' },
+		{ "scalable", no_argument, NULL, 'S' },
+		{ "growth", required_argument, NULL, 'g' },
+		{ "tightening", required_argument, NULL, 'r' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
@@ -142,7 +157,8 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 	a->sz.o.sz = sizeof(a->sz.o);
 	a->nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
-		if (size_opt("build", c, optarg, &a->sz))
+		if (size_opt("build", c, optarg, &a->sz) ||
+		    scale_opt("build", c, optarg, &a->sc))
 			continue;
 		switch (c) {
 		case 'n':
@@ -208,11 +224,68 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 	check_name("build", a->name);
 	if (!a->keys)
 		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
+	/* what create refuses of --scalable, refused alike */
+	scale_check("build", &a->sc, &a->sz, a->type, 0);
 	if (a->nthreads < 1)
 		a->nthreads = 1;
 	if (a->nthreads > MAX_THREADS)
 		a->nthreads = MAX_THREADS;
 	return 0;
+}
+
+/*
+ * The next stage of the chain, zeroed, published: 0, or -ENOSPC when the
+ * chain has its last possible stage (the module's ENOSPC).
+ */
+static int build_grow(struct chunk *ch)
+{
+	u32 i = bloom_scale_stages(ch->f);
+	struct bloom_geometry geo;
+	u64 bytes;
+
+	if (bloom_scale_next_geometry(ch->f, &geo))
+		return -ENOSPC;
+	bytes = bloom_core_storage_bytes(&geo);
+	ch->chain->mem[i] = aligned_alloc(BLOOM_CORE_ALIGN, bytes);
+	if (!ch->chain->mem[i])
+		die("out of memory: stage %u of the scalable filter needs %" PRIu64 " bytes",
+		    i, bytes);
+	memset(ch->chain->mem[i], 0, bytes);
+	bloom_scale_publish(ch->f, &ch->chain->c.stage[i], &geo,
+			    ch->chain->mem[i]);
+	return 0;
+}
+
+/*
+ * --scalable: the chain create --scalable makes (its parameters checked
+ * with the module's bloom_scale_check()), with its first stage. Adds run
+ * on one thread in file order, as the module's stages fill in the order
+ * keys come.
+ */
+static void build_make_chain(struct build_args *a, struct bloom_core *f,
+			     const bloom_hash_key_t *hk, struct chunk *ch)
+{
+	struct bloom_scale_params p = {
+		.type = a->type, .capacity = a->sz.o.capacity,
+		.fpp_ppb = a->sz.ppb,
+		.growth = a->sc.growth ? a->sc.growth : BLOOM_GROWTH_DEFAULT,
+		.tightening_ppm = a->sc.tightening != 0 ?
+			(u32)lround(a->sc.tightening * 1e6) :
+			BLOOM_TIGHTENING_PPM_DEFAULT,
+	};
+
+	if (bloom_scale_check(&p))
+		die_usage("build", "these numbers do not make a scalable %s filter ('bloomctl calc --scalable' with them says why)",
+			  type_name(a->type));
+	ch->chain = calloc(1, sizeof(*ch->chain));
+	if (!ch->chain)
+		die("out of memory");
+	bloom_scale_init(f, &ch->chain->c.scale, &p, hk);
+	ch->f = f;
+	ch->add_here = 0;
+	if (build_grow(ch))
+		die("cannot make the first stage of a scalable %s filter",
+		    type_name(a->type));
 }
 
 /*
@@ -252,13 +325,22 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 		randombytes_buf(a->key, sizeof(a->key));
 	bloom_hash_key_from_bytes(&hk, a->key);
 	sodium_memzero(a->key, sizeof(a->key));
-	*bytes = bloom_core_storage_bytes(&geo);
-	*storage = aligned_alloc(BLOOM_CORE_ALIGN, *bytes);
 	ch->bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
 	ch->off = malloc((CHUNK_KEYS + 1) * sizeof(*ch->off));
 	ch->hashes = malloc(CHUNK_KEYS * sizeof(*ch->hashes));
 	ch->lines = malloc(CHUNK_KEYS * sizeof(*ch->lines));
-	if (!*storage || !ch->bytes || !ch->off || !ch->hashes || !ch->lines)
+	if (!ch->bytes || !ch->off || !ch->hashes || !ch->lines)
+		die("out of memory");
+	if (a->sc.scalable) {
+		build_make_chain(a, f, &hk, ch);
+		sodium_memzero(&hk, sizeof(hk));
+		*storage = NULL;
+		*bytes = 0;
+		return;
+	}
+	*bytes = bloom_core_storage_bytes(&geo);
+	*storage = aligned_alloc(BLOOM_CORE_ALIGN, *bytes);
+	if (!*storage)
 		die("out of memory: the %s filter needs %" PRIu64 " bytes",
 		    type_name(a->type), *bytes);
 	memset(*storage, 0, *bytes);
@@ -335,14 +417,28 @@ static void build_add_chunk(struct chunk *ch, size_t used,
 	ch->off[ch->n] = used;
 	run_chunk(ch, nthreads);
 	if (!ch->add_here) {
-		u32 done, hits = bloom_core_add_batch_done(ch->f, ch->hashes,
-							   (u32)ch->n, NULL,
-							   &done);
+		u32 from = 0, done, hits = 0;
 
-		if (done < ch->n)
+		for (;;) {
+			hits += bloom_core_add_batch_done(ch->f,
+							  ch->hashes + from,
+							  (u32)ch->n - from,
+							  NULL, &done);
+			from += done;
+			if (from == ch->n)
+				break;
+			/* a scalable filter's newest stage is full: grow */
+			if (ch->chain && !build_grow(ch))
+				continue;
+			if (ch->chain)
+				die("%s: the scalable filter cannot grow: it has its last possible stage (%u), after the %" PRIu64 " key%s before it; build with a larger --capacity or --growth; nothing was written",
+				    file_line(ch->path, ch->lines[from]),
+				    bloom_scale_stages(ch->f), st->adds + from,
+				    st->adds + from == 1 ? "" : "s");
 			die("%s: the dleft filter is full: this key found every bucket it may use full, after the %" PRIu64 " key%s before it; build with a larger --capacity; nothing was written",
-			    file_line(ch->path, ch->lines[done]),
-			    st->adds + done, st->adds + done == 1 ? "" : "s");
+			    file_line(ch->path, ch->lines[from]),
+			    st->adds + from, st->adds + from == 1 ? "" : "s");
+		}
 		ch->new_keys += ch->n - hits;
 	}
 	st->adds += ch->n;
@@ -404,6 +500,45 @@ static void build_write(const struct build_args *a, const struct bloom_core *f,
 		die("cannot write snapshot '%s': %s", a->out, strerror(-err));
 }
 
+/*
+ * A scalable filter's payload: a copy of its stages' storage, oldest
+ * first, which the stages leave as they are (the header hashes them).
+ */
+static void *chain_payload(const struct chunk *ch, u64 *bytes)
+{
+	u32 n = bloom_scale_stages(ch->f), i;
+	u64 off = 0;
+	u8 *buf;
+
+	*bytes = 0;
+	for (i = 0; i < n; i++)
+		*bytes += bloom_core_storage_bytes(&ch->chain->c.stage[i].core.geo);
+	buf = malloc(*bytes);
+	if (!buf)
+		die("out of memory: the snapshot's payload needs %" PRIu64 " bytes",
+		    *bytes);
+	for (i = 0; i < n; i++) {
+		u64 b = bloom_core_storage_bytes(&ch->chain->c.stage[i].core.geo);
+
+		memcpy(buf + off, ch->chain->mem[i], b);
+		off += b;
+	}
+	return buf;
+}
+
+static void chain_free(struct chunk *ch)
+{
+	u32 n = bloom_scale_stages(ch->f), i;
+
+	for (i = 0; i < n; i++) {
+		sodium_memzero(ch->chain->mem[i],
+			       bloom_core_storage_bytes(&ch->chain->c.stage[i].core.geo));
+		free(ch->chain->mem[i]);
+	}
+	free(ch->chain);
+	ch->chain = NULL;
+}
+
 int cmd_build(const char *dev, int argc, char **argv)
 {
 	struct build_args a;
@@ -420,9 +555,13 @@ int cmd_build(const char *dev, int argc, char **argv)
 	build_make_filter(&a, &f, &storage, &bytes, &ch);
 	t0 = now_seconds();
 	build_add_keys(&a, &ch, &st);
+	if (ch.chain)
+		storage = chain_payload(&ch, &bytes);
 	build_write(&a, &f, &st, storage, bytes);
+	if (ch.chain)
+		chain_free(&ch);
 	/* as add warns: the snapshot is written, the exit status stays 0 */
-	if (st.count > a.capacity)
+	if (!a.sc.scalable && st.count > a.capacity)
 		fprintf(stderr, "bloomctl: warning: %s holds more keys than its capacity of %" PRIu64 " (%" PRIu64 " keys added, %" PRIu64 " of them set a new %s): its false-positive rate is above the %.3g it was built for; build with a larger --capacity\n",
 			a.name, a.capacity, st.adds, st.count,
 			a.type == BLOOM_TYPE_DLEFT ? "cell" :
