@@ -378,7 +378,7 @@ printf '%s\n' "seen spam" "seen spam" "$W/c/snap.bloom" "$W/c/snap.bloom" \
 	"standard blocked counting dleft" "strings ipv4 ipv6" "--netblock-lengths" \
 	"--check" "" "seen spam" >"$W/comp.want"
 check "bash completion: second filter names, files, directories, --type and --keys values, new options" \
-	sh -c "cmp '$W/comp.want' '$W/comp' || diff '$W/comp.want' '$W/comp' | sed 's/^/# /'"
+	sh -c "cmp -s '$W/comp.want' '$W/comp' || { diff '$W/comp.want' '$W/comp' | sed 's/^/# /'; false; }"
 
 # --- the boot order of the units ------------------------------------------------------
 unit=${BUILD:-$(dirname "$0")/../../build}/systemd/bloom-persistent.service
