@@ -226,7 +226,8 @@ int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 
 	if (arg->flags || arg->reserved)
 		return -EINVAL;
-	if (!bloom_snap_native())
+	/* an expiring filter's generations and their times: not (yet) */
+	if (!bloom_snap_native() || f->expiring)
 		return -EOPNOTSUPP;
 	arg->out_len = 0;
 	memset(&h, 0, sizeof(h));

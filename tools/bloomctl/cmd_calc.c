@@ -428,6 +428,8 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ "scalable", no_argument, NULL, 'S' },
 		{ "growth", required_argument, NULL, 'g' },
 		{ "tightening", required_argument, NULL, 'r' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "generations", required_argument, NULL, 'G' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -441,6 +443,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ .sz = sizeof(r[0]) }, { .sz = sizeof(r[0]) },
 		{ .sz = sizeof(r[0]) } };
 	struct scale_args sc = { 0 };
+	struct expire_args x = { 0 };
 	char why[4][512];
 	int nwhy = 0;
 	enum bloom_type type = 0;
@@ -452,7 +455,8 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	a.o.sz = sizeof(a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:jh", opts, NULL)) != -1) {
 		if (size_opt("calc", c, optarg, &a) ||
-		    scale_opt("calc", c, optarg, &sc))
+		    scale_opt("calc", c, optarg, &sc) ||
+		    expire_opt("calc", c, optarg, &x))
 			continue;
 		switch (c) {
 		case 't':
@@ -470,6 +474,10 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("calc", "unexpected argument '%s'", argv[optind]);
+	if (x.timeout_ms || x.generations) {
+		expire_check("calc", &x, &a, type, sc.scalable, 0);
+		return calc_expiring(type, &a, &x, json);
+	}
 	if (sc.scalable || sc.growth || sc.tightening != 0)
 		return calc_scalable(type, &a, &sc, json);
 	for (i = 0; i < 4; i++) {
