@@ -46,7 +46,7 @@ if [ -n "${BLOOM_TEST_TIMEOUT:-}" ]; then
 fi
 
 # Order: the fast, precise ABI checks first, the long measurement last.
-progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy bloom_scale
+progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy bloom_scale bloom_expire
 	bloom_limits bloom_stress bloom_fuzz bloom_snapshot bloom_faults bloom_soak)
 cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh

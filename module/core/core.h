@@ -539,7 +539,8 @@ struct bloom_expire_params {
 /**
  * struct bloom_expire_gen - one generation
  * @core: its filter, over the caller's storage
- * @born_ns: when it last became the newest (cleared)
+ * @born_ns: when it last became the newest, by the schedule: a period
+ *	after the previous newest's (the rotation may run a little later)
  * @expires_ns: the earliest time it may be cleared: its sealing time + T;
  *	0 when it holds nothing that must be kept; BLOOM_EXPIRE_NEVER while
  *	it may still take adds (the newest, or the previous newest not yet

@@ -107,8 +107,18 @@ u32 bloom_expire_make_newest(struct bloom_core *f, u32 g, u64 now)
 {
 	struct bloom_expire *e = f->expire;
 	u32 old = e->order & BLOOM_EXPIRE_NEWEST;
+	u64 born = e->gen[old].born_ns + e->period_ns;
 
-	e->gen[g].born_ns = now;
+	/*
+	 * Born on the schedule, a period after the last, not when the
+	 * rotation got to run: a late timer or the grace period before a
+	 * seal would otherwise stretch every period and overfill every
+	 * generation. More than a period late (a stall, a suspend): the
+	 * schedule starts again from now.
+	 */
+	if (born > now || now - born >= e->period_ns)
+		born = now;
+	e->gen[g].born_ns = born;
 	WRITE_ONCE(e->gen[g].expires_ns, BLOOM_EXPIRE_NEVER);
 	/*
 	 * The cleared words before the new order: an add that finds @g the

@@ -6,13 +6,21 @@
  * key living on, the rate within P while capacity keys per timeout come
  * in for many timeouts, a restore after pauses of every length, and merge.
  * Rotations run here as bloom.ko runs them (the core says when and which,
- * the caller clears and seals), with a grace period of GP ns between the
- * switch of the newest and the seal.
+ * the caller clears and seals), LATE ns after they are due, with a grace
+ * period of GP ns between the switch of the newest and the seal.
  */
 #include "unit.h"
 
 #define MS		1000000ULL	/* ns */
-#define GP		(3 * MS)	/* a grace period, simulated */
+#define GP		(10 * MS)	/* a grace period, simulated */
+#define LATE		(5 * MS)	/* how late a rotation runs */
+/*
+ * What one rotation may wait past its schedule: it runs LATE, and the
+ * oldest generation may not be cleared before its seal (LATE + GP after
+ * its own rotation) + T. The wait lengthens lives and, once per cycle of
+ * G rotations, one period.
+ */
+#define DELAY		(2 * (LATE + GP))
 
 struct efilter {
 	struct bloom_core core;
@@ -49,11 +57,11 @@ static u32 efilter_tick(struct efilter *f, u64 now)
 	u64 due;
 	u32 n = 0, g, old;
 
-	while ((due = bloom_expire_due(&f->core)) <= now) {
+	while ((due = bloom_expire_due(&f->core)) + LATE <= now) {
 		g = bloom_expire_unlink_oldest(&f->core);
 		bloom_core_clear(&f->ring.gen[g].core);
-		old = bloom_expire_make_newest(&f->core, g, due);
-		bloom_expire_seal(&f->core, old, due + GP);
+		old = bloom_expire_make_newest(&f->core, g, due + LATE);
+		bloom_expire_seal(&f->core, old, due + LATE + GP);
 		n++;
 	}
 	return n;
@@ -139,7 +147,7 @@ static void test_life(u32 type, u32 g, u64 t_ms, u64 step)
 			checks++;
 			if (now < add[i] + T && !bloom_core_query_hash(&f.core, h[i]))
 				early++;
-			if (now > add[i] + T + P + GP + step &&
+			if (now > add[i] + T + P + DELAY + step &&
 			    bloom_core_query_hash(&f.core, h[i]))
 				late++;
 		}
@@ -238,7 +246,7 @@ static void test_resume(u64 pause_ms)
 			if (now < add[i] + T && !q)
 				bad_early++;
 			/* a restore may add up to a period to what is kept */
-			if (now > add[i] + T + 2 * P + GP + 5 * MS && q)
+			if (now > add[i] + T + 2 * P + DELAY + 5 * MS && q)
 				bad_late++;
 		}
 	}
