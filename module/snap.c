@@ -30,6 +30,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/xxhash.h>
 
@@ -72,6 +73,14 @@ static void bloom_snap_copy_payload(const struct bloom_core *core, u8 *dst,
 {
 	u32 i, n;
 
+	/* the generations oldest first, under their clock's lock */
+	if (bloom_core_is_expiring(core)) {
+		n = core->expire->p.generations;
+		for (i = 0; i < n; i++)
+			dst = bloom_snap_copy_one(&bloom_expire_gen(core, i)->core,
+						  dst, xs);
+		return;
+	}
 	if (!bloom_core_is_scalable(core)) {
 		bloom_snap_copy_one(core, dst, xs);
 		return;
@@ -190,6 +199,16 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 		if (fatal_signal_pending(current))
 			return -EINTR;
 	}
+	/*
+	 * An expiring store: no rotation while its generations and their
+	 * times are copied (the order and the table must agree), times
+	 * taken against now, the wall clock's for a restore after a boot.
+	 */
+	if (s->expiry) {
+		mutex_lock(&s->expiry->lock);
+		h->saved_ns = bloom_expiry_now();
+		h->saved_wall_ns = ktime_get_real_ns();
+	}
 	xxh64_reset(&xs, 0);
 	bloom_snap_copy_payload(&s->core, img->buf + h->header_size, &xs);
 	memcpy(h->name, f->name, sizeof(h->name));
@@ -197,6 +216,8 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 	h->payload_hash = xxh64_digest(&xs);
 	/* after the payload: stage counts cover every key it holds */
 	bloom_snap_header_write(img->buf, h, &s->core);
+	if (s->expiry)
+		mutex_unlock(&s->expiry->lock);
 	mutex_unlock(&f->write_lock);
 	return 0;
 }
@@ -226,8 +247,7 @@ int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 
 	if (arg->flags || arg->reserved)
 		return -EINVAL;
-	/* an expiring filter's generations and their times: not (yet) */
-	if (!bloom_snap_native() || f->expiring)
+	if (!bloom_snap_native())
 		return -EOPNOTSUPP;
 	arg->out_len = 0;
 	memset(&h, 0, sizeof(h));
@@ -315,6 +335,38 @@ static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
 		bloom_atomic64_set(&st->core.keys, e.keys);
 		off += bytes;
 	}
+	if (ret) {
+		bloom_store_discard(s);
+		return ERR_PTR(ret);
+	}
+	*hash = xxh64_digest(&xs);
+	return s;
+}
+
+/*
+ * An expiring filter's store from the snapshot whose header @hdr was read
+ * into @h: its generations filled from @ubuf (the payload, oldest first,
+ * which is their order in a new store) and checked. Its times and clock
+ * come once the payload's hash is known good (bloom_snap_restore()).
+ */
+static struct bloom_store *bloom_snap_new_ring(struct bloom_account *acct,
+					       const struct bloom_snap_header *h,
+					       const u8 __user *ubuf,
+					       u64 *hash)
+{
+	struct bloom_store *s;
+	struct xxh64_state xs;
+	int ret;
+	u32 i;
+
+	s = bloom_store_new_expiring_stopped(acct, &h->expire, h->hash_key);
+	if (IS_ERR(s))
+		return s;
+	xxh64_reset(&xs, 0);
+	ret = bloom_snap_copy_in((u8 *)bloom_expire_gen(&s->core, 0)->core.words,
+				 ubuf, h->payload_bytes, &xs);
+	for (i = 0; !ret && i < h->ngens; i++)
+		ret = bloom_snap_payload_check(&bloom_expire_gen(&s->core, i)->core);
 	if (ret) {
 		bloom_store_discard(s);
 		return ERR_PTR(ret);
@@ -440,7 +492,8 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 		goto out;
 
 	acct = bloom_registry_account(net);
-	s = h.nstages ?
+	s = h.ngens ? bloom_snap_new_ring(acct, &h, ubuf + hsize, &hash) :
+	    h.nstages ?
 	    bloom_snap_new_stages(acct, &h, hdr, ubuf + hsize, &hash) :
 	    bloom_snap_new_plain(acct, &h, ubuf + hsize, &hash);
 	ret = PTR_ERR_OR_ZERO(s);
@@ -453,6 +506,12 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	}
 	bloom_snap_set_stats(s, &h.stats);
 	bloom_snap_netblocks_load(hdr, &h, &s->nb);
+	/* what expired since the save goes before anyone sees the filter */
+	if (h.ngens) {
+		bloom_snap_gens_apply(&s->core, hdr, &h, bloom_expiry_now(),
+				      ktime_get_real_ns());
+		bloom_store_expiry_start(s);
+	}
 	ret = bloom_snap_publish(net, name, s,
 				 arg->flags & BLOOM_RESTORE_F_REPLACE);
 out:

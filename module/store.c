@@ -230,12 +230,8 @@ struct bloom_store *bloom_store_new_expiring(struct bloom_account *acct,
 	return s;
 }
 
-void bloom_store_expiry_resume(struct bloom_store *s, u64 age_ns)
+void bloom_store_expiry_start(struct bloom_store *s)
 {
-	u64 now = bloom_expiry_now();
-
-	/* a snapshot from before this boot: older than anything kept */
-	bloom_expire_resume(&s->core, age_ns < now ? now - age_ns : 0, now);
 	bloom_expiry_start(s->expiry);
 }
 

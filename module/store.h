@@ -105,11 +105,10 @@ bloom_store_new_expiring_stopped(struct bloom_account *acct,
 				 const struct bloom_expire_params *p,
 				 const u8 *hash_key);
 /*
- * A restored expiring store, not yet published: clears the generations
- * that expired since the snapshot was taken, @age_ns ago (see
- * bloom_expire_resume()), and starts its clock.
+ * Starts the clock of an expiring store made stopped, once a restore has
+ * filled its generations and their times (bloom_snap_gens_apply()).
  */
-void bloom_store_expiry_resume(struct bloom_store *s, u64 age_ns);
+void bloom_store_expiry_start(struct bloom_store *s);
 
 /*
  * Frees a store that was never published, at once (an expiring one: its
