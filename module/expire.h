@@ -35,7 +35,7 @@
  */
 struct bloom_expiry {
 	struct bloom_expire ring;
-	struct mutex lock;
+	struct mutex lock;	/* rotations against whole-ring changes */
 	struct delayed_work work;
 	struct bloom_core *core;
 	bool dying;

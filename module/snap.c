@@ -344,55 +344,35 @@ static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
 }
 
 /*
- * An expiring filter's store from the snapshot whose header @hdr was read
- * into @h: its generations filled from @ubuf (the payload, oldest first,
- * which is their order in a new store) and checked. Its times and clock
- * come once the payload's hash is known good (bloom_snap_restore()).
+ * A store of one core, or an expiring filter's (its generations, oldest
+ * first, which is their order in a new store), from the snapshot's
+ * payload at @ubuf, each core checked. Not published; an expiring one's
+ * times and clock come once the payload's hash is known good
+ * (bloom_snap_restore()).
  */
-static struct bloom_store *bloom_snap_new_ring(struct bloom_account *acct,
-					       const struct bloom_snap_header *h,
-					       const u8 __user *ubuf,
-					       u64 *hash)
-{
-	struct bloom_store *s;
-	struct xxh64_state xs;
-	int ret;
-	u32 i;
-
-	s = bloom_store_new_expiring_stopped(acct, &h->expire, h->hash_key);
-	if (IS_ERR(s))
-		return s;
-	xxh64_reset(&xs, 0);
-	ret = bloom_snap_copy_in((u8 *)bloom_expire_gen(&s->core, 0)->core.words,
-				 ubuf, h->payload_bytes, &xs);
-	for (i = 0; !ret && i < h->ngens; i++)
-		ret = bloom_snap_payload_check(&bloom_expire_gen(&s->core, i)->core);
-	if (ret) {
-		bloom_store_discard(s);
-		return ERR_PTR(ret);
-	}
-	*hash = xxh64_digest(&xs);
-	return s;
-}
-
-/* A store of a type from the snapshot's payload at @ubuf. Not published. */
 static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
 						const struct bloom_snap_header *h,
 						const u8 __user *ubuf,
 						u64 *hash)
 {
 	struct bloom_store *s;
+	struct bloom_core *first;
 	struct xxh64_state xs;
+	u32 i, n = h->ngens ?: 1;
 	int ret;
 
-	s = bloom_store_new(acct, &h->geo, h->hash_key);
+	s = h->ngens ?
+	    bloom_store_new_expiring_stopped(acct, &h->expire, h->hash_key) :
+	    bloom_store_new(acct, &h->geo, h->hash_key);
 	if (IS_ERR(s))
 		return s;
+	first = h->ngens ? &bloom_expire_gen(&s->core, 0)->core : &s->core;
 	xxh64_reset(&xs, 0);
-	ret = bloom_snap_copy_in((u8 *)s->core.words, ubuf, h->payload_bytes,
+	ret = bloom_snap_copy_in((u8 *)first->words, ubuf, h->payload_bytes,
 				 &xs);
-	if (!ret)
-		ret = bloom_snap_payload_check(&s->core);
+	for (i = 0; !ret && i < n; i++)
+		ret = bloom_snap_payload_check(h->ngens ?
+				&bloom_expire_gen(&s->core, i)->core : first);
 	if (ret) {
 		bloom_store_discard(s);
 		return ERR_PTR(ret);
@@ -492,8 +472,7 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 		goto out;
 
 	acct = bloom_registry_account(net);
-	s = h.ngens ? bloom_snap_new_ring(acct, &h, ubuf + hsize, &hash) :
-	    h.nstages ?
+	s = h.nstages ?
 	    bloom_snap_new_stages(acct, &h, hdr, ubuf + hsize, &hash) :
 	    bloom_snap_new_plain(acct, &h, ubuf + hsize, &hash);
 	ret = PTR_ERR_OR_ZERO(s);

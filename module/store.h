@@ -8,10 +8,11 @@
  * chain's policy, when to add a core and how big, is the core's:
  * module/core/scale.c), or an expiring filter's generations, a ring of
  * cores over one allocation that a clock rotates (the policy, which to
- * clear and when, is module/core/expire.c's; the clock is expire.h's). The store allocates every core's storage, charges
- * it against max_memory and the caller's memory cgroup, and frees it with
- * the store. It knows nothing of names, namespaces or sysfs: whoever holds
- * a store (filter.h) publishes, replaces and retires it.
+ * clear and when, is module/core/expire.c's; the clock is expire.h's).
+ * The store allocates every core's storage, charges it against max_memory
+ * and the caller's memory cgroup, and frees it with the store. It knows
+ * nothing of names, namespaces or sysfs: whoever holds a store (filter.h)
+ * publishes, replaces and retires it.
  */
 #ifndef BLOOM_STORE_H
 #define BLOOM_STORE_H

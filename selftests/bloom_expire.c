@@ -549,42 +549,6 @@ TEST_F(expire, flush_merge_swap_like)
 	close(fd2);
 }
 
-/* SAVE of @name into a malloc()ed buffer; its length in *@len. */
-static void *save_filter(int fd, const char *name, __u64 *len)
-{
-	struct bloom_save sv;
-	void *buf;
-
-	memset(&sv, 0, sizeof(sv));
-	sv.size = sizeof(sv);
-	set_name(sv.name, name);
-	if (ioctl(fd, BLOOM_IOC_SAVE, &sv))
-		return NULL;
-	buf = malloc(sv.out_len);
-	if (!buf)
-		return NULL;
-	sv.buf = u64_ptr(buf);
-	sv.buf_len = sv.out_len;
-	if (ioctl(fd, BLOOM_IOC_SAVE, &sv)) {
-		free(buf);
-		return NULL;
-	}
-	*len = sv.out_len;
-	return buf;
-}
-
-static int restore_filter(int fd, const void *buf, __u64 len, __u32 flags)
-{
-	struct bloom_restore r;
-
-	memset(&r, 0, sizeof(r));
-	r.size = sizeof(r);
-	r.flags = flags;
-	r.buf = u64_ptr(buf);
-	r.buf_len = len;
-	return ioctl(fd, BLOOM_IOC_RESTORE, &r);
-}
-
 /*
  * Keys added at t0 and t1 = t0 + 1 s, saved, the filter destroyed, and
  * restored after a pause of @pause_ms: each key present until its add +
@@ -597,7 +561,7 @@ static void save_wait_restore(struct __test_metadata *_metadata, int ctl,
 	__u64 t0, t1, t2, len;
 	struct bloom_info info;
 	int fd = bt_open();
-	void *snap;
+	__u8 *snap;
 
 	ASSERT_LE(0, fd);
 	ASSERT_OK(expire_create(ctl, "sv", BLOOM_TYPE_BLOCKED, 4000, 100000,
@@ -609,12 +573,12 @@ static void save_wait_restore(struct __test_metadata *_metadata, int ctl,
 	t1 = boot_ns();
 	ASSERT_LE(0, keys_op(fd, BLOOM_IOC_ADD, 1000, 500, NULL));
 	t2 = boot_ns();
-	snap = save_filter(ctl, "sv", &len);
+	snap = bt_save_alloc(ctl, "sv", &len);
 	ASSERT_NE(NULL, snap);
 	close(fd);
 	ASSERT_OK(bt_destroy(ctl, "sv"));
 	sleep_ms(pause_ms);
-	ASSERT_OK(restore_filter(ctl, snap, len, 0));
+	ASSERT_OK(bt_restore_as(ctl, snap, len, "sv", 0));
 	free(snap);
 	ASSERT_OK(bt_info(ctl, "sv", &info));
 	EXPECT_EQ(4, info.generations);
@@ -635,7 +599,7 @@ static void save_wait_restore(struct __test_metadata *_metadata, int ctl,
 TEST_F_TIMEOUT(expire, save_wait_restore, 240)
 {
 	__u64 len;
-	void *snap;
+	__u8 *snap;
 	int fd = bt_open();
 
 	save_wait_restore(_metadata, self->fd, 0);
@@ -645,31 +609,22 @@ TEST_F_TIMEOUT(expire, save_wait_restore, 240)
 				100000, 1000, 3));
 	ASSERT_OK(bt_bind(fd, "gone"));
 	ASSERT_LE(0, keys_op(fd, BLOOM_IOC_ADD, 0, 100, NULL));
-	snap = save_filter(self->fd, "gone", &len);
+	snap = bt_save_alloc(self->fd, "gone", &len);
 	ASSERT_NE(NULL, snap);
 	close(fd);
 	ASSERT_OK(bt_destroy(self->fd, "gone"));
 	sleep_ms(1500 + 1000);
-	ASSERT_OK(restore_filter(self->fd, snap, len, 0));
+	ASSERT_OK(bt_restore_as(self->fd, snap, len, "gone", 0));
 	fd = bt_open();
 	ASSERT_OK(bt_bind(fd, "gone"));
 	EXPECT_EQ(0, keys_op(fd, BLOOM_IOC_QUERY, 0, 100, NULL));
 	/* a replacing restore: only onto an expiring filter */
 	ASSERT_OK(bt_create(self->fd, "plain", BLOOM_TYPE_STANDARD, 1000,
 			    100000, 0));
-	{
-		struct bloom_restore r;
-
-		memset(&r, 0, sizeof(r));
-		r.size = sizeof(r);
-		r.flags = BLOOM_RESTORE_F_NAME | BLOOM_RESTORE_F_REPLACE;
-		set_name(r.name, "plain");
-		r.buf = u64_ptr(snap);
-		r.buf_len = len;
-		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_RESTORE, &r));
-		set_name(r.name, "gone");
-		EXPECT_OK(ioctl(self->fd, BLOOM_IOC_RESTORE, &r));
-	}
+	EXPECT_ERRNO(EINVAL, bt_restore_as(self->fd, snap, len, "plain",
+					   BLOOM_RESTORE_F_REPLACE));
+	EXPECT_OK(bt_restore_as(self->fd, snap, len, "gone",
+				BLOOM_RESTORE_F_REPLACE));
 	free(snap);
 	close(fd);
 }
