@@ -85,10 +85,11 @@ struct bloom_expire_gen *bloom_expire_gen(const struct bloom_core *f, u32 i)
 
 u64 bloom_expire_due(const struct bloom_core *f)
 {
+	/* the rotation's own view, or a racy one for INFO and sysfs */
 	const struct bloom_expire *e = f->expire;
-	u32 newest = e->order & BLOOM_EXPIRE_NEWEST;
-	u64 due = e->gen[newest].born_ns + e->period_ns;
-	u64 keep = e->gen[bloom_expire_index(e, newest, 0)].expires_ns;
+	u32 newest = READ_ONCE(e->order) & BLOOM_EXPIRE_NEWEST;
+	u64 due = READ_ONCE(e->gen[newest].born_ns) + e->period_ns;
+	u64 keep = READ_ONCE(e->gen[bloom_expire_index(e, newest, 0)].expires_ns);
 
 	return keep > due ? keep : due;
 }
@@ -118,7 +119,7 @@ u32 bloom_expire_make_newest(struct bloom_core *f, u32 g, u64 now)
 	 */
 	if (born > now || now - born >= e->period_ns)
 		born = now;
-	e->gen[g].born_ns = born;
+	WRITE_ONCE(e->gen[g].born_ns, born);
 	WRITE_ONCE(e->gen[g].expires_ns, BLOOM_EXPIRE_NEVER);
 	/*
 	 * The cleared words before the new order: an add that finds @g the
