@@ -91,7 +91,7 @@ void expire_check(const char *verb, const struct expire_args *x,
 		die_usage(verb, "a %s filter cannot have a --timeout: keys expire by clearing whole generations, which only standard and blocked filters have (a %s filter deletes keys one by one: delete them when they expire)",
 			  type_name(t), type_name(t));
 	if (scalable)
-		die_usage(verb, "a --scalable filter cannot have a --timeout: an expiring filter's --capacity is the keys per timeout, which it holds for good; give --capacity the keys that come in one timeout");
+		die_usage(verb, "a --scalable filter cannot have a --timeout: a filter with a --timeout does not grow, old keys make room by expiring; give --capacity the keys that come in one timeout");
 	if (geometry || a->o.hashes)
 		die_usage(verb, "a filter with a --timeout sizes its generations itself: --bits and --hashes do not apply");
 	if (!a->o.capacity || a->o.fpp == 0 || a->o.bits_per_key != 0 ||
