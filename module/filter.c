@@ -85,6 +85,7 @@ int bloom_filter_new(const char *name, struct bloom_store *s,
 	mutex_init(&f->write_lock);
 	f->type = s->core.geo.type;
 	f->scalable = bloom_core_is_scalable(&s->core);
+	f->expiring = bloom_core_is_expiring(&s->core);
 	RCU_INIT_POINTER(f->store, s);
 	strscpy(f->name, name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
@@ -165,9 +166,13 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
 	struct bloom_store *old;
 	int ret;
 
-	/* a scalable filter's sysfs has the stage files, a plain one's not */
+	/*
+	 * a scalable filter's sysfs has the stage files, an expiring one's
+	 * the timeout's, a plain one's neither
+	 */
 	if (s->core.geo.type != f->type ||
-	    bloom_core_is_scalable(&s->core) != f->scalable)
+	    bloom_core_is_scalable(&s->core) != f->scalable ||
+	    bloom_core_is_expiring(&s->core) != f->expiring)
 		return -EINVAL;
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
@@ -212,7 +217,8 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	struct bloom_store *sa, *sb;
 	int ret;
 
-	if (a->type != b->type || a->scalable != b->scalable)
+	if (a->type != b->type || a->scalable != b->scalable ||
+	    a->expiring != b->expiring)
 		return -EINVAL;
 	if (a == b)
 		return 0;
@@ -281,7 +287,7 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 		     bloom_core_is_scalable(&ss->core)))
 		ret = bloom_filter_merge_chain(sd, ss);
 	else if (!ret)
-		ret = bloom_core_merge(&sd->core, &ss->core);
+		ret = bloom_store_merge(sd, ss);
 	if (!ret) {
 		bloom_nb_merge(&sd->nb, &ss->nb);
 		if (!READ_ONCE(sd->nb.kind))

@@ -65,6 +65,7 @@ struct bloom_filter {
 	char name[BLOOM_NAME_LEN];
 	u32 type;			/* enum bloom_type; never changes */
 	bool scalable;			/* never changes either */
+	bool expiring;			/* nor this */
 	/*
 	 * The namespace whose registry holds the name; only for the sysfs
 	 * namespace tag, which is gone once the name is.

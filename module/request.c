@@ -94,6 +94,34 @@ static int bloom_create_geometry(const struct bloom_create *c,
 }
 
 /*
+ * BLOOM_CREATE_F_TIMEOUT: a standard or blocked filter sized from capacity
+ * and rate, nothing else (a generation's size follows from them).
+ */
+static struct bloom_store *bloom_create_expiring(struct bloom_account *acct,
+						 const struct bloom_create *c,
+						 const u8 *hash_key)
+{
+	struct bloom_expire_params xp = {
+		.type = c->type,
+		.generations = c->generations ?: BLOOM_GENERATIONS_DEFAULT,
+		.capacity = c->capacity,
+		.fpp_ppb = c->fpp_ppb,
+		.timeout_ms = c->timeout_ms,
+	};
+	int ret;
+
+	if (c->flags & (BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SIZE |
+			BLOOM_CREATE_F_SCALABLE) ||
+	    c->bits || c->hashes || !bloom_create_sizing_zero(c))
+		return ERR_PTR(-EINVAL);
+	/* the core refuses counting and d-left types and values out of range */
+	ret = bloom_expire_check(&xp);
+	if (ret)
+		return ERR_PTR(ret);
+	return bloom_store_new_expiring(acct, &xp, hash_key);
+}
+
+/*
  * A new store for a request that is not BLOOM_CREATE_F_LIKE, charged to
  * @acct.
  */
@@ -121,6 +149,8 @@ static struct bloom_store *bloom_create_store(struct bloom_account *acct,
 	default:
 		return ERR_PTR(-EOPNOTSUPP);
 	}
+	if (c->flags & BLOOM_CREATE_F_TIMEOUT)
+		return bloom_create_expiring(acct, c, hash_key);
 	ret = bloom_create_geometry(c, &geo);
 	if (ret)
 		return ERR_PTR(ret);
@@ -150,14 +180,17 @@ static struct bloom_store *bloom_create_like(struct net *net,
 {
 	u8 key[BLOOM_HASH_KEY_LEN];
 	struct bloom_geometry geo;
+	struct bloom_expire_params xp;
 	struct bloom_filter *like;
 	struct bloom_store *s;
+	bool expiring = false;
 	u32 kind = 0;
 	int ret;
 
 	if (c->flags & ~(BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) ||
 	    c->type || c->hashes || c->capacity || c->bits || c->fpp_ppb ||
 	    !bloom_create_sizing_zero(c) || c->growth || c->tightening_ppm ||
+	    c->generations || c->timeout_ms ||
 	    !bloom_zeroed(c->hash_key, sizeof(c->hash_key)))
 		return ERR_PTR(-EINVAL);
 	if (!bloom_name_valid(c->like))
@@ -172,12 +205,20 @@ static struct bloom_store *bloom_create_like(struct net *net,
 		geo = s->core.geo;
 		kind = READ_ONCE(s->nb.kind);
 		bloom_hash_key_to_bytes(&s->core.key, key);
+		/* an expiring model: its generations and timeout too */
+		expiring = s->expiry;
+		if (expiring)
+			xp = s->expiry->ring.p;
 	}
 	rcu_read_unlock();
 	bloom_filter_put(like);
 	if (ret)
 		return ERR_PTR(ret);
-	s = bloom_store_new(bloom_registry_account(net), &geo, key);
+	if (expiring)
+		s = bloom_store_new_expiring(bloom_registry_account(net), &xp,
+					     key);
+	else
+		s = bloom_store_new(bloom_registry_account(net), &geo, key);
 	memzero_explicit(key, sizeof(key));
 	if (!IS_ERR(s))
 		s->nb.kind = kind;
@@ -269,6 +310,11 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 		info->growth = s->scale.p.growth;
 		info->tightening_ppm = s->scale.p.tightening_ppm;
 	}
+	if (s->expiry) {
+		info->generations = s->expiry->ring.p.generations;
+		info->timeout_ms = s->expiry->ring.p.timeout_ms;
+		info->next_rotation_ms = bloom_store_next_rotation_ms(s);
+	}
 	info->rules = atomic_read(&f->rules);
 	info->packets = sum.packets;
 	info->packet_hits = sum.packet_hits;
@@ -319,6 +365,35 @@ static u32 bloom_stages_fill(const struct bloom_core *core,
 	return n;
 }
 
+/* Under RCU: an expiring store's generations, oldest first, into @out. */
+static u32 bloom_generations_fill(const struct bloom_store *s,
+				  struct bloom_stage *out)
+{
+	u32 i, n = s->expiry->ring.p.generations;
+	u64 now = bloom_expiry_now(), born;
+	const struct bloom_expire_gen *g;
+	struct bloom_core_estimate e;
+	struct bloom_core_stats cs;
+
+	for (i = 0; i < n; i++) {
+		g = bloom_expire_gen(&s->core, i);
+		bloom_core_stats(&g->core, &cs);
+		bloom_core_estimate(&g->core, &e);
+		born = READ_ONCE(g->born_ns);
+		out[i].capacity = g->core.geo.capacity;
+		out[i].bits = g->core.geo.bits;
+		out[i].count = cs.keys;
+		out[i].bits_set = cs.in_use;
+		out[i].fpp_ppb = g->core.geo.fpp_ppb;
+		out[i].hashes = g->core.geo.hashes;
+		out[i].estimated_fpp_ppb = e.fpp_ppb;
+		out[i].age_ms = now > born ?
+			min_t(u64, div_u64(now - born, NSEC_PER_MSEC), U32_MAX) :
+			0;
+	}
+	return n;
+}
+
 int bloom_request_stages(struct bloom_filter *f, struct bloom_stages *arg)
 {
 	struct bloom_stage __user *ust = u64_to_user_ptr(arg->stages);
@@ -336,6 +411,8 @@ int bloom_request_stages(struct bloom_filter *f, struct bloom_stages *arg)
 	s = bloom_filter_store(f);
 	if (!s)
 		ret = -ESTALE;
+	else if (s->expiry)
+		n = bloom_generations_fill(s, out);
 	else if (!bloom_core_is_scalable(&s->core))
 		ret = -EOPNOTSUPP;
 	else

@@ -30,6 +30,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/xxhash.h>
 
@@ -72,6 +73,14 @@ static void bloom_snap_copy_payload(const struct bloom_core *core, u8 *dst,
 {
 	u32 i, n;
 
+	/* the generations oldest first, under their clock's lock */
+	if (bloom_core_is_expiring(core)) {
+		n = core->expire->p.generations;
+		for (i = 0; i < n; i++)
+			dst = bloom_snap_copy_one(&bloom_expire_gen(core, i)->core,
+						  dst, xs);
+		return;
+	}
 	if (!bloom_core_is_scalable(core)) {
 		bloom_snap_copy_one(core, dst, xs);
 		return;
@@ -190,6 +199,16 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 		if (fatal_signal_pending(current))
 			return -EINTR;
 	}
+	/*
+	 * An expiring store: no rotation while its generations and their
+	 * times are copied (the order and the table must agree), times
+	 * taken against now, the wall clock's for a restore after a boot.
+	 */
+	if (s->expiry) {
+		mutex_lock(&s->expiry->lock);
+		h->saved_ns = bloom_expiry_now();
+		h->saved_wall_ns = ktime_get_real_ns();
+	}
 	xxh64_reset(&xs, 0);
 	bloom_snap_copy_payload(&s->core, img->buf + h->header_size, &xs);
 	memcpy(h->name, f->name, sizeof(h->name));
@@ -197,6 +216,8 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 	h->payload_hash = xxh64_digest(&xs);
 	/* after the payload: stage counts cover every key it holds */
 	bloom_snap_header_write(img->buf, h, &s->core);
+	if (s->expiry)
+		mutex_unlock(&s->expiry->lock);
 	mutex_unlock(&f->write_lock);
 	return 0;
 }
@@ -322,24 +343,36 @@ static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
 	return s;
 }
 
-/* A store of a type from the snapshot's payload at @ubuf. Not published. */
+/*
+ * A store of one core, or an expiring filter's (its generations, oldest
+ * first, which is their order in a new store), from the snapshot's
+ * payload at @ubuf, each core checked. Not published; an expiring one's
+ * times and clock come once the payload's hash is known good
+ * (bloom_snap_restore()).
+ */
 static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
 						const struct bloom_snap_header *h,
 						const u8 __user *ubuf,
 						u64 *hash)
 {
 	struct bloom_store *s;
+	struct bloom_core *first;
 	struct xxh64_state xs;
+	u32 i, n = h->ngens ?: 1;
 	int ret;
 
-	s = bloom_store_new(acct, &h->geo, h->hash_key);
+	s = h->ngens ?
+	    bloom_store_new_expiring_stopped(acct, &h->expire, h->hash_key) :
+	    bloom_store_new(acct, &h->geo, h->hash_key);
 	if (IS_ERR(s))
 		return s;
+	first = h->ngens ? &bloom_expire_gen(&s->core, 0)->core : &s->core;
 	xxh64_reset(&xs, 0);
-	ret = bloom_snap_copy_in((u8 *)s->core.words, ubuf, h->payload_bytes,
+	ret = bloom_snap_copy_in((u8 *)first->words, ubuf, h->payload_bytes,
 				 &xs);
-	if (!ret)
-		ret = bloom_snap_payload_check(&s->core);
+	for (i = 0; !ret && i < n; i++)
+		ret = bloom_snap_payload_check(h->ngens ?
+				&bloom_expire_gen(&s->core, i)->core : first);
 	if (ret) {
 		bloom_store_discard(s);
 		return ERR_PTR(ret);
@@ -452,6 +485,12 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	}
 	bloom_snap_set_stats(s, &h.stats);
 	bloom_snap_netblocks_load(hdr, &h, &s->nb);
+	/* what expired since the save goes before anyone sees the filter */
+	if (h.ngens) {
+		bloom_snap_gens_apply(&s->core, hdr, &h, bloom_expiry_now(),
+				      ktime_get_real_ns());
+		bloom_store_expiry_start(s);
+	}
 	ret = bloom_snap_publish(net, name, s,
 				 arg->flags & BLOOM_RESTORE_F_REPLACE);
 out:

@@ -16,6 +16,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/err.h>
+#include <linux/overflow.h>
 #include <linux/kernel.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
@@ -53,6 +54,11 @@ static void bloom_store_free_stages(struct bloom_store *s)
 
 static void bloom_store_free(struct bloom_store *s)
 {
+	if (s->expiry) {
+		bloom_expiry_stop(s->expiry);
+		memzero_explicit(&s->expiry->ring.gen, sizeof(s->expiry->ring.gen));
+		bloom_kfree(s->expiry);
+	}
 	bloom_store_free_stages(s);
 	bloom_free_percpu(s->stats);
 	bloom_kvfree(s->mem);
@@ -66,27 +72,51 @@ static void bloom_store_free_work(struct work_struct *work)
 				      free_work));
 }
 
+/* Bytes of an expiring store's generations: G tables of @geo's size. */
+static int bloom_store_ring_bytes(const struct bloom_expire_params *xp,
+				  u64 *bytes)
+{
+	struct bloom_geometry geo;
+	int ret = bloom_expire_gen_geometry(xp, &geo);
+
+	if (ret)
+		return ret;
+	if (check_mul_overflow(bloom_core_storage_bytes(&geo),
+			       (u64)xp->generations, bytes))
+		return -E2BIG;
+	return 0;
+}
+
 /*
  * The store of @geo, or with @p a chain without stages yet (its stage 0's
- * geometry is @geo; bloom_store_new_chain() adds the stage).
+ * geometry is @geo; bloom_store_new_chain() adds the stage), or with @xp
+ * an expiring store, its clock stopped.
  */
 static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 					    const struct bloom_geometry *geo,
 					    const struct bloom_scale_params *p,
+					    const struct bloom_expire_params *xp,
 					    const u8 *hash_key)
 {
 	u8 key_bytes[BLOOM_CORE_HASH_KEY_LEN];
 	struct bloom_store *s;
-	u64 storage_bytes, memory_bytes;
+	u64 storage_bytes = 0, memory_bytes;
 	bloom_hash_key_t key;
 	int ret;
 
 	/*
 	 * Everything a store takes counts against max_memory: the storage
 	 * (with room to align it to a cache line), the per-CPU counters and
-	 * the struct.
+	 * the struct; an expiring store's generations and clock too.
 	 */
-	storage_bytes = p ? 0 : bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+	if (xp) {
+		ret = bloom_store_ring_bytes(xp, &storage_bytes);
+		if (ret)
+			return ERR_PTR(ret);
+		storage_bytes += BLOOM_CORE_ALIGN + sizeof(struct bloom_expiry);
+	} else if (!p) {
+		storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+	}
 	memory_bytes = storage_bytes + sizeof(*s) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
 	ret = bloom_account_reserve(acct, memory_bytes);
@@ -99,6 +129,14 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		goto err_release;
 	s->acct = acct;
 	s->memory_bytes = memory_bytes;
+	if (xp) {
+		s->expiry = bloom_kzalloc(sizeof(*s->expiry),
+					  GFP_KERNEL_ACCOUNT);
+		if (!s->expiry)
+			goto err_free;
+		bloom_expiry_init(s->expiry, &s->core);
+		storage_bytes -= sizeof(struct bloom_expiry);
+	}
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
 	 * cgroup must fail the create with -ENOMEM, not wake the cgroup's
@@ -122,7 +160,11 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		get_random_bytes(key_bytes, sizeof(key_bytes));
 	bloom_hash_key_from_bytes(&key, key_bytes);
 	memzero_explicit(key_bytes, sizeof(key_bytes));
-	if (p)
+	if (xp)
+		bloom_expire_init(&s->core, &s->expiry->ring, xp, &key,
+				  PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN),
+				  bloom_expiry_now());
+	else if (p)
 		bloom_scale_init(&s->core, &s->scale, p, &key);
 	else
 		bloom_core_init(&s->core, geo, &key,
@@ -141,21 +183,21 @@ struct bloom_store *bloom_store_new(struct bloom_account *acct,
 				    const struct bloom_geometry *geo,
 				    const u8 *hash_key)
 {
-	return bloom_store_make(acct, geo, NULL, hash_key);
+	return bloom_store_make(acct, geo, NULL, NULL, hash_key);
 }
 
 struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
 					      const struct bloom_scale_params *p,
 					      const u8 *hash_key)
 {
-	return bloom_store_make(acct, NULL, p, hash_key);
+	return bloom_store_make(acct, NULL, p, NULL, hash_key);
 }
 
 struct bloom_store *bloom_store_new_chain(struct bloom_account *acct,
 					  const struct bloom_scale_params *p,
 					  const u8 *hash_key)
 {
-	struct bloom_store *s = bloom_store_make(acct, NULL, p, hash_key);
+	struct bloom_store *s = bloom_store_make(acct, NULL, p, NULL, hash_key);
 	int ret;
 
 	if (IS_ERR(s))
@@ -169,10 +211,28 @@ struct bloom_store *bloom_store_new_chain(struct bloom_account *acct,
 	return s;
 }
 
-void bloom_store_discard(struct bloom_store *s)
+struct bloom_store *
+bloom_store_new_expiring_stopped(struct bloom_account *acct,
+				 const struct bloom_expire_params *p,
+				 const u8 *hash_key)
 {
-	bloom_account_release(s->acct, s->memory_bytes);
-	bloom_store_free(s);
+	return bloom_store_make(acct, NULL, NULL, p, hash_key);
+}
+
+struct bloom_store *bloom_store_new_expiring(struct bloom_account *acct,
+					     const struct bloom_expire_params *p,
+					     const u8 *hash_key)
+{
+	struct bloom_store *s = bloom_store_make(acct, NULL, NULL, p, hash_key);
+
+	if (!IS_ERR(s))
+		bloom_expiry_start(s->expiry);
+	return s;
+}
+
+void bloom_store_expiry_start(struct bloom_store *s)
+{
+	bloom_expiry_start(s->expiry);
 }
 
 void bloom_store_retire(struct bloom_store *s)
@@ -180,6 +240,17 @@ void bloom_store_retire(struct bloom_store *s)
 	bloom_account_release(s->acct, s->memory_bytes);
 	INIT_RCU_WORK(&s->free_work, bloom_store_free_work);
 	queue_rcu_work(bloom_free_wq, &s->free_work);
+}
+
+void bloom_store_discard(struct bloom_store *s)
+{
+	/* a clock may be running: stopped by the free work, which may wait */
+	if (s->expiry) {
+		bloom_store_retire(s);
+		return;
+	}
+	bloom_account_release(s->acct, s->memory_bytes);
+	bloom_store_free(s);
 }
 
 struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
@@ -250,8 +321,14 @@ void bloom_store_sum_stats(const struct bloom_store *s,
  */
 int bloom_store_clear(struct bloom_store *s)
 {
-	int cpu, ret = bloom_core_clear(&s->core);
+	int cpu, ret;
 
+	/* no rotation clears a generation meanwhile */
+	if (s->expiry)
+		mutex_lock(&s->expiry->lock);
+	ret = bloom_core_clear(&s->core);
+	if (s->expiry)
+		mutex_unlock(&s->expiry->lock);
 	if (ret)
 		return ret;
 	bloom_nb_clear(&s->nb);
@@ -260,10 +337,52 @@ int bloom_store_clear(struct bloom_store *s)
 	return 0;
 }
 
+int bloom_store_merge(struct bloom_store *dst, struct bloom_store *src)
+{
+	struct bloom_expiry *a = dst->expiry, *b = src->expiry;
+	int ret;
+
+	if (!a && !b)
+		return bloom_core_merge(&dst->core, &src->core);
+	if (!a || !b || a == b)
+		return -EINVAL;
+	/* the two clocks' locks in address order, as the filters' */
+	if (a > b)
+		swap(a, b);
+	mutex_lock(&a->lock);
+	mutex_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
+	ret = bloom_expire_merge(&dst->core, &src->core, bloom_expiry_now());
+	mutex_unlock(&b->lock);
+	mutex_unlock(&a->lock);
+	return ret;
+}
+
+u64 bloom_store_next_rotation_ms(const struct bloom_store *s)
+{
+	u64 due, now;
+
+	if (!s->expiry)
+		return 0;
+	due = bloom_expire_due(&s->core);
+	now = bloom_expiry_now();
+	if (due == BLOOM_EXPIRE_NEVER)
+		due = now + s->expiry->ring.period_ns;
+	return due > now ? div_u64(due - now + NSEC_PER_MSEC - 1,
+				   NSEC_PER_MSEC) : 0;
+}
+
 int bloom_store_init(void)
 {
+	int ret = bloom_expiry_module_init();
+
+	if (ret)
+		return ret;
 	bloom_free_wq = alloc_workqueue("bloom_free", 0, 0);
-	return bloom_free_wq ? 0 : -ENOMEM;
+	if (!bloom_free_wq) {
+		bloom_expiry_module_exit();
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void bloom_store_exit(void)
@@ -275,4 +394,6 @@ void bloom_store_exit(void)
 	 */
 	rcu_barrier();
 	destroy_workqueue(bloom_free_wq);
+	/* every clock was stopped by the free work of its store */
+	bloom_expiry_module_exit();
 }

@@ -6,10 +6,13 @@
  * A store is one core (module/core/core.h) or a chain of cores: a scalable
  * filter's stages, each a core of its own behind the store's core (the
  * chain's policy, when to add a core and how big, is the core's:
- * module/core/scale.c). The store allocates every core's storage, charges
- * it against max_memory and the caller's memory cgroup, and frees it with
- * the store. It knows nothing of names, namespaces or sysfs: whoever holds
- * a store (filter.h) publishes, replaces and retires it.
+ * module/core/scale.c), or an expiring filter's generations, a ring of
+ * cores over one allocation that a clock rotates (the policy, which to
+ * clear and when, is module/core/expire.c's; the clock is expire.h's).
+ * The store allocates every core's storage, charges it against max_memory
+ * and the caller's memory cgroup, and frees it with the store. It knows
+ * nothing of names, namespaces or sysfs: whoever holds a store (filter.h)
+ * publishes, replaces and retires it.
  */
 #ifndef BLOOM_STORE_H
 #define BLOOM_STORE_H
@@ -20,6 +23,7 @@
 
 #include "account.h"
 #include "core.h"
+#include "expire.h"
 #include "netblock.h"
 
 /* Hot-path counters, per CPU; summed when read. */
@@ -51,6 +55,9 @@ struct bloom_stats {
  *	one grower at a time, and go with the store.
  * @nb: the key kind and the netblock lengths of the keys (netblock.h):
  *	what the store holds, so they go with it (swap, replace, snapshots)
+ * @expiry: an expiring store's generations and their clock, behind
+ *	@core.expire; else NULL. The clock goes with the store (swap,
+ *	replace) and stops before the store is freed.
  */
 struct bloom_store {
 	struct bloom_core core;
@@ -61,6 +68,7 @@ struct bloom_store {
 	struct rcu_work free_work;
 	struct bloom_scale scale;
 	struct bloom_netblocks nb;
+	struct bloom_expiry *expiry;
 };
 
 /*
@@ -84,7 +92,29 @@ struct bloom_store *bloom_store_new_chain(struct bloom_account *acct,
 struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
 					      const struct bloom_scale_params *p,
 					      const u8 *hash_key);
-/* Frees a store that was never published, at once. */
+/*
+ * A new expiring store of @p (checked by bloom_expire_check()), its
+ * generations empty and its clock running; errors as bloom_store_new().
+ * bloom_store_new_expiring_stopped() leaves the clock stopped, for a
+ * restore to fill the generations first (then bloom_store_expiry_resume()).
+ */
+struct bloom_store *bloom_store_new_expiring(struct bloom_account *acct,
+					     const struct bloom_expire_params *p,
+					     const u8 *hash_key);
+struct bloom_store *
+bloom_store_new_expiring_stopped(struct bloom_account *acct,
+				 const struct bloom_expire_params *p,
+				 const u8 *hash_key);
+/*
+ * Starts the clock of an expiring store made stopped, once a restore has
+ * filled its generations and their times (bloom_snap_gens_apply()).
+ */
+void bloom_store_expiry_start(struct bloom_store *s);
+
+/*
+ * Frees a store that was never published, at once (an expiring one: its
+ * bytes at once, the rest once its clock stopped, as a retired store).
+ */
 void bloom_store_discard(struct bloom_store *s);
 /*
  * Frees a store that was published, once every reader that may have found
@@ -114,8 +144,23 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 			   struct bloom_stats *sum);
 /* Every key and statistic to zero; writers held off by the caller. */
 int bloom_store_clear(struct bloom_store *s);
+/*
+ * @dst becomes the union of @dst and @src (bloom_core_merge(), or
+ * bloom_expire_merge() for expiring stores, which takes both clocks'
+ * locks: no rotation runs meanwhile). Writers held off by the caller.
+ */
+int bloom_store_merge(struct bloom_store *dst, struct bloom_store *src);
 
-/* Module init and exit: the workqueue that frees retired stores. */
+/*
+ * Milliseconds until an expiring store's next rotation (0 when it is
+ * due); 0 for other stores. Read racily.
+ */
+u64 bloom_store_next_rotation_ms(const struct bloom_store *s);
+
+/*
+ * Module init and exit: the workqueues that free retired stores and rotate
+ * expiring ones.
+ */
 int bloom_store_init(void);
 /* Waits until every retired store has been freed. */
 void bloom_store_exit(void);

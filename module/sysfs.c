@@ -114,6 +114,34 @@ BLOOM_STORE_ATTR(tightening_ppm, s->scale.p.tightening_ppm);
 BLOOM_STORE_ATTR(stages, bloom_core_is_scalable(&s->core) ?
 			 bloom_scale_stages(&s->core) : 0);
 
+/*
+ * Expiring filters: milliseconds shown as seconds with three decimals
+ * (the timeout, the time until the next rotation).
+ */
+#define BLOOM_MS_ATTR(field, expr)					\
+static ssize_t field##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct bloom_store *s;						\
+	ssize_t ret = -ENODEV;						\
+	u64 ms;								\
+									\
+	rcu_read_lock();						\
+	s = bloom_filter_store(to_filter(kobj));			\
+	if (s) {							\
+		ms = (expr);						\
+		ret = sysfs_emit(buf, "%llu.%03llu\n", ms / 1000,	\
+				 ms % 1000);				\
+	}								\
+	rcu_read_unlock();						\
+	return ret;							\
+}									\
+static struct kobj_attribute field##_attr = __ATTR_RO(field)
+
+BLOOM_STORE_ATTR(generations, s->expiry ? s->expiry->ring.p.generations : 0);
+BLOOM_MS_ATTR(timeout, s->expiry ? s->expiry->ring.p.timeout_ms : 0);
+BLOOM_MS_ATTR(next_rotation, bloom_store_next_rotation_ms(s));
+
 /* Computed from the kept statistics: a bounded number of steps. */
 static struct bloom_core_estimate bloom_sysfs_estimate(const struct bloom_store *s)
 {
@@ -363,12 +391,32 @@ static const struct attribute_group bloom_scale_group = {
 	.is_visible = bloom_scale_visible,
 };
 
+/* Files that only expiring filters have. */
+static struct attribute *bloom_expire_attrs[] = {
+	&generations_attr.attr,
+	&timeout_attr.attr,
+	&next_rotation_attr.attr,
+	NULL,
+};
+
+static umode_t bloom_expire_visible(struct kobject *kobj,
+				    struct attribute *attr, int n)
+{
+	return to_filter(kobj)->expiring ? attr->mode : 0;
+}
+
+static const struct attribute_group bloom_expire_group = {
+	.attrs = bloom_expire_attrs,
+	.is_visible = bloom_expire_visible,
+};
+
 /* The files of a filter's directory (the registry adds them). */
 const struct attribute_group *bloom_filter_groups[] = {
 	&bloom_filter_group,
 	&bloom_delete_group,
 	&bloom_dleft_group,
 	&bloom_scale_group,
+	&bloom_expire_group,
 	NULL,
 };
 

@@ -609,44 +609,6 @@ static long long absent16(int fd, __u32 n)
 	return missing;
 }
 
-/* SAVE of @name into a new buffer of *@len bytes; NULL on failure. */
-static __u8 *save_alloc(int fd, const char *name, __u64 *len)
-{
-	struct bloom_save sv;
-	__u8 *buf;
-
-	memset(&sv, 0, sizeof(sv));
-	sv.size = sizeof(sv);
-	set_name(sv.name, name);
-	if (ioctl(fd, BLOOM_IOC_SAVE, &sv))
-		return NULL;
-	buf = malloc(sv.out_len);
-	if (!buf)
-		return NULL;
-	sv.buf = u64_ptr(buf);
-	sv.buf_len = sv.out_len;
-	if (ioctl(fd, BLOOM_IOC_SAVE, &sv)) {
-		free(buf);
-		return NULL;
-	}
-	*len = sv.out_len;
-	return buf;
-}
-
-static int restore_as(int fd, const __u8 *buf, __u64 len, const char *name,
-		      __u32 flags)
-{
-	struct bloom_restore r;
-
-	memset(&r, 0, sizeof(r));
-	r.size = sizeof(r);
-	r.flags = flags | BLOOM_RESTORE_F_NAME;
-	set_name(r.name, name);
-	r.buf = u64_ptr(buf);
-	r.buf_len = len;
-	return ioctl(fd, BLOOM_IOC_RESTORE, &r);
-}
-
 /*
  * What cannot be done with stages refuses cleanly and changes nothing:
  * MERGE with a filter that is not scalable and LIKE EOPNOTSUPP, MERGE of
@@ -707,15 +669,15 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "pl", "sa"));
 
 	/* a plain snapshot does not replace a scalable filter's stages */
-	buf = save_alloc(self->fd, "pl", &len);
+	buf = bt_save_alloc(self->fd, "pl", &len);
 	ASSERT_NE(NULL, buf);
-	EXPECT_ERRNO(EINVAL, restore_as(self->fd, buf, len, "sa",
+	EXPECT_ERRNO(EINVAL, bt_restore_as(self->fd, buf, len, "sa",
 					BLOOM_RESTORE_F_REPLACE));
 	free(buf);
 	/* nor a scalable one a plain filter's contents */
-	buf = save_alloc(self->fd, "sa", &len);
+	buf = bt_save_alloc(self->fd, "sa", &len);
 	ASSERT_NE(NULL, buf);
-	EXPECT_ERRNO(EINVAL, restore_as(self->fd, buf, len, "pl",
+	EXPECT_ERRNO(EINVAL, bt_restore_as(self->fd, buf, len, "pl",
 					BLOOM_RESTORE_F_REPLACE));
 	free(buf);
 
@@ -838,7 +800,7 @@ TEST_F(scale, flush)
 				3100, NULL));
 	ASSERT_OK(bt_info(self->fd, NULL, &ia));
 	ASSERT_EQ(3, ia.stages);
-	before = save_alloc(self->fd, "fl", &lb);
+	before = bt_save_alloc(self->fd, "fl", &lb);
 	ASSERT_NE(NULL, before);
 
 	/* no room for a new first stage beside the three: nothing changes */
@@ -868,7 +830,7 @@ TEST_F(scale, flush)
 	/* an empty filter answers absent for every key */
 	EXPECT_EQ(3100, absent16(self->fd, 3100));
 	/* the same hash key: the snapshot header's bytes 120..135 */
-	after = save_alloc(self->fd, "fl", &la);
+	after = bt_save_alloc(self->fd, "fl", &la);
 	ASSERT_NE(NULL, after);
 	EXPECT_EQ(0, memcmp(before + 120, after + 120, 16));
 	free(before);
@@ -907,10 +869,10 @@ TEST_F(scale, snapshot_keeps_stages)
 	ASSERT_OK(get_stages(self->fd, sa, &na));
 	ASSERT_EQ(3, na);
 	ASSERT_OK(bt_info(self->fd, NULL, &ia));
-	buf = save_alloc(self->fd, "ss", &len);
+	buf = bt_save_alloc(self->fd, "ss", &len);
 	ASSERT_NE(NULL, buf);
 
-	ASSERT_OK(restore_as(self->fd, buf, len, "sr", 0));
+	ASSERT_OK(bt_restore_as(self->fd, buf, len, "sr", 0));
 	fr = bt_open();
 	ASSERT_LE(0, fr);
 	ASSERT_OK(bt_bind(fr, "sr"));
@@ -950,7 +912,7 @@ TEST_F(scale, snapshot_keeps_stages)
 	c = scalable_req("so", BLOOM_TYPE_BLOCKED, 1000, 1000000, 2, 850000);
 	ASSERT_OK(ioctl(fo, BLOOM_IOC_CREATE, &c));
 	EXPECT_EQ(1, filter_attr("so", "stages"));
-	ASSERT_OK(restore_as(self->fd, buf, len, "so",
+	ASSERT_OK(bt_restore_as(self->fd, buf, len, "so",
 			     BLOOM_RESTORE_F_REPLACE));
 	EXPECT_EQ(3, filter_attr("so", "stages"));
 	EXPECT_EQ(4000, stage_attr("so", "capacity", 2));
@@ -965,11 +927,11 @@ TEST_F(scale, snapshot_keeps_stages)
 	ASSERT_LE(0, self->saved_max_memory);
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY,
 				 used + ia.memory_bytes - 1));
-	EXPECT_ERRNO(EDQUOT, restore_as(self->fd, buf, len, "sq", 0));
+	EXPECT_ERRNO(EDQUOT, bt_restore_as(self->fd, buf, len, "sq", 0));
 	EXPECT_ERRNO(ENOENT, bt_info(self->fd, "sq", &ib));
 	EXPECT_EQ(used, read_u64_file(BLOOM_SYSFS "/memory_used"));
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, used + ia.memory_bytes));
-	EXPECT_OK(restore_as(self->fd, buf, len, "sq", 0));
+	EXPECT_OK(bt_restore_as(self->fd, buf, len, "sq", 0));
 	free(buf);
 	close(fr);
 	close(fo);

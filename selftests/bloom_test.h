@@ -485,6 +485,45 @@ static inline long long run_keys16(int fd, unsigned long cmd, __u8 *keys,
 	return hits;
 }
 
+/* SAVE of @name into a new buffer of *@len bytes; NULL on failure. */
+static inline __u8 *bt_save_alloc(int fd, const char *name, __u64 *len)
+{
+	struct bloom_save sv;
+	__u8 *buf;
+
+	memset(&sv, 0, sizeof(sv));
+	sv.size = sizeof(sv);
+	set_name(sv.name, name);
+	if (ioctl(fd, BLOOM_IOC_SAVE, &sv))
+		return NULL;
+	buf = malloc(sv.out_len);
+	if (!buf)
+		return NULL;
+	sv.buf = u64_ptr(buf);
+	sv.buf_len = sv.out_len;
+	if (ioctl(fd, BLOOM_IOC_SAVE, &sv)) {
+		free(buf);
+		return NULL;
+	}
+	*len = sv.out_len;
+	return buf;
+}
+
+/* RESTORE of @buf (@len bytes) under @name, with @flags too. */
+static inline int bt_restore_as(int fd, const __u8 *buf, __u64 len,
+				const char *name, __u32 flags)
+{
+	struct bloom_restore r;
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.flags = flags | BLOOM_RESTORE_F_NAME;
+	set_name(r.name, name);
+	r.buf = u64_ptr(buf);
+	r.buf_len = len;
+	return ioctl(fd, BLOOM_IOC_RESTORE, &r);
+}
+
 static inline double now_sec(void)
 {
 	struct timespec ts;

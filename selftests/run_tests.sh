@@ -46,7 +46,7 @@ if [ -n "${BLOOM_TEST_TIMEOUT:-}" ]; then
 fi
 
 # Order: the fast, precise ABI checks first, the long measurement last.
-progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy bloom_scale
+progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy bloom_scale bloom_expire
 	bloom_limits bloom_stress bloom_fuzz bloom_snapshot bloom_faults bloom_soak)
 cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh
@@ -57,7 +57,8 @@ snapcli=$here/cli/test_snapshot.sh
 # Network namespaces, then the firewall match (it loads the netfilter
 # modules and xt_bloom.ko, and unloads xt_bloom.ko again).
 net=("$here/net/test_netns.sh" "$here/net/test_rootless.sh"
-     "$here/net/test_netblock.sh" "$here/net/test_xt_bloom.sh")
+     "$here/net/test_netblock.sh" "$here/net/test_xt_bloom.sh"
+     "$here/net/test_xt_expire.sh")
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent

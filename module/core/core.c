@@ -39,6 +39,7 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		f->subtable_used[i] = 0;
 	f->scale = NULL;
+	f->expire = NULL;
 	bloom_atomic64_set(&f->in_use, 0);
 	bloom_atomic64_set(&f->keys, 0);
 	if (geo->type == BLOOM_CORE_DLEFT)
@@ -151,4 +152,56 @@ void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s)
 	s->subtable_cells = dl ? f->geo.buckets * BLOOM_DLEFT_CELLS : 0;
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		s->subtable_used[i] = READ_ONCE(f->subtable_used[i]);
+}
+
+/*
+ * Core by core, in the caller's order, each core's own batched query,
+ * with its prefetching, over the keys not found yet: an absent key costs
+ * each core about what it costs one filter, and the cache misses of a
+ * chunk overlap instead of following one another.
+ */
+u32 bloom_cores_find(const struct bloom_core *const *cores, u32 ncores,
+		     const u64 *hashes, u32 c)
+{
+	u64 pending[BLOOM_CORES_CHUNK];
+	u8 idx[BLOOM_CORES_CHUNK], res[BLOOM_CORES_CHUNK / 8];
+	const u64 *cur = hashes;
+	u32 found = 0, np = c, i, j, k;
+
+	for (j = 0; j < c; j++)
+		idx[j] = j;
+	for (i = 0; i < ncores && np; i++) {
+		if (!bloom_core_query_batch(cores[i], cur, np, res))
+			continue;
+		/* keep the keys not found; in place once cur is pending */
+		for (j = 0, k = 0; j < np; j++) {
+			if (res[j >> 3] & (1U << (j & 7))) {
+				found |= 1U << idx[j];
+			} else {
+				pending[k] = cur[j];
+				idx[k++] = idx[j];
+			}
+		}
+		cur = pending;
+		np = k;
+	}
+	return found;
+}
+
+u32 bloom_cores_query_batch(const struct bloom_core *const *cores,
+			    u32 ncores, const u64 *hashes, u32 n, u8 *results)
+{
+	u32 i, j, c, found, hits = 0;
+	bool r;
+
+	for (i = 0; i < n; i += c) {
+		c = n - i < BLOOM_CORES_CHUNK ? n - i : BLOOM_CORES_CHUNK;
+		found = bloom_cores_find(cores, ncores, hashes + i, c);
+		for (j = 0; j < c; j++) {
+			r = found & (1U << j);
+			hits += r;
+			bloom_result(results, i + j, r);
+		}
+	}
+	return hits;
 }

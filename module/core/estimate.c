@@ -209,21 +209,21 @@ static u64 bloom_estimate_bits(const struct bloom_core *f,
 }
 
 /*
- * A scalable filter: the keys of its stages summed (unknown if one stage's
- * are), the rate compounded: a never-added key is a false positive when
- * any stage says present, 1 - prod(1 - e_i).
+ * A scalable filter's stages or an expiring filter's generations: their
+ * keys summed (unknown if one's are), the rate compounded: a never-added
+ * key is a false positive when any of them says present,
+ * 1 - prod(1 - e_i).
  */
-static void bloom_estimate_scale(const struct bloom_core *f,
-				 struct bloom_core_estimate *e)
+static void bloom_estimate_cores(const struct bloom_core *const *cores,
+				 u32 n, struct bloom_core_estimate *e)
 {
 	u64 miss = BLOOM_Q64_ONE;	/* prod(1 - e_i) */
 	struct bloom_core_estimate st;
-	u32 i, n = bloom_scale_stages(f);
+	u32 i;
 
 	e->keys = 0;
 	for (i = 0; i < n; i++) {
-		u64 p = bloom_estimate_bits(&bloom_scale_stage(f, i)->core,
-					    &st);
+		u64 p = bloom_estimate_bits(cores[i], &st);
 
 		miss = bloom_q64_mul(miss, BLOOM_Q64_ONE - p);
 		if (st.keys == BLOOM_CORE_KEYS_UNKNOWN ||
@@ -238,13 +238,22 @@ static void bloom_estimate_scale(const struct bloom_core *f,
 void bloom_core_estimate(const struct bloom_core *f,
 			 struct bloom_core_estimate *e)
 {
+	const struct bloom_core *cores[BLOOM_CORE_STAGES_MAX];
 	const struct bloom_geometry *geo = &f->geo;
+	u32 i, n;
 	u64 x;
 
 	e->keys = 0;
 	e->fpp_ppb = 0;
 	if (f->scale) {
-		bloom_estimate_scale(f, e);
+		n = bloom_scale_stages(f);
+		for (i = 0; i < n; i++)
+			cores[i] = &bloom_scale_stage(f, i)->core;
+		bloom_estimate_cores(cores, n, e);
+		return;
+	}
+	if (f->expire) {
+		bloom_estimate_cores(cores, bloom_expire_live(f, cores), e);
 		return;
 	}
 	x = bloom_core_bits_set(f);

@@ -281,6 +281,26 @@ extern const struct bloom_core_ops bloom_blk_ops;
 /* scale.c */
 extern const struct bloom_core_ops bloom_scale_ops;
 
+/*
+ * expire.c: the generations a query tests now, newest first, into @cores
+ * (room for BLOOM_CORE_GENERATIONS_MAX); their number.
+ */
+u32 bloom_expire_live(const struct bloom_core *f,
+		      const struct bloom_core **cores);
+
+/*
+ * core.c: queries over several filters of one hash key (a chain's stages,
+ * an expiring filter's generations), @cores in the order to test them.
+ * bloom_cores_find(): bit j set when key j of the @c (at most
+ * BLOOM_CORES_CHUNK) keys at @hashes is in one of them;
+ * bloom_cores_query_batch(): results and return as bloom_core_query_batch().
+ */
+#define BLOOM_CORES_CHUNK	32
+u32 bloom_cores_find(const struct bloom_core *const *cores, u32 ncores,
+		     const u64 *hashes, u32 c);
+u32 bloom_cores_query_batch(const struct bloom_core *const *cores,
+			    u32 ncores, const u64 *hashes, u32 n, u8 *results);
+
 /* counting.c */
 extern const struct bloom_core_ops bloom_cnt_ops;
 u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);

@@ -19,7 +19,8 @@
 bool bloom_core_compatible(const struct bloom_core *a,
 			   const struct bloom_core *b)
 {
-	if (a->scale || b->scale)	/* stages of their own: not (yet) */
+	/* stages or generations of their own: bloom_expire_merge() */
+	if (a->scale || b->scale || a->expire || b->expire)
 		return false;
 	return a->geo.type == b->geo.type && a->geo.hashes == b->geo.hashes &&
 	       a->geo.bits == b->geo.bits &&
@@ -57,7 +58,8 @@ int bloom_core_merge(struct bloom_core *dst, const struct bloom_core *src)
 	u64 sat = 0, used = 0;
 	s64 keys;
 
-	if (dst->scale || src->scale || dst->geo.type == BLOOM_CORE_DLEFT)
+	if (dst->scale || src->scale || dst->expire || src->expire ||
+	    dst->geo.type == BLOOM_CORE_DLEFT)
 		return -EOPNOTSUPP;
 	if (!bloom_core_compatible(dst, src))
 		return -EINVAL;
@@ -97,6 +99,11 @@ int bloom_core_clear(struct bloom_core *f)
 
 	if (f->scale)
 		return -EOPNOTSUPP;
+	if (f->expire) {
+		for (i = 0; i < f->expire->p.generations; i++)
+			bloom_core_clear(&f->expire->gen[i].core);
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		if (!(i & 0xffff))
 			bloom_cond_resched();

@@ -148,42 +148,19 @@ static bool bloom_scale_query_n(const struct bloom_scale *s, u32 n, u64 h)
 }
 
 /* Keys a scalable batch looks up together: one bit each in a u32. */
-#define BLOOM_SCALE_CHUNK	32
+#define BLOOM_SCALE_CHUNK	BLOOM_CORES_CHUNK
 
-/*
- * Which of the @c (at most BLOOM_SCALE_CHUNK) keys at @hashes are in one of
- * the first @ns stages: bit j of the result for key j. Stage by stage,
- * newest first (it holds the most keys), each stage's own batched query,
- * with its prefetching, over the keys not found yet: an absent key costs
- * each stage about what it costs one filter, and the cache misses of a
- * chunk overlap instead of following one another.
- */
+/* Which of the @c keys at @hashes are in one of the first @ns stages. */
 static u32 bloom_scale_find(const struct bloom_scale *s, u32 ns,
 			    const u64 *hashes, u32 c)
 {
-	u64 pending[BLOOM_SCALE_CHUNK];
-	u8 idx[BLOOM_SCALE_CHUNK], res[BLOOM_SCALE_CHUNK / 8];
-	const u64 *cur = hashes;
-	u32 found = 0, np = c, j, k;
+	const struct bloom_core *cores[BLOOM_CORE_STAGES_MAX];
+	u32 i;
 
-	for (j = 0; j < c; j++)
-		idx[j] = j;
-	while (ns-- && np) {
-		if (!bloom_core_query_batch(&s->stage[ns]->core, cur, np, res))
-			continue;
-		/* keep the keys not found; in place once cur is pending */
-		for (j = 0, k = 0; j < np; j++) {
-			if (res[j >> 3] & (1U << (j & 7))) {
-				found |= 1U << idx[j];
-			} else {
-				pending[k] = cur[j];
-				idx[k++] = idx[j];
-			}
-		}
-		cur = pending;
-		np = k;
-	}
-	return found;
+	/* newest first: it holds the most keys */
+	for (i = 0; i < ns; i++)
+		cores[i] = &s->stage[ns - 1 - i]->core;
+	return bloom_cores_find(cores, ns, hashes, c);
 }
 
 /*
@@ -330,23 +307,16 @@ static u32 bloom_scale_ops_add_batch(struct bloom_core *f, const u64 *hashes,
 	return bloom_scale_add_batch(f, hashes, n, results, done);
 }
 
-/* Chunk by chunk, stage by stage: bloom_scale_find(). */
+/* Chunk by chunk, stage by stage: bloom_cores_query_batch(). */
 static u32 bloom_scale_query_batch(const struct bloom_core *f,
 				   const u64 *hashes, u32 n, u8 *results)
 {
-	u32 ns = bloom_scale_stages(f), i, j, c, found, hits = 0;
-	bool r;
+	const struct bloom_core *cores[BLOOM_CORE_STAGES_MAX];
+	u32 ns = bloom_scale_stages(f), i;
 
-	for (i = 0; i < n; i += c) {
-		c = n - i < BLOOM_SCALE_CHUNK ? n - i : BLOOM_SCALE_CHUNK;
-		found = bloom_scale_find(f->scale, ns, hashes + i, c);
-		for (j = 0; j < c; j++) {
-			r = found & (1U << j);
-			hits += r;
-			bloom_result(results, i + j, r);
-		}
-	}
-	return hits;
+	for (i = 0; i < ns; i++)
+		cores[i] = &f->scale->stage[ns - 1 - i]->core;
+	return bloom_cores_query_batch(cores, ns, hashes, n, results);
 }
 
 static u64 bloom_scale_in_use(const struct bloom_core *f)

@@ -33,6 +33,10 @@
 #define OFF_TIGHTEN	196
 #define OFF_NSTAGES	200
 #define OFF_KIND	204	/* with BLOOM_SNAP_C_KEYS */
+/* With BLOOM_SNAP_F_GENERATIONS, in the reserved area: */
+#define OFF_NGENS	208
+#define OFF_TIMEOUT	216
+#define OFF_SAVED	224
 #define OFF_STAGES	248	/* the stage table, the netblock table, the checksum */
 /* A stage table entry (BLOOM_SNAP_STAGE_SIZE bytes). */
 #define ST_CAPACITY	0
@@ -41,6 +45,10 @@
 #define ST_KEYS		24
 #define ST_HASHES	32
 #define ST_FPP		36
+/* A generation table entry (BLOOM_SNAP_STAGE_SIZE bytes; the rest 0). */
+#define GEN_KEYS	0
+#define GEN_AGE		8
+#define GEN_KEEP	16
 /* The header's checksum is its last 8 bytes, over all bytes before them. */
 
 #define BLOOM_SNAP_NSTATS	7
@@ -114,7 +122,14 @@ void bloom_snap_stage_geometry(u32 type, const struct bloom_snap_stage *st,
 
 u32 bloom_snap_header_bytes(const struct bloom_core *f)
 {
-	return BLOOM_SNAP_HEADER_BYTES(f->scale ? bloom_scale_stages(f) : 0);
+	return BLOOM_SNAP_HEADER_BYTES(f->scale ? bloom_scale_stages(f) :
+				       f->expire ? f->expire->p.generations : 0);
+}
+
+/* Entries in the header's table: stages or generations. */
+static u32 bloom_snap_entries(const struct bloom_snap_header *h)
+{
+	return h->nstages + h->ngens;
 }
 
 void bloom_snap_header_init(struct bloom_snap_header *h,
@@ -130,6 +145,14 @@ void bloom_snap_header_init(struct bloom_snap_header *h,
 	h->geo = f->geo;
 	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
 	bloom_hash_key_to_bytes(&f->key, h->hash_key);
+	if (f->expire) {
+		h->incompat |= BLOOM_SNAP_F_GENERATIONS;
+		h->expire = f->expire->p;
+		h->ngens = h->expire.generations;
+		h->header_size = BLOOM_SNAP_HEADER_BYTES(h->ngens);
+		h->payload_bytes *= h->ngens;
+		return;
+	}
 	if (!f->scale)
 		return;
 	h->incompat |= BLOOM_SNAP_F_STAGES;
@@ -158,7 +181,7 @@ void bloom_snap_header_netblocks(struct bloom_snap_header *h,
 	if (!bloom_nb_any(nb))
 		return;
 	h->incompat |= BLOOM_SNAP_F_NETBLOCKS;
-	h->nb_offset = OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * h->nstages;
+	h->nb_offset = OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * bloom_snap_entries(h);
 	h->header_size += BLOOM_SNAP_NB_SIZE;
 }
 
@@ -185,6 +208,13 @@ u64 bloom_snap_payload_hash(const struct bloom_core *f)
 	bloom_xxh64_state s;
 	u32 i, n;
 
+	if (f->expire) {
+		bloom_xxh64_reset(&s);
+		for (i = 0; i < f->expire->p.generations; i++)
+			bloom_xxh64_update(&s, bloom_expire_gen(f, i)->core.words,
+					   bloom_core_storage_bytes(&f->geo));
+		return bloom_xxh64_digest(&s);
+	}
 	if (!f->scale)
 		return bloom_snap_hash(f->words,
 				       bloom_core_storage_bytes(&f->geo));
@@ -196,6 +226,89 @@ u64 bloom_snap_payload_hash(const struct bloom_core *f)
 				   bloom_core_storage_bytes(&st->core.geo));
 	}
 	return bloom_xxh64_digest(&s);
+}
+
+/* Milliseconds from @from to @to, rounded up; 0 when @to is not later. */
+static u64 bloom_snap_ms_until(u64 from, u64 to)
+{
+	return to > from ? div64_u64(to - from + 999999, 1000000) : 0;
+}
+
+/* Generation @i of @f as a table entry, its times against @saved. */
+static void bloom_snap_gen_get(const struct bloom_core *f, u32 i, u64 saved,
+			       struct bloom_snap_gen *g)
+{
+	const struct bloom_expire_gen *e = bloom_expire_gen(f, i);
+	u64 expires = READ_ONCE(e->expires_ns), born = READ_ONCE(e->born_ns);
+
+	g->keys = (u64)bloom_atomic64_read(&e->core.keys);
+	g->age_ms = born < saved ? div64_u64(saved - born, 1000000) : 0;
+	g->keep_ms = expires == BLOOM_EXPIRE_NEVER ? BLOOM_SNAP_KEEP_ADDING :
+		     bloom_snap_ms_until(saved, expires);
+}
+
+/* The generation table and its fields, at @buf (the whole header). */
+static void bloom_snap_gens_write(u8 *buf, const struct bloom_snap_header *h,
+				  const struct bloom_core *f)
+{
+	struct bloom_snap_gen g;
+	u8 *p;
+	u32 i;
+
+	put32(buf + OFF_NGENS, h->ngens);
+	put64(buf + OFF_TIMEOUT, h->expire.timeout_ms);
+	put64(buf + OFF_SAVED, h->saved_wall_ns);
+	for (i = 0; i < h->ngens; i++) {
+		bloom_snap_gen_get(f, i, h->saved_ns, &g);
+		p = buf + OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * i;
+		put64(p + GEN_KEYS, g.keys);
+		put64(p + GEN_AGE, g.age_ms);
+		put64(p + GEN_KEEP, g.keep_ms);
+	}
+}
+
+void bloom_snap_gen_read(const u8 *buf, const struct bloom_snap_header *h,
+			 u32 i, struct bloom_snap_gen *g)
+{
+	const u8 *p = buf + OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * i;
+
+	(void)h;
+	g->keys = get64(p + GEN_KEYS);
+	g->age_ms = get64(p + GEN_AGE);
+	g->keep_ms = get64(p + GEN_KEEP);
+}
+
+u32 bloom_snap_gens_apply(struct bloom_core *f, const u8 *buf,
+			  const struct bloom_snap_header *h, u64 now_ns,
+			  u64 now_wall_ns)
+{
+	u64 elapsed = now_wall_ns > h->saved_wall_ns ?
+		      now_wall_ns - h->saved_wall_ns : 0;
+	/* the save on this clock; before it started: as early as it goes */
+	u64 saved = now_ns > elapsed ? now_ns - elapsed : 0, ns;
+	struct bloom_expire_gen *e;
+	struct bloom_snap_gen g;
+	u32 i;
+
+	for (i = 0; i < h->ngens; i++) {
+		bloom_snap_gen_read(buf, h, i, &g);
+		e = bloom_expire_gen(f, i);
+		bloom_atomic64_set(&e->core.keys, g.keys);
+		ns = g.age_ms > saved / 1000000 ? saved : g.age_ms * 1000000;
+		e->born_ns = saved - ns;
+		/*
+		 * A generation that still took adds took none after the
+		 * save: its timeout runs from then (the newest's too, which
+		 * bloom_expire_resume() decides about).
+		 */
+		if (g.keep_ms == BLOOM_SNAP_KEEP_ADDING)
+			e->expires_ns = i == h->ngens - 1 ? BLOOM_EXPIRE_NEVER :
+					saved + h->expire.timeout_ms * 1000000;
+		else
+			e->expires_ns = g.keep_ms ? saved + g.keep_ms * 1000000 :
+					0;
+	}
+	return bloom_expire_resume(f, saved, now_ns);
 }
 
 void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
@@ -242,6 +355,8 @@ void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
 			put32(p + ST_FPP, e.fpp_ppb);
 		}
 	}
+	if (h->incompat & BLOOM_SNAP_F_GENERATIONS)
+		bloom_snap_gens_write(buf, h, f);
 	if (h->compat & BLOOM_SNAP_C_KEYS)
 		put32(buf + OFF_KIND, h->key_kind);
 	if (h->incompat & BLOOM_SNAP_F_NETBLOCKS)
@@ -366,6 +481,51 @@ static int bloom_snap_stages_check(const u8 *buf,
 }
 
 /*
+ * An expiring filter's part of the header: the parameters as create
+ * checks them, the header's geometry a generation's, the table's size,
+ * its entries' unused bytes zero, and the payload G generations.
+ */
+static int bloom_snap_gens_check(const u8 *buf, struct bloom_snap_header *h,
+				 const char **why)
+{
+	struct bloom_geometry geo;
+	u32 i, j;
+
+	if (h->incompat & BLOOM_SNAP_F_STAGES)
+		return bloom_snap_fail(why, -EBADMSG,
+				       "both stages and generations");
+	h->expire = (struct bloom_expire_params) {
+		.type = h->geo.type,
+		.generations = get32(buf + OFF_NGENS),
+		.capacity = h->geo.capacity,
+		.fpp_ppb = h->geo.fpp_ppb,
+		.timeout_ms = get64(buf + OFF_TIMEOUT),
+	};
+	h->saved_wall_ns = get64(buf + OFF_SAVED);
+	if (bloom_expire_check(&h->expire) ||
+	    bloom_expire_gen_geometry(&h->expire, &geo))
+		return bloom_snap_fail(why, -EBADMSG,
+				       "timeout, generations, type, capacity or rate out of range");
+	if (geo.bits != h->geo.bits || geo.hashes != h->geo.hashes)
+		return bloom_snap_fail(why, -EBADMSG,
+				       "the geometry is not a generation's");
+	h->ngens = h->expire.generations;
+	if (h->header_size != BLOOM_SNAP_HEADER_BYTES(h->ngens) +
+	    (h->incompat & BLOOM_SNAP_F_NETBLOCKS ? BLOOM_SNAP_NB_SIZE : 0))
+		return bloom_snap_fail(why, -EBADMSG,
+				       "generation count not what the header's size says");
+	for (i = 0; i < h->ngens; i++)
+		for (j = GEN_KEEP + 8; j < BLOOM_SNAP_STAGE_SIZE; j++)
+			if (buf[OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * i + j])
+				return bloom_snap_fail(why, -EBADMSG,
+						       "reserved bytes of a generation are not zero");
+	if (h->payload_bytes != bloom_core_storage_bytes(&geo) * h->ngens)
+		return bloom_snap_fail(why, -EBADMSG,
+				       "payload size does not match the generations");
+	return 0;
+}
+
+/*
  * The key kind (compat KEYS) and the netblock table (incompat NETBLOCKS):
  * the table where the stage table ends, inside the header; a count of a
  * family the kind excludes is refused.
@@ -382,7 +542,7 @@ static int bloom_snap_keys_check(const u8 *buf, struct bloom_snap_header *h,
 	}
 	if (!(h->incompat & BLOOM_SNAP_F_NETBLOCKS))
 		return 0;
-	h->nb_offset = OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * h->nstages;
+	h->nb_offset = OFF_STAGES + BLOOM_SNAP_STAGE_SIZE * bloom_snap_entries(h);
 	if ((u64)h->nb_offset + BLOOM_SNAP_NB_SIZE + 8 > h->header_size)
 		return bloom_snap_fail(why, -EBADMSG,
 				       "netblock table past the header's end");
@@ -453,7 +613,11 @@ int bloom_snap_header_read(const u8 *buf, u64 len,
 		return bloom_snap_fail(why, ret, ret == -E2BIG ?
 				       "filter larger than bloom's limit" :
 				       "geometry not valid for its type");
-	if (h->incompat & BLOOM_SNAP_F_STAGES) {
+	if (h->incompat & BLOOM_SNAP_F_GENERATIONS) {
+		ret = bloom_snap_gens_check(buf, h, why);
+		if (ret)
+			return ret;
+	} else if (h->incompat & BLOOM_SNAP_F_STAGES) {
 		ret = bloom_snap_stages_check(buf, h, why);
 		if (ret)
 			return ret;
@@ -572,6 +736,24 @@ static int bloom_snap_load_stages(struct bloom_core *f,
 	return 0;
 }
 
+/*
+ * Binds @f to the generations of @h in @storage (loaded), each checked;
+ * their times are the caller's (bloom_snap_gens_apply()).
+ */
+static int bloom_snap_load_gens(struct bloom_core *f,
+				const struct bloom_snap_header *h,
+				u8 *storage, struct bloom_snap_chain *chain,
+				const bloom_hash_key_t *key)
+{
+	u32 i;
+
+	bloom_expire_init(f, &chain->ring, &h->expire, key, storage, 0);
+	for (i = 0; i < h->ngens; i++)
+		if (bloom_snap_payload_check(&bloom_expire_gen(f, i)->core))
+			return -EBADMSG;
+	return 0;
+}
+
 int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
 		    const u8 *buf, u64 len, void *storage,
 		    struct bloom_snap_chain *chain, const char **why)
@@ -589,14 +771,20 @@ int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
 	if (bloom_snap_hash(buf, h->payload_bytes) != h->payload_hash)
 		return bloom_snap_fail(why, -EBADMSG,
 				       "payload checksum mismatch (corrupt snapshot)");
-	if (h->nstages && !chain)
+	if ((h->nstages || h->ngens) && !chain)
 		return bloom_snap_fail(why, -EOPNOTSUPP,
-				       "a scalable filter's snapshot, and no room for its stages");
+				       "a scalable or expiring filter's snapshot, and no room for its stages or generations");
 	memcpy(storage, buf, h->payload_bytes);
 	bloom_hash_key_from_bytes(&key, h->hash_key);
 	if (h->nstages) {
 		if (bloom_snap_load_stages(f, h, buf - h->header_size,
 					   storage, chain, &key))
+			return bloom_snap_fail(why, -EBADMSG,
+					       "payload holds values its filter type cannot hold");
+		return 0;
+	}
+	if (h->ngens) {
+		if (bloom_snap_load_gens(f, h, storage, chain, &key))
 			return bloom_snap_fail(why, -EBADMSG,
 					       "payload holds values its filter type cannot hold");
 		return 0;

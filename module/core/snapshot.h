@@ -33,8 +33,14 @@
  * count of each prefix length (a reader that ignored it would miss them).
  */
 #define BLOOM_SNAP_F_NETBLOCKS		2U	/* bit 1 */
+/*
+ * Incompatible feature: an expiring filter, with its generation table (a
+ * reader that ignored it would keep keys forever, or lose them).
+ */
+#define BLOOM_SNAP_F_GENERATIONS	4U	/* bit 2 */
 /* Feature flags this code knows. */
-#define BLOOM_SNAP_INCOMPAT_KNOWN	(BLOOM_SNAP_F_STAGES | BLOOM_SNAP_F_NETBLOCKS)
+#define BLOOM_SNAP_INCOMPAT_KNOWN	(BLOOM_SNAP_F_STAGES | BLOOM_SNAP_F_NETBLOCKS | \
+					 BLOOM_SNAP_F_GENERATIONS)
 /* Compatible feature: the filter's key kind, at offset 204. */
 #define BLOOM_SNAP_C_KEYS		1U	/* bit 0 */
 #define BLOOM_SNAP_COMPAT_KNOWN		BLOOM_SNAP_C_KEYS
@@ -75,12 +81,32 @@ struct bloom_snap_stage {
 };
 
 /*
- * What bloom_snap_load() builds a scalable filter in (userspace: the kernel
- * builds its stages itself): the chain and room for every stage.
+ * What bloom_snap_load() builds a scalable or expiring filter in
+ * (userspace: the kernel builds its stores itself): the chain and room
+ * for every stage, or the ring of generations.
  */
 struct bloom_snap_chain {
 	struct bloom_scale scale;
 	struct bloom_scale_stage stage[BLOOM_CORE_STAGES_MAX];
+	struct bloom_expire ring;
+};
+
+/* A generation table entry's keep_ms: the generation still took adds. */
+#define BLOOM_SNAP_KEEP_ADDING	(~0ULL)
+
+/**
+ * struct bloom_snap_gen - one entry of an expiring filter's generation
+ *	table, oldest first
+ * @keys: its key estimate's counter (the core's keys), carried
+ * @age_ms: milliseconds from its birth (by the schedule) to the save
+ * @keep_ms: milliseconds from the save until it may be cleared (its seal
+ *	+ the timeout), 0 when it may be cleared already,
+ *	BLOOM_SNAP_KEEP_ADDING when it still took adds (not sealed)
+ */
+struct bloom_snap_gen {
+	u64 keys;
+	u64 age_ms;
+	u64 keep_ms;
 };
 
 /**
@@ -107,6 +133,14 @@ struct bloom_snap_chain {
  * @nb_offset: with BLOOM_SNAP_F_NETBLOCKS in @incompat: where the
  *	netblock table starts in the header, after the stage table; else 0
  * @nb: writing: the lengths to write (bloom_snap_header_netblocks())
+ * @ngens: with BLOOM_SNAP_F_GENERATIONS in @incompat: G (the generation
+ *	table's entries); else 0
+ * @expire: with @ngens: the parameters (type, generations, capacity,
+ *	fpp_ppb, timeout_ms)
+ * @saved_wall_ns: with @ngens: the save's time, CLOCK_REALTIME ns (what
+ *	a restore after a reboot can still compare with)
+ * @saved_ns: writing, with @ngens: the save's time on the filter's own
+ *	clock, which the generation table's times are taken against
  */
 struct bloom_snap_header {
 	u32 version;
@@ -125,7 +159,30 @@ struct bloom_snap_header {
 	u32 key_kind;
 	u32 nb_offset;
 	const struct bloom_netblocks *nb;
+	u32 ngens;
+	struct bloom_expire_params expire;
+	u64 saved_wall_ns;
+	u64 saved_ns;
 };
+
+/*
+ * Entry @i (under h->ngens) of the generation table of the header at @buf,
+ * which bloom_snap_header_read() accepted into @h.
+ */
+void bloom_snap_gen_read(const u8 *buf, const struct bloom_snap_header *h,
+			 u32 i, struct bloom_snap_gen *g);
+
+/*
+ * An expiring filter @f loaded from the snapshot whose header @buf was
+ * read into @h (its generations' storage in order, checked): each
+ * generation's keys and times from the table, on @f's clock, where it is
+ * @now_ns and the wall clock says @now_wall_ns; then what expired since
+ * the save is cleared (bloom_expire_resume()). Returns the number of
+ * generations cleared.
+ */
+u32 bloom_snap_gens_apply(struct bloom_core *f, const u8 *buf,
+			  const struct bloom_snap_header *h, u64 now_ns,
+			  u64 now_wall_ns);
 
 /*
  * After bloom_snap_header_init(): the kind of @nb (compat KEYS, when

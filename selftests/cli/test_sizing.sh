@@ -136,6 +136,48 @@ refused "memory under one key" "cannot hold even one key" \
 refused "--hashes for blocked" "standard or counting" \
 	--type blocked --capacity 1000 --fpp 0.01 --hashes 3
 
+# keys that expire: only standard and blocked, by capacity and rate
+refused "a counting filter with a timeout" "cannot have a --timeout" \
+	--type counting --capacity 1000 --fpp 0.01 --timeout 1h
+refused "a dleft filter with a timeout" "cannot have a --timeout" \
+	--type dleft --capacity 1000 --fpp 0.01 --timeout 1h
+refused "a scalable filter with a timeout" "cannot have a --timeout" \
+	--capacity 1000 --fpp 0.01 --scalable --timeout 1h
+refused "a timeout under a second" "bad timeout" \
+	--capacity 1000 --fpp 0.01 --timeout 0.5s
+refused "generations without a timeout" "goes with --timeout" \
+	--capacity 1000 --fpp 0.01 --generations 4
+refused "17 generations" "bad generation count" \
+	--capacity 1000 --fpp 0.01 --timeout 1h --generations 17
+refused "a timeout with --memory" "keys per timeout" \
+	--memory 1M --fpp 0.01 --timeout 1h
+
+# calc --timeout: G = 3..9 per type; create takes what calc shows
+i=$((i + 1))
+if timeout "$LIMIT" bloomctl calc --timeout 90m --capacity 100000 --fpp 0.001 \
+	--type blocked --json >"$W/calc.json" 2>"$W/err" &&
+   timeout "$LIMIT" bloomctl create "$P$i" --type blocked --capacity 100000 \
+	--fpp 0.001 --timeout 90m --generations 6 2>>"$W/err" &&
+   timeout "$LIMIT" bloomctl info "$P$i" --json >"$W/info.json" 2>>"$W/err" &&
+   "$PY" - "$W/calc.json" "$W/info.json" <<'PYEOF' >>"$W/err" 2>&1
+import json, sys
+calc = json.load(open(sys.argv[1]))
+info = json.load(open(sys.argv[2]))
+assert [r["generations"] for r in calc] == list(range(3, 10)), calc
+row = [r for r in calc if r["generations"] == 6][0]
+assert info["timeout_ms"] == 5400000 and info["generation_count"] == 6, info
+assert info["bits"] == 6 * row["generation_bits"], (info["bits"], row)
+assert len(info["generations"]) == 6, info["generations"]
+for g in info["generations"]:
+    assert g["capacity"] == row["generation_capacity"], g
+    assert g["fpp_ppb"] == row["generation_fpp_ppb"], g
+PYEOF
+then
+	result OK "calc --timeout: G = 3..9; create --timeout 90m --generations 6 is the row calc shows"
+else
+	result FAIL "calc --timeout: G = 3..9; create --timeout 90m --generations 6 is the row calc shows"
+fi
+
 # calc without --type: all four side by side
 if timeout "$LIMIT" bloomctl calc --capacity 1M --fpp 0.01 --json >"$W/calc.json" &&
    "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["type"] for x in d]==["standard","blocked","counting","dleft"]' "$W/calc.json"; then

@@ -193,6 +193,28 @@ int scale_opt(const char *verb, int c, const char *arg, struct scale_args *s);
 void scale_check(const char *verb, const struct scale_args *s,
 		 const struct size_args *a, enum bloom_type t, int geometry);
 
+/* expire.c: an expiring filter's options of create and calc. */
+struct expire_args {
+	uint64_t timeout_ms;	/* --timeout DURATION; 0: none */
+	uint32_t generations;	/* --generations G; 0: the default */
+};
+/* "3600", "90s", "15m", "1h", "7d" into milliseconds: 0 or -1. */
+int parse_duration_ms(const char *s, uint64_t *ms);
+/* Handles --timeout (-T) and --generations (-G): 1 if one. */
+int expire_opt(const char *verb, int c, const char *arg, struct expire_args *x);
+/*
+ * What create and calc refuse alike (exit 2), saying why: --generations
+ * without --timeout; with it a counting or dleft type (@t; 0: not given),
+ * --scalable, explicit --bits/--hashes (@geometry), or sizes other than
+ * --capacity and --fpp.
+ */
+void expire_check(const char *verb, const struct expire_args *x,
+		  const struct size_args *a, enum bloom_type t, int scalable,
+		  int geometry);
+/* calc --timeout: the memory of each G (3..9, or the one given). */
+int calc_expiring(enum bloom_type type, const struct size_args *a,
+		  const struct expire_args *x, int json);
+
 /* The verbs; argv[0] is the verb. */
 int cmd_calc(const char *dev, int argc, char **argv);
 int cmd_create(const char *dev, int argc, char **argv);

@@ -489,6 +489,8 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ "growth", required_argument, NULL, 'g' },
 		{ "tightening", required_argument, NULL, 'r' },
 		{ "netblock-lengths", required_argument, NULL, 'L' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "generations", required_argument, NULL, 'G' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -502,6 +504,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ .sz = sizeof(r[0]) }, { .sz = sizeof(r[0]) },
 		{ .sz = sizeof(r[0]) } };
 	struct scale_args sc = { 0 };
+	struct expire_args x = { 0 };
 	char why[4][512];
 	int nwhy = 0;
 	enum bloom_type type = 0;
@@ -516,7 +519,8 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	a.o.sz = sizeof(a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:jh", opts, NULL)) != -1) {
 		if (size_opt("calc", c, optarg, &a) ||
-		    scale_opt("calc", c, optarg, &sc))
+		    scale_opt("calc", c, optarg, &sc) ||
+		    expire_opt("calc", c, optarg, &x))
 			continue;
 		switch (c) {
 		case 't':
@@ -540,6 +544,12 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("calc", "unexpected argument '%s'", argv[optind]);
+	if (x.timeout_ms || x.generations) {
+		if (lookups)
+			die_usage("calc", "--netblock-lengths goes without --timeout: an expiring filter's rate over all generations is P, so an address's is 1 - (1 - P)^(L + 1) as for any filter");
+		expire_check("calc", &x, &a, type, sc.scalable, 0);
+		return calc_expiring(type, &a, &x, json);
+	}
 	if (sc.scalable || sc.growth || sc.tightening != 0) {
 		if (lookups)
 			die_usage("calc", "--netblock-lengths goes without --scalable: a scalable filter's rate over all stages is P, so an address's is 1 - (1 - P)^(L + 1) as for any filter; calc that with the first stage's capacity");

@@ -16,6 +16,7 @@ struct create_args {
 	struct bloom_create_opts o;
 	struct size_args a;		/* the sizing options */
 	struct scale_args sc;
+	struct expire_args x;
 	uint8_t key[BLOOM_HASH_KEY_LEN];	/* o.hash_key points here */
 	int have_type;
 	const char *name;
@@ -39,6 +40,8 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		{ "growth", required_argument, NULL, 'g' },
 		{ "tightening", required_argument, NULL, 'r' },
 		{ "keys", required_argument, NULL, 'Y' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "generations", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -52,7 +55,8 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 	ca->a.o.sz = sizeof(ca->a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:h", opts, NULL)) != -1) {
 		if (size_opt("create", c, optarg, &ca->a) ||
-		    scale_opt("create", c, optarg, &ca->sc))
+		    scale_opt("create", c, optarg, &ca->sc) ||
+		    expire_opt("create", c, optarg, &ca->x))
 			continue;
 		switch (c) {
 		case 't':
@@ -119,6 +123,8 @@ static void create_check_like(struct create_args *ca)
 		die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
 	if (ca->sc.scalable || ca->sc.growth || ca->sc.tightening != 0)
 		die_usage("create", "--like makes a filter like OTHER, which is not scalable (a scalable filter cannot be copied with --like): drop --scalable, --growth and --tightening");
+	if (ca->x.timeout_ms || ca->x.generations)
+		die_usage("create", "--like takes the timeout and generations from the other filter too: drop --timeout and --generations");
 	ca->o.type = 0;
 }
 
@@ -155,6 +161,10 @@ static void create_size(struct create_args *ca)
 	o->fpp = ca->a.o.fpp;
 	o->hashes = ca->a.o.hashes;
 	scale_check("create", &ca->sc, &ca->a, o->type, !!o->bits);
+	expire_check("create", &ca->x, &ca->a, o->type, ca->sc.scalable,
+		     !!o->bits);
+	o->timeout_ms = ca->x.timeout_ms;
+	o->generations = ca->x.generations;
 	if (ca->sc.scalable) {
 		o->flags |= BLOOM_CREATE_F_SCALABLE;
 		o->growth = ca->sc.growth;

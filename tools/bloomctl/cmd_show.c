@@ -45,7 +45,7 @@ size_t get_stages(int fd, const struct bloom_info *in,
 	size_t n = 0;
 	int err;
 
-	if (!in->stages)
+	if (!in->stages && !in->generations)
 		return 0;
 	err = bloom_stages(fd, in->name, st, BLOOM_SCALE_STAGES_MAX, &n);
 	/* destroyed since its info was read (list): no stages to show */
@@ -95,6 +95,60 @@ static void print_stages_text(const struct bloom_info *in,
 		       (uint64_t)st[i].count, st[i].estimated_fpp_ppb / 1e9);
 }
 
+/* "1 h 15 min", "90 s", "2.5 s": a duration for people. */
+static const char *duration(uint64_t ms, char *buf, size_t len)
+{
+	static const struct { uint64_t ms; const char *unit; } u[] = {
+		{ 86400000, "d" }, { 3600000, "h" }, { 60000, "min" },
+		{ 1000, "s" },
+	};
+	size_t used = 0, i;
+
+	buf[0] = 0;
+	if (ms < 60000 && ms % 1000) {
+		snprintf(buf, len, "%.3g s", ms / 1e3);
+		return buf;
+	}
+	for (i = 0; i < 4 && used < len; i++) {
+		if (ms < u[i].ms)
+			continue;
+		used += snprintf(buf + used, len - used, "%s%" PRIu64 " %s",
+				 used ? " " : "", ms / u[i].ms, u[i].unit);
+		ms %= u[i].ms;
+	}
+	if (!used)
+		snprintf(buf, len, "%" PRIu64 " ms", ms);
+	return buf;
+}
+
+/* An expiring filter: its timeout, the bound, and each generation. */
+static void print_expire_text(const struct bloom_info *in,
+			      const struct bloom_stage *st, size_t n)
+{
+	uint64_t most = in->timeout_ms +
+			(in->timeout_ms + in->generations - 2) /
+			(in->generations - 1);
+	char a[64], b[64];
+	size_t i;
+
+	printf("timeout:         %s (a key tests present for at least that long after its last add, and is gone %s after it at most)\n",
+	       duration(in->timeout_ms, a, sizeof(a)),
+	       duration(most, b, sizeof(b)));
+	printf("next rotation:   in %.3f s (every %s the oldest of the %u generations is cleared and becomes the newest)\n",
+	       in->next_rotation_ms / 1e3,
+	       duration((in->timeout_ms + in->generations - 2) /
+			(in->generations - 1), a, sizeof(a)),
+	       in->generations);
+	printf("generations:     %3s %12s %12s %12s %12s %10s   (oldest first)\n",
+	       "GEN", "AGE", "CAPACITY", "FPP", "COUNT", "EST FPP");
+	for (i = 0; i < n; i++)
+		printf("                 %3zu %12s %12" PRIu64 " %12.6g %12" PRIu64
+		       " %10.4g%s\n", i, duration(st[i].age_ms, a, sizeof(a)),
+		       (uint64_t)st[i].capacity, st[i].fpp_ppb / 1e9,
+		       (uint64_t)st[i].count, st[i].estimated_fpp_ppb / 1e9,
+		       st[i].count > st[i].capacity ? "  over its share" : "");
+}
+
 static void print_info_text(const struct bloom_info *in,
 			    const struct bloom_stage *st, size_t nst)
 {
@@ -109,10 +163,14 @@ static void print_info_text(const struct bloom_info *in,
 		printf("capacity:        %" PRIu64 " keys (its %u stage%s so far; stage 0: %" PRIu64 "; the filter grows)\n",
 		       d.capacity, in->stages, in->stages == 1 ? "" : "s",
 		       (uint64_t)in->capacity);
+	else if (in->generations)
+		printf("capacity:        %" PRIu64 " keys per timeout\n",
+		       (uint64_t)in->capacity);
 	else
 		printf("capacity:        %" PRIu64 " keys\n", d.capacity);
 	printf("fpp:             %.9g (%u ppb)%s\n", in->fpp_ppb / 1e9,
-	       in->fpp_ppb, in->stages ? " over all stages" : "");
+	       in->fpp_ppb, in->stages ? " over all stages" :
+	       in->generations ? " over all generations" : "");
 	printf("bits:            %" PRIu64 " (%.2f per key of capacity%s)\n",
 	       (uint64_t)in->bits,
 	       in->capacity ? (double)in->bits / in->capacity : 0.0,
@@ -132,7 +190,10 @@ static void print_info_text(const struct bloom_info *in,
 	       d.capacity ? 100.0 * d.keys / d.capacity : 0.0, d.keys,
 	       d.keys_added ? "as added: every bit is set, so there is no estimate" :
 			      "estimated");
-	if (d.over_capacity)
+	if (d.over_capacity && in->generations)
+		printf("over capacity:   more than %" PRIu64 " keys came in one timeout: the false-positive rate is above the one asked for (no key is lost; it comes down as the generations rotate); create the filter with a larger --capacity\n",
+		       (uint64_t)in->capacity);
+	else if (d.over_capacity)
 		printf("over capacity:   %.0f keys in a filter sized for %" PRIu64 " (keys %s): the false-positive rate is above the one asked for; create a larger filter and add the keys again\n",
 		       d.keys, (uint64_t)in->capacity,
 		       d.keys_added ? "added" : "estimated");
@@ -185,6 +246,12 @@ static void print_info_text(const struct bloom_info *in,
 		printf("estimated fpp:   %.6g now (1 - product of (1 - stage's estimate) over the stages)\n",
 		       d.est_fpp);
 		print_stages_text(in, st, nst);
+		return;
+	}
+	if (in->generations) {
+		printf("estimated fpp:   %.6g now (1 - product of (1 - generation's estimate) over the generations)\n",
+		       d.est_fpp);
+		print_expire_text(in, st, nst);
 		return;
 	}
 	printf("estimated fpp:   %.6g now (%s)\n", d.est_fpp,

@@ -60,6 +60,16 @@ void info_derive(const struct bloom_info *in, struct info_derived *d)
 	d->over_capacity = !in->stages && (in->count > in->capacity ||
 					   (d->keys_added &&
 					    in->adds > in->capacity));
+	/*
+	 * An expiring filter's generations hold capacity / (G - 1) keys
+	 * each, G of them: it is over when more than capacity keys came in
+	 * a timeout, which shows as a rate above the one asked for.
+	 */
+	if (in->generations) {
+		d->capacity = in->capacity +
+			      in->capacity / (in->generations - 1);
+		d->over_capacity = in->estimated_fpp_ppb > in->fpp_ppb;
+	}
 	if (in->type == BLOOM_TYPE_DLEFT) {
 		d->fill = cells ? (double)in->bits_set / cells : 0;
 		for (i = 0; i < 4 && i < in->subtables; i++)
@@ -140,6 +150,26 @@ static void print_stages_json(FILE *f, const struct bloom_stage *st,
 		fputs("],\n", f);
 }
 
+/* An expiring filter's generations, oldest first, with their ages. */
+static void print_generations_json(FILE *f, const struct bloom_stage *st,
+				   size_t n, const char *ind)
+{
+	size_t i;
+
+	fprintf(f, "%s  \"generations\": [", ind);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n%s    { \"age_ms\": %u, \"capacity\": %" PRIu64
+			", \"count\": %" PRIu64 ", \"bits\": %" PRIu64
+			", \"bits_set\": %" PRIu64 ", \"fpp_ppb\": %u"
+			", \"estimated_fpp\": %.6g }",
+			i ? "," : "", ind, st[i].age_ms,
+			(uint64_t)st[i].capacity, (uint64_t)st[i].count,
+			(uint64_t)st[i].bits, (uint64_t)st[i].bits_set,
+			st[i].fpp_ppb, st[i].estimated_fpp_ppb / 1e9);
+	fputs(n ? "\n" : "", f);
+	fprintf(f, "%s%s],\n", n ? ind : "", n ? "  " : "");
+}
+
 void print_info_json(FILE *f, const struct bloom_info *in,
 		     const struct bloom_stage *st, size_t nst, const char *ind)
 {
@@ -174,6 +204,15 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 			in->tightening_ppm / 1e6);
 		fprintf(f, "%s  \"stage_count\": %u,\n", ind, in->stages);
 		print_stages_json(f, st, nst, ind);
+	}
+	if (in->generations) {
+		fprintf(f, "%s  \"timeout_ms\": %" PRIu64 ",\n", ind,
+			(uint64_t)in->timeout_ms);
+		fprintf(f, "%s  \"generation_count\": %u,\n", ind,
+			in->generations);
+		fprintf(f, "%s  \"next_rotation_ms\": %" PRIu64 ",\n", ind,
+			(uint64_t)in->next_rotation_ms);
+		print_generations_json(f, st, nst, ind);
 	}
 	fprintf(f, "%s  \"rules\": %u,\n", ind, in->rules);
 	print_keys_json(f, in, ind);

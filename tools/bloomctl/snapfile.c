@@ -268,10 +268,10 @@ int snap_check(const struct snap_file *sf, struct bloom_snap_header *h,
 	if (err)
 		return err;
 	storage = aligned_alloc(BLOOM_CORE_ALIGN, h->payload_bytes);
-	/* a scalable filter's stages are checked one by one */
-	if (h->nstages)
+	/* a scalable filter's stages, an expiring one's generations: each */
+	if (h->nstages || h->ngens)
 		chain = malloc(sizeof(*chain));
-	if (!storage || (h->nstages && !chain)) {
+	if (!storage || ((h->nstages || h->ngens) && !chain)) {
 		free(storage);
 		*why = "out of memory";
 		return -ENOMEM;

@@ -78,7 +78,8 @@ static int try_load(const u8 *buf, size_t len)
 	struct bloom_snap_header h;
 	struct bloom_core f, g;
 	const char *why = NULL;
-	u8 hdr[BLOOM_SNAP_HEADER_BYTES(BLOOM_CORE_STAGES_MAX)];
+	/* any header this code writes: stages or generations, netblocks */
+	u8 hdr[BLOOM_SNAP_HEADER_MAX];
 	u32 hs;
 	void *storage, *again;
 	u64 hsh;

@@ -129,6 +129,21 @@ static int set_scalable(struct bloom_create *c,
 	return 0;
 }
 
+/* Expiring filters: the timeout sets the flag; generations need it. */
+static int set_timeout(struct bloom_create *c,
+		       const struct bloom_create_opts *o)
+{
+	c->timeout_ms = OPTS_GET(o, timeout_ms, 0);
+	c->generations = OPTS_GET(o, generations, 0);
+	if (c->timeout_ms)
+		c->flags |= BLOOM_CREATE_F_TIMEOUT;
+	if ((c->flags & BLOOM_CREATE_F_TIMEOUT) && !c->timeout_ms)
+		return -EINVAL;
+	if (c->generations && !c->timeout_ms)
+		return -EINVAL;
+	return 0;
+}
+
 /* The module's request for filter @name from the caller's options. */
 static int create_request(struct bloom_create *c, const char *name,
 			  const struct bloom_create_opts *o)
@@ -157,6 +172,8 @@ static int create_request(struct bloom_create *c, const char *name,
 		err = set_hash_key(c, o);
 	if (!err)
 		err = set_scalable(c, o);
+	if (!err)
+		err = set_timeout(c, o);
 	return err;
 }
 

@@ -182,6 +182,16 @@ struct bloom_create_opts {
 	 * <linux/bloom.h>.
 	 */
 	enum bloom_key_kind keys;
+	/*
+	 * Keys that expire (standard and blocked only; see "Expiring
+	 * filters" in <linux/bloom.h>): a key tests present for at least
+	 * @timeout_ms after its last add, in @generations generations (0:
+	 * BLOOM_GENERATIONS_DEFAULT). The library sets
+	 * BLOOM_CREATE_F_TIMEOUT when @timeout_ms is given; @generations
+	 * without it is -EINVAL. @capacity is then the keys per timeout.
+	 */
+	uint64_t timeout_ms;
+	uint32_t generations;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -236,9 +246,10 @@ int bloom_info(int fd, const char *name, struct bloom_info *info);
 
 /*
  * The stages of scalable filter @name (or of the bound filter if NULL),
- * oldest first, into @stages (room for @room; BLOOM_SCALE_STAGES_MAX is
- * always enough). *@n gets the number of stages, which may exceed @room.
- * -EOPNOTSUPP for a filter that is not scalable.
+ * or the generations of an expiring one, oldest first, into @stages (room
+ * for @room; BLOOM_SCALE_STAGES_MAX is always enough). *@n gets the
+ * number of stages, which may exceed @room. -EOPNOTSUPP for a filter that
+ * is neither.
  */
 int bloom_stages(int fd, const char *name, struct bloom_stage *stages,
 		 size_t room, size_t *n);

@@ -130,6 +130,52 @@
  * and a RESTORE with BLOOM_RESTORE_F_REPLACE of a scalable snapshot onto a
  * filter that is not scalable or the other way round, are EINVAL.
  *
+ * Expiring filters
+ * ----------------
+ * With BLOOM_CREATE_F_TIMEOUT a standard or blocked filter forgets its
+ * keys: a key added at time t tests present until at least t + timeout
+ * (no false negative in that window, whatever the load); it is gone (tests
+ * present only as a false positive) after t + timeout x (1 + 1/(G - 1))
+ * at most; the rate stays within fpp_ppb for up to @capacity keys added
+ * per timeout. Adding more than that per timeout raises the rate and never
+ * loses a key (INFO's estimated_fpp_ppb shows it). Each generation holds
+ * a period's share, capacity / (G - 1) keys: keys that come in bursts
+ * (more than that share in one period) raise the rate the same way until
+ * their generation is cleared. Adding a key again starts its timeout
+ * again.
+ * The filter is G generations (@generations, BLOOM_GENERATIONS_MIN..MAX,
+ * 0 for BLOOM_GENERATIONS_DEFAULT), each a filter of its type sized (see
+ * Sizing) for ceil(capacity / (G - 1)) keys at floor(fpp_ppb / G) ppb.
+ * ADD sets a key's bits in the newest generation only (its result bit:
+ * every bit was set there already); QUERY and the firewall match test
+ * every generation. Every timeout / (G - 1) (rounded up to a whole
+ * nanosecond), off every packet and ioctl path, the module clears the
+ * oldest generation and makes it the newest; a query never waits for
+ * that and never sees a half-cleared generation. A generation stops taking
+ * adds at a rotation and is cleared no earlier than timeout after the
+ * last add it can hold, so a late timer or a loaded machine only lengthens
+ * lives (and, for as long as a rotation is late, lets the newest
+ * generation take more than its share). Times are CLOCK_BOOTTIME: time
+ * asleep counts.
+ * @timeout_ms is BLOOM_TIMEOUT_MS_MIN..BLOOM_TIMEOUT_MS_MAX. A counting,
+ * d-left or scalable filter, explicit geometry (BLOOM_CREATE_F_GEOMETRY),
+ * BLOOM_CREATE_F_SIZE, a timeout out of range, G out of range and a rate
+ * under G ppb are EINVAL, as are @timeout_ms or @generations without the
+ * flag. INFO reports @generations, @timeout_ms and @next_rotation_ms;
+ * @bits, @bits_set and @count are the sums over the generations (a key
+ * added again in a later generation counts again), @capacity and @fpp_ppb
+ * as created. BLOOM_IOC_STAGES lists the generations, oldest first, each
+ * with its age. FLUSH clears every generation and keeps the schedule;
+ * MERGE takes two expiring filters of the same type, geometry, hash key,
+ * G and timeout (create the other with BLOOM_CREATE_F_LIKE, which copies
+ * G and the timeout too) and ORs each generation into the one of the same
+ * age, the later of the two expiries kept; SWAP exchanges two expiring
+ * filters (an expiring with a filter that is not is EINVAL, so is a
+ * replacing RESTORE between the two kinds). SAVE writes the generations
+ * and their times (the snapshot's GENERATIONS feature, relative to the
+ * save, whose time is wall-clock time); RESTORE clears what expired since
+ * the save before the filter is seen, so lifetimes hold across a reboot.
+ *
  * Deleting
  * --------
  * Counting and d-left filters can delete keys (BLOOM_IOC_DELETE). Deleting a
@@ -288,7 +334,8 @@
  *              or QUERY; with BLOOM_BATCH_F_NET, a key that is not an
  *              address or netblock (host bits set, a length over the
  *              family's) or keys of both families; CREATE's @keys over
- *              BLOOM_KEYS_IPV6
+ *              BLOOM_KEYS_IPV6; a timeout or generations out of range
+ *              or with a type that cannot expire (see Expiring filters)
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
  *              it, or over 4096 bytes; a batch over BLOOM_BATCH_MAX_KEYS keys or
  *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
@@ -381,6 +428,7 @@
 #define BLOOM_TIMEOUT_MS_MAX	2147483000ULL	/* ipset's largest timeout */
 #define BLOOM_GENERATIONS_MIN	2
 #define BLOOM_GENERATIONS_MAX	16
+#define BLOOM_GENERATIONS_DEFAULT	5
 #define BLOOM_TIGHTENING_PPM_MIN	500000	/* r = 0.5 */
 #define BLOOM_TIGHTENING_PPM_MAX	950000	/* r = 0.95 */
 #define BLOOM_TIGHTENING_PPM_DEFAULT	850000	/* r = 0.85 */
@@ -484,13 +532,15 @@ struct bloom_version {
  */
 #define BLOOM_CREATE_F_LIKE	(1U << 5)
 /*
- * Bit 6: an expiring filter (see Expiring filters): keys are forgotten
- * @timeout_ms after their last add, in @generations generations.
+ * Bit 6: an expiring filter (see Expiring filters): a key tests present
+ * for at least @timeout_ms after its last add, in @generations
+ * generations.
  */
 #define BLOOM_CREATE_F_TIMEOUT	(1U << 6)
 #define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
 				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SCALABLE | \
-				 BLOOM_CREATE_F_SIZE | BLOOM_CREATE_F_LIKE)
+				 BLOOM_CREATE_F_SIZE | BLOOM_CREATE_F_LIKE | \
+				 BLOOM_CREATE_F_TIMEOUT)
 
 /**
  * struct bloom_create - BLOOM_IOC_CREATE: create a named filter
@@ -641,7 +691,8 @@ struct bloom_name {
  * @generations: out: expiring: G; else 0
  * @timeout_ms: out: expiring: the timeout; else 0
  * @next_rotation_ms: out: expiring: milliseconds until the oldest
- *	generation is cleared and becomes the newest; else 0
+ *	generation is due to be cleared and become the newest (0: due now);
+ *	else 0
  * @bpf_calls: out: lookups BPF programs made in the filter (kfuncs)
  * @bpf_hits: out: of those, lookups that answered "may be present"
  * @reserved: in: must be 0; out: 0
@@ -851,7 +902,8 @@ struct bloom_pair {
  * @estimated_fpp_ppb: its rate estimated from its bits now, as struct
  *	bloom_info's @estimated_fpp_ppb is for a filter of its type
  * @age_ms: expiring: milliseconds since this generation became the newest
- *	(at most BLOOM_TIMEOUT_MS_MAX x 2 fits); else 0
+ *	by the schedule (a rotation may run a little later), at most
+ *	0xffffffff; else 0
  */
 struct bloom_stage {
 	__aligned_u64 capacity;
@@ -877,7 +929,8 @@ struct bloom_stage {
  *	first on return
  * @reserved: must be 0
  *
- * A filter that is not scalable: EOPNOTSUPP.
+ * An expiring filter's generations come back the same way (@count: the
+ * keys that set a new bit in it). A filter that is neither: EOPNOTSUPP.
  */
 struct bloom_stages {
 	__u32 size;
