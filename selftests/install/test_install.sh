@@ -60,6 +60,7 @@ want=(
 	/usr/local/lib/pkgconfig/libbloom.pc
 	/usr/local/include/libbloom.h
 	/usr/local/include/linux/bloom.h
+	/usr/local/include/bloom/bpf.h
 	/usr/local/share/man/man8/bloomctl.8
 	/usr/local/share/man/man3/libbloom.3
 	/usr/local/share/man/man3/bloom_create_opts.3
