@@ -52,6 +52,8 @@ want=(
 	"/lib/modules/$KVER/updates/xt_bloom.ko"
 	"$(pkg-config --variable=xtlibdir xtables)/libxt_bloom.so"
 	/usr/local/share/man/man8/xt_bloom.8
+	/usr/local/sbin/bloom-xdp
+	/usr/local/share/man/man8/bloom-xdp.8
 	/usr/local/sbin/bloomctl
 	"/usr/local/lib/libbloom.so.$VERSION"
 	"/usr/local/lib/libbloom.so.$MAJOR"
