@@ -10,7 +10,8 @@
 #        the kselftest harness and checkpatch.pl), clang with its runtime
 #        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), sparse (make lint),
 #        iptables and libxtables-dev (libxt_bloom.so and its tests), iproute2
-#        and ping (the network tests)
+#        and ping (the network tests), bpftool and libbpf-dev (bloom-xdp and
+#        the BPF tests)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
 #        the firewall benchmark's exact-set peer)
 # debug: the above (check) plus what building a kernel from linux-source-6.1
@@ -21,9 +22,9 @@ set -e
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev sparse \
-iptables libxtables-dev iproute2 iputils-ping"
+iptables libxtables-dev iproute2 iputils-ping bpftool libbpf-dev"
 if [ "$1" = bench ]; then
-	pkgs="$pkgs bpftool libbpf-dev gnuplot-nox golang-github-dcso-bloom-cli ipset"
+	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi
 if [ "$1" = dkms ]; then
 	pkgs="$pkgs dkms"
