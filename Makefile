@@ -34,6 +34,9 @@
 # the newest kernel with a build tree, which is also the one the VM boots.
 KVER ?= $(shell tools/kver.sh)
 KDIR ?= /lib/modules/$(KVER)/build
+# Module BTF is tools/btf.sh's: Kbuild's own step needs a vmlinux that
+# Debian's headers do not have, and would only say it skipped.
+NO_KBUILD_BTF := CONFIG_DEBUG_INFO_BTF_MODULES=
 BUILD ?= $(CURDIR)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -47,7 +50,8 @@ all: module tools
 
 module:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): install linux-headers-$(KVER) (or run 'make deps')" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(NO_KBUILD_BTF) modules
+	tools/btf.sh module $(KVER) bloom.ko
 
 tools:
 	$(MAKE) -C tools
@@ -173,8 +177,8 @@ endif
 # kernel upgrades. dkms-install puts the module's sources and dkms.conf
 # (PACKAGE_VERSION from VERSION) in /usr/src/bloom-VERSION, then, without
 # DESTDIR, adds, builds and installs them for KVER.
-DKMS_SOURCES = Kbuild VERSION $(shell find module uapi \( -name '*.[ch]' -o \
-	-name Kbuild \) -print 2>/dev/null)
+DKMS_SOURCES = Kbuild VERSION tools/btf.sh tools/vmlinux.sh \
+	$(shell find module uapi \( -name '*.[ch]' -o -name Kbuild \) -print 2>/dev/null)
 
 dkms-install:
 	install -d $(DESTDIR)$(DKMSDIR)

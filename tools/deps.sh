@@ -10,7 +10,9 @@
 #        the kselftest harness and checkpatch.pl), clang with its runtime
 #        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), sparse (make lint),
 #        iptables and libxtables-dev (libxt_bloom.so and its tests), iproute2
-#        and ping (the network tests), bpftool and libbpf-dev (bloom-xdp and
+#        and ping (the network tests), dwarves (pahole), libelf-dev and
+#        zlib1g-dev (module BTF: tools/btf.sh, which this script runs to
+#        build resolve_btfids once), bpftool and libbpf-dev (bloom-xdp and
 #        the BPF tests)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
 #        the firewall benchmark's exact-set peer)
@@ -22,7 +24,8 @@ set -e
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev sparse \
-iptables libxtables-dev iproute2 iputils-ping bpftool libbpf-dev"
+iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
+bpftool libbpf-dev"
 if [ "$1" = bench ]; then
 	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi
@@ -30,7 +33,7 @@ if [ "$1" = dkms ]; then
 	pkgs="$pkgs dkms"
 fi
 if [ "$1" = debug ]; then
-	pkgs="$pkgs bc bison flex libelf-dev libssl-dev"
+	pkgs="$pkgs bc bison flex libssl-dev"
 fi
 
 missing=
@@ -38,7 +41,10 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	"$(dirname "$0")/btf.sh" resolve-btfids || true
+	exit 0
+fi
 
 if [ "$(id -u)" != 0 ]; then
 	echo "bloom needs these Debian packages:$missing" >&2
@@ -50,3 +56,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+"$(dirname "$0")/btf.sh" resolve-btfids || true

@@ -79,6 +79,9 @@ check "libbloom.so.$VERSION has the SONAME libbloom.so.$MAJOR; the links point t
 	       [ \"\$(readlink '$P/lib/libbloom.so')\" = libbloom.so.$MAJOR ]"
 check "the installed bloom.ko has MODULE_VERSION $VERSION" \
 	sh -c "[ \"\$(modinfo -F version '$D/lib/modules/$KVER/updates/bloom.ko')\" = '$VERSION' ]"
+# tools/btf.sh, against the BTF of the kernel the VM boots
+check "the installed bloom.ko has module BTF (.BTF, for its BPF kfuncs)" \
+	sh -c "readelf -S '$D/lib/modules/$KVER/updates/bloom.ko' | grep -q ' \\.BTF '"
 check "the installed bloomctl --version says $VERSION" \
 	sh -c "'$P/sbin/bloomctl' --version | grep -qx 'bloomctl $VERSION (libbloom $VERSION, bloom ioctl ABI [0-9]*)'"
 
@@ -178,10 +181,13 @@ if [ "${BLOOM_TEST_DKMS:-0}" = 1 ]; then
 	check "the DKMS-built bloom.ko carries version $VERSION" \
 		sh -c "[ -n '$ko' ] && [ \"\$(modinfo -F version '$ko')\" = '$VERSION' ]"
 	"$repo/selftests/vm/run.sh" --module "$ko" --rmmod --timeout 300 -- \
-		"$BUILD/bin/bloomctl" version >"$work/vm.log" 2>&1
+		sh -c '"$1" version; r=$?; test -r /sys/kernel/btf/bloom && echo "module BTF: loaded"; exit $r' \
+		sh "$BUILD/bin/bloomctl" >"$work/vm.log" 2>&1
 	rc=$?
 	check "the DKMS-built module loads in the VM and answers" \
 		sh -c "cat '$work/vm.log'; [ $rc = 0 ] && grep -q '^module ABI:' '$work/vm.log'"
+	check "the kernel took the DKMS-built module's BTF (/sys/kernel/btf/bloom)" \
+		grep -q '^module BTF: loaded' "$work/vm.log"
 fi
 
 echo "1..$n"

@@ -254,10 +254,7 @@ if [ -n "$custom_kernel" ]; then
 	: # booted as given: a vmlinux (ELF) through its PVH note, else a bzImage
 elif [ ! -s "$vmlinux" ] || [ "$vmlinux" -ot "$kernel" ]; then
 	rm -f "$vmlinux"
-	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$kernel" 2>/dev/null | head -n 1 | cut -d: -f1 || true)
-	if [ -n "$off" ] && command -v xz >/dev/null; then
-		tail -c +$((off + 1)) "$kernel" | xz -dcq >"$vmlinux.tmp.$$" 2>/dev/null || true
-	fi
+	"$REPO/tools/vmlinux.sh" "$kernel" "$vmlinux.tmp.$$" || true
 	if [ -s "$vmlinux.tmp.$$" ] &&
 		LC_ALL=C readelf -n "$vmlinux.tmp.$$" 2>/dev/null | grep -q 'Xen.*0x00000012'; then
 		mv -f "$vmlinux.tmp.$$" "$vmlinux"

@@ -13,7 +13,11 @@
 # that ends every packet's way, so every configuration does the same work
 # but the match. Configurations: no match rule (the baseline), a bloom rule
 # on standard and blocked filters at p = 0.01 and 0.0001, and ipset hash:ip
-# (-m set) holding the same addresses. Rounds interleave the
+# (-m set) holding the same addresses. Then feeds with netblocks: the same
+# addresses plus DATA_DIR/netblocks_L.txt (netblocks of L lengths, none
+# holding a source of the traffic: run.sh, fw_netblocks.py), in a blocked
+# filter sized for p = 0.0001 per address (p / (L + 1) per test: an address
+# meets L + 1 tests) and in ipset hash:net. Rounds interleave the
 # configurations; each configuration's figure is the median of its rounds.
 # iptables-legacy, so that both matches run the same classic xtables path.
 set -euo pipefail
@@ -30,7 +34,8 @@ ipt=iptables-legacy
 
 export XTABLES_LIBDIR=$BUILD/xt:$(pkg-config --variable=xtlibdir xtables 2>/dev/null ||
 	echo /usr/lib/x86_64-linux-gnu/xtables)
-modprobe -a veth x_tables ip_tables iptable_raw ip_set ip_set_hash_ip xt_set >&2
+modprobe -a veth x_tables ip_tables iptable_raw ip_set ip_set_hash_ip ip_set_hash_net xt_set >&2
+nets=$(cd "$data" && ls netblocks_*.txt 2>/dev/null | sed 's/^netblocks_\(.*\)\.txt$/\1/' | sort -n)
 grep -q '^xt_bloom ' /proc/modules || insmod "$top/xt_bloom.ko"
 
 ip netns add fwsnd
@@ -54,6 +59,18 @@ for t in standard blocked; do
 			python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_bytes"])')
 	done
 done
+declare -A nblocks rate
+for l in $nets; do
+	name=fwnet_$l
+	nblocks[$l]=$(wc -l <"$data/netblocks_$l.txt")
+	in_rcv bloomctl create "$name" --type blocked --capacity $((count + nblocks[$l])) \
+		--fpp "$(python3 -c "print('%.4g' % (1e-4 / ($l + 1)))")" >&2
+	in_rcv bloomctl add "$name" --ipv4 -f "$data/listed.txt" >&2
+	in_rcv bloomctl add "$name" --ipv4 -f "$data/netblocks_$l.txt" >&2
+	info=$(in_rcv bloomctl info --json "$name")
+	mem[$name]=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["memory_bytes"])' "$info")
+	rate[$l]=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["address_fpp"])' "$info")
+done
 echo "fw_bench: filters filled in $(($(date +%s) - t0)) s" >&2
 t0=$(date +%s)
 {
@@ -63,8 +80,21 @@ t0=$(date +%s)
 echo "fw_bench: ipset filled in $(($(date +%s) - t0)) s" >&2
 ipset_mem=$(in_rcv ipset list -t fwset | sed -n 's/^Size in memory: //p')
 ipset_n=$(in_rcv ipset list -t fwset | sed -n 's/^Number of entries: //p')
-
 configs="none fw_standard_0.01 fw_blocked_0.01 fw_standard_0.0001 fw_blocked_0.0001 ipset"
+netmem=
+for l in $nets; do
+	t0=$(date +%s)
+	{
+		echo "create ipnet_$l hash:net family inet hashsize 262144 maxelem $(((count + nblocks[$l]) * 2))"
+		sed "s/^/add ipnet_$l /" "$data/listed.txt" "$data/netblocks_$l.txt"
+	} | in_rcv ipset restore
+	echo "fw_bench: ipset hash:net of $l lengths filled in $(($(date +%s) - t0)) s" >&2
+	netmem="$netmem $l ${nblocks[$l]} ${rate[$l]} ${mem[fwnet_$l]}"
+	netmem="$netmem $(in_rcv ipset list -t "ipnet_$l" | sed -n 's/^Size in memory: //p')"
+	netmem="$netmem $(in_rcv ipset list -t "ipnet_$l" | sed -n 's/^Number of entries: //p')"
+	configs="$configs fwnet_$l ipnet_$l"
+done
+
 res=$(mktemp)
 for r in $(seq "$rounds"); do
 	for c in $configs; do
@@ -72,6 +102,7 @@ for r in $(seq "$rounds"); do
 		case $c in
 		none) ;;
 		ipset) in_rcv $ipt -t raw -A PREROUTING -i vb -m set --match-set fwset src ;;
+		ipnet_*) in_rcv $ipt -t raw -A PREROUTING -i vb -m set --match-set "$c" src ;;
 		*) in_rcv $ipt -t raw -A PREROUTING -i vb -m bloom --bloom-set "$c" --bloom-dir src ;;
 		esac
 		in_rcv $ipt -t raw -A PREROUTING -i vb -j DROP
@@ -84,10 +115,16 @@ done
 
 python3 - "$res" "$count" "$PCT" "$secs" "$rounds" "$ipset_mem" "$ipset_n" \
 	"$(uname -r)" "${mem[fw_standard_0.01]}" "${mem[fw_blocked_0.01]}" \
-	"${mem[fw_standard_0.0001]}" "${mem[fw_blocked_0.0001]}" <<'PY'
+	"${mem[fw_standard_0.0001]}" "${mem[fw_blocked_0.0001]}" "$netmem" <<'PY'
 import json, statistics, sys
 (res, count, pct, secs, rounds, ipset_mem, ipset_n, kernel,
- m_s2, m_b2, m_s4, m_b4) = sys.argv[1:]
+ m_s2, m_b2, m_s4, m_b4, netmem) = sys.argv[1:]
+f = netmem.split()
+netblocks = [{"lengths": int(f[i]), "netblocks": int(f[i + 1]),
+              "address_fpp": float(f[i + 2]), "bloom_memory": int(f[i + 3]),
+              "ipset_hash_net_memory": int(f[i + 4]),
+              "ipset_entries": int(f[i + 5])}
+             for i in range(0, len(f), 6)]
 runs = {}
 for line in open(res):
     f = line.split()
@@ -115,10 +152,15 @@ print(json.dumps({
     "memory": {"ipset_hash_ip": int(ipset_mem), "ipset_entries": int(ipset_n),
                "fw_standard_0.01": int(m_s2), "fw_blocked_0.01": int(m_b2),
                "fw_standard_0.0001": int(m_s4),
-               "fw_blocked_0.0001": int(m_b4)}}, indent=1))
+               "fw_blocked_0.0001": int(m_b4)},
+    "netblocks": netblocks}, indent=1))
 PY
 in_rcv $ipt -t raw -F PREROUTING
 in_rcv ipset destroy fwset
+for l in $nets; do
+	in_rcv ipset destroy "ipnet_$l"
+	in_rcv bloomctl destroy "fwnet_$l"
+done
 for t in standard blocked; do
 	for p in 0.01 0.0001; do in_rcv bloomctl destroy "fw_${t}_$p"; done
 done

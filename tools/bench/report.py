@@ -623,6 +623,60 @@ def check_fw(fw, out):
         target(out, f"F2-{t}",
                f"firewall: {t} filter memory at p = 0.01 / ipset's",
                r, 1 / 20, r <= 1 / 20)
+    for nb in fw.get("netblocks", []):
+        n = nb["lengths"]
+        r = fw_paired(fw, f"fwnet_{n}", f"ipnet_{n}")
+        target(out, f"F3-{n}",
+               f"firewall, feed with netblocks of {n} lengths: blocked "
+               f"filter cost per packet / ipset hash:net's, same round",
+               r, 1.0, r <= 1.0,
+               "ns above baseline (medians): bloom %.0f, ipset %.0f" %
+               (fw_above(fw, f"fwnet_{n}"), fw_above(fw, f"ipnet_{n}")))
+        r = nb["bloom_memory"] / nb["ipset_hash_net_memory"]
+        target(out, f"F4-{n}",
+               f"firewall, feed with netblocks of {n} lengths: blocked "
+               f"filter memory / ipset hash:net's",
+               r, 1 / 10, r <= 1 / 10)
+
+
+def md_fw_netblocks(fw, results):
+    """The feeds with netblocks: cost and memory against the number of
+    lengths; one length is the addresses-only feed (hash:ip)."""
+    nbs = fw.get("netblocks", [])
+    if not nbs:
+        return ""
+    mem = fw["memory"]
+    rows = [["1 (addresses only)", "0", "0.0001 (asked)",
+             f"{fw_above(fw, 'fw_blocked_0.0001'):,.0f}",
+             f"{fw_above(fw, 'ipset'):,.0f} (hash:ip)",
+             f"{fw_paired(fw, 'fw_blocked_0.0001', 'ipset'):.2f}",
+             f"{mem['fw_blocked_0.0001']:,}", f"{mem['ipset_hash_ip']:,}",
+             f"{mem['fw_blocked_0.0001'] / mem['ipset_hash_ip']:.3f}"]]
+    for nb in nbs:
+        n = nb["lengths"]
+        rows.append([f"{n + 1} ({n} netblock lengths + addresses)",
+                     f"{nb['netblocks']:,}", f"{nb['address_fpp']:.2g}",
+                     f"{fw_above(fw, f'fwnet_{n}'):,.0f}",
+                     f"{fw_above(fw, f'ipnet_{n}'):,.0f}",
+                     f"{fw_paired(fw, f'fwnet_{n}', f'ipnet_{n}'):.2f}",
+                     f"{nb['bloom_memory']:,}",
+                     f"{nb['ipset_hash_net_memory']:,}",
+                     f"{nb['bloom_memory'] / nb['ipset_hash_net_memory']:.3f}"])
+    ids = [f"F{k}-{nb['lengths']}" for nb in nbs for k in (3, 4)]
+    return "\n".join([
+        "### Feeds with netblocks\n",
+        f"The same {fw['listed']:,} addresses plus netblocks over L lengths "
+        "(tools/bench/fw_netblocks.py: about the same number of each length, "
+        "none holding a source of the traffic, so every unlisted packet "
+        "meets every length), in one blocked filter sized for p = 0.0001 "
+        "per address (p / tests per test) and in ipset hash:net. Same "
+        "traffic and rounds as above, interleaved with them. \"per-address "
+        "rate\": the filter's own report (info address_fpp) once filled.\n",
+        md_table(["tests per address", "netblocks", "per-address rate",
+                  "bloom ns above baseline", "ipset ns above baseline",
+                  "bloom / ipset, same round", "bloom bytes", "ipset bytes",
+                  "memory ratio"], rows), "",
+        md_targets(results, ids)])
 
 
 def md_fw(fw, results):
@@ -668,6 +722,7 @@ def md_fw(fw, results):
                      "memory bytes", "bits/address"], rows), "",
            md_targets(results, ["F1-0.01", "F1-0.0001", "F2-blocked",
                                 "F2-standard"]), "",
+           md_fw_netblocks(fw, results), "",
            "Memory: ipset's own \"Size in memory\" (ipset list -t) for "
            f"{mem['ipset_entries']:,} entries; bloom's memory_bytes "
            "(everything the filter takes, counters and struct included).\n",

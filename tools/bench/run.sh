@@ -15,7 +15,8 @@
 #   snap    snap_bench.sh in the VM: SAVE/RESTORE against memcpy, bloomctl
 #           build against bloomctl add -f
 #   fw      fw_bench.sh in the VM: packets per second through a firewall
-#           rule, bloom (xt_bloom) against ipset hash:ip, and their memory
+#           rule, bloom (xt_bloom) against ipset hash:ip, and their memory;
+#           feeds with netblocks against ipset hash:net
 #   peer    bench-peer on this host: the blocked filter against Boost.Bloom
 #           and the floor on the same hashes; "skipped: ..." when the peer
 #           or Boost's headers are missing (Makefile: BOOST_BLOOM_DIR).
@@ -99,7 +100,11 @@ run_part() {
 b = int(ipaddress.IPv4Address("16.0.0.0"))
 sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range(int(sys.argv[1]))))' \
 			"$([ -n "$quick" ] && echo 100000 || echo 1000000)" >"$out/fw/listed.txt"
-		vm 1800 "$here/fw_bench.sh" "$out/fw" $rounds $secs > "$raw/fw.json"
+		# netblocks_L.txt: a feed's netblocks over L lengths, in
+		# 128.0.0.0/1, which the traffic never comes from
+		python3 "$here/fw_netblocks.py" "$out/fw" \
+			"$([ -n "$quick" ] && echo 2000 || echo 20000)" 4 12 24
+		vm 2400 "$here/fw_bench.sh" "$out/fw" $rounds $secs > "$raw/fw.json"
 		;;
 	peer)
 		echo "bench: peer (this host): blocked against Boost.Bloom" >&2
