@@ -34,11 +34,12 @@ static const char *prog = "bloom-xdp";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s attach DEV --set NAME [--dir src|dst] [--mode native|generic] [--pass]\n"
+		"usage: %s attach DEV --set NAME [--set NAME6] [--dir src|dst] [--mode native|generic] [--pass]\n"
 		"       %s detach DEV\n"
 		"       %s show\n"
 		"Drops frames whose source (--dir dst: destination) address the bloom\n"
-		"filter NAME lists; --pass counts them and drops none. See bloom-xdp(8).\n",
+		"filter NAME lists (one filter of IPv4 and one of IPv6 addresses may be\n"
+		"given); --pass counts them and drops none. See bloom-xdp(8).\n",
 		prog, prog, prog);
 }
 
@@ -134,10 +135,10 @@ static int cmd_attach(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *set = NULL, *dev, *mode = NULL;
-	int c, fd, err, dst = 0, pass = 0, prog_fd;
+	const char *set[2] = { NULL, NULL }, *dev, *mode = NULL;
+	int c, fd, err, dst = 0, pass = 0, prog_fd, nset = 0, i;
+	struct bloom_info info[2], *in4 = NULL, *in6 = NULL;
 	struct bloom_xdp *skel;
-	struct bloom_info info;
 	struct attached a;
 	unsigned int ifindex;
 	__u32 flags;
@@ -145,7 +146,9 @@ static int cmd_attach(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:d:m:ph", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			set = optarg;
+			if (nset == 2)
+				die("--set names at most two filters: one of IPv4 and one of IPv6 addresses");
+			set[nset++] = optarg;
 			break;
 		case 'd':
 			if (!strcmp(optarg, "dst"))
@@ -170,7 +173,7 @@ static int cmd_attach(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind + 1 != argc || !set) {
+	if (optind + 1 != argc || !nset) {
 		usage(stderr);
 		return 2;
 	}
@@ -186,22 +189,54 @@ static int cmd_attach(int argc, char **argv)
 	if (fd < 0)
 		die("cannot open /dev/bloom: %s (is bloom.ko loaded? modprobe bloom)",
 		    strerror(-fd));
-	err = bloom_info(fd, set, &info);
+	/*
+	 * A filter of IPv4 keys serves IPv4 frames, one of IPv6 keys IPv6
+	 * frames; one whose kind is not known yet (no address added) both,
+	 * unless the other filter is of that family.
+	 */
+	for (i = 0; i < nset; i++) {
+		err = bloom_info(fd, set[i], &info[i]);
+		if (err)
+			die("filter %s: %s", set[i], strerror(-err));
+		if (info[i].keys == BLOOM_KEYS_STRINGS)
+			die("filter %s holds strings, not addresses: name a filter filled with bloomctl add --ipv4 or --ipv6",
+			    set[i]);
+		if (info[i].keys == BLOOM_KEYS_IPV4 && in4)
+			die("filters %s and %s both hold IPv4 addresses: give one per family",
+			    in4->name, set[i]);
+		if (info[i].keys == BLOOM_KEYS_IPV6 && in6)
+			die("filters %s and %s both hold IPv6 addresses: give one per family",
+			    in6->name, set[i]);
+		if (info[i].keys == BLOOM_KEYS_IPV4)
+			in4 = &info[i];
+		if (info[i].keys == BLOOM_KEYS_IPV6)
+			in6 = &info[i];
+	}
 	bloom_close(fd);
-	if (err)
-		die("filter %s: %s", set, strerror(-err));
-	if (info.keys == BLOOM_KEYS_STRINGS)
-		fprintf(stderr, "%s: warning: filter %s holds strings, not addresses: frames will hardly ever match\n",
-			prog, set);
+	for (i = 0; i < nset; i++) {
+		if (info[i].keys != BLOOM_KEYS_UNKNOWN)
+			continue;
+		if (!in4)
+			in4 = &info[i];
+		if (!in6)
+			in6 = &info[i];
+	}
 
 	skel = bloom_xdp__open();
 	if (!skel)
 		die("cannot open the XDP program: %s", strerror(errno));
-	skel->rodata->filter_id = info.id;
 	skel->rodata->match_dst = dst;
 	skel->rodata->pass_listed = pass;
-	memcpy((char *)skel->rodata->filter_name, info.name,
-	       sizeof(skel->rodata->filter_name));
+	if (in4) {
+		skel->rodata->filter_id4 = in4->id;
+		memcpy((char *)skel->rodata->filter_name4, in4->name,
+		       sizeof(skel->rodata->filter_name4));
+	}
+	if (in6) {
+		skel->rodata->filter_id6 = in6->id;
+		memcpy((char *)skel->rodata->filter_name6, in6->name,
+		       sizeof(skel->rodata->filter_name6));
+	}
 	err = bloom_xdp__load(skel);
 	if (err)
 		die("cannot load the XDP program (%s): bloom.ko must be built with BTF for its kfuncs (dmesg says so at load)",
@@ -224,9 +259,12 @@ static int cmd_attach(int argc, char **argv)
 		if (err)
 			die("cannot attach to %s: %s", dev, strerror(-err));
 	}
-	printf("attached to %s (%s XDP): filter %s (id %u), %s addresses, %s\n",
-	       dev, mode, info.name, info.id, dst ? "destination" : "source",
-	       pass ? "counted, not dropped" : "dropped");
+	printf("attached to %s (%s XDP): IPv4 %s%s%s, IPv6 %s%s%s; %s addresses, %s\n",
+	       dev, mode, in4 ? "filter " : "", in4 ? in4->name : "none",
+	       in4 ? "" : " (passed)", in6 ? "filter " : "",
+	       in6 ? in6->name : "none", in6 ? "" : " (passed)",
+	       dst ? "destination" : "source",
+	       pass ? "listed frames counted, not dropped" : "listed frames dropped");
 	bloom_xdp__destroy(skel);
 	return 0;
 }
@@ -294,6 +332,7 @@ static void show_one(const char *dev, const struct attached *a, int prog_fd)
 	uint64_t sum[BLOOM_XDP_STATS] = { 0 }, *v;
 	int ncpu = libbpf_num_possible_cpus(), rofd, sfd, cpu;
 	__u32 key = 0, slot;
+	char f4[48], f6[48];
 
 	memset(&ro, 0, sizeof(ro));
 	rofd = prog_map(prog_fd, ".rodata");
@@ -310,10 +349,12 @@ static void show_one(const char *dev, const struct attached *a, int prog_fd)
 	free(v);
 	if (sfd >= 0)
 		close(sfd);
-	printf("%-15s %-8s %-31s %5u %-4s %-4s %12" PRIu64 " %12" PRIu64
-	       " %12" PRIu64 " %8" PRIu64 "\n", dev, a->mode,
-	       ((const char *)ro.filter_name)[0] ?
-	       (const char *)ro.filter_name : "?", ro.filter_id,
+	snprintf(f4, sizeof(f4), "%s(%u)", ro.filter_id4 ?
+		 (const char *)ro.filter_name4 : "-", ro.filter_id4);
+	snprintf(f6, sizeof(f6), "%s(%u)", ro.filter_id6 ?
+		 (const char *)ro.filter_name6 : "-", ro.filter_id6);
+	printf("%-15s %-8s %-20s %-20s %-4s %-4s %12" PRIu64 " %12" PRIu64
+	       " %12" PRIu64 " %8" PRIu64 "\n", dev, a->mode, f4, f6,
 	       ro.match_dst ? "dst" : "src", ro.pass_listed ? "pass" : "drop",
 	       sum[BLOOM_XDP_PACKETS], sum[BLOOM_XDP_LISTED],
 	       sum[BLOOM_XDP_DROPPED], sum[BLOOM_XDP_ERRORS]);
@@ -333,9 +374,9 @@ static int cmd_show(int argc, char **argv)
 	ifs = if_nameindex();
 	if (!ifs)
 		die("cannot list the network devices: %s", strerror(errno));
-	printf("%-15s %-8s %-31s %5s %-4s %-4s %12s %12s %12s %8s\n", "DEV",
-	       "MODE", "FILTER", "ID", "DIR", "HIT", "PACKETS", "LISTED",
-	       "DROPPED", "ERRORS");
+	printf("%-15s %-8s %-20s %-20s %-4s %-4s %12s %12s %12s %8s\n", "DEV",
+	       "MODE", "IPV4 FILTER(ID)", "IPV6 FILTER(ID)", "DIR", "HIT",
+	       "PACKETS", "LISTED", "DROPPED", "ERRORS");
 	for (i = ifs; i->if_index; i++) {
 		if (query(i->if_index, &a) || !a.prog_id || !ours(a.prog_id, &fd))
 			continue;

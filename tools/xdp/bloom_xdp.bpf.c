@@ -2,7 +2,8 @@
 /*
  * XDP: drop frames whose IPv4 or IPv6 source (or destination) address a
  * bloom filter lists, itself or inside a netblock the filter holds
- * (bpf_bloom_xdp_lookup_addr()). The loader (bloom-xdp.c) sets the
+ * (bpf_bloom_xdp_lookup_addr()): an IPv4 filter for IPv4 frames, an IPv6
+ * filter for IPv6 frames. The loader (bloom-xdp.c) sets the
  * constants below before the program is loaded. Frames that are not IP,
  * or too short to hold the address, pass. A lookup that fails (the filter
  * was destroyed: -ENOENT) passes the frame and counts an error: a missing
@@ -18,12 +19,18 @@
 
 #include "bloom_xdp.h"
 
-/* Set by the loader; the verifier sees them as the constants they are. */
-const volatile __u32 filter_id;
+/*
+ * Set by the loader; the verifier sees them as the constants they are. A
+ * filter holds addresses of one family, so there is one per family; 0:
+ * none, frames of that family pass.
+ */
+const volatile __u32 filter_id4;
+const volatile __u32 filter_id6;
 const volatile __u8 match_dst;		/* the destination, not the source */
 const volatile __u8 pass_listed;	/* count listed frames, drop none */
 /* Not read here: for bloom-xdp show, which reads the program's .rodata. */
-const volatile char filter_name[32];
+const volatile char filter_name4[32];
+const volatile char filter_name6[32];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -71,20 +78,20 @@ int bloom_xdp(struct xdp_md *ctx)
 		proto = vh->proto;
 		l3 = vh + 1;
 	}
-	if (proto == bpf_htons(ETH_P_IP)) {
+	if (proto == bpf_htons(ETH_P_IP) && filter_id4) {
 		struct iphdr *iph = l3;
 
 		if ((void *)(iph + 1) > end)
 			return XDP_PASS;
-		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id,
+		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id4,
 						match_dst ? &iph->daddr :
 							    &iph->saddr, 4);
-	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+	} else if (proto == bpf_htons(ETH_P_IPV6) && filter_id6) {
 		struct ipv6hdr *ip6h = l3;
 
 		if ((void *)(ip6h + 1) > end)
 			return XDP_PASS;
-		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id,
+		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id6,
 						match_dst ? &ip6h->daddr :
 							    &ip6h->saddr, 16);
 	} else {
