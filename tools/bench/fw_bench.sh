@@ -70,6 +70,13 @@ for l in $nets; do
 	info=$(in_rcv bloomctl info --json "$name")
 	mem[$name]=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["memory_bytes"])' "$info")
 	rate[$l]=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["address_fpp"])' "$info")
+	# the memory of the same feed at p = 0.01 per address (as F2's), which
+	# a create fixes: no need to fill it
+	in_rcv bloomctl create "${name}_0.01" --type blocked --capacity $((count + nblocks[$l])) \
+		--fpp "$(python3 -c "print('%.4g' % (1e-2 / ($l + 1)))")" >&2
+	mem[${name}_0.01]=$(in_rcv bloomctl info --json "${name}_0.01" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_bytes"])')
+	in_rcv bloomctl destroy "${name}_0.01"
 done
 echo "fw_bench: filters filled in $(($(date +%s) - t0)) s" >&2
 t0=$(date +%s)
@@ -89,7 +96,7 @@ for l in $nets; do
 		sed "s/^/add ipnet_$l /" "$data/listed.txt" "$data/netblocks_$l.txt"
 	} | in_rcv ipset restore
 	echo "fw_bench: ipset hash:net of $l lengths filled in $(($(date +%s) - t0)) s" >&2
-	netmem="$netmem $l ${nblocks[$l]} ${rate[$l]} ${mem[fwnet_$l]}"
+	netmem="$netmem $l ${nblocks[$l]} ${rate[$l]} ${mem[fwnet_$l]} ${mem[fwnet_${l}_0.01]}"
 	netmem="$netmem $(in_rcv ipset list -t "ipnet_$l" | sed -n 's/^Size in memory: //p')"
 	netmem="$netmem $(in_rcv ipset list -t "ipnet_$l" | sed -n 's/^Number of entries: //p')"
 	configs="$configs fwnet_$l ipnet_$l"
@@ -122,9 +129,10 @@ import json, statistics, sys
 f = netmem.split()
 netblocks = [{"lengths": int(f[i]), "netblocks": int(f[i + 1]),
               "address_fpp": float(f[i + 2]), "bloom_memory": int(f[i + 3]),
-              "ipset_hash_net_memory": int(f[i + 4]),
-              "ipset_entries": int(f[i + 5])}
-             for i in range(0, len(f), 6)]
+              "bloom_memory_0.01": int(f[i + 4]),
+              "ipset_hash_net_memory": int(f[i + 5]),
+              "ipset_entries": int(f[i + 6])}
+             for i in range(0, len(f), 7)]
 runs = {}
 for line in open(res):
     f = line.split()
