@@ -60,6 +60,17 @@ int xdp_kfunc(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
+/* The call alone: a key size of 0 is refused before any lookup. */
+SEC("xdp")
+int xdp_kfunc_call(struct xdp_md *ctx)
+{
+	__be32 a = next_addr();
+
+	if (bpf_bloom_xdp_lookup_addr(ctx, filter_id, &a, 0) > 0)
+		hits++;
+	return XDP_PASS;
+}
+
 SEC("xdp")
 int xdp_bloom_map(struct xdp_md *ctx)
 {

@@ -9,7 +9,8 @@
  * every program with BPF_PROG_TEST_RUN, M runs at a time (one address
  * each), on present addresses (16.0.0.0 + i) and absent ones (32.0.0.0 +
  * i): xdp_pass, the kfunc on each bloom filter NAME (filled with the same
- * addresses by the script), the BPF Bloom map and the hash map. Rounds
+ * addresses by the script), the kfunc refusing a size of 0 (the call
+ * alone) and finding no filter, the BPF Bloom map and the hash map. Rounds
  * interleave the variants. Prints JSON: per variant the kernel's ns per
  * run (median and min over rounds), the share of lookups that answered
  * present, and the memory (the filter's memory_bytes; for each map what
@@ -204,7 +205,10 @@ int main(int argc, char **argv)
 			 "/sys/class/misc/bloom/filters/%s/memory_bytes", v[nv].name);
 		v[nv++].memory = read_u64(path);
 	}
-	/* the kfunc's fixed cost: a call that finds no filter (-ENOENT) */
+	/* the kfunc's fixed costs: the call alone (-EINVAL), and a call
+	 * that finds no filter (-ENOENT) */
+	v[nv].name = "kfunc_call_only";
+	v[nv++].prog = skel->progs.xdp_kfunc_call;
 	v[nv].name = "kfunc_no_filter";
 	v[nv].prog = skel->progs.xdp_kfunc;
 	v[nv++].filter_id = 0x7fffffff;

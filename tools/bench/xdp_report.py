@@ -68,9 +68,10 @@ def markdown(d):
            f"{d['bpf_map_hashes']} hashes and rounds its bits up to a power "
            f"of two, which gives p = {d['fpp']:.3g}; `xdpb_standard` and "
            "`xdpb_blocked` are bloom filters created for that p and looked "
-           "up with `bpf_bloom_xdp_lookup_addr()`; `kfunc_no_filter` calls "
-           "it with an id no filter has (-ENOENT): the call and the id's "
-           "lookup without the filter's. Memory: bloom's `memory_bytes`; "
+           "up with `bpf_bloom_xdp_lookup_addr()`; `kfunc_call_only` calls "
+           "it with a key size of 0 (-EINVAL before any lookup: the call "
+           "itself), `kfunc_no_filter` with an id no filter has (-ENOENT: "
+           "the call and the id's lookup, without the filter's). Memory: bloom's `memory_bytes`; "
            "for a map, what MemAvailable lost when it was created (Linux "
            "6.1's memlock is (key + value) x entries for both). QEMU TCG: "
            "only ratios mean anything.\n",
