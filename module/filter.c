@@ -7,6 +7,7 @@
  * directory, this file its lifetime.
  */
 #include <linux/atomic.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
@@ -240,6 +241,39 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	return ret;
 }
 
+/*
+ * Two scalable filters, stage by stage: the destination first gets the
+ * stages the source has and it lacks (published as growth publishes
+ * them, under its write lock), then each stage takes the source stage's
+ * bits. Filters whose stages do not line up (other parameters or hash
+ * key): -EINVAL; a scalable filter and one that is not: -EOPNOTSUPP.
+ * The stages added stay if a later one does not fit (-EDQUOT, -ENOMEM):
+ * empty, they change no answer, and the merge adds nothing.
+ */
+static int bloom_filter_merge_chain(struct bloom_store *sd,
+				    struct bloom_store *ss)
+{
+	struct bloom_scale_stage *st;
+	struct bloom_geometry geo;
+	u32 n;
+
+	if (!bloom_core_is_scalable(&sd->core) ||
+	    !bloom_core_is_scalable(&ss->core))
+		return -EOPNOTSUPP;
+	if (!bloom_scale_compatible(&sd->core, &ss->core))
+		return -EINVAL;
+	/* the source's stages are published: its write lock is held too */
+	n = bloom_scale_stages(&ss->core);
+	while (bloom_scale_stages(&sd->core) < n) {
+		if (bloom_scale_next_geometry(&sd->core, &geo))
+			return -EINVAL;
+		st = bloom_store_add_stage(sd, &geo);
+		if (IS_ERR(st))
+			return PTR_ERR(st);
+	}
+	return bloom_scale_merge(&sd->core, &ss->core);
+}
+
 int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 {
 	struct bloom_store *sd, *ss;
@@ -253,8 +287,11 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 	sd = bloom_filter_store_locked(dst);
 	ss = bloom_filter_store_locked(src);
 	ret = sd && ss ? bloom_filter_kinds(sd, ss) : -ESTALE;
-	/* the core refuses d-left, scalable and incompatible filters */
-	if (!ret)
+	/* the core refuses d-left and incompatible filters */
+	if (!ret && (bloom_core_is_scalable(&sd->core) ||
+		     bloom_core_is_scalable(&ss->core)))
+		ret = bloom_filter_merge_chain(sd, ss);
+	else if (!ret)
 		ret = bloom_core_merge(&sd->core, &ss->core);
 	if (!ret) {
 		bloom_nb_merge(&sd->nb, &ss->nb);
@@ -265,16 +302,51 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 	return ret;
 }
 
+/*
+ * A scalable filter's flush: a new chain of the same parameters, hash key
+ * and key kind, with its first stage empty, published in place of @old
+ * (which the caller retires). Stages are never taken away from a store
+ * that lock-free readers may hold; the old ones go with the old store,
+ * after a grace period. The new first stage is charged while the old
+ * stages still are: -EDQUOT or -ENOMEM, and nothing changed, when it does
+ * not fit beside them. Called under @f->write_lock.
+ */
+static int bloom_filter_flush_chain(struct bloom_filter *f,
+				    struct bloom_store *old)
+{
+	u8 key[BLOOM_CORE_HASH_KEY_LEN];
+	struct bloom_store *s;
+
+	bloom_hash_key_to_bytes(&old->core.key, key);
+	s = bloom_store_new_chain(old->acct, &old->core.scale->p, key);
+	memzero_explicit(key, sizeof(key));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	s->nb.kind = READ_ONCE(old->nb.kind);
+	rcu_assign_pointer(f->store, s);
+	return 0;
+}
+
 int bloom_filter_flush(struct bloom_filter *f)
 {
 	struct bloom_store *s;
+	bool replaced = false;
 	int ret;
 
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
 	s = bloom_filter_store_locked(f);
-	ret = s ? bloom_store_clear(s) : -ESTALE;
+	if (!s) {
+		ret = -ESTALE;
+	} else if (bloom_core_is_scalable(&s->core)) {
+		ret = bloom_filter_flush_chain(f, s);
+		replaced = !ret;
+	} else {
+		ret = bloom_store_clear(s);
+	}
 	mutex_unlock(&f->write_lock);
+	if (replaced)
+		bloom_store_retire(s);
 	return ret;
 }
 

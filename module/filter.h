@@ -142,12 +142,19 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s);
 /* Exchanges the stores of two filters of one type; errors as above. */
 int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b);
 /*
- * @dst becomes the union of @dst and @src (bloom_core_merge()): -EINVAL
- * for @dst == @src or filters that differ, -EOPNOTSUPP (d-left,
- * scalable), -ESTALE, -EINTR.
+ * @dst becomes the union of @dst and @src (bloom_core_merge(); two
+ * scalable filters stage by stage, bloom_scale_merge(), @dst first getting
+ * the stages it lacks): -EINVAL for @dst == @src or filters that differ
+ * (scalable: in parameters or hash key), -EOPNOTSUPP (d-left, a scalable
+ * filter with one that is not), -EDQUOT or -ENOMEM (a stage @dst lacked),
+ * -ESTALE, -EINTR.
  */
 int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src);
-/* Every key and statistic to zero, in place: -EOPNOTSUPP, -ESTALE, -EINTR. */
+/*
+ * Every key and statistic to zero, in place; a scalable filter gets a new
+ * chain with its first stage only (the others are freed), which may fail
+ * with -EDQUOT or -ENOMEM, changing nothing. Also -ESTALE, -EINTR.
+ */
 int bloom_filter_flush(struct bloom_filter *f);
 /*
  * The newest stage of @f's store is full: the store adds the next one,

@@ -649,7 +649,8 @@ static int restore_as(int fd, const __u8 *buf, __u64 len, const char *name,
 
 /*
  * What cannot be done with stages refuses cleanly and changes nothing:
- * MERGE, FLUSH and LIKE EOPNOTSUPP; SWAP with a filter that is not
+ * MERGE with a filter that is not scalable and LIKE EOPNOTSUPP, MERGE of
+ * two whose stages do not line up EINVAL; SWAP with a filter that is not
  * scalable, or a RESTORE replacing a scalable filter's contents with a
  * plain snapshot or a plain filter's with a scalable one, EINVAL. Two
  * scalable filters swap, the stage_* files following.
@@ -684,10 +685,9 @@ TEST_F(scale, snapshot_ops)
 					    "pl"));
 	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "pl",
 					    "sa"));
-	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
-					    "sb"));
-	EXPECT_ERRNO(EOPNOTSUPP, bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH,
-					       "sa"));
+	/* alike but for their random hash keys: stages that do not line up */
+	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
+					"sb"));
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
 	c.flags = BLOOM_CREATE_F_LIKE;
@@ -738,6 +738,147 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_EQ(ia.bits, ib.bits);
 	close(fb);
 	close(fp);
+}
+
+/* A scalable filter like scalable_req()'s, with an explicit hash key. */
+static struct bloom_create keyed_req(const char *name, __u64 capacity,
+				     __u32 growth, __u8 key0)
+{
+	struct bloom_create c = scalable_req(name, BLOOM_TYPE_STANDARD,
+					     capacity, 10000000, growth,
+					     850000);
+
+	c.flags |= BLOOM_CREATE_F_HASH_KEY;
+	memset(c.hash_key, key0, sizeof(c.hash_key));
+	return c;
+}
+
+/*
+ * MERGE of two scalable filters with the same parameters and hash key,
+ * stage by stage: a destination of 1 stage merged with a source of 3
+ * gets the 2 it lacks and then answers for the keys of both; the source
+ * is left as it was. Other parameters or another hash key: EINVAL, and
+ * nothing changes.
+ */
+TEST_F(scale, merge)
+{
+	struct bloom_create c = keyed_req("ms", 1000, 2, 7);
+	static __u8 keys[4096 * KLEN], res[4096 / 8];
+	struct bloom_info is, id;
+	__u32 missing = 0;
+	int fd_dst;
+
+	/* ms: keys [0, 3100) in 3 stages; md: keys [100000, 100500) */
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, keys, res, 4096, 0,
+				3100, NULL));
+	fd_dst = bt_open();
+	ASSERT_LE(0, fd_dst);
+	c = keyed_req("md", 1000, 2, 7);
+	ASSERT_OK(ioctl(fd_dst, BLOOM_IOC_CREATE, &c));
+	ASSERT_LE(0, run_keys16(fd_dst, BLOOM_IOC_ADD, keys, res, 4096,
+				100000, 500, NULL));
+	ASSERT_OK(bt_info(fd_dst, NULL, &id));
+	ASSERT_EQ(1, id.stages);
+
+	/* other growth, other hash key: refused, md unchanged */
+	c = keyed_req("mg", 1000, 4, 7);
+	c.flags &= ~BLOOM_CREATE_F_BIND;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c = keyed_req("mk", 1000, 2, 8);
+	c.flags &= ~BLOOM_CREATE_F_BIND;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "md", "mg"));
+	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "md", "mk"));
+	EXPECT_EQ(1, filter_attr("md", "stages"));
+
+	ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_MERGE, "md", "ms"));
+	EXPECT_EQ(3, filter_attr("md", "stages"));
+	EXPECT_EQ(2000, stage_attr("md", "capacity", 1));
+	ASSERT_LE(0, run_keys16(fd_dst, BLOOM_IOC_QUERY, keys, res, 4096, 0,
+				3100, &missing));
+	EXPECT_EQ(0, missing);
+	ASSERT_LE(0, run_keys16(fd_dst, BLOOM_IOC_QUERY, keys, res, 4096,
+				100000, 500, &missing));
+	EXPECT_EQ(0, missing);
+	/* stage 0 held 500 keys and got 1000 more: full at its capacity */
+	EXPECT_EQ(1000, stage_attr("md", "count", 0));
+	/* the source keeps its stages and keys */
+	ASSERT_OK(bt_info(self->fd, NULL, &is));
+	EXPECT_EQ(3, is.stages);
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_QUERY, keys, res, 4096,
+				100000, 500, &missing));
+	EXPECT_LT(0, missing);
+	/* and the destination goes on growing */
+	ASSERT_LE(0, run_keys16(fd_dst, BLOOM_IOC_ADD, keys, res, 4096,
+				200000, 5000, NULL));
+	EXPECT_LE(4, filter_attr("md", "stages"));
+	close(fd_dst);
+}
+
+/*
+ * FLUSH of a scalable filter: it starts again from its first stage, empty
+ * (the other stages' memory is given back), with its parameters, hash key
+ * and statistics from zero; the descriptor bound to it stays bound and the
+ * filter grows again. Without room under max_memory for the new first
+ * stage beside the old stages: EDQUOT, and nothing changed.
+ */
+TEST_F(scale, flush)
+{
+	struct bloom_create c = scalable_req("fl", BLOOM_TYPE_BLOCKED, 1000,
+					     10000000, 2, 850000);
+	static __u8 keys[4096 * KLEN], res[4096 / 8];
+	struct bloom_info ia, ib;
+	__u8 *before, *after;
+	long long used;
+	__u64 la, lb;
+
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, keys, res, 4096, 0,
+				3100, NULL));
+	ASSERT_OK(bt_info(self->fd, NULL, &ia));
+	ASSERT_EQ(3, ia.stages);
+	before = save_alloc(self->fd, "fl", &lb);
+	ASSERT_NE(NULL, before);
+
+	/* no room for a new first stage beside the three: nothing changes */
+	used = read_u64_file(BLOOM_SYSFS "/memory_used");
+	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
+	ASSERT_LE(0, self->saved_max_memory);
+	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, used));
+	EXPECT_ERRNO(EDQUOT, bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "fl"));
+	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory));
+	EXPECT_EQ(3, filter_attr("fl", "stages"));
+	EXPECT_EQ(0, absent16(self->fd, 3100));
+
+	ASSERT_OK(bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "fl"));
+	ASSERT_OK(bt_info(self->fd, NULL, &ib));
+	EXPECT_EQ(1, ib.stages);
+	EXPECT_EQ(1, filter_attr("fl", "stages"));
+	EXPECT_EQ(0, ib.count);
+	EXPECT_EQ(0, ib.adds);
+	EXPECT_EQ(0, ib.bits_set);
+	EXPECT_EQ(ia.capacity, ib.capacity);
+	EXPECT_EQ(ia.fpp_ppb, ib.fpp_ppb);
+	EXPECT_EQ(ia.growth, ib.growth);
+	EXPECT_EQ(ia.tightening_ppm, ib.tightening_ppm);
+	EXPECT_EQ(stage_attr("fl", "bits", 0), (long long)ib.bits);
+	EXPECT_GT(ia.memory_bytes, ib.memory_bytes);
+	EXPECT_GT(used, read_u64_file(BLOOM_SYSFS "/memory_used"));
+	/* an empty filter answers absent for every key */
+	EXPECT_EQ(3100, absent16(self->fd, 3100));
+	/* the same hash key: the snapshot header's bytes 120..135 */
+	after = save_alloc(self->fd, "fl", &la);
+	ASSERT_NE(NULL, after);
+	EXPECT_EQ(0, memcmp(before + 120, after + 120, 16));
+	free(before);
+	free(after);
+
+	/* it grows again, through the descriptor bound before the flush */
+	ASSERT_LE(0, run_keys16(self->fd, BLOOM_IOC_ADD, keys, res, 4096, 0,
+				3100, NULL));
+	EXPECT_EQ(0, absent16(self->fd, 3100));
+	EXPECT_EQ(3, filter_attr("fl", "stages"));
 }
 
 /*

@@ -50,6 +50,8 @@ progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy blo
 	bloom_limits bloom_stress bloom_fuzz bloom_snapshot bloom_faults bloom_soak)
 cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh
+# the verbs at their edges: refusals, scalable flush, inspect, calc
+cli_edges=$here/cli/test_edges.sh
 # snapshots through bloomctl; it unloads and reloads the module
 snapcli=$here/cli/test_snapshot.sh
 # Network namespaces, then the firewall match (it loads the netfilter
@@ -61,6 +63,7 @@ if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent
 	cli_sizing=/nonexistent
+	cli_edges=/nonexistent
 	snapcli=/nonexistent
 	net=()
 fi
@@ -68,6 +71,7 @@ fi
 ntests=$((${#progs[@]} + ${#net[@]} + 2))
 [ -e "$cli" ] && ntests=$((ntests + 1))
 [ -e "$cli_sizing" ] && ntests=$((ntests + 1))
+[ -e "$cli_edges" ] && ntests=$((ntests + 1))
 [ -e "$snapcli" ] && ntests=$((ntests + 1))
 
 num=0
@@ -131,6 +135,9 @@ if [ -e "$cli" ]; then
 fi
 if [ -e "$cli_sizing" ]; then
 	run_one bloomctl_sizing "$cli_sizing"
+fi
+if [ -e "$cli_edges" ]; then
+	run_one bloomctl_edges "$cli_edges"
 fi
 if [ -e "$snapcli" ]; then
 	t0=$(date +%s)

@@ -483,6 +483,25 @@ void bloom_scale_publish(struct bloom_core *f, struct bloom_scale_stage *st,
 int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			  u8 *results, u32 *pos);
 
+/*
+ * Two scalable filters whose stages line up: the same parameters (type,
+ * capacity, rate, growth, tightening) and hash key, so that stage i of
+ * one has stage i's geometry in the other and sets the same bits for the
+ * same keys.
+ */
+bool bloom_scale_compatible(const struct bloom_core *a,
+			    const struct bloom_core *b);
+
+/*
+ * Stage by stage, @dst becomes the union of @dst and @src, two
+ * bloom_scale_compatible() filters, @dst having at least @src's stages
+ * (the caller publishes the ones it lacks first): each stage's bits ORed
+ * (bloom_core_merge()) and its count of new keys raised by the source
+ * stage's, up to the stage's capacity. -EINVAL if they do not line up.
+ * The caller serialises @dst's publishes; adds and queries run meanwhile.
+ */
+int bloom_scale_merge(struct bloom_core *dst, const struct bloom_core *src);
+
 /* Total bits of the storage: of all stages for a scalable filter. */
 u64 bloom_core_bits(const struct bloom_core *f);
 

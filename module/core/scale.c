@@ -247,6 +247,58 @@ int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 	return hits;
 }
 
+bool bloom_scale_compatible(const struct bloom_core *a,
+			    const struct bloom_core *b)
+{
+	const struct bloom_scale_params *p, *q;
+
+	if (!a->scale || !b->scale)
+		return false;
+	p = &a->scale->p;
+	q = &b->scale->p;
+	return p->type == q->type && p->capacity == q->capacity &&
+	       p->fpp_ppb == q->fpp_ppb && p->growth == q->growth &&
+	       p->tightening_ppm == q->tightening_ppm &&
+	       a->key.key[0] == b->key.key[0] && a->key.key[1] == b->key.key[1];
+}
+
+/* @st's count of new keys raised by @n, up to its capacity. */
+static void bloom_scale_count_add(struct bloom_scale_stage *st, u64 n)
+{
+	u64 c = READ_ONCE(st->count), want, old;
+
+	for (;;) {
+		want = c + n < st->core.geo.capacity ? c + n :
+		       st->core.geo.capacity;
+		if (want <= c)
+			return;
+		old = cmpxchg64(&st->count, c, want);
+		if (old == c)
+			return;
+		c = old;
+	}
+}
+
+int bloom_scale_merge(struct bloom_core *dst, const struct bloom_core *src)
+{
+	u32 n = bloom_scale_stages(src), i;
+	int ret;
+
+	if (!bloom_scale_compatible(dst, src) || bloom_scale_stages(dst) < n)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		struct bloom_scale_stage *d = dst->scale->stage[i];
+		const struct bloom_scale_stage *s = src->scale->stage[i];
+
+		/* the same geometry and key by construction: cannot fail */
+		ret = bloom_core_merge(&d->core, &s->core);
+		if (ret)
+			return ret;
+		bloom_scale_count_add(d, READ_ONCE(s->count));
+	}
+	return 0;
+}
+
 /* ---- the operations of the filter callers hold ---- */
 
 static int bloom_scale_add(struct bloom_core *f, u64 h)

@@ -18,13 +18,12 @@ failed=0
 echo "TAP version 13"
 
 cleanup() {
-	for f in $(timeout 30 bloomctl list -n 2>/dev/null | grep "^$P"); do
-		timeout 30 bloomctl destroy "$f" >/dev/null 2>&1
-	done
+	destroy_ours
 	rm -rf "$W"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+. "$(dirname "$0")/lib.sh"
 
 result() {	# result OK|FAIL DESC
 	n=$((n + 1))
@@ -130,7 +129,7 @@ refused "three numbers" "give two of" --capacity 1000 --fpp 0.01 --memory 1M
 refused "rate and bits per key" "9.59 bits per key" --fpp 0.01 --bits-per-key 10
 refused "memory too small for the capacity" "at most [0-9]* keys fit" \
 	--capacity 1M --memory 1000
-refused "bits per key too few" "give at least [0-9]* bytes" \
+refused "bits per key too few" "give --bits-per-key [0-9.]* or more" \
 	--capacity 1M --bits-per-key 1
 refused "memory under one key" "cannot hold even one key" \
 	--memory 10 --fpp 0.01

@@ -32,13 +32,12 @@ echo "TAP version 13"
 
 cleanup() {
 	[ -c /dev/bloom ] || insmod "$MOD" 2>/dev/null
-	for f in $(timeout 30 bloomctl list -n 2>/dev/null | grep "^$P"); do
-		timeout 30 bloomctl destroy "$f" >/dev/null 2>&1
-	done
+	destroy_ours
 	rm -rf "$W"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+. "$(dirname "$0")/lib.sh"
 
 . "$(dirname "$0")/../tap.sh"
 bc() { timeout "$LIMIT" bloomctl "$@" 2>"$W/err"; }
@@ -231,8 +230,8 @@ check "  it holds the snapshot's keys" bc test "$P-s1" -q one
 check "restore --replace creates a missing filter" \
 	bc restore "$W/s2.snap" --name "$P-s3" --replace
 bc swap "$P-s1" "$P-counting"
-check "swapping filters of different types is refused" \
-	grep -q "same type" "$W/err"
+check "swapping filters of different types is refused, naming both types" \
+	grep -q "their types differ: $P-s1 is standard, $P-counting counting" "$W/err"
 
 # build into a d-left filter too small: the line of the first key that did
 # not fit, as add names lines (FILE:LINE), and how many keys fit before it

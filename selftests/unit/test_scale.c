@@ -4,7 +4,7 @@
  * the stage math against the formulas in double precision, the bounds,
  * growth by 20x and 100x (no false negatives, measured rate under P on a
  * million absent keys, the stages the formula predicts), and concurrent
- * adds across stage boundaries. Stages are allocated here as bloom.ko
+ * adds across stage boundaries; merge stage by stage. Stages are allocated here as bloom.ko
  * does: the core says when and how big, the caller allocates and publishes.
  */
 #include "unit.h"
@@ -466,6 +466,64 @@ static void test_batch_agrees(u32 type)
 	free(res2);
 }
 
+/* ---------------------------------------------------------------- merge */
+
+/*
+ * bloom_scale_merge(): a destination of 1 stage, given the stages it
+ * lacks as bloom.ko gives them, takes the 5 stages of the source; every
+ * key of both is then present, each stage count is at most its capacity,
+ * and the source is unchanged. Filters of other parameters do not line
+ * up (bloom_scale_compatible()): -EINVAL, nothing changed.
+ */
+static void test_merge(u32 type)
+{
+	const u32 ns = 20000, nd = 300;
+	u64 *h = malloc(sizeof(u64) * (ns + nd));
+	struct sfilter src, dst, other;
+	u32 i, missing = 0, over = 0;
+	u64 src_bits;
+	int err;
+
+	sfilter_new(&src, type, 1000, 10000000, 2, 850000);
+	sfilter_new(&dst, type, 1000, 10000000, 2, 850000);
+	sfilter_new(&other, type, 1000, 10000000, 4, 850000);
+	for (i = 0; i < ns + nd; i++)
+		h[i] = key_hash(&src.core, 17, i);
+	sfilter_add(&src, h, ns, NULL);
+	sfilter_add(&dst, h + ns, nd, NULL);
+	src_bits = bloom_core_bits_set(&src.core);
+	check(bloom_scale_compatible(&dst.core, &src.core) &&
+	      !bloom_scale_compatible(&dst.core, &other.core) &&
+	      bloom_scale_merge(&other.core, &src.core) == -EINVAL &&
+	      bloom_scale_merge(&dst.core, &src.core) == -EINVAL &&
+	      bloom_scale_stages(&dst.core) == 1,
+	      "%s: merge refuses other parameters, and a destination short of stages (-EINVAL), changing nothing",
+	      tname(type));
+	while (bloom_scale_stages(&dst.core) < bloom_scale_stages(&src.core)) {
+		struct bloom_geometry g;
+		u32 n = bloom_scale_stages(&dst.core);
+
+		if (bloom_scale_next_geometry(&dst.core, &g))
+			break;
+		dst.mem[n] = xalloc(bloom_core_storage_bytes(&g));
+		bloom_scale_publish(&dst.core, &dst.st[n], &g, dst.mem[n]);
+	}
+	err = bloom_scale_merge(&dst.core, &src.core);
+	for (i = 0; i < ns + nd; i++)
+		missing += !bloom_core_query_hash(&dst.core, h[i]);
+	for (i = 0; i < bloom_scale_stages(&dst.core); i++)
+		over += dst.st[i].count > dst.st[i].core.geo.capacity;
+	check(!err && !missing && !over &&
+	      bloom_scale_stages(&dst.core) == bloom_scale_stages(&src.core) &&
+	      bloom_core_bits_set(&src.core) == src_bits,
+	      "%s: merged stage by stage into %u stages: all %u keys present (%u missing), counts within capacity, source unchanged",
+	      tname(type), bloom_scale_stages(&dst.core), ns + nd, missing);
+	sfilter_free(&src);
+	sfilter_free(&dst);
+	sfilter_free(&other);
+	free(h);
+}
+
 /* ------------------------------------------------------------ snapshots */
 
 static void snap_put(u8 *p, u64 v, int bytes)
@@ -628,6 +686,8 @@ int main(int argc, char **argv)
 	test_estimate();
 	test_batch_agrees(BLOOM_CORE_STANDARD);
 	test_batch_agrees(BLOOM_CORE_BLOCKED);
+	test_merge(BLOOM_CORE_STANDARD);
+	test_merge(BLOOM_CORE_BLOCKED);
 	test_snapshot(BLOOM_CORE_STANDARD);
 	test_snapshot(BLOOM_CORE_BLOCKED);
 	test_growth(BLOOM_CORE_STANDARD, 20);

@@ -22,6 +22,7 @@ static const struct verb verbs[] = {
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--hash-key HEX32 | --hash-key-file FILE]\n"
 	  "       [--bits M --hashes K] [--scalable [--growth S] [--tightening R]]\n"
+	  "       [--keys strings|ipv4|ipv6]\n"
 	  "       create NAME --like OTHER",
 	  "Creates filter NAME from any two of: N keys (capacity), false-positive\n"
 	  "rate P at N keys, C bits per key, SIZE bytes of memory for the table.\n"
@@ -63,6 +64,9 @@ static const struct verb verbs[] = {
 	  "                    default 2)\n"
 	  "      --tightening R  with --scalable: each stage's rate R times the\n"
 	  "                    last's (0.5 to 0.95, default 0.85)\n"
+	  "      --keys KIND   what the keys are: strings, ipv4 or ipv6 (default:\n"
+	  "                    said by the first add of addresses); a test, add or\n"
+	  "                    firewall rule of another kind is refused\n"
 	  "      --like OTHER  an empty filter with the type, geometry and hash key\n"
 	  "                    of filter OTHER, so that the two can be merged\n"
 	  "                    (bloomctl merge); takes no other option\n"
@@ -71,7 +75,7 @@ static const struct verb verbs[] = {
 	{ "calc", cmd_calc,
 	  "calc [--type standard|blocked|counting|dleft] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
-	  "       [--hashes K] [--json]\n"
+	  "       [--hashes K] [--netblock-lengths L] [--json]\n"
 	  "       calc --scalable [--type standard|blocked] --capacity N --fpp P\n"
 	  "       [--growth S] [--tightening R] [--json]",
 	  "Shows the filter that create would make from the same numbers, without\n"
@@ -85,7 +89,15 @@ static const struct verb verbs[] = {
 	  "                    memory_bytes adds the fixed overhead, its\n"
 	  "                    table_bytes is this), and memory_bits_per_key,\n"
 	  "                    theory_bits_per_key, ratio_to_theory (memory bits\n"
-	  "                    per key to -log2(fpp) / ln 2), expected_fpp\n"
+	  "                    per key to -log2(fpp) / ln 2), expected_fpp,\n"
+	  "                    capacity_capped (--memory holds more than the most\n"
+	  "                    keys a filter may have: capacity capped there)\n"
+	  "      --netblock-lengths L  the filter will hold netblocks of L prefix\n"
+	  "                    lengths shorter than an address: an address is then\n"
+	  "                    tested L + 1 times and its rate is 1 - (1 - p)^(L+1);\n"
+	  "                    adds the column ADDR FPP and how to size for an\n"
+	  "                    address rate P (--fpp P/(L+1)); --json:\n"
+	  "                    address_lookups, address_fpp, address_sizing_fpp\n"
 	  "      --scalable    the stages of a scalable filter (standard and blocked;\n"
 	  "                    both without --type), as create --scalable makes them:\n"
 	  "                    each stage's capacity, rate, bits, hashes and table,\n"
@@ -113,7 +125,7 @@ static const struct verb verbs[] = {
 	  "the keys before it are added, none after.\n" },
 	{ "test", cmd_test,
 	  "test NAME [--ipv4|--ipv6] [-q] KEY...\n"
-	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--absent] [-v] -f FILE",
+	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--absent] [-q] [-v] -f FILE",
 	  "Asks filter NAME about keys.\n"
 	  "With KEYs, prints \"KEY: may be present\" or \"KEY: absent\" for each.\n"
 	  "With -f FILE, works as a filter: prints the lines that may be present\n"
@@ -125,7 +137,7 @@ static const struct verb verbs[] = {
 	  "      --absent      with -f: print the lines that are definitely absent\n"
 	  "      --skip-empty  skip empty lines instead of stopping at them\n"
 	  "      --ipv4/--ipv6 keys are addresses, as with add\n"
-	  "  -q, --quiet       with KEYs: print nothing, only set the exit status\n"
+	  "  -q, --quiet       print nothing, only set the exit status (keys or -f)\n"
 	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n" },
 	{ "del", cmd_del,
 	  "del NAME [--ipv4|--ipv6] KEY...\n"
@@ -150,7 +162,8 @@ static const struct verb verbs[] = {
 	  "  -j, --json        as a JSON object\n" },
 	{ "list", cmd_list,
 	  "list [-n | --json]",
-	  "Lists the filters: a table of name, type, capacity, count and memory.\n"
+	  "Lists the filters: a table of name, type, key kind (KEYS), capacity,\n"
+	  "count and memory.\n"
 	  "  -n, --names-only  one name per line\n"
 	  "  -j, --json        a JSON array of the objects 'info --json' prints\n" },
 	{ "destroy", cmd_destroy,
@@ -195,21 +208,31 @@ static const struct verb verbs[] = {
 	  "present\" for every key of either. The two need the same type, geometry\n"
 	  "and hash key (create SRC with 'create SRC --like DST', or restore both\n"
 	  "from one snapshot). Counting counters add up (and stay at 15 once\n"
-	  "there); dleft filters cannot be merged. Needs CAP_NET_ADMIN.\n" },
+	  "there); dleft filters cannot be merged. Two scalable filters merge\n"
+	  "stage by stage when their parameters and hash key are the same (DST\n"
+	  "first gets the stages it lacks). A refusal says which of type,\n"
+	  "scalable or not, key kind, geometry (scalable: the stages' parameters)\n"
+	  "or hash key differs.\n"
+	  "DST and SRC must be two filters: the same name twice is a usage error\n"
+	  "(exit 2), as for swap. Needs CAP_NET_ADMIN.\n" },
 	{ "swap", cmd_swap,
 	  "swap NAME1 NAME2",
 	  "Exchanges the contents of two filters of the same type in one step, as\n"
 	  "ipset's swap: keys, geometry, hash key and statistics change places; the\n"
 	  "names and the programs bound to them stay. Replace a live filter without\n"
-	  "a gap: fill or restore a new one, swap, destroy the old. Needs\n"
-	  "CAP_NET_ADMIN.\n" },
+	  "a gap: fill or restore a new one, swap, destroy the old. The two must\n"
+	  "be of one type, both scalable or neither, with keys of one kind (a\n"
+	  "refusal says which differs), and two filters: the same name twice is a\n"
+	  "usage error (exit 2), as for merge. Needs CAP_NET_ADMIN.\n" },
 	{ "flush", cmd_flush,
 	  "flush NAME",
 	  "Removes every key of filter NAME; it keeps its name, geometry and hash\n"
 	  "key, and its statistics restart from zero. Needs CAP_NET_ADMIN. Adds\n"
-	  "running during the flush may be kept or not.\n" },
+	  "running during the flush may be kept or not. A scalable filter goes\n"
+	  "back to its first stage, empty, and the other stages' memory is freed\n"
+	  "(the new first stage must fit under max_memory beside the old ones).\n" },
 	{ "build", cmd_build,
-	  "build FILE --name NAME [--type T] --capacity N --fpp P -f KEYS\n"
+	  "build FILE --name NAME [--type T] SIZE -f KEYS\n"
 	  "       [--hash-key HEX32 | --hash-key-file F] [--ipv4|--ipv6]\n"
 	  "       [--skip-empty] [--threads N] [-v]",
 	  "Builds a filter from a key file without the module, with the kernel's\n"
@@ -218,19 +241,40 @@ static const struct verb verbs[] = {
 	  "holds the hash key). 'bloomctl restore FILE' loads it in one call.\n"
 	  "  -n, --name NAME      the filter's name in the snapshot\n"
 	  "  -t, --type T         standard (default), blocked, counting, dleft\n"
+	  "SIZE is any two of these, as for create (calc shows what they give):\n"
 	  "  -c, --capacity N     keys the filter is sized for\n"
 	  "  -p, --fpp P          false-positive rate wanted at N keys (0.01 or 1%)\n"
+	  "      --bits-per-key B bits (counting: counters) per key of capacity\n"
+	  "  -M, --memory BYTES   the most the table may take (256Mi, 1G)\n"
+	  "      --hashes K       standard, counting: a fixed number of hashes\n"
+	  "      --scalable       a scalable filter, as create --scalable makes it\n"
+	  "                       (standard, blocked; --capacity and --fpp only;\n"
+	  "                       --growth S, --tightening R): its stages fill in\n"
+	  "                       file order and grow as the module grows them\n"
 	  "  -f, --file KEYS      one key per line ('-': standard input), as add -f\n"
 	  "      --hash-key H     the 128-bit SipHash key as 32 hex digits\n"
 	  "      --hash-key-file F  the key from a file: 32 hex digits or 16 bytes\n"
 	  "                       (default: random). With the key of a kernel\n"
 	  "                       filter of the same type and size, the bits are\n"
 	  "                       exactly those 'bloomctl add -f' would set there\n"
-	  "      --ipv4/--ipv6    keys are addresses, as with add\n"
+	  "      --ipv4/--ipv6    a feed of addresses and netblocks, as add reads\n"
+	  "                       it ('#' and ';' comments, ipset save lines); the\n"
+	  "                       snapshot keeps the key kind and the lengths\n"
 	  "      --skip-empty     skip empty lines instead of stopping at them\n"
 	  "      --threads N      hashing threads (default: the online CPUs)\n"
 	  "  -v, --verbose        print keys, time and rate on stderr\n"
 	  "A bad line stops the command and nothing is written.\n" },
+	{ "inspect", cmd_inspect,
+	  "inspect FILE [--json] [--check]",
+	  "Shows what snapshot FILE ('-': standard input) holds, from its header\n"
+	  "alone, without the module and without reading the payload: name, type,\n"
+	  "key kind and netblock lengths, capacity, rate, geometry or stages, the\n"
+	  "statistics when it was saved, and whether the file's size is the one\n"
+	  "its header gives. A file that is no snapshot, or whose header is\n"
+	  "damaged, exits 3 saying why.\n"
+	  "  -j, --json        a JSON object instead (keys as 'info --json' names\n"
+	  "                    them where they mean the same)\n"
+	  "  -c, --check       read and check the whole file, as restore does\n" },
 	{ "version", cmd_version,
 	  "version [--json]",
 	  "Prints bloomctl's and libbloom's versions, then the module's ABI\n"

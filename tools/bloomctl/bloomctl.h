@@ -58,6 +58,25 @@ double now_seconds(void);
 /* 1234567 -> "1.2 MiB": memory sizes for people; returns @buf. */
 const char *human_bytes(uint64_t v, char *buf, size_t len);
 
+/*
+ * table.c: a table whose columns are as wide as their widest cell. Cells
+ * are added row by row, the header first; columns whose bit is set in
+ * @left are left-aligned, the others right-aligned. table_print() prints
+ * every row after @indent and frees the cells.
+ */
+#define TABLE_COLS_MAX	16
+#define TABLE_CELL	48
+struct table {
+	int ncols;
+	unsigned int left;
+	size_t n;			/* cells so far */
+	char (*cells)[TABLE_CELL];
+};
+void table_init(struct table *t, int ncols, unsigned int left);
+void table_cell(struct table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void table_print(struct table *t, const char *indent);
+
 /* parse.c */
 /* --type NAME: the type, or exit 2 naming the types there are. */
 enum bloom_type type_opt(const char *verb, const char *arg);
@@ -144,7 +163,16 @@ struct size_args {
 int size_opt(const char *verb, int c, const char *arg, struct size_args *a);
 /* How many of capacity, fpp, bits per key and memory were given. */
 int size_given(const struct size_args *a);
-/* Sizes as the module will, or exits 2 saying what would fit instead. */
+/*
+ * --memory (without --capacity) gave more room than the most keys a filter
+ * may have: the capacity was capped at BLOOM_CAPACITY_MAX, the table is
+ * smaller than the memory given.
+ */
+int size_capped(const struct size_args *a, const struct bloom_size_result *r);
+/*
+ * Sizes as the module will, or exits 2 saying what would fit instead;
+ * notes a capped capacity on stderr (calc in its table instead).
+ */
 void size_or_die(const char *verb, const struct size_args *a,
 		 enum bloom_type t, struct bloom_size_result *r);
 
@@ -182,6 +210,7 @@ int cmd_restore(const char *dev, int argc, char **argv);
 int cmd_merge(const char *dev, int argc, char **argv);
 int cmd_flush(const char *dev, int argc, char **argv);
 int cmd_swap(const char *dev, int argc, char **argv);
+int cmd_inspect(const char *dev, int argc, char **argv);
 /* Prints the help of @verb (NULL: the overview); -1 if there is no such verb. */
 int print_help(FILE *f, const char *verb);
 

@@ -17,20 +17,33 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sodium.h>
 #include "bloomctl.h"
+#include "feed.h"
 #include "snapfile.h"
 
 #define CHUNK_KEYS	(1U << 18)
 #define CHUNK_BYTES	(32U << 20)
 #define MAX_THREADS	256
 
+/*
+ * A scalable filter's stages (--scalable): the chain the core grows, and
+ * each stage's storage, allocated as the stage before it fills, as the
+ * module allocates it.
+ */
+struct build_chain {
+	struct bloom_snap_chain c;
+	void *mem[BLOOM_CORE_STAGES_MAX];
+};
+
 struct chunk {
 	struct bloom_core *f;
+	struct build_chain *chain;	/* --scalable, else NULL */
 	u8 *bytes;		/* the keys, packed */
 	size_t *off;		/* key i is bytes[off[i] .. off[i + 1]) */
 	u64 *hashes;
@@ -100,12 +113,15 @@ static void run_chunk(struct chunk *c, unsigned int nthreads)
 struct build_args {
 	enum bloom_type type;
 	const char *name, *keys, *out;
-	uint64_t capacity;
+	struct size_args sz;	/* any two of capacity, fpp, bpk, memory */
+	struct scale_args sc;	/* --scalable, --growth, --tightening */
+	uint64_t capacity;	/* what the sizing gave */
 	double fpp;
-	uint32_t ppb;
 	u8 key[BLOOM_HASH_KEY_LEN];
 	int have_key, family, skip_empty, verbose;
 	long nthreads;
+	/* --ipv4/--ipv6: the kind and the netblock lengths, as add counts */
+	struct bloom_netblocks nb;
 };
 
 /* The options and the FILE; 1 if --help was asked (and printed). */
@@ -116,6 +132,12 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		{ "type", required_argument, NULL, 't' },
 		{ "capacity", required_argument, NULL, 'c' },
 		{ "fpp", required_argument, NULL, 'p' },
+		{ "bits-per-key", required_argument, NULL, 'b' },
+		{ "memory", required_argument, NULL, 'M' },
+		{ "hashes", required_argument, NULL, 'k' },
+		{ "scalable", no_argument, NULL, 'S' },
+		{ "growth", required_argument, NULL, 'g' },
+		{ "tightening", required_argument, NULL, 'r' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
@@ -132,26 +154,18 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->type = BLOOM_TYPE_STANDARD;
+	a->sz.o.sz = sizeof(a->sz.o);
 	a->nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
+		if (size_opt("build", c, optarg, &a->sz) ||
+		    scale_opt("build", c, optarg, &a->sc))
+			continue;
 		switch (c) {
 		case 'n':
 			a->name = optarg;
 			break;
 		case 't':
 			a->type = type_opt("build", optarg);
-			break;
-		case 'c':
-			if (parse_count(optarg, &a->capacity) || !a->capacity ||
-			    a->capacity > BLOOM_CAPACITY_MAX)
-				die_usage("build", "bad capacity '%s': give a number of keys from 1 to %llu; k/M/G/T (powers of 1000) and Ki/Mi/Gi/Ti (of 1024) suffixes allowed (e.g. 1M)",
-					  optarg, BLOOM_CAPACITY_MAX);
-			break;
-		case 'p':
-			if (parse_fpp(optarg, &a->fpp) ||
-			    bloom_fpp_to_ppb(a->fpp, &a->ppb))
-				die_usage("build", "bad false-positive rate '%s': give a probability from " BLOOM_FPP_RANGE_STR ", e.g. 0.01 or 1e-3, or a percentage, e.g. 1%%",
-					  optarg);
 			break;
 		case 'f':
 			a->keys = optarg;
@@ -179,10 +193,13 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 			a->nthreads = (long)v;
 			break;
 		case '4':
-			a->family = AF_INET;
-			break;
 		case '6':
-			a->family = AF_INET6;
+			if (a->family)
+				die_usage("build", "give --ipv4 or --ipv6, not both");
+			a->family = c == '4' ? AF_INET : AF_INET6;
+			/* the filter's key kind, as the first add sets it */
+			a->nb.kind = c == '4' ? BLOOM_CORE_KIND_IPV4 :
+						BLOOM_CORE_KIND_IPV6;
 			break;
 		case 'e':
 			a->skip_empty = 1;
@@ -205,10 +222,10 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 	if (!a->name)
 		die_usage("build", "build needs --name NAME (the name the filter gets when restored)");
 	check_name("build", a->name);
-	if (!a->capacity || !a->ppb)
-		die_usage("build", "build needs --capacity N and --fpp P (e.g. --capacity 1M --fpp 0.01)");
 	if (!a->keys)
 		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
+	/* what create refuses of --scalable, refused alike */
+	scale_check("build", &a->sc, &a->sz, a->type, 0);
 	if (a->nthreads < 1)
 		a->nthreads = 1;
 	if (a->nthreads > MAX_THREADS)
@@ -217,37 +234,113 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 }
 
 /*
- * Sizes the filter as the module would, zeroes its storage (@storage,
- * @bytes) under the hash key given or a random one, and allocates the
- * chunk buffers.
+ * The next stage of the chain, zeroed, published: 0, or -ENOSPC when the
+ * chain has its last possible stage (the module's ENOSPC).
+ */
+static int build_grow(struct chunk *ch)
+{
+	u32 i = bloom_scale_stages(ch->f);
+	struct bloom_geometry geo;
+	u64 bytes;
+
+	if (bloom_scale_next_geometry(ch->f, &geo))
+		return -ENOSPC;
+	bytes = bloom_core_storage_bytes(&geo);
+	ch->chain->mem[i] = aligned_alloc(BLOOM_CORE_ALIGN, bytes);
+	if (!ch->chain->mem[i])
+		die("out of memory: stage %u of the scalable filter needs %" PRIu64 " bytes",
+		    i, bytes);
+	memset(ch->chain->mem[i], 0, bytes);
+	bloom_scale_publish(ch->f, &ch->chain->c.stage[i], &geo,
+			    ch->chain->mem[i]);
+	return 0;
+}
+
+/*
+ * --scalable: the chain create --scalable makes (its parameters checked
+ * with the module's bloom_scale_check()), with its first stage. Adds run
+ * on one thread in file order, as the module's stages fill in the order
+ * keys come.
+ */
+static void build_make_chain(struct build_args *a, struct bloom_core *f,
+			     const bloom_hash_key_t *hk, struct chunk *ch)
+{
+	struct bloom_scale_params p = {
+		.type = a->type, .capacity = a->sz.o.capacity,
+		.fpp_ppb = a->sz.ppb,
+		.growth = a->sc.growth ? a->sc.growth : BLOOM_GROWTH_DEFAULT,
+		.tightening_ppm = a->sc.tightening != 0 ?
+			(u32)lround(a->sc.tightening * 1e6) :
+			BLOOM_TIGHTENING_PPM_DEFAULT,
+	};
+
+	if (bloom_scale_check(&p))
+		die_usage("build", "these numbers do not make a scalable %s filter ('bloomctl calc --scalable' with them says why)",
+			  type_name(a->type));
+	ch->chain = calloc(1, sizeof(*ch->chain));
+	if (!ch->chain)
+		die("out of memory");
+	bloom_scale_init(f, &ch->chain->c.scale, &p, hk);
+	ch->f = f;
+	ch->add_here = 0;
+	if (build_grow(ch))
+		die("cannot make the first stage of a scalable %s filter",
+		    type_name(a->type));
+}
+
+/*
+ * Sizes the filter as the module would for create with the same options
+ * (any two of --capacity, --fpp, --bits-per-key and --memory: the core's
+ * bloom_core_size(), which BLOOM_CREATE_F_SIZE runs), zeroes its storage
+ * (@storage, @bytes) under the hash key given or a random one, and
+ * allocates the chunk buffers.
  */
 static void build_make_filter(struct build_args *a, struct bloom_core *f,
 			      void **storage, u64 *bytes, struct chunk *ch)
 {
+	struct bloom_size_result r = { .sz = sizeof(r) };
+	struct bloom_core_size_req req;
 	struct bloom_geometry geo;
 	bloom_hash_key_t hk;
 	int err;
 
-	err = bloom_geometry_size(a->type, a->capacity, a->ppb, &geo);
-	if (err == -E2BIG)
-		die("a %s filter for %" PRIu64 " keys at rate %g is larger than bloom's limit of 2^40 bits",
-		    type_name(a->type), a->capacity, a->fpp);
+	/* the numbers refused with the words create and calc use */
+	size_or_die("build", &a->sz, a->type, &r);
+	req = (struct bloom_core_size_req) {
+		.type = a->type, .hashes = a->sz.o.hashes,
+		.capacity = a->sz.o.capacity,
+		.fpp_ppb = a->sz.o.fpp != 0 ? a->sz.ppb : 0,
+		.bpk_milli = (u32)lround(a->sz.o.bits_per_key * 1000),
+		.memory_bytes = a->sz.o.memory,
+	};
+	err = bloom_core_size(&req, &geo);
 	if (err)
-		die("cannot size a %s filter for %" PRIu64 " keys at rate %g: %s",
-		    type_name(a->type), a->capacity, a->fpp, strerror(-err));
+		die("cannot size a %s filter from these numbers: %s",
+		    type_name(a->type), strerror(-err));
+	a->capacity = geo.capacity;
+	a->fpp = geo.fpp_ppb / 1e9;
 	if (sodium_init() < 0)
 		die("libsodium failed to initialise");
 	if (!a->have_key)
 		randombytes_buf(a->key, sizeof(a->key));
 	bloom_hash_key_from_bytes(&hk, a->key);
 	sodium_memzero(a->key, sizeof(a->key));
-	*bytes = bloom_core_storage_bytes(&geo);
-	*storage = aligned_alloc(BLOOM_CORE_ALIGN, *bytes);
 	ch->bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
 	ch->off = malloc((CHUNK_KEYS + 1) * sizeof(*ch->off));
 	ch->hashes = malloc(CHUNK_KEYS * sizeof(*ch->hashes));
 	ch->lines = malloc(CHUNK_KEYS * sizeof(*ch->lines));
-	if (!*storage || !ch->bytes || !ch->off || !ch->hashes || !ch->lines)
+	if (!ch->bytes || !ch->off || !ch->hashes || !ch->lines)
+		die("out of memory");
+	if (a->sc.scalable) {
+		build_make_chain(a, f, &hk, ch);
+		sodium_memzero(&hk, sizeof(hk));
+		*storage = NULL;
+		*bytes = 0;
+		return;
+	}
+	*bytes = bloom_core_storage_bytes(&geo);
+	*storage = aligned_alloc(BLOOM_CORE_ALIGN, *bytes);
+	if (!*storage)
 		die("out of memory: the %s filter needs %" PRIu64 " bytes",
 		    type_name(a->type), *bytes);
 	memset(*storage, 0, *bytes);
@@ -258,12 +351,14 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 }
 
 /*
- * The next key of the file into @k, @klen (an address: its bytes in
- * @addr): 1, or 0 at the end of the file. Exits on a line that is not a
- * key, unless it is empty and --skip-empty was given.
+ * The next key of the file into @k, @klen (an address or netblock: its
+ * key in @addr): 1, or 0 at the end of the file. Exits on a line that is
+ * not a key, unless it is empty and --skip-empty was given (a feed of
+ * addresses skips blank and comment lines, as add reads it).
  */
-static int build_next_key(const struct build_args *a, struct line_reader *lr,
-			  uint8_t addr[16], const void **k, size_t *klen)
+static int build_next_key(struct build_args *a, struct line_reader *lr,
+			  uint8_t addr[FEED_KEY_MAX], const void **k,
+			  size_t *klen)
 {
 	char *line;
 	long len;
@@ -277,20 +372,34 @@ static int build_next_key(const struct build_args *a, struct line_reader *lr,
 			    file_line(lr->path, lr->lineno), BLOOM_KEY_MAX);
 		if (len == LR_END)
 			return 0;
+		if (a->family) {
+			const char *why = NULL;
+			int n;
+
+			/* a feed, as add --ipv4/--ipv6 reads it */
+			switch (feed_parse_line(line, len, a->family, 0, addr,
+						&n, &why)) {
+			case FEED_SKIP:
+				continue;
+			case FEED_BAD:
+				die("%s: %s; nothing was written",
+				    file_line(lr->path, lr->lineno), why);
+			case FEED_KEY:
+				break;
+			}
+			bloom_nb_account(&a->nb, a->family == AF_INET ?
+					 BLOOM_NB_IPV4 : BLOOM_NB_IPV6,
+					 n == 4 ? 32 : n == 16 ? 128 :
+					 addr[n - 1], 1);
+			*k = addr;
+			*klen = n;
+			return 1;
+		}
 		if (len == 0) {
 			if (!a->skip_empty)
 				die("%s: empty line: keys are 1 to %d bytes (--skip-empty skips empty lines); nothing was written",
 				    file_line(lr->path, lr->lineno), BLOOM_KEY_MAX);
 			continue;
-		}
-		if (a->family) {
-			if (parse_addr(a->family, line, len, addr))
-				die("%s: not an %s address; nothing was written",
-				    file_line(lr->path, lr->lineno),
-				    a->family == AF_INET ? "IPv4" : "IPv6");
-			*k = addr;
-			*klen = a->family == AF_INET ? 4 : 16;
-			return 1;
 		}
 		if (len > BLOOM_KEY_MAX)
 			die("%s: key longer than %d bytes; nothing was written",
@@ -308,14 +417,28 @@ static void build_add_chunk(struct chunk *ch, size_t used,
 	ch->off[ch->n] = used;
 	run_chunk(ch, nthreads);
 	if (!ch->add_here) {
-		u32 done, hits = bloom_core_add_batch_done(ch->f, ch->hashes,
-							   (u32)ch->n, NULL,
-							   &done);
+		u32 from = 0, done, hits = 0;
 
-		if (done < ch->n)
+		for (;;) {
+			hits += bloom_core_add_batch_done(ch->f,
+							  ch->hashes + from,
+							  (u32)ch->n - from,
+							  NULL, &done);
+			from += done;
+			if (from == ch->n)
+				break;
+			/* a scalable filter's newest stage is full: grow */
+			if (ch->chain && !build_grow(ch))
+				continue;
+			if (ch->chain)
+				die("%s: the scalable filter cannot grow: it has its last possible stage (%u), after the %" PRIu64 " key%s before it; build with a larger --capacity or --growth; nothing was written",
+				    file_line(ch->path, ch->lines[from]),
+				    bloom_scale_stages(ch->f), st->adds + from,
+				    st->adds + from == 1 ? "" : "s");
 			die("%s: the dleft filter is full: this key found every bucket it may use full, after the %" PRIu64 " key%s before it; build with a larger --capacity; nothing was written",
-			    file_line(ch->path, ch->lines[done]),
-			    st->adds + done, st->adds + done == 1 ? "" : "s");
+			    file_line(ch->path, ch->lines[from]),
+			    st->adds + from, st->adds + from == 1 ? "" : "s");
+		}
 		ch->new_keys += ch->n - hits;
 	}
 	st->adds += ch->n;
@@ -325,7 +448,7 @@ static void build_add_chunk(struct chunk *ch, size_t used,
 }
 
 /* Every key of the key file into the filter, a chunk at a time. */
-static void build_add_keys(const struct build_args *a, struct chunk *ch,
+static void build_add_keys(struct build_args *a, struct chunk *ch,
 			   struct bloom_snap_stats *st)
 {
 	struct line_reader lr;
@@ -337,7 +460,7 @@ static void build_add_keys(const struct build_args *a, struct chunk *ch,
 		die("cannot open key file '%s': %s", a->keys, strerror(-err));
 	ch->path = lr.path;
 	for (;;) {
-		uint8_t addr[16];
+		uint8_t addr[FEED_KEY_MAX];
 		const void *k = NULL;
 		size_t klen = 0;
 		int eof = !build_next_key(a, &lr, addr, &k, &klen);
@@ -361,13 +484,59 @@ static void build_write(const struct build_args *a, const struct bloom_core *f,
 			const struct bloom_snap_stats *st, const void *storage,
 			u64 bytes)
 {
-	u8 hdr[BLOOM_SNAP_HEADER_SIZE];
+	u8 hdr[BLOOM_SNAP_HEADER_MAX];
+	struct bloom_snap_header h;
 	int err;
 
-	bloom_snap_header_make(hdr, f, a->name, st);
-	err = snap_write(a->out, hdr, sizeof(hdr), storage, bytes);
+	/* bloom_snap_header_make(), with the key kind and netblocks */
+	bloom_snap_header_init(&h, f);
+	snprintf(h.name, sizeof(h.name), "%s", a->name);
+	h.stats = *st;
+	bloom_snap_header_netblocks(&h, &a->nb);
+	h.payload_hash = bloom_snap_payload_hash(f);
+	bloom_snap_header_write(hdr, &h, f);
+	err = snap_write(a->out, hdr, h.header_size, storage, bytes);
 	if (err)
 		die("cannot write snapshot '%s': %s", a->out, strerror(-err));
+}
+
+/*
+ * A scalable filter's payload: a copy of its stages' storage, oldest
+ * first, which the stages leave as they are (the header hashes them).
+ */
+static void *chain_payload(const struct chunk *ch, u64 *bytes)
+{
+	u32 n = bloom_scale_stages(ch->f), i;
+	u64 off = 0;
+	u8 *buf;
+
+	*bytes = 0;
+	for (i = 0; i < n; i++)
+		*bytes += bloom_core_storage_bytes(&ch->chain->c.stage[i].core.geo);
+	buf = malloc(*bytes);
+	if (!buf)
+		die("out of memory: the snapshot's payload needs %" PRIu64 " bytes",
+		    *bytes);
+	for (i = 0; i < n; i++) {
+		u64 b = bloom_core_storage_bytes(&ch->chain->c.stage[i].core.geo);
+
+		memcpy(buf + off, ch->chain->mem[i], b);
+		off += b;
+	}
+	return buf;
+}
+
+static void chain_free(struct chunk *ch)
+{
+	u32 n = bloom_scale_stages(ch->f), i;
+
+	for (i = 0; i < n; i++) {
+		sodium_memzero(ch->chain->mem[i],
+			       bloom_core_storage_bytes(&ch->chain->c.stage[i].core.geo));
+		free(ch->chain->mem[i]);
+	}
+	free(ch->chain);
+	ch->chain = NULL;
 }
 
 int cmd_build(const char *dev, int argc, char **argv)
@@ -386,9 +555,13 @@ int cmd_build(const char *dev, int argc, char **argv)
 	build_make_filter(&a, &f, &storage, &bytes, &ch);
 	t0 = now_seconds();
 	build_add_keys(&a, &ch, &st);
+	if (ch.chain)
+		storage = chain_payload(&ch, &bytes);
 	build_write(&a, &f, &st, storage, bytes);
+	if (ch.chain)
+		chain_free(&ch);
 	/* as add warns: the snapshot is written, the exit status stays 0 */
-	if (st.count > a.capacity)
+	if (!a.sc.scalable && st.count > a.capacity)
 		fprintf(stderr, "bloomctl: warning: %s holds more keys than its capacity of %" PRIu64 " (%" PRIu64 " keys added, %" PRIu64 " of them set a new %s): its false-positive rate is above the %.3g it was built for; build with a larger --capacity\n",
 			a.name, a.capacity, st.adds, st.count,
 			a.type == BLOOM_TYPE_DLEFT ? "cell" :

@@ -13,6 +13,10 @@
 #include <string.h>
 #include "bloomctl.h"
 #include "core.h"
+#include "netblock.h"
+
+/* calc --netblock-lengths: an IPv6 filter may hold lengths 0..127 */
+#define NB_LENGTHS_MAX	128
 
 /* Handles one of the sizing options; 1 if @c was one, 0 if not. */
 int size_opt(const char *verb, int c, const char *arg, struct size_args *a)
@@ -187,15 +191,22 @@ static int size_explain(const struct size_args *a, enum bloom_type t,
 				(uint64_t)(a->o.capacity * a->o.bits_per_key /
 					   (t == BLOOM_TYPE_COUNTING ? 2 : 8));
 
+			char need[160], most[64] = "";
+
+			/* the remedy in the unit the user gave */
 			human_bytes(alt.memory_bytes, hb, sizeof(hb));
+			if (a->o.memory)
+				snprintf(need, sizeof(need), "--memory %" PRIu64 " or more (%s, %.2f bits of memory per key)",
+					 alt.memory_bytes, hb,
+					 8.0 * alt.memory_bytes / a->o.capacity);
+			else
+				snprintf(need, sizeof(need), "--bits-per-key %.2f or more (a table of %" PRIu64 " bytes, %s)",
+					 alt.bits_per_key, alt.memory_bytes, hb);
 			if (mem && !size_with(t, 0, 0.5, 0, mem, &fit))
-				return size_fail(msg, len, "%" PRIu64 " keys do not fit at any rate up to 0.5 in a %s filter of that size: at most %" PRIu64 " keys fit, or give at least %" PRIu64 " bytes (%s, %.2f bits per key)",
-					  a->o.capacity, tn, fit.capacity,
-					  alt.memory_bytes, hb,
-					  alt.bits_per_key);
-			return size_fail(msg, len, "%" PRIu64 " keys do not fit at any rate up to 0.5 in a %s filter of that size: give at least %" PRIu64 " bytes (%s, %.2f bits per key)",
-				  a->o.capacity, tn, alt.memory_bytes, hb,
-				  alt.bits_per_key);
+				snprintf(most, sizeof(most), "at most %" PRIu64 " keys fit; ",
+					 fit.capacity);
+			return size_fail(msg, len, "%" PRIu64 " keys do not fit at any rate up to 0.5 in a %s filter of that size: %sgive %s",
+					 a->o.capacity, tn, most, need);
 		}
 	}
 	return size_fail(msg, len, "these numbers do not make a %s filter: the rate would be over 0.5 or not one key would fit",
@@ -203,13 +214,25 @@ static int size_explain(const struct size_args *a, enum bloom_type t,
 }
 
 
+int size_capped(const struct size_args *a, const struct bloom_size_result *r)
+{
+	return a->o.memory && !a->o.capacity &&
+	       r->capacity == BLOOM_CAPACITY_MAX &&
+	       r->memory_bytes < a->o.memory;
+}
+
 void size_or_die(const char *verb, const struct size_args *a, enum bloom_type t,
 		 struct bloom_size_result *r)
 {
-	char msg[512];
+	char msg[512], hb[32];
 
 	if (size_explain(a, t, r, msg, sizeof(msg)))
 		die_usage(verb, "%s", msg);
+	/* calc says it in its table */
+	if (strcmp(verb, "calc") && size_capped(a, r))
+		fprintf(stderr, "bloomctl: note: --memory %" PRIu64 " holds more keys than a filter may have (%llu): the capacity is capped there, and the %s filter's table takes %s, less than --memory\n",
+			a->o.memory, BLOOM_CAPACITY_MAX, type_name(t),
+			human_bytes(r->memory_bytes, hb, sizeof(hb)));
 }
 
 static double theory_bpk(uint32_t ppb)
@@ -217,8 +240,9 @@ static double theory_bpk(uint32_t ppb)
 	return -log2(ppb / 1e9) / log(2);
 }
 
-static void print_json(const struct bloom_size_result *r, const char *ind,
-		       int last)
+static void print_json(const struct size_args *a,
+		       const struct bloom_size_result *r, uint32_t lookups,
+		       const char *ind, int last)
 {
 	double th = theory_bpk(r->fpp_ppb);
 
@@ -239,7 +263,16 @@ static void print_json(const struct bloom_size_result *r, const char *ind,
 	printf("%s  \"theory_bits_per_key\": %.4f,\n", ind, th);
 	printf("%s  \"ratio_to_theory\": %.4f,\n", ind,
 	       8.0 * r->memory_bytes / r->capacity / th);
-	printf("%s  \"expected_fpp\": %.6g\n", ind, r->expected_fpp);
+	printf("%s  \"expected_fpp\": %.6g,\n", ind, r->expected_fpp);
+	if (lookups) {
+		printf("%s  \"address_lookups\": %u,\n", ind, lookups);
+		printf("%s  \"address_fpp\": %.9g,\n", ind,
+		       bloom_nb_rate(r->fpp_ppb, lookups) / 1e9);
+		printf("%s  \"address_sizing_fpp\": %.9g,\n", ind,
+		       r->fpp_ppb / 1e9 / lookups);
+	}
+	printf("%s  \"capacity_capped\": %s\n", ind,
+	       size_capped(a, r) ? "true" : "false");
 	printf("%s}%s\n", ind, last ? "" : ",");
 }
 
@@ -273,9 +306,22 @@ static int scale_stages(enum bloom_type t, const struct size_args *a,
 	if (err == -E2BIG)
 		return size_fail(msg, len, "the first stage of a scalable %s filter for these numbers would take more than %llu bits: ask for fewer keys or a higher rate",
 				 type_name(t), BLOOM_BITS_MAX);
-	if (err)
+	if (err) {
+		struct bloom_scale_params q = p;
+
+		/* the smallest rate that gives stage 0 at least 1 ppb */
+		for (q.fpp_ppb = p.fpp_ppb + 1;
+		     q.fpp_ppb <= BLOOM_FPP_PPB_MAX && bloom_scale_check(&q);
+		     q.fpp_ppb++)
+			;
+		if (q.fpp_ppb <= BLOOM_FPP_PPB_MAX && p.fpp_ppb < q.fpp_ppb)
+			return size_fail(msg, len, "these numbers do not make a scalable %s filter: its first stage's rate, P x (1 - R) = %.3g x %.3g, would be under 1 ppb; give --fpp %.9g or more (or a smaller --tightening)",
+					 type_name(t), p.fpp_ppb / 1e9,
+					 1 - p.tightening_ppm / 1e6,
+					 q.fpp_ppb / 1e9);
 		return size_fail(msg, len, "these numbers do not make a scalable %s filter: its first stage's rate, P x (1 - R), would be under 1 ppb",
 				 type_name(t));
+	}
 	for (i = 0; i < BLOOM_SCALE_STAGES_MAX; i++) {
 		err = bloom_scale_stage_geometry(&p, i, &g);
 		if (err)
@@ -346,32 +392,46 @@ static void print_scale_text(enum bloom_type t, const struct size_args *a,
 			     const struct calc_stage *st, uint32_t n,
 			     const char *end)
 {
+	struct table tb;
 	uint32_t i;
-	char hb[32], tb[32];
+	char hb[32];
 
 	printf("scalable %s filter: stage 0 holds %" PRIu64 " keys, each stage %u times the last at %.6g times its rate;\n"
-	       "the rate over all stages stays under %.9g. %u stages at most (then %s).\n",
+	       "the rate over all stages stays under %.9g. %u stage%s at most (then %s).\n",
 	       type_name(t), a->o.capacity,
 	       s->growth ? s->growth : BLOOM_GROWTH_DEFAULT,
 	       s->tightening != 0 ? s->tightening :
-	       BLOOM_TIGHTENING_PPM_DEFAULT / 1e6, a->ppb / 1e9, n, end);
-	printf("%5s %12s %13s %11s %14s %6s %11s %11s %9s %9s\n", "STAGE",
-	       "CAPACITY", "TOTAL KEYS", "FPP", "BITS", "HASHES", "MEMORY",
-	       "TOTAL MEM", "B/KEY", "X ONE");
+	       BLOOM_TIGHTENING_PPM_DEFAULT / 1e6, a->ppb / 1e9, n,
+	       n == 1 ? "" : "s", end);
+	table_init(&tb, 10, 0);
+	table_cell(&tb, "STAGE");
+	table_cell(&tb, "CAPACITY");
+	table_cell(&tb, "TOTAL KEYS");
+	table_cell(&tb, "FPP");
+	table_cell(&tb, "BITS");
+	table_cell(&tb, "HASHES");
+	table_cell(&tb, "MEMORY");
+	table_cell(&tb, "TOTAL MEM");
+	table_cell(&tb, "B/KEY");
+	table_cell(&tb, "X ONE");
 	for (i = 0; i < n; i++) {
-		human_bytes(st[i].bytes, hb, sizeof(hb));
-		human_bytes(st[i].total_bytes, tb, sizeof(tb));
-		printf("%5u %12" PRIu64 " %13" PRIu64 " %11.4g %14" PRIu64
-		       " %6u %11s %11s %9.2f ", i, st[i].capacity,
-		       st[i].total, st[i].fpp_ppb / 1e9, st[i].bits,
-		       st[i].hashes, hb, tb,
-		       8.0 * st[i].total_bytes / st[i].total);
+		table_cell(&tb, "%u", i);
+		table_cell(&tb, "%" PRIu64, st[i].capacity);
+		table_cell(&tb, "%" PRIu64, st[i].total);
+		table_cell(&tb, "%.4g", st[i].fpp_ppb / 1e9);
+		table_cell(&tb, "%" PRIu64, st[i].bits);
+		table_cell(&tb, "%u", st[i].hashes);
+		table_cell(&tb, "%s", human_bytes(st[i].bytes, hb, sizeof(hb)));
+		table_cell(&tb, "%s",
+			   human_bytes(st[i].total_bytes, hb, sizeof(hb)));
+		table_cell(&tb, "%.2f", 8.0 * st[i].total_bytes / st[i].total);
 		if (st[i].optimal_bytes)
-			printf("%9.3f\n", (double)st[i].total_bytes /
-			       st[i].optimal_bytes);
+			table_cell(&tb, "%.3f", (double)st[i].total_bytes /
+				   st[i].optimal_bytes);
 		else
-			printf("%9s\n", "-");
+			table_cell(&tb, "-");
 	}
+	table_print(&tb, "");
 	printf("TOTAL MEM is the tables of stages 0..i, full at TOTAL KEYS; B/KEY its bits\n"
 	       "per key; X ONE compares it with one %s filter sized for TOTAL KEYS at\n"
 	       "the same rate.\n", type_name(t));
@@ -428,6 +488,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ "scalable", no_argument, NULL, 'S' },
 		{ "growth", required_argument, NULL, 'g' },
 		{ "tightening", required_argument, NULL, 'r' },
+		{ "netblock-lengths", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -444,7 +505,10 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	char why[4][512];
 	int nwhy = 0;
 	enum bloom_type type = 0;
-	int c, json = 0, n = 0, i;
+	int c, json = 0, n = 0, i, capped = 0;
+	uint32_t lookups = 0;
+	struct table t;
+	uint64_t v;
 	char hb[32];
 
 	(void)dev;
@@ -461,6 +525,12 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'L':
+			if (parse_count(optarg, &v) || v > NB_LENGTHS_MAX)
+				die_usage("calc", "bad number of netblock lengths '%s': give 0 to %d, the distinct prefix lengths shorter than an address (/32, /128) the filter will hold",
+					  optarg, NB_LENGTHS_MAX);
+			lookups = (uint32_t)v + 1;
+			break;
 		case 'h':
 			print_help(stdout, "calc");
 			return EXIT_OK;
@@ -470,8 +540,11 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("calc", "unexpected argument '%s'", argv[optind]);
-	if (sc.scalable || sc.growth || sc.tightening != 0)
+	if (sc.scalable || sc.growth || sc.tightening != 0) {
+		if (lookups)
+			die_usage("calc", "--netblock-lengths goes without --scalable: a scalable filter's rate over all stages is P, so an address's is 1 - (1 - P)^(L + 1) as for any filter; calc that with the first stage's capacity");
 		return calc_scalable(type, &a, &sc, json);
+	}
 	for (i = 0; i < 4; i++) {
 		if (type && all[i] != type)
 			continue;
@@ -491,29 +564,60 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	}
 	if (!n)
 		die_usage("calc", "%s", why[0]);
+	for (i = 0; i < n; i++)
+		capped |= size_capped(&a, &r[i]);
 	if (json) {
 		if (type) {
-			print_json(&r[0], "", 1);
+			print_json(&a, &r[0], lookups, "", 1);
 			return EXIT_OK;
 		}
 		printf("[\n");
 		for (i = 0; i < n; i++)
-			print_json(&r[i], "  ", i == n - 1);
+			print_json(&a, &r[i], lookups, "  ", i == n - 1);
 		printf("]\n");
 		return EXIT_OK;
 	}
-	printf("%-9s %12s %11s %14s %6s %11s %9s %8s %12s\n", "TYPE",
-	       "CAPACITY", "FPP", "BITS", "HASHES", "MEMORY", "MEM B/KEY",
-	       "X THEORY", "EXPECTED FPP");
+	table_init(&t, lookups ? 10 : 9, 1);
+	table_cell(&t, "TYPE");
+	table_cell(&t, "CAPACITY");
+	table_cell(&t, "FPP");
+	table_cell(&t, "BITS");
+	table_cell(&t, "HASHES");
+	table_cell(&t, "MEMORY");
+	table_cell(&t, "MEM B/KEY");
+	table_cell(&t, "X THEORY");
+	table_cell(&t, "EXPECTED FPP");
+	if (lookups)
+		table_cell(&t, "ADDR FPP");
 	for (i = 0; i < n; i++) {
 		double mbpk = 8.0 * r[i].memory_bytes / r[i].capacity;
 
-		human_bytes(r[i].memory_bytes, hb, sizeof(hb));
-		printf("%-9s %12" PRIu64 " %11.4g %14" PRIu64 " %6u %11s %9.2f %8.3f %12.4g\n",
-		       type_name(r[i].type), r[i].capacity, r[i].fpp_ppb / 1e9,
-		       r[i].bits, r[i].hashes, hb, mbpk,
-		       mbpk / theory_bpk(r[i].fpp_ppb), r[i].expected_fpp);
+		table_cell(&t, "%s", type_name(r[i].type));
+		table_cell(&t, "%" PRIu64, r[i].capacity);
+		table_cell(&t, "%.4g", r[i].fpp_ppb / 1e9);
+		table_cell(&t, "%" PRIu64, r[i].bits);
+		table_cell(&t, "%u", r[i].hashes);
+		table_cell(&t, "%s",
+			   human_bytes(r[i].memory_bytes, hb, sizeof(hb)));
+		table_cell(&t, "%.2f", mbpk);
+		table_cell(&t, "%.3f", mbpk / theory_bpk(r[i].fpp_ppb));
+		table_cell(&t, "%.4g", r[i].expected_fpp);
+		if (lookups)
+			table_cell(&t, "%.4g",
+				   bloom_nb_rate(r[i].fpp_ppb, lookups) / 1e9);
 	}
+	table_print(&t, "");
+	if (lookups)
+		printf("ADDR FPP: a filter holding netblocks of %u length%s tests an address %u\n"
+		       "time%s (itself and each length), so an address not listed may be\n"
+		       "taken for listed at 1 - (1 - FPP)^%u, up to %u x FPP. For an address rate\n"
+		       "of P, size with --fpp P/%u (for %.4g: --fpp %.4g).\n",
+		       lookups - 1, lookups == 2 ? "" : "s", lookups,
+		       lookups == 1 ? "" : "s", lookups, lookups, lookups,
+		       r[0].fpp_ppb / 1e9, r[0].fpp_ppb / 1e9 / lookups);
+	if (capped)
+		printf("note: --memory holds more keys than a filter may have (%llu): CAPACITY is capped there, and MEMORY is the table for that many, less than --memory\n",
+		       BLOOM_CAPACITY_MAX);
 	for (i = 0; i < nwhy; i++)
 		printf("not possible: %s\n", why[i]);
 	printf("MEMORY is the table (bits, counters or cells); X THEORY compares its\n"

@@ -120,7 +120,8 @@ static int feed_report(const struct feed_args *a, const struct feed *f,
 		if (a->op == BLOOM_OP_QUERY && !a->nfiles && !a->quiet)
 			printf("%s: %s\n", a->keys[i],
 			       r ? "may be present" : "absent");
-		else if (a->op == BLOOM_OP_QUERY && a->nfiles && r != a->absent)
+		else if (a->op == BLOOM_OP_QUERY && a->nfiles && !a->quiet &&
+			 r != a->absent)
 			printf("%s\n", feed_text(f, i, a->family, text,
 						 sizeof(text)));
 	}

@@ -156,8 +156,6 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 			  o->verb);
 	if (o->absent && !o->nfiles)
 		die_usage(o->verb, "--absent works with -f FILE only");
-	if (o->quiet && o->nfiles)
-		die_usage(o->verb, "--quiet works with keys on the command line only");
 	if ((o->skip_invalid || o->mask) && !o->family)
 		die_usage(o->verb, "--skip-invalid and --mask-host-bits go with --ipv4 or --ipv6");
 }
@@ -386,7 +384,7 @@ static void flush(struct batch_state *s)
 			      stdout);
 		}
 	}
-	if (op == OP_TEST) {
+	if (op == OP_TEST && !s->o->quiet) {
 		for (i = 0; i < n; i++) {
 			const void *key;
 			size_t len;

@@ -243,8 +243,8 @@ int cmd_list(const char *dev, int argc, char **argv)
 	if (json)
 		fputs("[", stdout);
 	else if (!names_only)
-		printf("%-31s %-18s %12s %12s %12s\n", "NAME", "TYPE",
-		       "CAPACITY", "COUNT", "MEMORY");
+		printf("%-31s %-18s %-8s %12s %12s %12s\n", "NAME", "TYPE",
+		       "KEYS", "CAPACITY", "COUNT", "MEMORY");
 	for (i = 0; i < n; i++) {
 		struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
 		struct bloom_info in;
@@ -270,8 +270,9 @@ int cmd_list(const char *dev, int argc, char **argv)
 			info_derive(&in, &d);
 			snprintf(type, sizeof(type), "%s%s", type_name(in.type),
 				 in.stages ? " (scalable)" : "");
-			printf("%-31s %-18s %12" PRIu64 " %12" PRIu64 " %12s\n",
-			       in.name, type, d.capacity, (uint64_t)in.count,
+			printf("%-31s %-18s %-8s %12" PRIu64 " %12" PRIu64 " %12s\n",
+			       in.name, type, keys_kind_name(in.keys),
+			       d.capacity, (uint64_t)in.count,
 			       human_bytes(in.memory_bytes, hb, sizeof(hb)));
 		}
 		shown++;

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,10 +206,126 @@ int cmd_save(const char *dev, int argc, char **argv)
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * What two filters (or a filter and a snapshot) are, as far as merge and
+ * restore --replace care: the fields INFO and a snapshot header both give.
+ */
+struct shape {
+	const char *name;
+	uint32_t type;
+	int scalable;
+	uint32_t keys;		/* enum bloom_key_kind */
+	uint64_t bits;
+	uint32_t hashes;
+	/* scalable: what the stages follow */
+	uint64_t capacity;
+	uint32_t fpp_ppb, growth, tightening_ppm;
+};
+
+static void shape_of_info(const struct bloom_info *in, struct shape *s)
+{
+	*s = (struct shape) { .name = in->name, .type = in->type,
+			      .scalable = in->stages != 0, .keys = in->keys,
+			      .bits = in->bits, .hashes = in->hashes,
+			      .capacity = in->capacity, .fpp_ppb = in->fpp_ppb,
+			      .growth = in->growth,
+			      .tightening_ppm = in->tightening_ppm };
+}
+
+/* Two scalable filters' stages line up: the same parameters. */
+static int same_stages(const struct shape *a, const struct shape *b)
+{
+	return a->capacity == b->capacity && a->fpp_ppb == b->fpp_ppb &&
+	       a->growth == b->growth && a->tightening_ppm == b->tightening_ppm;
+}
+
+static const char *keys_words(uint32_t kind)
+{
+	switch (kind) {
+	case BLOOM_KEYS_STRINGS:
+		return "strings";
+	case BLOOM_KEYS_IPV4:
+		return "IPv4 addresses";
+	case BLOOM_KEYS_IPV6:
+		return "IPv6 addresses";
+	}
+	return "keys of no kind yet";
+}
+
+/*
+ * Appends to @buf ("; " between parts) what differs between @a and @b:
+ * type, scalable or not, key kind (two known kinds) and, with @geometry,
+ * bits and hashes (two scalable filters: the parameters their stages
+ * follow). Returns how many of them differ.
+ */
+static int shape_differences(char *buf, size_t len, const struct shape *a,
+			     const struct shape *b, int geometry)
+{
+	size_t o = strlen(buf);
+	int n = 0;
+
+#define PART(...)							\
+	do {								\
+		if (o < len)						\
+			o += snprintf(buf + o, len - o, "%s", n++ ? "; " : ""); \
+		if (o < len)						\
+			o += snprintf(buf + o, len - o, __VA_ARGS__);	\
+	} while (0)
+	if (a->type != b->type)
+		PART("their types differ: %s is %s, %s %s", a->name,
+		     type_name(a->type), b->name, type_name(b->type));
+	if (a->scalable != b->scalable)
+		PART("%s is scalable and %s is not",
+		     a->scalable ? a->name : b->name,
+		     a->scalable ? b->name : a->name);
+	if (a->keys && b->keys && a->keys != b->keys)
+		PART("their key kinds differ: %s holds %s, %s %s", a->name,
+		     keys_words(a->keys), b->name, keys_words(b->keys));
+	/* scalable: the stages line up, however many each has */
+	if (geometry && a->type == b->type && a->scalable && b->scalable &&
+	    !same_stages(a, b))
+		PART("their stages differ: %s grows from %" PRIu64 " keys at %.9g by %u (tightening %.6g), %s from %" PRIu64 " keys at %.9g by %u (tightening %.6g)",
+		     a->name, a->capacity, a->fpp_ppb / 1e9, a->growth,
+		     a->tightening_ppm / 1e6, b->name, b->capacity,
+		     b->fpp_ppb / 1e9, b->growth, b->tightening_ppm / 1e6);
+	if (geometry && a->type == b->type && !a->scalable && !b->scalable &&
+	    (a->bits != b->bits || a->hashes != b->hashes))
+		PART("their geometries differ: %s has %" PRIu64 " bits and %u hashes, %s %" PRIu64 " bits and %u hashes",
+		     a->name, a->bits, a->hashes, b->name, b->bits, b->hashes);
+#undef PART
+	return n;
+}
+
 /* For messages: the file, or "standard input". */
 static const char *file_name(const char *path)
 {
 	return strcmp(path, "-") ? path : "standard input";
+}
+
+/*
+ * restore --replace refused: says which of type, scalable or not and key
+ * kind differs between the snapshot (its header @h) and filter @name; 1
+ * when it said so, 0 when they are alike in all three.
+ */
+static int replace_refused(int fd, const char *path, const char *name,
+			   const struct bloom_snap_header *h)
+{
+	char why[1024] = "", snap[PATH_MAX + 32];
+	struct bloom_info in;
+	struct shape a, b;
+
+	if (bloom_info(fd, name, &in))
+		return 0;
+	shape_of_info(&in, &a);
+	snprintf(snap, sizeof(snap), "the snapshot %s", file_name(path));
+	b = (struct shape) { .name = snap, .type = h->geo.type,
+			     .scalable = h->nstages != 0,
+			     .keys = h->key_kind };
+	if (!shape_differences(why, sizeof(why), &a, &b, 0))
+		return 0;
+	fprintf(stderr, "bloomctl: %s cannot replace the contents of filter %s: %s; destroy the filter first, or restore under another name (--name)\n",
+		file_name(path), name, why);
+	return 1;
 }
 
 /*
@@ -268,6 +385,9 @@ static int restore_one(const char *dev, int *fd, const char *path,
 			h.name, path);
 		return 0;
 	}
+	if (err && replace && (err == -EINVAL || err == -EPROTOTYPE) &&
+	    replace_refused(*fd, path, name ? name : h.name, &h))
+		return -1;
 	if (err) {
 		fprintf(stderr, "bloomctl: %s\n",
 			op_message(msg, sizeof(msg), BLOOM_OP_RESTORE,
@@ -327,6 +447,72 @@ int cmd_restore(const char *dev, int argc, char **argv)
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * merge refused (EINVAL, EOPNOTSUPP, EPROTOTYPE): says which of type,
+ * scalable or not, key kind, geometry or hash key differs, from both
+ * filters' INFO; the hash key (which INFO does not show) when all the
+ * rest is alike. Exits.
+ */
+static void __attribute__((noreturn))
+merge_refused(int fd, const char *dst, const char *src, int err)
+{
+	struct bloom_info ia, ib;
+	struct shape a, b;
+	char why[1024] = "";
+
+	if ((err != -EINVAL && err != -EOPNOTSUPP && err != -EPROTOTYPE) ||
+	    bloom_info(fd, dst, &ia) || bloom_info(fd, src, &ib))
+		die_op(BLOOM_OP_MERGE, dst, err);
+	shape_of_info(&ia, &a);
+	shape_of_info(&ib, &b);
+	if (shape_differences(why, sizeof(why), &a, &b, 1))
+		die("cannot merge %s into %s: %s; merge only filters made with 'bloomctl create %s --like %s' or restored from one snapshot",
+		    src, dst, why, src, dst);
+	if (a.type == BLOOM_TYPE_DLEFT)
+		die("cannot merge %s into %s: dleft filters cannot be merged (their cells cannot be added up): add the keys of %s to %s instead",
+		    src, dst, src, dst);
+	if (err == -EOPNOTSUPP)
+		die_op(BLOOM_OP_MERGE, dst, err);
+	if (a.scalable)
+		die("cannot merge %s into %s: their type and the parameters of their stages are alike, so their hash keys differ; merge only scalable filters created with one --hash-key or restored from one snapshot",
+		    src, dst);
+	die("cannot merge %s into %s: their type and geometry are alike, so their hash keys differ; merge only filters made with 'bloomctl create %s --like %s' or restored from one snapshot",
+	    src, dst, src, dst);
+}
+
+/* swap refused: which of type, scalable or not and key kind differs. */
+static void __attribute__((noreturn))
+swap_refused(int fd, const char *a_name, const char *b_name, int err)
+{
+	struct bloom_info ia, ib;
+	struct shape a, b;
+	char why[1024] = "";
+
+	if ((err != -EINVAL && err != -EPROTOTYPE) ||
+	    bloom_info(fd, a_name, &ia) || bloom_info(fd, b_name, &ib))
+		die_op(BLOOM_OP_SWAP, a_name, err);
+	shape_of_info(&ia, &a);
+	shape_of_info(&ib, &b);
+	if (!shape_differences(why, sizeof(why), &a, &b, 0))
+		die_op(BLOOM_OP_SWAP, a_name, err);
+	die("cannot swap %s and %s: %s; only filters of one type, both scalable or neither, holding keys of one kind, can be swapped",
+	    a_name, b_name, why);
+}
+
+/*
+ * merge and swap take two different filters: merging a filter into itself
+ * changes nothing, and neither does swapping it with itself, so the same
+ * name twice is taken for a mistake (exit 2), for both verbs alike.
+ */
+static void check_pair(const char *verb, const char *a, const char *b)
+{
+	check_name(verb, a);
+	check_name(verb, b);
+	if (!strcmp(a, b))
+		die_usage(verb, "%s names filter %s twice: %s takes two different filters",
+			  verb, a, verb);
+}
+
 int cmd_merge(const char *dev, int argc, char **argv)
 {
 	struct snap_opts o;
@@ -335,12 +521,11 @@ int cmd_merge(const char *dev, int argc, char **argv)
 	ind = parse_snap_opts("merge", argc, argv, &o, 0);
 	if (o.all || argc - ind != 2)
 		die_usage("merge", "merge needs a destination and a source filter: merge DST SRC");
-	check_name("merge", argv[ind]);
-	check_name("merge", argv[ind + 1]);
+	check_pair("merge", argv[ind], argv[ind + 1]);
 	fd = open_device(dev);
 	err = bloom_merge(fd, argv[ind], argv[ind + 1]);
 	if (err)
-		die_op(BLOOM_OP_MERGE, argv[ind], err);
+		merge_refused(fd, argv[ind], argv[ind + 1], err);
 	bloom_close(fd);
 	return EXIT_OK;
 }
@@ -353,12 +538,11 @@ int cmd_swap(const char *dev, int argc, char **argv)
 	ind = parse_snap_opts("swap", argc, argv, &o, 0);
 	if (o.all || argc - ind != 2)
 		die_usage("swap", "swap needs two filter names: swap NAME1 NAME2");
-	check_name("swap", argv[ind]);
-	check_name("swap", argv[ind + 1]);
+	check_pair("swap", argv[ind], argv[ind + 1]);
 	fd = open_device(dev);
 	err = bloom_swap(fd, argv[ind], argv[ind + 1]);
 	if (err)
-		die_op(BLOOM_OP_SWAP, argv[ind], err);
+		swap_refused(fd, argv[ind], argv[ind + 1], err);
 	bloom_close(fd);
 	return EXIT_OK;
 }

@@ -108,26 +108,21 @@ static ssize_t read_full(int fd, void *p, size_t len)
 }
 
 /*
- * The header first, with the core's parser: its fixed prefix gives the
- * header's size, the header the payload's, so nothing past what the header
- * promises is ever read and input that is no snapshot (/dev/zero, a pipe
- * that never ends) is refused after 16 bytes.
+ * The header, with the core's parser: its fixed prefix gives the header's
+ * size, so input that is no snapshot (/dev/zero, a pipe that never ends)
+ * is refused after 16 bytes. Into @hdr (BLOOM_SNAP_HEADER_MAX bytes) and
+ * @h; *@size gets the header's size. 0, or as snap_read().
  */
-static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
-		     const char **why)
+static int read_header(int fd, u8 *hdr, u32 *size,
+		       struct bloom_snap_header *h, const char **why)
 {
-	u8 hdr[BLOOM_SNAP_HEADER_MAX], extra;
-	struct bloom_snap_header h;
-	size_t total;
 	ssize_t n;
-	u32 size;
-	void *p;
 	int err;
 
 	n = read_full(fd, hdr, BLOOM_SNAP_PREFIX);
 	if (n < 0)
 		return n;
-	err = bloom_snap_header_size(hdr, n, &size);
+	err = bloom_snap_header_size(hdr, n, size);
 	if (err && !n) {
 		*why = "empty file, not a bloom snapshot";
 		return -EBADMSG;
@@ -140,12 +135,30 @@ static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
 			*why = "truncated header";
 			return -EBADMSG;
 		}
-		return bloom_snap_header_read(hdr, n, &h, why);
+		return bloom_snap_header_read(hdr, n, h, why);
 	}
-	n = read_full(fd, hdr + BLOOM_SNAP_PREFIX, size - BLOOM_SNAP_PREFIX);
+	n = read_full(fd, hdr + BLOOM_SNAP_PREFIX, *size - BLOOM_SNAP_PREFIX);
 	if (n < 0)
 		return n;
-	err = bloom_snap_header_read(hdr, BLOOM_SNAP_PREFIX + n, &h, why);
+	return bloom_snap_header_read(hdr, BLOOM_SNAP_PREFIX + n, h, why);
+}
+
+/*
+ * The header first (read_header()), then the payload the header
+ * announces: nothing past what the header promises is ever read.
+ */
+static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
+		     const char **why)
+{
+	u8 hdr[BLOOM_SNAP_HEADER_MAX], extra;
+	struct bloom_snap_header h;
+	size_t total;
+	ssize_t n;
+	u32 size;
+	void *p;
+	int err;
+
+	err = read_header(fd, hdr, &size, &h, why);
 	if (err)
 		return err;
 	/* payload_bytes is within the geometry's limits; a 32-bit size_t
@@ -266,5 +279,30 @@ int snap_check(const struct snap_file *sf, struct bloom_snap_header *h,
 	err = bloom_snap_load(&f, h, sf->buf, sf->len, storage, chain, why);
 	free(chain);
 	free(storage);
+	return err;
+}
+
+int snap_read_header(const char *path, u8 *hdr, struct bloom_snap_header *h,
+		     int64_t *file_bytes, const char **why)
+{
+	int fd = STDIN_FILENO, err;
+	struct stat st;
+	u32 size;
+
+	*why = NULL;
+	*file_bytes = -1;
+	if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return -errno;
+	}
+	if (fstat(fd, &st))
+		err = -errno;
+	else
+		err = read_header(fd, hdr, &size, h, why);
+	if (!err && S_ISREG(st.st_mode))
+		*file_bytes = st.st_size;
+	if (fd != STDIN_FILENO)
+		close(fd);
 	return err;
 }

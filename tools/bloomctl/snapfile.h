@@ -4,6 +4,7 @@
 #define BLOOMCTL_SNAPFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "core.h"
 #include "snapshot.h"
 
@@ -39,6 +40,14 @@ int snap_write(const char *path, const void *hdr, size_t hdr_len,
 int snap_read(const char *path, int flags, struct snap_file *sf,
 	      const char **why);
 void snap_free(struct snap_file *sf);
+
+/*
+ * Reads and checks only the header of the snapshot at @path ("-": standard
+ * input) into @hdr (BLOOM_SNAP_HEADER_MAX bytes) and @h: errors as
+ * snap_read(). *@file_bytes gets the size of a regular file, else -1.
+ */
+int snap_read_header(const char *path, u8 *hdr, struct bloom_snap_header *h,
+		     int64_t *file_bytes, const char **why);
 
 /*
  * Checks the snapshot as the kernel will (the same parser): 0, or -errno

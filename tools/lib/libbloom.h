@@ -412,11 +412,20 @@ int bloom_restore(int fd, const void *buf, size_t len, const char *name,
  * Filter @dst becomes the union of @dst and @src, which must have the same
  * type, geometry and hash key (create @src with opts.like = @dst, or both
  * from one snapshot): -EINVAL otherwise or when @dst is @src, -EOPNOTSUPP
- * for d-left filters. Counting counters add up and stay at 15 once there.
+ * for d-left filters and for a scalable filter with one that is not.
+ * Counting counters add up and stay at 15 once there. Two scalable filters
+ * of the same parameters and hash key merge stage by stage, @dst first
+ * getting the stages it lacks (-EDQUOT or -ENOMEM when one does not fit).
  */
 int bloom_merge(int fd, const char *dst, const char *src);
 
-/* Removes every key of @name, keeping its geometry and hash key. */
+/*
+ * Removes every key of @name, keeping its geometry and hash key; its
+ * statistics restart from zero. A scalable filter goes back to its first
+ * stage, empty, and the memory of the others is given back; the new first
+ * stage is made before the old stages go, so this may fail with -EDQUOT
+ * or -ENOMEM (nothing changed then).
+ */
 int bloom_flush(int fd, const char *name);
 
 /*

@@ -64,6 +64,8 @@ static const char *filter_error(enum bloom_op op, int err)
 	case EDQUOT:
 		if (op == BLOOM_OP_ADD)
 			return "scalable filter %s cannot grow: its next stage would take the bloom module over its memory limit (the keys added before stay): destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
+		if (op == BLOOM_OP_FLUSH)
+			return "%s: a flush of a scalable filter makes its first stage anew before the old stages are freed, and that stage would take the bloom module over its memory limit (nothing was changed): destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 		if (op == BLOOM_OP_SAVE)
 			return "%s: a save copies the filter into kernel memory first, and the copy would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
 		return "%s: the filter would take the bloom module over its memory limit: destroy filters you no longer need or raise the limit (echo BYTES > /sys/module/bloom/parameters/max_memory)";
@@ -78,11 +80,11 @@ static const char *filter_error(enum bloom_op op, int err)
 		if (op == BLOOM_OP_DELETE)
 			return "filter %s is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can";
 		if (op == BLOOM_OP_MERGE)
-			return "%s: d-left and scalable filters cannot be merged (d-left cells cannot be added up; scalable filters have stages of their own): add the other filter's keys instead";
+			return "%s: d-left filters cannot be merged (their cells cannot be added up), nor a scalable filter with one that is not (and an older module merges no scalable filters): add the other filter's keys instead";
 		if (op == BLOOM_OP_SAVE || op == BLOOM_OP_RESTORE)
 			return "%s: snapshots need a little-endian machine";
 		if (op == BLOOM_OP_FLUSH)
-			return "%s: a scalable filter cannot be flushed: destroy it and create it again";
+			return "%s: this bloom module is older and cannot flush a scalable filter: update the module, or destroy the filter and create it again";
 		if (op == BLOOM_OP_STAGES)
 			return "filter %s is not scalable: only scalable filters have stages";
 		return "%s: this filter's type cannot do this operation";
@@ -108,7 +110,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "%s: the filter grew while it was being saved: try again";
 	case EINVAL:
 		if (op == BLOOM_OP_MERGE)
-			return "%s: the filters differ in type, geometry or hash key (or are the same filter): merge only filters made with 'create --like' or from one snapshot";
+			return "%s: the filters differ in type, geometry (scalable: the parameters of their stages) or hash key, or are the same filter: merge only filters made with 'create --like' or from one snapshot";
 		if (op == BLOOM_OP_SWAP)
 			return "%s: only filters of the same type, both scalable or neither, can be swapped";
 		if (op == BLOOM_OP_RESTORE)

@@ -119,11 +119,16 @@
  * filter is given by capacity and fpp_ppb). INFO reports the stages, their
  * total bits and the compound estimated rate; BLOOM_IOC_STAGES each
  * stage's geometry and fill. SAVE and RESTORE keep the stages (the
- * snapshot's STAGES feature). MERGE and FLUSH of a scalable filter and
- * BLOOM_CREATE_F_LIKE naming one are EOPNOTSUPP; SWAP of a scalable filter
- * with one that is not, and a RESTORE with BLOOM_RESTORE_F_REPLACE of a
- * scalable snapshot onto a filter that is not scalable or the other way
- * round, are EINVAL.
+ * snapshot's STAGES feature). FLUSH of a scalable filter starts it again
+ * from an empty first stage (EDQUOT or ENOMEM, and nothing changed, when
+ * that stage cannot be allocated beside the old ones, which go once it is
+ * published). MERGE of two scalable filters with the same parameters and
+ * hash key merges them stage by stage, first giving the destination the
+ * stages it lacks (EINVAL when they differ; EOPNOTSUPP for a scalable
+ * filter with one that is not); BLOOM_CREATE_F_LIKE naming a scalable
+ * filter is EOPNOTSUPP. SWAP of a scalable filter with one that is not,
+ * and a RESTORE with BLOOM_RESTORE_F_REPLACE of a scalable snapshot onto a
+ * filter that is not scalable or the other way round, are EINVAL.
  *
  * Deleting
  * --------
@@ -345,8 +350,9 @@
  *              the call)
  *   EPERM      CREATE, DESTROY, ADD, DELETE, SAVE, RESTORE, MERGE, SWAP or
  *              FLUSH without CAP_NET_ADMIN
- *   EDQUOT     the filter, or a scalable filter's next stage, or SAVE's
- *              copy of a filter, would take the module's memory over its
+ *   EDQUOT     the filter, or a scalable filter's next stage (ADD, and
+ *              FLUSH and MERGE of scalable filters), or SAVE's copy of a
+ *              filter, would take the module's memory over its
  *              limit (module parameter max_memory) or the namespace's
  *              (max_memory_per_netns, see Network namespaces)
  *   EMFILE     CREATE or RESTORE in a network namespace other than the
@@ -367,15 +373,18 @@
  *              how large it must be)
  * MERGE of two filters that differ in type, geometry or hash key, or of a
  * filter with itself, is EINVAL; of d-left filters EOPNOTSUPP.
- * On any error a filter is left as it was, with three exceptions. ADD or
+ * On any error a filter is left as it was, with four exceptions. ADD or
  * DELETE failing with EFAULT because the results bitmap became unwritable
  * during the call (the caller unmapped it; it is checked writable before the
  * filter changes): every key was applied, out_done is nkeys and out_hits is
  * right, only the bitmap is missing. ADD to a full d-left filter (ENOSPC)
  * or to a scalable filter that cannot grow (EDQUOT, ENOMEM, ENOSPC): the
- * first out_done keys were added and stay, with their result bits. And a
- * batch whose filter is destroyed during the call fails with ESTALE: what it
- * had done went with the filter.
+ * first out_done keys were added and stay, with their result bits. MERGE
+ * of scalable filters failing with EDQUOT or ENOMEM while it gives the
+ * destination the stages it lacks: the stages added before the failure
+ * stay, empty (they change no answer), and no key was merged. And a batch
+ * whose filter is destroyed during the call fails with ESTALE: what it had
+ * done went with the filter.
  */
 #ifndef _UAPI_LINUX_BLOOM_H
 #define _UAPI_LINUX_BLOOM_H
