@@ -11,6 +11,7 @@
 #include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/wait_bit.h>
 
@@ -37,15 +38,23 @@ u64 bloom_filter_memory_bytes(const struct bloom_store *s)
 	return READ_ONCE(s->memory_bytes) + BLOOM_FILTER_FIXED_BYTES;
 }
 
-/* The kobject's release, after the last user: frees the struct. */
+static void bloom_filter_free_rcu(struct rcu_head *rcu)
+{
+	bloom_kfree(container_of(rcu, struct bloom_filter, rcu));
+	if (atomic_dec_and_test(&bloom_filter_structs))
+		wake_up_var(&bloom_filter_structs);
+}
+
+/*
+ * The kobject's release, after the last user: frees the struct once the
+ * readers that found it by id under RCU (bpf.c) are gone.
+ */
 static void bloom_filter_release(struct kobject *kobj)
 {
 	struct bloom_filter *f = container_of(kobj, struct bloom_filter, kobj);
 
 	mutex_destroy(&f->write_lock);
-	bloom_kfree(f);
-	if (atomic_dec_and_test(&bloom_filter_structs))
-		wake_up_var(&bloom_filter_structs);
+	call_rcu(&f->rcu, bloom_filter_free_rcu);
 }
 
 /*
@@ -108,6 +117,8 @@ void bloom_filter_exit(void)
 	 */
 	wait_var_event(&bloom_filter_structs,
 		       !atomic_read(&bloom_filter_structs));
+	/* the last callback may still be returning into this module */
+	rcu_barrier();
 }
 
 struct bloom_filter *bloom_filter_get(struct bloom_filter *f)

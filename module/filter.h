@@ -17,7 +17,9 @@
  * bytes, not counted in memory_used) and gets ESTALE from every call on
  * the filter: nobody can pin a destroyed filter's memory. The struct itself
  * goes with the kobject's release after the last user, which the kernel may
- * run later (CONFIG_DEBUG_KOBJECT_RELEASE delays it by seconds).
+ * run later (CONFIG_DEBUG_KOBJECT_RELEASE delays it by seconds), and is
+ * freed an RCU grace period after that: BPF programs find a filter by its
+ * id under RCU alone (registry.h), without a reference.
  *
  * Reading a store: rcu_read_lock(), bloom_filter_store(); NULL means the
  * filter was destroyed (ESTALE). Nothing in a store may be used after
@@ -63,6 +65,8 @@ struct bloom_filter {
 	struct list_head node;		/* in its namespace's registry */
 	struct hlist_node name_node;	/* in its registry's name hash */
 	char name[BLOOM_NAME_LEN];
+	/* in its namespace, while registered (registry.c); 0 before */
+	u32 id;
 	u32 type;			/* enum bloom_type; never changes */
 	bool scalable;			/* never changes either */
 	bool expiring;			/* nor this */
@@ -81,6 +85,7 @@ struct bloom_filter {
 	 */
 	struct mutex write_lock;
 	struct bloom_store __rcu *store;	/* NULL once destroyed */
+	struct rcu_head rcu;		/* frees the struct after release */
 };
 
 /*

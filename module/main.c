@@ -15,6 +15,7 @@
 
 #include <linux/bloom.h>
 
+#include "bpf.h"
 #include "core.h"
 #include "debug.h"
 #include "dev.h"
@@ -77,6 +78,7 @@ static int __init bloom_init(void)
 		bloom_store_exit();
 		return ret;
 	}
+	bloom_bpf_init();
 	pr_info("ready: /dev/bloom, ABI %d\n", BLOOM_ABI_VERSION);
 	return 0;
 }

@@ -11,6 +11,14 @@
  * the namespace's memory account (account.h). A namespace other than the
  * initial one holds at most max_filters_per_netns filters (-EMFILE).
  *
+ * Every name also has an id, the number BPF programs name the filter by
+ * (bpf.c): allocated cyclically from 1 in an xarray per namespace, so that
+ * a destroyed filter's id is not handed to the next filter created and a
+ * program still using it finds no filter instead of another one. The id
+ * belongs to the name: swap and restore --replace change the store, not
+ * the filter. Lookups by id take no lock: the xarray is read under RCU and
+ * a filter struct is freed a grace period after its last put (filter.c).
+ *
  * A namespace's filters go with it: the pernet exit destroys every filter
  * of the namespace (its memory is freed after a grace period) even if the
  * namespace's own firewall rules, torn down right after, still hold one:
@@ -32,6 +40,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
@@ -166,6 +175,9 @@ struct bloom_net {
 	struct mutex lock;		/* guards the list, table and count */
 	struct list_head filters;	/* in creation order */
 	DECLARE_HASHTABLE(names, BLOOM_NAME_HASH_BITS);
+	/* id -> filter; changed under @lock, read under RCU */
+	struct xarray ids;
+	u32 next_id;			/* xa_alloc_cyclic()'s cursor */
 	u32 seed;			/* of the name hash, per namespace */
 	u32 count;
 	bool initial;			/* the initial network namespace */
@@ -216,13 +228,28 @@ int bloom_registry_add(struct net *net, struct bloom_filter *f)
 	if (!bn->initial && bn->count >= READ_ONCE(max_filters_per_netns))
 		goto out;
 	f->net = net;
-	ret = bloom_filter_dir_add(f);
-	if (ret)
+	/* reserved (NULL) until the filter can be found by name too */
+	ret = xa_alloc_cyclic(&bn->ids, &f->id, NULL,
+			      XA_LIMIT(1, BLOOM_REGISTRY_ID_MAX), &bn->next_id,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		/* -EBUSY: every id in use, as many filters as ids */
+		if (ret == -EBUSY)
+			ret = -EMFILE;
 		goto out;
+	}
+	ret = bloom_filter_dir_add(f);
+	if (ret) {
+		xa_erase(&bn->ids, f->id);
+		f->id = 0;
+		goto out;
+	}
 	list_add_tail(&f->node, &bn->filters);
 	hash_add(bn->names, &f->name_node, bloom_name_hash(bn, f->name));
 	bn->count++;
 	bloom_filter_get(f);
+	/* the slot exists: storing into it allocates nothing, cannot fail */
+	xa_store(&bn->ids, f->id, f, GFP_KERNEL);
 out:
 	mutex_unlock(&bn->lock);
 	return ret;
@@ -231,6 +258,8 @@ out:
 static void bloom_net_unlink(struct bloom_net *bn, struct bloom_filter *f)
 {
 	lockdep_assert_held(&bn->lock);
+	/* readers by id may hold @f until a grace period has passed */
+	xa_erase(&bn->ids, f->id);
 	list_del_init(&f->node);
 	hash_del(&f->name_node);
 	bn->count--;
@@ -307,6 +336,16 @@ struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 	return bloom_registry_lookup_ref(net, name, true);
 }
 
+/*
+ * Under rcu_read_lock(), from any context: the filter with id @id in @net,
+ * valid until rcu_read_unlock(), or NULL. Its store may be gone already
+ * (bloom_filter_store() is NULL): a destroy in progress.
+ */
+struct bloom_filter *bloom_registry_find_id(struct net *net, u32 id)
+{
+	return xa_load(&bloom_net(net)->ids, id);
+}
+
 static int bloom_name_cmp(const void *a, const void *b)
 {
 	return strcmp(a, b);
@@ -350,6 +389,8 @@ static int __net_init bloom_net_init(struct net *net)
 	mutex_init(&bn->lock);
 	INIT_LIST_HEAD(&bn->filters);
 	hash_init(bn->names);
+	xa_init_flags(&bn->ids, XA_FLAGS_ALLOC1);
+	bn->next_id = 0;
 	bn->seed = get_random_u32();
 	bn->count = 0;
 	bn->initial = net_eq(net, &init_net);
@@ -375,6 +416,8 @@ static void __net_exit bloom_net_exit(struct net *net)
 		bloom_filter_put(f);
 	}
 	mutex_unlock(&bn->lock);
+	/* empty now; its nodes are freed after a grace period */
+	xa_destroy(&bn->ids);
 	mutex_destroy(&bn->lock);
 }
 

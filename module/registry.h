@@ -6,11 +6,13 @@
  * rule's, see bloom_rule_get()), remove a name and destroy its filter
  * (-EBUSY while rules hold it), list the names (sorted, BLOOM_NAME_LEN bytes
  * each, freed with bloom_kvfree()). A namespace's filters are destroyed
- * with it.
+ * with it. Every registered filter has an id (filter.h's @id), unique in
+ * its namespace while it is registered, found under RCU alone.
  */
 #ifndef BLOOM_REGISTRY_H
 #define BLOOM_REGISTRY_H
 
+#include <linux/limits.h>
 #include <linux/types.h>
 
 struct bloom_filter;
@@ -22,6 +24,14 @@ int bloom_registry_remove(struct net *net, const char *name);
 struct bloom_filter *bloom_registry_lookup(struct net *net, const char *name);
 struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 						const char *name);
+/* The largest id; ids are 1..BLOOM_REGISTRY_ID_MAX, 0 is none. */
+#define BLOOM_REGISTRY_ID_MAX	INT_MAX
+
+/*
+ * Under rcu_read_lock(), from any context, no lock, no sleep: the filter
+ * of id @id in @net, valid until rcu_read_unlock(), or NULL.
+ */
+struct bloom_filter *bloom_registry_find_id(struct net *net, u32 id);
 int bloom_registry_names(struct net *net, char **names, u32 *count);
 /* What @net's filters are charged to (account.h); lives as long as @net. */
 struct bloom_account *bloom_registry_account(struct net *net);

@@ -318,6 +318,9 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 	info->rules = atomic_read(&f->rules);
 	info->packets = sum.packets;
 	info->packet_hits = sum.packet_hits;
+	info->id = f->id;
+	info->bpf_calls = sum.bpf_calls;
+	info->bpf_hits = sum.bpf_hits;
 	bloom_info_fill_keys(info, &s->nb);
 }
 

@@ -49,9 +49,9 @@ EXPORT_SYMBOL_NS_GPL(bloom_rule_keys, BLOOM);
 
 /*
  * The query of the batch path (batch.c) for one address: the address and
- * the netblocks of every length the store holds (bloom_nb_query()), on
- * the store published now (filter.h), under RCU (netfilter
- * hooks hold the read side already; it nests). Queries of every type are
+ * the netblocks of every length the store holds
+ * (bloom_store_query_addr()), on the store published now (filter.h),
+ * under RCU (netfilter hooks hold the read side already; it nests). Queries of every type are
  * lockless (core.h), so a counting or d-left filter whose writer a packet
  * interrupts on the same CPU still answers correctly. A filter destroyed
  * under the rule (its network namespace is going away) matches nothing.
@@ -64,9 +64,7 @@ bool bloom_rule_match(struct bloom_filter *f, const void *key, u32 len)
 	rcu_read_lock();
 	s = bloom_filter_store(f);
 	if (s) {
-		hit = bloom_nb_query(&s->core, &s->nb,
-				     len == 16 ? BLOOM_NB_IPV6 : BLOOM_NB_IPV4,
-				     key, len * 8);
+		hit = bloom_store_query_addr(s, key, len);
 		this_cpu_inc(s->stats->packets);
 		if (hit)
 			this_cpu_inc(s->stats->packet_hits);

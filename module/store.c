@@ -312,6 +312,8 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 		sum->delete_pinned += READ_ONCE(c->delete_pinned);
 		sum->packets += READ_ONCE(c->packets);
 		sum->packet_hits += READ_ONCE(c->packet_hits);
+		sum->bpf_calls += READ_ONCE(c->bpf_calls);
+		sum->bpf_hits += READ_ONCE(c->bpf_hits);
 	}
 }
 

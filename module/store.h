@@ -36,6 +36,8 @@ struct bloom_stats {
 	u64 delete_pinned;
 	u64 packets;		/* checked by firewall rules (xt_bloom) */
 	u64 packet_hits;	/* of those, addresses that may be present */
+	u64 bpf_calls;		/* lookups by BPF programs (bpf.c) */
+	u64 bpf_hits;		/* of those, keys that may be present */
 };
 
 /**
@@ -138,6 +140,30 @@ struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
  * above. Sleeps.
  */
 int bloom_store_grow(struct bloom_store *s);
+
+/*
+ * May the @len-byte @key be in @s? One lookup of the packet paths (rules,
+ * BPF programs), under RCU, no lock, no sleep. Counts nothing.
+ */
+static inline bool bloom_store_query(const struct bloom_store *s,
+				     const void *key, u32 len)
+{
+	return bloom_core_query_hash(&s->core,
+				     bloom_core_hash(&s->core, key, len));
+}
+
+/*
+ * May the address @addr (@len 4: IPv4, 16: IPv6, the caller checked) be
+ * in @s, itself or inside a netblock it holds (bloom_nb_query())? As
+ * bloom_store_query().
+ */
+static inline bool bloom_store_query_addr(const struct bloom_store *s,
+					  const void *addr, u32 len)
+{
+	return bloom_nb_query(&s->core, &s->nb,
+			      len == 16 ? BLOOM_NB_IPV6 : BLOOM_NB_IPV4,
+			      addr, len * 8);
+}
 
 /* The statistics, summed over CPUs; read racily. */
 void bloom_store_sum_stats(const struct bloom_store *s,

@@ -71,6 +71,13 @@ static ssize_t rules_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%d\n", atomic_read(&to_filter(kobj)->rules));
 }
 
+/* The id BPF programs name the filter by (registry.h). */
+static ssize_t id_show(struct kobject *kobj, struct kobj_attribute *attr,
+		       char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_filter(kobj)->id);
+}
+
 static struct bloom_stats bloom_sysfs_stats(const struct bloom_store *s)
 {
 	struct bloom_stats sum;
@@ -104,6 +111,8 @@ BLOOM_STORE_ATTR(delete_misses, bloom_sysfs_stats(s).delete_misses);
 BLOOM_STORE_ATTR(delete_pinned, bloom_sysfs_stats(s).delete_pinned);
 BLOOM_STORE_ATTR(packets, bloom_sysfs_stats(s).packets);
 BLOOM_STORE_ATTR(packet_hits, bloom_sysfs_stats(s).packet_hits);
+BLOOM_STORE_ATTR(bpf_calls, bloom_sysfs_stats(s).bpf_calls);
+BLOOM_STORE_ATTR(bpf_hits, bloom_sysfs_stats(s).bpf_hits);
 BLOOM_STORE_ATTR(saturated, bloom_sysfs_core_stats(s).saturated);
 BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
 BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
@@ -292,6 +301,7 @@ BLOOM_STORE_ATTR(address_fpp_ppb, bloom_sysfs_address_fpp(s));
 
 static struct kobj_attribute type_attr = __ATTR_RO(type);
 static struct kobj_attribute rules_attr = __ATTR_RO(rules);
+static struct kobj_attribute id_attr = __ATTR_RO(id);
 static struct kobj_attribute keys_attr = __ATTR_RO(keys);
 static struct kobj_attribute prefixes_attr = __ATTR_RO(prefixes);
 
@@ -312,6 +322,9 @@ static struct attribute *bloom_filter_attrs[] = {
 	&rules_attr.attr,
 	&packets_attr.attr,
 	&packet_hits_attr.attr,
+	&id_attr.attr,
+	&bpf_calls_attr.attr,
+	&bpf_hits_attr.attr,
 	&keys_attr.attr,
 	&prefixes_attr.attr,
 	&address_fpp_ppb_attr.attr,

@@ -12,7 +12,8 @@
 #        iptables and libxtables-dev (libxt_bloom.so and its tests), iproute2
 #        and ping (the network tests), dwarves (pahole), libelf-dev and
 #        zlib1g-dev (module BTF: tools/btf.sh, which this script runs to
-#        build resolve_btfids once)
+#        build resolve_btfids once), bpftool and libbpf-dev (bloom-xdp and
+#        the BPF tests)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
 #        the firewall benchmark's exact-set peer)
 # debug: the above (check) plus what building a kernel from linux-source-6.1
@@ -23,9 +24,10 @@ set -e
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev sparse \
-iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev"
+iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
+bpftool libbpf-dev"
 if [ "$1" = bench ]; then
-	pkgs="$pkgs bpftool libbpf-dev gnuplot-nox golang-github-dcso-bloom-cli ipset"
+	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi
 if [ "$1" = dkms ]; then
 	pkgs="$pkgs dkms"

@@ -52,6 +52,8 @@ want=(
 	"/lib/modules/$KVER/updates/xt_bloom.ko"
 	"$(pkg-config --variable=xtlibdir xtables)/libxt_bloom.so"
 	/usr/local/share/man/man8/xt_bloom.8
+	/usr/local/sbin/bloom-xdp
+	/usr/local/share/man/man8/bloom-xdp.8
 	/usr/local/sbin/bloomctl
 	"/usr/local/lib/libbloom.so.$VERSION"
 	"/usr/local/lib/libbloom.so.$MAJOR"
@@ -60,6 +62,7 @@ want=(
 	/usr/local/lib/pkgconfig/libbloom.pc
 	/usr/local/include/libbloom.h
 	/usr/local/include/linux/bloom.h
+	/usr/local/include/bloom/bpf.h
 	/usr/local/share/man/man8/bloomctl.8
 	/usr/local/share/man/man3/libbloom.3
 	/usr/local/share/man/man3/bloom_create_opts.3

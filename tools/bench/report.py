@@ -23,6 +23,7 @@ import sys
 from mdtable import md_table
 import peer_report
 import scale_report
+import xdp_report
 
 TYPES = ["standard", "blocked", "baseline", "floor"]
 OPS = [("add", "add"), ("query_present", "query, present keys"),
@@ -748,7 +749,8 @@ def md_fw(fw, results):
     return "\n".join(out)
 
 
-PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash"]
+PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash",
+         "xdp"]
 
 
 def previous_report(out):
@@ -777,6 +779,8 @@ def check_all(data):
                   d, lambda *t: target(out, *t)),
               "fw": check_fw,
               "peer": lambda d, out: peer_report.check(
+                  d, lambda *t: target(out, *t)),
+              "xdp": lambda d, out: xdp_report.check(
                   d, lambda *t: target(out, *t))}
     for p in PARTS:
         if data.get(p) and p in checks:
@@ -883,7 +887,8 @@ def main():
             errs[p] = runs[p].get("error")
         else:
             data[p], errs[p] = None, None
-    native, vm, cli, scale, snap, fw, peer, hashes = (data[p] for p in PARTS)
+    native, vm, cli, scale, snap, fw, peer, hashes, xdp = \
+        (data[p] for p in PARTS)
     results = check_all(data)
 
     # Plots are written next to latest.md and named by content: made for
@@ -914,7 +919,7 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the eight parts of `make bench` (at the top of "
+          "One report for the nine parts of `make bench` (at the top of "
           "the repository). A part run alone (`make -C tools/bench run "
           "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
           "`hash`) replaces its own section and keeps the others: each part "
@@ -946,7 +951,11 @@ def main():
                  peer_report.markdown(peer), "", "### Targets\n",
                  md_targets(results, {"P1", "P2", "P3", "P4", "P5"})])),
             ("hash", "8. The keyed hash",
-             lambda: peer_report.hash_markdown(hashes))):
+             lambda: peer_report.hash_markdown(hashes)),
+            ("xdp", "9. XDP: the bloom kfunc against BPF maps",
+             lambda: "\n".join([
+                 xdp_report.markdown(xdp), "", "### Targets\n",
+                 md_targets(results, {"X1", "X2"})]))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))

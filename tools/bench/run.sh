@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash]:
-# runs the benchmarks (all eight parts by default) and writes
+# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash] [xdp]:
+# runs the benchmarks (all nine parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
 # make -C tools/bench scale, fw, peer and hash for one part.
@@ -22,6 +22,10 @@
 #           or Boost's headers are missing (Makefile: BOOST_BLOOM_DIR).
 #           PEER_BIG=N: the out-of-cache size (default 50,000,000 keys)
 #   hash    bench-hash on this host: keyed hashes by key length
+#   xdp     xdp_bench.sh in the VM: XDP programs through BPF_PROG_TEST_RUN
+#           looking addresses up with the bloom kfunc, in a BPF Bloom map
+#           at the same rate and in a hash map; "skipped: ..." without
+#           clang, bpftool or libbpf-dev
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -41,7 +45,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-parts=${*:-native vm cli scale snap fw peer hash}
+parts=${*:-native vm cli scale snap fw peer hash xdp}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
 
@@ -52,6 +56,17 @@ started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 vm() {
 	# The VM's cwd must exist in the guest: the repository does.
 	(cd "$top" && selftests/vm/run.sh --timeout "$1" --mem 2G -- "${@:2}")
+}
+
+# unbuilt PART PROGRAM: PROGRAM was not built (the Makefile wrote why in
+# PART.skip): the part's JSON says it was skipped, and why.
+unbuilt() {
+	local why
+	[ -f "$out/$1.skip" ] || [ ! -x "$out/$2" ] || return 1
+	why=$(cat "$out/$1.skip" 2>/dev/null || echo "$2 was not built")
+	echo "skipped: $why" >&2
+	python3 -c 'import json, sys; print(json.dumps({"skipped": sys.argv[1]}))' \
+		"$why" > "$raw/$1.json"
 }
 
 run_part() {
@@ -108,17 +123,22 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 		;;
 	peer)
 		echo "bench: peer (this host): blocked against Boost.Bloom" >&2
-		if [ -f "$out/peer.skip" ] || [ ! -x "$out/bench-peer" ]; then
-			local why
-			why=$(cat "$out/peer.skip" 2>/dev/null ||
-			      echo "bench-peer was not built")
-			echo "skipped: $why" >&2
-			python3 -c 'import json, sys; print(json.dumps({"skipped": sys.argv[1]}))' \
-				"$why" > "$raw/peer.json"
-		else
-			"$out/bench-peer" ${quick:+--quick} \
-				${PEER_BIG:+--big "$PEER_BIG"} > "$raw/peer.json"
-		fi
+		unbuilt peer bench-peer && return 0
+		"$out/bench-peer" ${quick:+--quick} \
+			${PEER_BIG:+--big "$PEER_BIG"} > "$raw/peer.json"
+		;;
+	xdp)
+		echo "bench: xdp (QEMU, TCG): the kfunc against BPF maps" >&2
+		unbuilt xdp bench-xdp && return 0
+		local rounds=5 repeat=200000 n=1000000
+		[ -n "$quick" ] && rounds=1 repeat=20000 n=100000
+		mkdir -p "$out/xdp"
+		# the addresses of the fw part: N from 16.0.0.0
+		python3 -c 'import ipaddress, sys
+b = int(ipaddress.IPv4Address("16.0.0.0"))
+sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range(int(sys.argv[1]))))' \
+			$n >"$out/xdp/listed.txt"
+		vm 2400 "$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$raw/xdp.json"
 		;;
 	hash)
 		echo "bench: hash (this host): keyed hashes" >&2
@@ -126,7 +146,7 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 			> "$raw/hash.json"
 		;;
 	*)
-		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw, peer, hash)" >&2
+		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw, peer, hash, xdp)" >&2
 		return 2
 		;;
 	esac
@@ -147,7 +167,7 @@ for part in $parts; do
 	echo "bench: $part took $(($(date +%s) - t0)) s" >&2
 done
 
-if [ "$parts" = "native vm cli scale snap fw peer hash" ]; then
+if [ "$parts" = "native vm cli scale snap fw peer hash xdp" ]; then
 	command="make bench"
 else
 	command="make -C tools/bench run PARTS=\"$parts\""

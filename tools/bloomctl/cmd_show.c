@@ -158,6 +158,8 @@ static void print_info_text(const struct bloom_info *in,
 
 	info_derive(in, &d);
 	printf("name:            %s\n", in->name);
+	printf("id:              %u (BPF programs name the filter by it)\n",
+	       in->id);
 	printf("type:            %s\n", type_name(in->type));
 	if (in->stages)
 		printf("capacity:        %" PRIu64 " keys (its %u stage%s so far; stage 0: %" PRIu64 "; the filter grows)\n",
@@ -211,6 +213,8 @@ static void print_info_text(const struct bloom_info *in,
 	print_keys_text(in);
 	printf("packets:         %" PRIu64 " (%" PRIu64 " may be present)\n",
 	       (uint64_t)in->packets, (uint64_t)in->packet_hits);
+	printf("bpf lookups:     %" PRIu64 " (%" PRIu64 " may be present)\n",
+	       (uint64_t)in->bpf_calls, (uint64_t)in->bpf_hits);
 	if (type_can_delete(in->type)) {
 		printf("deletes:         %" PRIu64 "\n", (uint64_t)in->deletes);
 		printf("delete misses:   %" PRIu64 " (keys to delete that were not found)\n",

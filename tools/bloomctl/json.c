@@ -180,7 +180,8 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 	fprintf(f, "%s{\n", ind);
 	fprintf(f, "%s  \"name\": ", ind);
 	json_string(f, in->name);
-	fprintf(f, ",\n%s  \"type\": \"%s\",\n", ind, type_name(in->type));
+	fprintf(f, ",\n%s  \"id\": %u,\n", ind, in->id);
+	fprintf(f, "%s  \"type\": \"%s\",\n", ind, type_name(in->type));
 	fprintf(f, "%s  \"capacity\": %" PRIu64 ",\n", ind, (uint64_t)in->capacity);
 	fprintf(f, "%s  \"fpp\": %.9g,\n", ind, in->fpp_ppb / 1e9);
 	fprintf(f, "%s  \"fpp_ppb\": %u,\n", ind, in->fpp_ppb);
@@ -219,6 +220,10 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 	fprintf(f, "%s  \"packets\": %" PRIu64 ",\n", ind, (uint64_t)in->packets);
 	fprintf(f, "%s  \"packet_hits\": %" PRIu64 ",\n", ind,
 		(uint64_t)in->packet_hits);
+	fprintf(f, "%s  \"bpf_calls\": %" PRIu64 ",\n", ind,
+		(uint64_t)in->bpf_calls);
+	fprintf(f, "%s  \"bpf_hits\": %" PRIu64 ",\n", ind,
+		(uint64_t)in->bpf_hits);
 	/* Only the types that can delete have these: absent, not 0. */
 	if (type_can_delete(in->type)) {
 		fprintf(f, "%s  \"deletes\": %" PRIu64 ",\n", ind,

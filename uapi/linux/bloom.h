@@ -322,6 +322,38 @@
  * together leave the initial one min(max_memory_per_netns,
  * max_memory / 2).
  *
+ * BPF programs
+ * ------------
+ * Every filter has an id (struct bloom_info's @id, sysfs "id"): a number
+ * from 1, unique in its network namespace while the filter exists, handed
+ * out in increasing order (a destroyed filter's id is not given to the
+ * next filter created). SWAP and RESTORE with BLOOM_RESTORE_F_REPLACE
+ * change what a filter holds, not its id. XDP and tc (SCHED_CLS) programs
+ * look keys up by id with kernel functions (kfuncs) of the module,
+ * declared for BPF C in <bloom/bpf.h>:
+ *
+ *   int bpf_bloom_xdp_query(struct xdp_md *ctx, __u32 filter_id,
+ *                           const void *key, __u32 key__sz);
+ *   int bpf_bloom_skb_query(struct __sk_buff *skb, __u32 filter_id,
+ *                           const void *key, __u32 key__sz);
+ *   int bpf_bloom_xdp_lookup_addr(struct xdp_md *ctx, __u32 filter_id,
+ *                                 const void *addr, __u32 addr__sz);
+ *   int bpf_bloom_skb_lookup_addr(struct __sk_buff *skb, __u32 filter_id,
+ *                                 const void *addr, __u32 addr__sz);
+ *
+ * They return 1 when the key may be present, 0 when it is absent, -ENOENT
+ * when the network namespace of the packet's device (a tc packet without
+ * one: its socket's) has no filter of that id, -EINVAL for a key size of 0
+ * or above BLOOM_KEY_MAX, or an address size other than 4 (IPv4) or 16
+ * (IPv6). An address is looked up as the firewall match does: itself and
+ * every netblock length the filter holds (see Netblocks). The calls take
+ * no lock and allocate nothing; the verifier checks that the key's bytes
+ * are the program's to read (packet data, stack or a map value). They
+ * count in the filter's @bpf_calls and @bpf_hits. A program keeps working
+ * when its filter is destroyed (then -ENOENT), and keeps bloom.ko loaded
+ * while it is. The kfuncs exist when the module was built with BTF; the
+ * module logs it at load when it was not.
+ *
  * Errors (errno after ioctl() returns -1)
  * ---------------------------------------
  *   ENOTTY     unknown command

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kfuncs: XDP and tc (SCHED_CLS) programs look keys and addresses up in
+ * filters, which they name by id (registry.h) in the network namespace of
+ * the packet's device. BPF C declares them with tools/xdp/bloom/bpf.h;
+ * uapi/linux/bloom.h ("BPF programs") is the specification.
+ *
+ * A call takes no lock and allocates nothing: the id is found in the
+ * namespace's xarray under RCU, the store the filter holds now is read
+ * under RCU (filter.h), and the query is the one firewall rules make
+ * (store.h): the keyed hash and the filter's test, plus every netblock
+ * length the filter holds for an address. It counts the call and the hit
+ * per CPU in the store's statistics (bpf_calls, bpf_hits).
+ *
+ * The verifier checks the key pointer and size pair (the "__sz" suffix):
+ * a program cannot pass more bytes than it owns. The size may still be 0
+ * or larger than a key can be, which the calls refuse with -EINVAL.
+ *
+ * Registering needs the module's BTF (pahole) with resolved ids
+ * (resolve_btfids). A module built without them works as ever, without
+ * the kfuncs, and says so once at load.
+ */
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/errno.h>
+#include <linux/filter.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/skbuff.h>
+#include <net/sock.h>
+#include <net/xdp.h>
+
+#include "bpf.h"
+#include "filter.h"
+#include "registry.h"
+
+/* What a call looks up: a key of any kind, or an address. */
+enum bloom_bpf_op {
+	BLOOM_BPF_KEY,
+	BLOOM_BPF_ADDR,
+};
+
+static int bloom_bpf_lookup(struct net *net, u32 id, const void *key,
+			    u32 len, enum bloom_bpf_op op)
+{
+	struct bloom_filter *f;
+	struct bloom_store *s;
+	int ret = -ENOENT;
+	bool hit;
+
+	if (!key || !len)
+		return -EINVAL;
+	if (op == BLOOM_BPF_ADDR ? len != 4 && len != 16 : len > BLOOM_KEY_MAX)
+		return -EINVAL;
+	/* XDP and tc run under RCU already; this nests and costs nothing */
+	rcu_read_lock();
+	f = net ? bloom_registry_find_id(net, id) : NULL;
+	s = f ? bloom_filter_store(f) : NULL;
+	if (s) {
+		hit = op == BLOOM_BPF_ADDR ? bloom_store_query_addr(s, key, len) :
+					     bloom_store_query(s, key, len);
+		this_cpu_inc(s->stats->bpf_calls);
+		if (hit)
+			this_cpu_inc(s->stats->bpf_hits);
+		ret = hit;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/* The namespace of the device the frame arrived on (nf_conntrack_bpf.c). */
+static struct net *bloom_bpf_xdp_net(struct xdp_md *xdp_ctx)
+{
+	struct xdp_buff *ctx = (struct xdp_buff *)xdp_ctx;
+
+	return dev_net(ctx->rxq->dev);
+}
+
+/* The device's namespace, or the socket's for a packet without a device. */
+static struct net *bloom_bpf_skb_net(struct __sk_buff *skb_ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)skb_ctx;
+
+	if (skb->dev)
+		return dev_net(skb->dev);
+	return skb->sk ? sock_net(skb->sk) : NULL;
+}
+
+/*
+ * 1: @key may be in the filter @filter_id of the frame's network
+ * namespace, 0: it is not, -ENOENT: no such filter there, -EINVAL: a key
+ * size of 0 or above BLOOM_KEY_MAX.
+ */
+int bpf_bloom_xdp_query(struct xdp_md *ctx, u32 filter_id, const void *key,
+			u32 key__sz)
+{
+	return bloom_bpf_lookup(bloom_bpf_xdp_net(ctx), filter_id, key,
+				key__sz, BLOOM_BPF_KEY);
+}
+
+/* The same for a tc program's packet. */
+int bpf_bloom_skb_query(struct __sk_buff *skb, u32 filter_id, const void *key,
+			u32 key__sz)
+{
+	return bloom_bpf_lookup(bloom_bpf_skb_net(skb), filter_id, key,
+				key__sz, BLOOM_BPF_KEY);
+}
+
+/*
+ * An address, 4 (IPv4) or 16 (IPv6) bytes in network byte order, as the
+ * iptables match looks it up: itself and every netblock length the filter
+ * holds. -EINVAL for any other size.
+ */
+int bpf_bloom_xdp_lookup_addr(struct xdp_md *ctx, u32 filter_id,
+			      const void *addr, u32 addr__sz)
+{
+	return bloom_bpf_lookup(bloom_bpf_xdp_net(ctx), filter_id, addr,
+				addr__sz, BLOOM_BPF_ADDR);
+}
+
+int bpf_bloom_skb_lookup_addr(struct __sk_buff *skb, u32 filter_id,
+			      const void *addr, u32 addr__sz)
+{
+	return bloom_bpf_lookup(bloom_bpf_skb_net(skb), filter_id, addr,
+				addr__sz, BLOOM_BPF_ADDR);
+}
+
+/* Each program type gets the calls that take its context. */
+BTF_SET8_START(bloom_xdp_kfunc_ids)
+BTF_ID_FLAGS(func, bpf_bloom_xdp_query)
+BTF_ID_FLAGS(func, bpf_bloom_xdp_lookup_addr)
+BTF_SET8_END(bloom_xdp_kfunc_ids)
+
+BTF_SET8_START(bloom_skb_kfunc_ids)
+BTF_ID_FLAGS(func, bpf_bloom_skb_query)
+BTF_ID_FLAGS(func, bpf_bloom_skb_lookup_addr)
+BTF_SET8_END(bloom_skb_kfunc_ids)
+
+static const struct btf_kfunc_id_set bloom_xdp_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &bloom_xdp_kfunc_ids,
+};
+
+static const struct btf_kfunc_id_set bloom_skb_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &bloom_skb_kfunc_ids,
+};
+
+/* resolve_btfids fills the ids in at build time; 0: it did not run. */
+static bool bloom_bpf_ids_resolved(const struct btf_id_set8 *set)
+{
+	u32 i;
+
+	for (i = 0; i < set->cnt; i++)
+		if (!set->pairs[i].id)
+			return false;
+	return set->cnt;
+}
+
+void bloom_bpf_init(void)
+{
+	int ret;
+
+#if IS_ENABLED(CONFIG_DEBUG_INFO_BTF_MODULES)
+	if (!THIS_MODULE->btf_data_size) {
+		pr_info("built without BTF (pahole): BPF programs cannot call bloom's kfuncs; everything else works\n");
+		return;
+	}
+#else
+	pr_info("the kernel has no module BTF (CONFIG_DEBUG_INFO_BTF_MODULES): BPF programs cannot call bloom's kfuncs; everything else works\n");
+	return;
+#endif
+	if (!bloom_bpf_ids_resolved(&bloom_xdp_kfunc_ids) ||
+	    !bloom_bpf_ids_resolved(&bloom_skb_kfunc_ids)) {
+		pr_info("built without resolve_btfids: BPF programs cannot call bloom's kfuncs; everything else works\n");
+		return;
+	}
+	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_XDP,
+					&bloom_xdp_kfunc_set);
+	if (!ret)
+		ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_SCHED_CLS,
+						&bloom_skb_kfunc_set);
+	if (ret)
+		pr_warn("registering the BPF kfuncs failed (%d): BPF programs cannot call them; everything else works\n",
+			ret);
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The XDP part's programs (xdp_bench.c runs them with BPF_PROG_TEST_RUN,
+ * repeat N): each run looks one IPv4 address up, a different one each
+ * time, in a bloom filter through the kfunc, in a BPF_MAP_TYPE_BLOOM_FILTER
+ * map, in a hash map (exact), or nowhere (xdp_pass: the cost of the run
+ * and of making the address, which the others' figures are taken above).
+ * Address i is BASE + (i * 2654435761 mod N): N distinct addresses,
+ * scattered over the set, so successive runs touch unrelated memory.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+#include <bloom/bpf.h>
+
+__u32 filter_id;			/* set between runs */
+const volatile __u32 count = 1000000;
+/* the first address, host byte order; set between runs */
+__u32 base;
+__u64 seq;
+__u64 hits;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
+	__uint(value_size, 4);
+	__uint(max_entries, 1);		/* set by the loader */
+	__uint(map_extra, 7);		/* hashes; set by the loader */
+} bpf_bloom SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, 4);
+	__uint(value_size, 1);
+	__uint(max_entries, 1);		/* set by the loader */
+} bpf_hash SEC(".maps");
+
+static __always_inline __be32 next_addr(void)
+{
+	__u32 i = (__u32)((seq++ * 2654435761ULL) % count);
+
+	return bpf_htonl(base + i);
+}
+
+SEC("xdp")
+int xdp_pass(struct xdp_md *ctx)
+{
+	volatile __be32 a = next_addr();
+
+	(void)a;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_kfunc(struct xdp_md *ctx)
+{
+	__be32 a = next_addr();
+
+	if (bpf_bloom_xdp_lookup_addr(ctx, filter_id, &a, 4) > 0)
+		hits++;
+	return XDP_PASS;
+}
+
+/* The call alone: a key size of 0 is refused before any lookup. */
+SEC("xdp")
+int xdp_kfunc_call(struct xdp_md *ctx)
+{
+	__be32 a = next_addr();
+
+	if (bpf_bloom_xdp_lookup_addr(ctx, filter_id, &a, 0) > 0)
+		hits++;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_bloom_map(struct xdp_md *ctx)
+{
+	__be32 a = next_addr();
+
+	if (!bpf_map_peek_elem(&bpf_bloom, &a))
+		hits++;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_hash_map(struct xdp_md *ctx)
+{
+	__be32 a = next_addr();
+
+	if (bpf_map_lookup_elem(&bpf_hash, &a))
+		hits++;
+	return XDP_PASS;
+}
+
+char _license[] SEC("license") = "GPL";

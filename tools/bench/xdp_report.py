@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The XDP part of the benchmark report (section 9 of latest.md): the
+bloom kfunc against the BPF Bloom filter map and a hash map, from
+xdp_bench.sh's JSON. Targets X1 (cost per packet above xdp_pass, <= 1.0x
+the BPF Bloom map's, present and absent) and X2 (memory <= the BPF Bloom
+map's)."""
+
+from mdtable import md_table
+
+BPF_MAP = "bpf_bloom_map"
+PASS = "xdp_pass"
+
+
+def _v(d, name):
+    return next(v for v in d["variants"] if v["name"] == name)
+
+
+def _above(d, name, which, key="ns_median"):
+    return _v(d, name)[which][key] - _v(d, PASS)[which][key]
+
+
+def _kfuncs(d):
+    return [v for v in d["variants"] if v.get("kfunc")]
+
+
+def check(d, target):
+    """Adds X1 and X2 through target(tid, text, value, limit, ok, note)."""
+    if d.get("skipped"):
+        return
+    for v in _kfuncs(d):
+        for which in ("present", "absent"):
+            ours = _above(d, v["name"], which)
+            theirs = _above(d, BPF_MAP, which)
+            r = ours / theirs if theirs > 0 else float("inf")
+            target("X1", f"{v['name']}, {which} addresses: ns per packet "
+                   "above xdp_pass against the BPF Bloom map's", r, 1.0,
+                   r <= 1.0, f"{ours:.0f} ns against {theirs:.0f} ns")
+        r = v["memory_bytes"] / _v(d, BPF_MAP)["memory_bytes"]
+        target("X2", f"{v['name']}: memory against the BPF Bloom map's",
+               r, 1.0, r <= 1.0,
+               f"{v['memory_bytes']:,} bytes against "
+               f"{_v(d, BPF_MAP)['memory_bytes']:,}")
+
+
+def markdown(d):
+    if d.get("skipped"):
+        return f"_skipped: {d['skipped']}_"
+    rows = []
+    for v in d["variants"]:
+        row = [f"`{v['name']}`"]
+        for which in ("present", "absent"):
+            s = v[which]
+            above = "" if v["name"] == PASS else \
+                f" (+{_above(d, v['name'], which):.0f})"
+            row.append(f"{s['ns_median']:.0f} ({s['ns_min']:.0f}){above}")
+        row += [f"{v['present']['hit_rate']:.4f}",
+                f"{v['absent']['hit_rate']:.2e}",
+                f"{v['memory_bytes']:,}" if v["memory_bytes"] else "-"]
+        rows.append(row)
+    out = [f"{d['count']:,} IPv4 addresses listed; every run of an XDP "
+           "program (BPF_PROG_TEST_RUN, "
+           f"{d['repeat']:,} runs per sample, {d['rounds']} rounds, the "
+           "variants taking turns) looks one address up, a different one "
+           "each run, scattered over the set: present (listed) or absent. "
+           "ns per run, median (min) of the rounds, and in brackets the "
+           "cost above `xdp_pass`, which only makes the address. The Bloom "
+           f"filters are set to one rate: the BPF Bloom map takes "
+           f"{d['bpf_map_hashes']} hashes and rounds its bits up to a power "
+           f"of two, which gives p = {d['fpp']:.3g}; `xdpb_standard` and "
+           "`xdpb_blocked` are bloom filters created for that p and looked "
+           "up with `bpf_bloom_xdp_lookup_addr()`; `kfunc_call_only` calls "
+           "it with a key size of 0 (-EINVAL before any lookup: the call "
+           "itself), `kfunc_no_filter` with an id no filter has (-ENOENT: "
+           "the call and the id's lookup, without the filter's). Memory: bloom's `memory_bytes`; "
+           "for a map, what MemAvailable lost when it was created (Linux "
+           "6.1's memlock is (key + value) x entries for both). QEMU TCG: "
+           "only ratios mean anything.\n",
+           md_table(["variant", "present ns", "absent ns", "present hits",
+                     "absent hits (rate)", "memory bytes"], rows)]
+    return "\n".join(out)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XDP: drop frames whose IPv4 or IPv6 source (or destination) address a
+ * bloom filter lists, itself or inside a netblock the filter holds
+ * (bpf_bloom_xdp_lookup_addr()): an IPv4 filter for IPv4 frames, an IPv6
+ * filter for IPv6 frames. The loader (bloom-xdp.c) sets the
+ * constants below before the program is loaded. Frames that are not IP,
+ * or too short to hold the address, pass. A lookup that fails (the filter
+ * was destroyed: -ENOENT) passes the frame and counts an error: a missing
+ * blocklist must not cut a host off.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+#include <bloom/bpf.h>
+
+#include "bloom_xdp.h"
+
+/*
+ * Set by the loader; the verifier sees them as the constants they are. A
+ * filter holds addresses of one family, so there is one per family; 0:
+ * none, frames of that family pass.
+ */
+const volatile __u32 filter_id4;
+const volatile __u32 filter_id6;
+const volatile __u8 match_dst;		/* the destination, not the source */
+const volatile __u8 pass_listed;	/* count listed frames, drop none */
+/* Not read here: for bloom-xdp show, which reads the program's .rodata. */
+const volatile char filter_name4[32];
+const volatile char filter_name6[32];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BLOOM_XDP_STATS);
+	__type(key, __u32);
+	__type(value, __u64);
+} bloom_xdp_stats SEC(".maps");
+
+static __always_inline void count(__u32 slot)
+{
+	__u64 *v = bpf_map_lookup_elem(&bloom_xdp_stats, &slot);
+
+	if (v)
+		(*v)++;
+}
+
+/* 802.1Q and 802.1ad: one tag, or two (QinQ). */
+struct vlan_hdr {
+	__be16 tci;
+	__be16 proto;
+};
+
+SEC("xdp")
+int bloom_xdp(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	void *l3 = eth + 1;
+	__u16 proto;
+	int i, ret;
+
+	count(BLOOM_XDP_PACKETS);
+	if (l3 > end)
+		return XDP_PASS;
+	proto = eth->h_proto;
+	for (i = 0; i < 2; i++) {
+		struct vlan_hdr *vh = l3;
+
+		if (proto != bpf_htons(ETH_P_8021Q) &&
+		    proto != bpf_htons(ETH_P_8021AD))
+			break;
+		if ((void *)(vh + 1) > end)
+			return XDP_PASS;
+		proto = vh->proto;
+		l3 = vh + 1;
+	}
+	if (proto == bpf_htons(ETH_P_IP) && filter_id4) {
+		struct iphdr *iph = l3;
+
+		if ((void *)(iph + 1) > end)
+			return XDP_PASS;
+		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id4,
+						match_dst ? &iph->daddr :
+							    &iph->saddr, 4);
+	} else if (proto == bpf_htons(ETH_P_IPV6) && filter_id6) {
+		struct ipv6hdr *ip6h = l3;
+
+		if ((void *)(ip6h + 1) > end)
+			return XDP_PASS;
+		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id6,
+						match_dst ? &ip6h->daddr :
+							    &ip6h->saddr, 16);
+	} else {
+		return XDP_PASS;
+	}
+	if (ret < 0) {
+		count(BLOOM_XDP_ERRORS);
+		return XDP_PASS;
+	}
+	if (!ret)
+		return XDP_PASS;
+	count(BLOOM_XDP_LISTED);
+	if (pass_listed)
+		return XDP_PASS;
+	count(BLOOM_XDP_DROPPED);
+	return XDP_DROP;
+}
+
+char _license[] SEC("license") = "GPL";
