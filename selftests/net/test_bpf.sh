@@ -90,9 +90,11 @@ check "tc IPv6 address: unlisted (0)" is 0 "$RUN" run tc addr "$N6" 2001:db9::1
 check "a query of the address key itself, no netblocks (1)" \
 	is 1 "$RUN" run xdp query "$N4" 192.0.2.1
 
-for t in blocked counting dleft standard+scalable blocked+scalable; do
+for t in blocked counting dleft standard+scalable blocked+scalable \
+	standard+expiring blocked+expiring; do
 	case $t in
 	*+scalable) opt="--type ${t%+*} --scalable" ;;
+	*+expiring) opt="--type ${t%+*} --timeout 1h" ;;
 	*) opt="--type $t" ;;
 	esac
 	bloomctl create ${P}t $opt --capacity 100 --fpp 1e-6 >/dev/null &&
