@@ -181,9 +181,10 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	u8 key[BLOOM_HASH_KEY_LEN];
 	struct bloom_geometry geo;
 	struct bloom_expire_params xp;
+	struct bloom_scale_params sp;
 	struct bloom_filter *like;
 	struct bloom_store *s;
-	bool expiring = false;
+	bool expiring = false, scalable = false;
 	u32 kind = 0;
 	int ret;
 
@@ -200,9 +201,13 @@ static struct bloom_store *bloom_create_like(struct net *net,
 		return ERR_CAST(like);
 	rcu_read_lock();
 	s = bloom_filter_store(like);
-	ret = !s ? -ESTALE : bloom_core_is_scalable(&s->core) ? -EOPNOTSUPP : 0;
+	ret = !s ? -ESTALE : 0;
 	if (!ret) {
 		geo = s->core.geo;
+		/* a scalable model: its parameters; the new chain's first stage */
+		scalable = bloom_core_is_scalable(&s->core);
+		if (scalable)
+			sp = s->core.scale->p;
 		kind = READ_ONCE(s->nb.kind);
 		bloom_hash_key_to_bytes(&s->core.key, key);
 		/* an expiring model: its generations and timeout too */
@@ -217,6 +222,9 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	if (expiring)
 		s = bloom_store_new_expiring(bloom_registry_account(net), &xp,
 					     key);
+	else if (scalable)
+		s = bloom_store_new_chain(bloom_registry_account(net), &sp,
+					  key);
 	else
 		s = bloom_store_new(bloom_registry_account(net), &geo, key);
 	memzero_explicit(key, sizeof(key));

@@ -122,7 +122,7 @@ static void create_check_like(struct create_args *ca)
 	    o->hash_key)
 		die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
 	if (ca->sc.scalable || ca->sc.growth || ca->sc.tightening != 0)
-		die_usage("create", "--like makes a filter like OTHER, which is not scalable (a scalable filter cannot be copied with --like): drop --scalable, --growth and --tightening");
+		die_usage("create", "--like takes scalability, growth and tightening from the other filter too: drop --scalable, --growth and --tightening");
 	if (ca->x.timeout_ms || ca->x.generations)
 		die_usage("create", "--like takes the timeout and generations from the other filter too: drop --timeout and --generations");
 	ca->o.type = 0;
@@ -189,10 +189,6 @@ static void create_filter(const char *dev, const char *name,
 
 	if (err == -ENOENT && o->like)
 		die_op(BLOOM_OP_CREATE, o->like, err);
-	/* the module's answer for a scalable OTHER */
-	if (err == -EOPNOTSUPP && o->like)
-		die("filter %s is scalable, and --like cannot copy a scalable filter: create %s with --scalable and the --capacity and --fpp that 'bloomctl info %s' shows",
-		    o->like, name, o->like);
 	if (err)
 		die_op(BLOOM_OP_CREATE, name, err);
 	bloom_close(fd);

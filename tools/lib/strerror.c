@@ -75,7 +75,7 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "%s: the kernel could not allocate the memory: free memory, lower the capacity, or raise the memory cgroup limit";
 	case EOPNOTSUPP:
 		if (op == BLOOM_OP_CREATE)
-			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no explicit geometry; only standard and blocked filters can be scalable; --like cannot copy a scalable filter): bloom_version() tells what it supports";
+			return "%s: the bloom module does not implement this filter type or option (a d-left filter takes no explicit geometry; only standard and blocked filters can be scalable): bloom_version() tells what it supports";
 		/* Only counting and d-left filters keep what a delete needs. */
 		if (op == BLOOM_OP_DELETE)
 			return "filter %s is a standard or blocked filter, which cannot delete keys: only counting and dleft filters can";

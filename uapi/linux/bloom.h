@@ -126,7 +126,8 @@
  * hash key merges them stage by stage, first giving the destination the
  * stages it lacks (EINVAL when they differ; EOPNOTSUPP for a scalable
  * filter with one that is not); BLOOM_CREATE_F_LIKE naming a scalable
- * filter is EOPNOTSUPP. SWAP of a scalable filter with one that is not,
+ * filter makes an empty chain of the same parameters and hash key, which
+ * merges with it. SWAP of a scalable filter with one that is not,
  * and a RESTORE with BLOOM_RESTORE_F_REPLACE of a scalable snapshot onto a
  * filter that is not scalable or the other way round, are EINVAL.
  *
