@@ -98,11 +98,11 @@ esac
 
 kver=$2
 shift 2
-todo=
+lacking=
 for ko; do
-	LC_ALL=C readelf -S "$ko" 2>/dev/null | grep -q ' \.BTF ' || todo="$todo $ko"
+	LC_ALL=C readelf -S "$ko" 2>/dev/null | grep -q ' \.BTF ' || lacking="$lacking $ko"
 done
-[ -n "$todo" ] || exit 0
+[ -n "$lacking" ] || exit 0
 
 command -v "$PAHOLE" >/dev/null || skip "no pahole (apt-get install dwarves)"
 build_resolve_btfids || skip "no resolve_btfids"
@@ -113,7 +113,7 @@ flags=
 kdir=/lib/modules/$kver/build
 [ -x "$kdir/scripts/pahole-flags.sh" ] &&
 	flags=$(PAHOLE=$PAHOLE "$kdir/scripts/pahole-flags.sh")
-for ko in $todo; do
+for ko in $lacking; do
 	echo "  BTF [M] $ko (base: $base)"
 	# on a copy, so that a failure leaves the module as Kbuild made it
 	cp -p "$ko" "$ko.btf"
