@@ -45,7 +45,7 @@ case ${1:-} in
 esac
 
 [ -r "$tarball" ] || die "no kernel source tarball $tarball: install linux-source-6.1 (tools/deps.sh debug)"
-for t in make gcc flex bison bc xz tar sha256sum flock perl; do
+for t in make gcc flex bison bc xz tar sha256sum flock perl pahole; do
 	command -v $t >/dev/null || die "$t not found: run tools/deps.sh debug (as root)"
 done
 [ -e /usr/include/libelf.h ] || [ -e /usr/include/gelf.h ] ||
