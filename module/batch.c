@@ -66,6 +66,8 @@
  */
 #define BLOOM_SMALL_KEYS	16
 #define BLOOM_SMALL_BYTES	256
+/* A QUERY of this many keys in BLOOM_SMALL_BYTES runs on the stack alone. */
+#define BLOOM_STACK_QUERY_KEYS	8
 
 /* Pass one of a batch of addresses and netblocks. */
 struct bloom_net {
@@ -784,8 +786,9 @@ static int bloom_query_done(struct bloom_filter *f, struct bloom_batch *b,
 }
 
 /*
- * A QUERY of at most BLOOM_SMALL_KEYS keys in BLOOM_SMALL_BYTES (a daemon
- * asking about one address): everything on the stack, one read section.
+ * A QUERY of at most BLOOM_STACK_QUERY_KEYS keys in BLOOM_SMALL_BYTES (a
+ * daemon asking about one address): everything on the stack, one read
+ * section.
  */
 static int bloom_batch_query_small(struct bloom_filter *f,
 				   struct bloom_batch *b)
@@ -794,10 +797,10 @@ static int bloom_batch_query_small(struct bloom_filter *f,
 	 * Each written before it is read: not zeroed first, which
 	 * CONFIG_INIT_STACK_ALL_ZERO would do at every call.
 	 */
-	struct bloom_nb_key nb_keys[BLOOM_SMALL_KEYS] __uninitialized;
-	u64 hashes[BLOOM_SMALL_KEYS] __uninitialized;
+	struct bloom_nb_key nb_keys[BLOOM_STACK_QUERY_KEYS] __uninitialized;
+	u64 hashes[BLOOM_STACK_QUERY_KEYS] __uninitialized;
 	u8 buf[BLOOM_SMALL_BYTES] __uninitialized;
-	u8 results[BLOOM_SMALL_KEYS / 8] = { 0 };
+	u8 results[BLOOM_STACK_QUERY_KEYS / 8] = { 0 };
 	struct bloom_net net = { .keys = nb_keys };
 	struct bloom_keys k = { .net = &net, .buf = buf, .size = sizeof(buf) };
 	u32 hits = 0;
@@ -894,7 +897,8 @@ int bloom_batch_query(struct bloom_filter *f, struct bloom_batch *b)
 	ret = bloom_batch_check(b, BLOOM_BATCH_QUERY);
 	if (ret || !b->nkeys)
 		return ret;
-	if (b->nkeys <= BLOOM_SMALL_KEYS && b->keys_len <= BLOOM_SMALL_BYTES)
+	if (b->nkeys <= BLOOM_STACK_QUERY_KEYS &&
+	    b->keys_len <= BLOOM_SMALL_BYTES)
 		return bloom_batch_query_small(f, b);
 	if (b->key_size && bloom_query_chunk_keys(b))
 		return bloom_batch_query_chunks(f, b);
