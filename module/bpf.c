@@ -6,7 +6,7 @@
  * uapi/linux/bloom.h ("BPF programs") is the specification.
  *
  * A call takes no lock and allocates nothing: the id is found in the
- * namespace's xarray under RCU, the store the filter holds now is read
+ * namespace's table of ids under RCU, the store the filter holds now is read
  * under RCU (filter.h), and the query is the one firewall rules make
  * (store.h): the keyed hash and the filter's test, plus every netblock
  * length the filter holds for an address. It counts the call and the hit

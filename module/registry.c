@@ -12,12 +12,22 @@
  * initial one holds at most max_filters_per_netns filters (-EMFILE).
  *
  * Every name also has an id, the number BPF programs name the filter by
- * (bpf.c): allocated cyclically from 1 in an xarray per namespace, so that
- * a destroyed filter's id is not handed to the next filter created and a
- * program still using it finds no filter instead of another one. The id
- * belongs to the name: swap and restore --replace change the store, not
- * the filter. Lookups by id take no lock: the xarray is read under RCU and
- * a filter struct is freed a grace period after its last put (filter.c).
+ * (bpf.c): handed out cyclically from 1 up to BLOOM_REGISTRY_ID_MAX, so
+ * that a destroyed filter's id is not handed to the next filter created
+ * and a program still using it finds no filter instead of another one. The
+ * id belongs to the name: swap and restore --replace change the store, not
+ * the filter. A namespace finds its filters by id in a table of a power of
+ * two slots, slot id & mask, published under RCU: a lookup (every packet
+ * of a kfunc) is a load of the table, a load of the slot and a compare of
+ * the filter's id, with no lock. The cursor skips ids whose slot is taken,
+ * and the table doubles (copied, the old one freed after a grace period)
+ * before it is more than half full, so no two live ids share a slot; it
+ * never shrinks: fewer than 4 slots per filter the namespace held at once
+ * (16 at least), whose number is capped by max_filters_per_netns outside
+ * the initial namespace. A filter struct is freed a grace period after its
+ * last put (filter.c), so a reader that found it in a table it loaded
+ * before the slot was cleared reads a valid struct (and its store is gone:
+ * a destroy).
  *
  * A namespace's filters go with it: the pernet exit destroys every filter
  * of the namespace (its memory is freed after a grace period) even if the
@@ -40,7 +50,6 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
-#include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
@@ -170,14 +179,23 @@ module_param(max_filters_per_netns, uint, 0644);
 MODULE_PARM_DESC(max_filters_per_netns, "Filters a network namespace other than the initial one may hold (default 1024; beyond: EMFILE)");
 
 #define BLOOM_NAME_HASH_BITS	8
+/* The first table of ids: 8 filters before it doubles. */
+#define BLOOM_IDS_MIN		16
+
+/* A namespace's filters by id: @slot[id & @mask]. */
+struct bloom_ids {
+	struct rcu_head rcu;
+	u32 mask;			/* slots - 1, slots a power of two */
+	struct bloom_filter __rcu *slot[];
+};
 
 struct bloom_net {
-	struct mutex lock;		/* guards the list, table and count */
+	struct mutex lock;		/* guards the list, tables and count */
 	struct list_head filters;	/* in creation order */
 	DECLARE_HASHTABLE(names, BLOOM_NAME_HASH_BITS);
-	/* id -> filter; changed under @lock, read under RCU */
-	struct xarray ids;
-	u32 next_id;			/* xa_alloc_cyclic()'s cursor */
+	/* id -> filter; replaced and changed under @lock, read under RCU */
+	struct bloom_ids __rcu *ids;
+	u32 next_id;			/* the next id to try */
 	u32 seed;			/* of the name hash, per namespace */
 	u32 count;
 	bool initial;			/* the initial network namespace */
@@ -214,9 +232,60 @@ static struct bloom_filter *bloom_net_find(struct bloom_net *bn,
 	return NULL;
 }
 
+static struct bloom_ids *bloom_ids_locked(struct bloom_net *bn)
+{
+	return rcu_dereference_protected(bn->ids, lockdep_is_held(&bn->lock));
+}
+
+/*
+ * Room for one more filter: a table at most half full once it is added,
+ * doubled (or made) if need be. Not a counted allocation (alloc.h): the
+ * table outlives the filters, until the namespace goes, and
+ * live_allocations counts what filters, descriptors and calls hold.
+ */
+static int bloom_ids_reserve(struct bloom_net *bn)
+{
+	struct bloom_ids *old = bloom_ids_locked(bn), *t;
+	u32 i, slots = old ? old->mask + 1 : 0;
+	struct bloom_filter *f;
+
+	if ((bn->count + 1) * 2 <= slots)
+		return 0;
+	slots = max_t(u32, slots * 2, BLOOM_IDS_MIN);
+	t = kvzalloc(struct_size(t, slot, slots), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return -ENOMEM;
+	t->mask = slots - 1;
+	/* ids apart under the old mask are apart under this wider one */
+	for (i = 0; old && i <= old->mask; i++) {
+		f = rcu_dereference_protected(old->slot[i],
+					      lockdep_is_held(&bn->lock));
+		if (f)
+			RCU_INIT_POINTER(t->slot[f->id & t->mask], f);
+	}
+	rcu_assign_pointer(bn->ids, t);
+	if (old)
+		kvfree_rcu(old, rcu);
+	return 0;
+}
+
+/* The next id from the cursor whose slot is free; the table has room. */
+static u32 bloom_ids_next(struct bloom_net *bn)
+{
+	struct bloom_ids *t = bloom_ids_locked(bn);
+	u32 id;
+
+	do {
+		id = bn->next_id;
+		bn->next_id = id >= BLOOM_REGISTRY_ID_MAX ? 1 : id + 1;
+	} while (rcu_access_pointer(t->slot[id & t->mask]));
+	return id;
+}
+
 int bloom_registry_add(struct net *net, struct bloom_filter *f)
 {
 	struct bloom_net *bn = bloom_net(net);
+	struct bloom_ids *t;
 	int ret;
 
 	if (mutex_lock_killable(&bn->lock))
@@ -228,19 +297,13 @@ int bloom_registry_add(struct net *net, struct bloom_filter *f)
 	if (!bn->initial && bn->count >= READ_ONCE(max_filters_per_netns))
 		goto out;
 	f->net = net;
-	/* reserved (NULL) until the filter can be found by name too */
-	ret = xa_alloc_cyclic(&bn->ids, &f->id, NULL,
-			      XA_LIMIT(1, BLOOM_REGISTRY_ID_MAX), &bn->next_id,
-			      GFP_KERNEL_ACCOUNT);
-	if (ret < 0) {
-		/* -EBUSY: every id in use, as many filters as ids */
-		if (ret == -EBUSY)
-			ret = -EMFILE;
+	ret = bloom_ids_reserve(bn);
+	if (ret)
 		goto out;
-	}
+	/* its slot stays free: the tables change under @lock only */
+	f->id = bloom_ids_next(bn);
 	ret = bloom_filter_dir_add(f);
 	if (ret) {
-		xa_erase(&bn->ids, f->id);
 		f->id = 0;
 		goto out;
 	}
@@ -248,8 +311,9 @@ int bloom_registry_add(struct net *net, struct bloom_filter *f)
 	hash_add(bn->names, &f->name_node, bloom_name_hash(bn, f->name));
 	bn->count++;
 	bloom_filter_get(f);
-	/* the slot exists: storing into it allocates nothing, cannot fail */
-	xa_store(&bn->ids, f->id, f, GFP_KERNEL);
+	/* found by id once everything else is in place */
+	t = bloom_ids_locked(bn);
+	rcu_assign_pointer(t->slot[f->id & t->mask], f);
 out:
 	mutex_unlock(&bn->lock);
 	return ret;
@@ -257,9 +321,11 @@ out:
 
 static void bloom_net_unlink(struct bloom_net *bn, struct bloom_filter *f)
 {
+	struct bloom_ids *t = bloom_ids_locked(bn);
+
 	lockdep_assert_held(&bn->lock);
 	/* readers by id may hold @f until a grace period has passed */
-	xa_erase(&bn->ids, f->id);
+	RCU_INIT_POINTER(t->slot[f->id & t->mask], NULL);
 	list_del_init(&f->node);
 	hash_del(&f->name_node);
 	bn->count--;
@@ -343,7 +409,20 @@ struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
  */
 struct bloom_filter *bloom_registry_find_id(struct net *net, u32 id)
 {
-	return xa_load(&bloom_net(net)->ids, id);
+	/*
+	 * net_generic() without a read-side section of its own: the caller
+	 * holds one, and under PREEMPT_RCU each is two calls, which cost a
+	 * kfunc more than the rest of this lookup (make bench, part xdp).
+	 */
+	struct bloom_net *bn = rcu_dereference(net->gen)->ptr[bloom_net_id];
+	struct bloom_ids *t = rcu_dereference(bn->ids);
+	struct bloom_filter *f;
+
+	if (unlikely(!t))
+		return NULL;
+	f = rcu_dereference(t->slot[id & t->mask]);
+	/* a slot holds the one live id of its class: compare the whole id */
+	return f && f->id == id ? f : NULL;
 }
 
 static int bloom_name_cmp(const void *a, const void *b)
@@ -389,8 +468,8 @@ static int __net_init bloom_net_init(struct net *net)
 	mutex_init(&bn->lock);
 	INIT_LIST_HEAD(&bn->filters);
 	hash_init(bn->names);
-	xa_init_flags(&bn->ids, XA_FLAGS_ALLOC1);
-	bn->next_id = 0;
+	RCU_INIT_POINTER(bn->ids, NULL);
+	bn->next_id = 1;
 	bn->seed = get_random_u32();
 	bn->count = 0;
 	bn->initial = net_eq(net, &init_net);
@@ -408,6 +487,7 @@ static void __net_exit bloom_net_exit(struct net *net)
 {
 	struct bloom_net *bn = bloom_net(net);
 	struct bloom_filter *f, *tmp;
+	struct bloom_ids *t;
 
 	mutex_lock(&bn->lock);
 	list_for_each_entry_safe(f, tmp, &bn->filters, node) {
@@ -415,9 +495,12 @@ static void __net_exit bloom_net_exit(struct net *net)
 		bloom_filter_destroy(f);
 		bloom_filter_put(f);
 	}
+	t = bloom_ids_locked(bn);
+	RCU_INIT_POINTER(bn->ids, NULL);
 	mutex_unlock(&bn->lock);
-	/* empty now; its nodes are freed after a grace period */
-	xa_destroy(&bn->ids);
+	/* empty now; a reader may still hold it for a grace period */
+	if (t)
+		kvfree_rcu(t, rcu);
 	mutex_destroy(&bn->lock);
 }
 

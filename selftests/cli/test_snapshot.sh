@@ -15,7 +15,11 @@
 #    --name; bad files are refused with the reason and create nothing;
 #    endless or over-long input is refused after the header, and restore
 #    --all skips a FIFO;
-#  - create --like, merge, flush, swap and restore --replace from the CLI.
+#  - create --like, merge, flush, swap and restore --replace from the CLI;
+#  - a fixed snapshot of an expiring filter (data/expire.snap) restores
+#    with its geometry, hash key, timeout and generations; saved long ago
+#    it holds no key; re-stamped as saved now, every key and each
+#    generation's key count and age are as the file records them.
 # The module is reloaded from BLOOM_MODFILE (default: the copy run.sh
 # loaded, /run/bloom-vm/bloom.ko). Exits 0 iff every check passes.
 
@@ -245,6 +249,47 @@ check "  and the count is the line's number minus one (not 0)" \
 bc build "$W/over.snap" --name "$P-ov" --capacity 10 --fpp 0.01 -f "$W/keys" >/dev/null
 check "build past capacity warns with the keys added, and writes the snapshot" \
 	sh -c "grep -q '^bloomctl: warning: $P-ov holds more keys than its capacity of 10 (4000 keys added' '$W/err' && [ -s '$W/over.snap' ]"
+
+# The fixed snapshot of an expiring filter (data/expire.snap, written once
+# by data/gen_expire_snap.sh): 30 keys, 10 in each of three generations,
+# G = 4, timeout 90 s, hash key $HK. data/snap_restamp.py reads its
+# generation table and re-stamps its save time.
+FX=$(dirname "$0")/data/expire.snap
+RS=$(dirname "$0")/data/snap_restamp.py
+for set in a b c; do seq 1 10 | sed "s/^/exp-$set-/"; done >"$W/fx.keys"
+python3 "$RS" --table "$FX" >"$W/fx.table"
+check "fixed expiring snapshot, saved long ago: restored" \
+	bc restore "$FX" --name "$P-fx-old"
+check "  every generation expired meanwhile: none of its 30 keys is left" \
+	eval '[ -z "$(answers "$P-fx-old" "$W/fx.keys")" ]'
+bc save "$P-fx-old" "$W/fx-old.snap"
+check "  geometry, hash key, timeout and generations as recorded" \
+	python3 -c 'import sys
+a, b = (open(f, "rb").read() for f in sys.argv[1:])
+sys.exit(a[24:72] != b[24:72] or a[120:136] != b[120:136] or a[208:224] != b[208:224])' \
+	"$FX" "$W/fx-old.snap"
+python3 "$RS" "$FX" "$W/fx-now.snap"
+check "fixed expiring snapshot re-stamped as saved now: restored" \
+	bc restore "$W/fx-now.snap" --name "$P-fx-now"
+check "  all 30 keys are present (the file keeps the oldest for over 30 s)" \
+	eval '[ "$(answers "$P-fx-now" "$W/fx.keys" | wc -l)" = 30 ]'
+bc info --json "$P-fx-now" >"$W/fx-now.json"
+# The generations as the file has them, oldest first, but for those whose
+# keep time was 0 at the save: a restore clears them at once and makes them
+# the newest (count 0, born now). Ages: the recorded ones plus the time
+# since the re-stamp, well under 30 s.
+check "  each generation's key count and age as recorded" \
+	python3 -c 'import json, sys
+info = json.load(open(sys.argv[1]))
+rows = [list(map(int, l.split())) for l in open(sys.argv[2])]
+timeout_ms, g = rows.pop()
+gone = [r for r in rows if r[2] == 0]
+want = [r for r in rows if r[2] != 0] + [[0, 0, 0]] * len(gone)
+gens = info["generations"]
+ok = info["timeout_ms"] == timeout_ms and len(gens) == g == len(want)
+for gen, (keys, age, keep) in zip(gens, want):
+    ok = ok and gen["count"] == keys and age <= gen["age_ms"] <= age + 30000
+sys.exit(not ok)' "$W/fx-now.json" "$W/fx.table"
 
 echo "1..$n"
 exit $((failed > 0))

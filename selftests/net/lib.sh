@@ -71,6 +71,31 @@ xt_env() {
 	trap 'exit 130' INT TERM
 }
 
+# xt_load [MODULE...]: what the match needs: libxt_bloom.so of this tree,
+# the netfilter and veth modules (and MODULEs: ip6_tables ip6table_filter
+# for IPv6 rules), then xt_bloom.ko. The VM does not autoload modules; the
+# debug kernel (selftests/debug-kernel/) has them built in and no
+# /lib/modules directory.
+xt_load() {
+	local t
+
+	[ -e "$BUILD/xt/libxt_bloom.so" ] ||
+		{ echo "Bail out! $BUILD/xt/libxt_bloom.so missing: run make"; exit 1; }
+	if [ -d "/lib/modules/$(uname -r)" ]; then
+		modprobe -a veth nf_tables nft_compat x_tables ip_tables iptable_filter \
+			"$@" 2>"$W/err"
+		check "netfilter and veth modules load" [ $? = 0 ]
+	else
+		for t in ip_tables $(printf '%s\n' "$@" | grep -x ip6_tables); do
+			check "netfilter is built in ($t)" [ -e /proc/net/${t}_names ]
+		done
+	fi
+	if ! grep -q '^xt_bloom ' /proc/modules; then
+		insmod "$XTMOD" 2>"$W/err"
+		check "insmod xt_bloom.ko" [ $? = 0 ]
+	fi
+}
+
 xt_cleanup() {
 	ip netns del "$A" 2>/dev/null
 	ip netns del "$B" 2>/dev/null

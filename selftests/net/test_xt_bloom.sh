@@ -18,25 +18,9 @@ BUILD=${BUILD:-$repo/build}
 
 xt_env xt
 
-[ -e "$BUILD/xt/libxt_bloom.so" ] ||
-	{ echo "Bail out! $BUILD/xt/libxt_bloom.so missing: run make"; exit 1; }
 command -v iptables-nft >/dev/null && command -v iptables-legacy >/dev/null ||
 	{ echo "Bail out! iptables (nft and legacy) missing: tools/deps.sh"; exit 1; }
-
-# The VM does not autoload modules. The debug kernel (selftests/
-# debug-kernel/) has them built in and no /lib/modules directory.
-if [ -d "/lib/modules/$(uname -r)" ]; then
-	modprobe -a veth nf_tables nft_compat x_tables ip_tables iptable_filter \
-		ip6_tables ip6table_filter 2>"$W/err"
-	check "netfilter and veth modules load" [ $? = 0 ]
-else
-	check "netfilter is built in" \
-		eval '[ -e /proc/net/ip_tables_names ] && [ -e /proc/net/ip6_tables_names ]'
-fi
-if ! grep -q '^xt_bloom ' /proc/modules; then
-	insmod "$XTMOD" 2>"$W/err"
-	check "insmod xt_bloom.ko" [ $? = 0 ]
-fi
+xt_load ip6_tables ip6table_filter
 run rmmod bloom
 check "bloom.ko cannot be unloaded while xt_bloom.ko uses it" \
 	eval '[ "$rc" != 0 ] && grep -q "^bloom " /proc/modules'

@@ -17,19 +17,9 @@ BUILD=${BUILD:-$repo/build}
 
 xt_env xe
 
-[ -e "$BUILD/xt/libxt_bloom.so" ] ||
-	{ echo "Bail out! $BUILD/xt/libxt_bloom.so missing: run make"; exit 1; }
 command -v iptables-nft >/dev/null ||
 	{ echo "Bail out! iptables-nft missing: tools/deps.sh"; exit 1; }
-if [ -d "/lib/modules/$(uname -r)" ]; then
-	modprobe -a veth nf_tables nft_compat x_tables ip_tables iptable_filter \
-		2>"$W/err"
-	check "netfilter and veth modules load" [ $? = 0 ]
-fi
-if ! grep -q '^xt_bloom ' /proc/modules; then
-	insmod "$XTMOD" 2>"$W/err"
-	check "insmod xt_bloom.ko" [ $? = 0 ]
-fi
+xt_load
 
 mem0=$(cat $SYS/memory_used)
 live0=$(cat $DBG/live_allocations)

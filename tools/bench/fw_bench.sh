@@ -6,7 +6,7 @@
 # DATA_DIR/listed.txt holds the listed IPv4 addresses, one per line, a
 # contiguous range from LISTED_BASE (written on the host by run.sh).
 #
-# Two network namespaces joined by veth; fw_send (pinned to CPU 0) sends UDP
+# Two network namespaces joined by veth (fw_lib.sh); fw_send (pinned to CPU 0) sends UDP
 # packets from 10% listed and 90% unlisted sources for SECONDS; in the
 # receiving namespace the raw table's PREROUTING holds, in this order, the
 # rule under test without a target (it only matches and counts) and a DROP
@@ -24,29 +24,12 @@ set -euo pipefail
 
 data=$1 rounds=$2 secs=$3
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-$top/build}
-send=$BUILD/bench/fw-send
-LISTED_BASE=16.0.0.0
-PCT=10
+# shellcheck source=fw_lib.sh
+. "$here/fw_lib.sh"
 count=$(wc -l <"$data/listed.txt")
-ipt=iptables-legacy
 
-export XTABLES_LIBDIR=$BUILD/xt:$(pkg-config --variable=xtlibdir xtables 2>/dev/null ||
-	echo /usr/lib/x86_64-linux-gnu/xtables)
-modprobe -a veth x_tables ip_tables iptable_raw ip_set ip_set_hash_ip ip_set_hash_net xt_set >&2
+fw_up ip_set_hash_ip ip_set_hash_net
 nets=$(cd "$data" && ls netblocks_*.txt 2>/dev/null | sed 's/^netblocks_\(.*\)\.txt$/\1/' | sort -n)
-grep -q '^xt_bloom ' /proc/modules || insmod "$top/xt_bloom.ko"
-
-ip netns add fwsnd
-ip netns add fwrcv
-ip link add va netns fwsnd type veth peer name vb netns fwrcv
-ip -n fwsnd addr add 10.9.0.1/24 dev va
-ip -n fwrcv addr add 10.9.0.2/24 dev vb
-ip -n fwsnd link set va up
-ip -n fwrcv link set vb up
-ip -n fwsnd neigh add 10.9.0.2 lladdr "$(ip -n fwrcv -br link show vb | awk '{print $3}')" dev va
-in_rcv() { ip netns exec fwrcv "$@"; }
 
 t0=$(date +%s)
 declare -A mem
@@ -55,8 +38,7 @@ for t in standard blocked; do
 		name=fw_${t}_$p
 		in_rcv bloomctl create "$name" --type $t --capacity "$count" --fpp $p >&2
 		in_rcv bloomctl add "$name" --ipv4 -f "$data/listed.txt" >&2
-		mem[$name]=$(in_rcv bloomctl info --json "$name" |
-			python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_bytes"])')
+		mem[$name]=$(fw_bloom_memory "$name")
 	done
 done
 declare -A nblocks rate
@@ -74,8 +56,7 @@ for l in $nets; do
 	# a create fixes: no need to fill it
 	in_rcv bloomctl create "${name}_0.01" --type blocked --capacity $((count + nblocks[$l])) \
 		--fpp "$(python3 -c "print('%.4g' % (1e-2 / ($l + 1)))")" >&2
-	mem[${name}_0.01]=$(in_rcv bloomctl info --json "${name}_0.01" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_bytes"])')
+	mem[${name}_0.01]=$(fw_bloom_memory "${name}_0.01")
 	in_rcv bloomctl destroy "${name}_0.01"
 done
 echo "fw_bench: filters filled in $(($(date +%s) - t0)) s" >&2
@@ -85,8 +66,8 @@ t0=$(date +%s)
 	sed 's/^/add fwset /' "$data/listed.txt"
 } | in_rcv ipset restore
 echo "fw_bench: ipset filled in $(($(date +%s) - t0)) s" >&2
-ipset_mem=$(in_rcv ipset list -t fwset | sed -n 's/^Size in memory: //p')
-ipset_n=$(in_rcv ipset list -t fwset | sed -n 's/^Number of entries: //p')
+ipset_mem=$(fw_ipset_field fwset "Size in memory")
+ipset_n=$(fw_ipset_field fwset "Number of entries")
 configs="none fw_standard_0.01 fw_blocked_0.01 fw_standard_0.0001 fw_blocked_0.0001 ipset"
 netmem=
 for l in $nets; do
@@ -97,33 +78,28 @@ for l in $nets; do
 	} | in_rcv ipset restore
 	echo "fw_bench: ipset hash:net of $l lengths filled in $(($(date +%s) - t0)) s" >&2
 	netmem="$netmem $l ${nblocks[$l]} ${rate[$l]} ${mem[fwnet_$l]} ${mem[fwnet_${l}_0.01]}"
-	netmem="$netmem $(in_rcv ipset list -t "ipnet_$l" | sed -n 's/^Size in memory: //p')"
-	netmem="$netmem $(in_rcv ipset list -t "ipnet_$l" | sed -n 's/^Number of entries: //p')"
+	netmem="$netmem $(fw_ipset_field "ipnet_$l" "Size in memory")"
+	netmem="$netmem $(fw_ipset_field "ipnet_$l" "Number of entries")"
 	configs="$configs fwnet_$l ipnet_$l"
 done
 
 res=$(mktemp)
 for r in $(seq "$rounds"); do
 	for c in $configs; do
-		in_rcv $ipt -t raw -F PREROUTING
 		case $c in
-		none) ;;
-		ipset) in_rcv $ipt -t raw -A PREROUTING -i vb -m set --match-set fwset src ;;
-		ipnet_*) in_rcv $ipt -t raw -A PREROUTING -i vb -m set --match-set "$c" src ;;
-		*) in_rcv $ipt -t raw -A PREROUTING -i vb -m bloom --bloom-set "$c" --bloom-dir src ;;
+		none) fw_round "$c" "$r" "$count" "$secs" "$res" ;;
+		ipset) fw_round "$c" "$r" "$count" "$secs" "$res" -m set --match-set fwset src ;;
+		ipnet_*) fw_round "$c" "$r" "$count" "$secs" "$res" -m set --match-set "$c" src ;;
+		*) fw_round "$c" "$r" "$count" "$secs" "$res" -m bloom --bloom-set "$c" --bloom-dir src ;;
 		esac
-		in_rcv $ipt -t raw -A PREROUTING -i vb -j DROP
-		out=$(ip netns exec fwsnd taskset -c 0 "$send" 10.9.0.2 "$secs" $LISTED_BASE "$count" $PCT)
-		counts=$(in_rcv $ipt -t raw -L PREROUTING -v -n -x | awk 'NR > 2 { printf "%s ", $1 }')
-		echo "$c $r $out counts $counts" >>"$res"
-		echo "fw_bench: round $r $c: $out; rule packets: $counts" >&2
 	done
 done
 
-python3 - "$res" "$count" "$PCT" "$secs" "$rounds" "$ipset_mem" "$ipset_n" \
+PYTHONPATH=$here python3 - "$res" "$count" "$PCT" "$secs" "$rounds" "$ipset_mem" "$ipset_n" \
 	"$(uname -r)" "${mem[fw_standard_0.01]}" "${mem[fw_blocked_0.01]}" \
 	"${mem[fw_standard_0.0001]}" "${mem[fw_blocked_0.0001]}" "$netmem" <<'PY'
-import json, statistics, sys
+import json, sys
+import fw_rounds
 (res, count, pct, secs, rounds, ipset_mem, ipset_n, kernel,
  m_s2, m_b2, m_s4, m_b4, netmem) = sys.argv[1:]
 f = netmem.split()
@@ -133,25 +109,7 @@ netblocks = [{"lengths": int(f[i]), "netblocks": int(f[i + 1]),
               "ipset_hash_net_memory": int(f[i + 5]),
               "ipset_entries": int(f[i + 6])}
              for i in range(0, len(f), 7)]
-runs = {}
-for line in open(res):
-    f = line.split()
-    # NAME ROUND packets N seconds S counts C1 [C2]
-    name, sent, sec = f[0], int(f[3]), float(f[5])
-    counts = [int(x) for x in f[7:]]
-    dropped = counts[-1]
-    hits = counts[0] if len(counts) == 2 else None
-    runs.setdefault(name, []).append(
-        {"sent": sent, "seconds": sec, "dropped": dropped, "hits": hits,
-         "pps": dropped / sec})
-configs = []
-for name, rs in runs.items():
-    pps = statistics.median(r["pps"] for r in rs)
-    configs.append({"name": name, "rounds": rs, "median_pps": pps,
-                    "ns_per_packet": 1e9 / pps,
-                    "hit_fraction": (sum(r["hits"] for r in rs) /
-                                     sum(r["dropped"] for r in rs))
-                    if rs[0]["hits"] is not None else None})
+configs = fw_rounds.configs(res)
 print(json.dumps({
     "guest_kernel": kernel, "listed": int(count), "listed_percent": int(pct),
     "seconds": float(secs), "rounds": int(rounds),
@@ -172,6 +130,5 @@ done
 for t in standard blocked; do
 	for p in 0.01 0.0001; do in_rcv bloomctl destroy "fw_${t}_$p"; done
 done
-ip netns del fwsnd
-ip netns del fwrcv
+fw_down
 rm -f "$res"

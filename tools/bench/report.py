@@ -607,17 +607,21 @@ def fw_paired(fw, name, other):
     return statistics.median(y["pps"] / x["pps"] for x, y in zip(a, b))
 
 
+def fw_cost_target(out, tid, text, fw, name, other):
+    """Target: name's cost per packet over other's, same round, <= 1.0."""
+    r = fw_paired(fw, name, other)
+    target(out, tid, text, r, 1.0, r <= 1.0,
+           "ns above baseline (medians): bloom %.0f, ipset %.0f" %
+           (fw_above(fw, name), fw_above(fw, other)))
+
+
 def check_fw(fw, out):
     for p in ("0.01", "0.0001"):
-        name = f"fw_blocked_{p}"
-        r = fw_paired(fw, name, "ipset")
-        target(out, f"F1-{p}",
-               f"firewall: blocked filter (p = {p}) cost per packet / ipset "
-               f"hash:ip's, same round (<= 1.0: it adds no more to the "
-               f"no-rule baseline than ipset does)",
-               r, 1.0, r <= 1.0,
-               "ns above baseline (medians): bloom %.0f, ipset %.0f" %
-               (fw_above(fw, name), fw_above(fw, "ipset")))
+        fw_cost_target(out, f"F1-{p}",
+                       f"firewall: blocked filter (p = {p}) cost per packet "
+                       f"/ ipset hash:ip's, same round (<= 1.0: it adds no "
+                       f"more to the no-rule baseline than ipset does)",
+                       fw, f"fw_blocked_{p}", "ipset")
     mem = fw["memory"]
     for t in ("blocked", "standard"):
         r = mem[f"fw_{t}_0.01"] / mem["ipset_hash_ip"]
@@ -626,13 +630,10 @@ def check_fw(fw, out):
                r, 1 / 20, r <= 1 / 20)
     for nb in fw.get("netblocks", []):
         n = nb["lengths"]
-        r = fw_paired(fw, f"fwnet_{n}", f"ipnet_{n}")
-        target(out, f"F3-{n}",
-               f"firewall, feed with netblocks of {n} lengths: blocked "
-               f"filter cost per packet / ipset hash:net's, same round",
-               r, 1.0, r <= 1.0,
-               "ns above baseline (medians): bloom %.0f, ipset %.0f" %
-               (fw_above(fw, f"fwnet_{n}"), fw_above(fw, f"ipnet_{n}")))
+        fw_cost_target(out, f"F3-{n}",
+                       f"firewall, feed with netblocks of {n} lengths: "
+                       f"blocked filter cost per packet / ipset hash:net's, "
+                       f"same round", fw, f"fwnet_{n}", f"ipnet_{n}")
         if "bloom_memory_0.01" not in nb:
             continue
         r = nb["bloom_memory_0.01"] / nb["ipset_hash_net_memory"]
@@ -691,8 +692,30 @@ def md_fw_netblocks(fw, results):
         md_targets(results, ids)])
 
 
-def md_fw(fw, results):
+def fw_rows(fw, names, ipset_mem):
+    """The table rows of the configurations in names (in its order, each
+    with its label), the set's memory under key ipset_mem: speed, cost
+    above the baseline and against ipset's in the same round, matches,
+    memory."""
     idx = fw_index(fw)
+    mem = fw["memory"]
+    rows = []
+    for n in names:
+        c = idx[n]
+        m = mem.get(n if n != "ipset" else ipset_mem)
+        rows.append([names[n], f"{c['median_pps']:,.0f}",
+                     f"{c['ns_per_packet']:,.0f}",
+                     "-" if n == "none" else f"{fw_above(fw, n):,.0f}",
+                     "-" if n in ("none", "ipset")
+                     else f"{fw_paired(fw, n, 'ipset'):.2f}",
+                     "-" if c["hit_fraction"] is None
+                     else f"{100 * c['hit_fraction']:.2f}%",
+                     "-" if m is None else f"{m:,}",
+                     "-" if m is None else f"{8 * m / fw['listed']:.1f}"])
+    return rows
+
+
+def md_fw(fw, results):
     names = {"none": "no match rule (baseline)",
              "fw_standard_0.01": "bloom standard, p = 0.01",
              "fw_blocked_0.01": "bloom blocked, p = 0.01",
@@ -700,23 +723,7 @@ def md_fw(fw, results):
              "fw_blocked_0.0001": "bloom blocked, p = 0.0001",
              "ipset": "ipset hash:ip (-m set)"}
     mem = fw["memory"]
-    rows = []
-    for n in ("none", "fw_standard_0.01", "fw_blocked_0.01",
-              "fw_standard_0.0001", "fw_blocked_0.0001", "ipset"):
-        c = idx.get(n)
-        if not c:
-            continue
-        above = fw_above(fw, n)
-        m = mem.get(n if n != "ipset" else "ipset_hash_ip")
-        rows.append([names[n], f"{c['median_pps']:,.0f}",
-                     f"{c['ns_per_packet']:,.0f}",
-                     "-" if n == "none" else f"{above:,.0f}",
-                     "-" if n in ("none", "ipset")
-                     else f"{fw_paired(fw, n, 'ipset'):.2f}",
-                     "-" if c["hit_fraction"] is None
-                     else f"{100 * c['hit_fraction']:.2f}%",
-                     "-" if m is None else f"{m:,}",
-                     "-" if m is None else f"{8 * m / fw['listed']:.1f}"])
+    rows = fw_rows(fw, names, "ipset_hash_ip")
     out = [f"In the VM (kernel {fw['guest_kernel']}, TCG: compare ratios, "
            f"not absolute rates). {fw['listed']:,} listed IPv4 addresses; "
            f"UDP from {fw['listed_percent']}% listed and "
@@ -749,8 +756,106 @@ def md_fw(fw, results):
     return "\n".join(out)
 
 
+def check_expire(ex, out):
+    mem = ex["memory"]
+    for p in ("0.01", "0.0001"):
+        name = f"exp_{p}"
+        fw_cost_target(out, f"E1-{p}",
+                       f"expiring blocked filter (p = {p}, G = "
+                       f"{ex['generations']}) cost per packet / ipset hash:ip "
+                       f"timeout's, same round, both under the same churn",
+                       ex, name, "ipset")
+        r = mem[name] / mem["ipset_hash_ip_timeout"]
+        target(out, f"E2-{p}",
+               f"expiring blocked filter (p = {p}) memory / ipset hash:ip "
+               f"timeout's, same live entries", r, 1 / 10, r <= 1 / 10)
+    rd = ex["rotation"]["readers"]
+    absent = rd["during_clearing"]["absent"] + rd["outside_clearing"]["absent"]
+    target(out, "E3", "rotations of a %.2f GiB expiring filter: queries of "
+           "live keys that answered absent" %
+           (ex["rotation"]["memory_bytes"] / 2**30), absent, 0, absent == 0,
+           f"{rd['during_clearing']['queries']:,} queries during a clearing, "
+           f"{rd['outside_clearing']['queries']:,} outside")
+
+
+def md_expire(ex, results):
+    mem = ex["memory"]
+    names = {"none": "no match rule (baseline)",
+             "exp_0.01": "bloom blocked, p = 0.01, expiring",
+             "exp_0.0001": "bloom blocked, p = 0.0001, expiring",
+             "ipset": "ipset hash:ip timeout (-m set)"}
+    rows = [row + ["-" if n not in ex["address_fpp"]
+                   else f"{ex['address_fpp'][n]:.3g}"]
+            for n, row in zip(names, fw_rows(ex, names,
+                                             "ipset_hash_ip_timeout"))]
+    ch = ex["churn"]
+    rot = ex["rotation"]
+    rd = rot["readers"]
+    clr = sorted(rot["readers"]["clearings_ns"])
+    gen = rot["memory_bytes"] / rot["generations"]
+    rrows = [[w.replace("_", " "), f"{s['queries']:,}",
+              f"{s.get('ns_median', 0):,}", f"{s.get('ns_p90', 0):,}",
+              f"{s.get('ns_p99', 0):,}", f"{s.get('ns_max', 0):,}",
+              f"{s['absent']}"]
+             for w, s in (("during_clearing", rd["during_clearing"]),
+                          ("outside_clearing", rd["outside_clearing"]))]
+    out = [f"In the VM (kernel {ex['guest_kernel']}, TCG: compare ratios, "
+           f"not absolute rates), with the fw part's traffic and rules "
+           f"(fw_lib.sh): {ex['listed']:,} listed IPv4 addresses, UDP from "
+           f"{ex['listed_percent']}% listed and "
+           f"{100 - ex['listed_percent']}% unlisted sources; "
+           f"{ex['iptables']}: the rule under test without a target, then "
+           f"DROP. Blocked filters with --timeout {ex['timeout_s']}s and the "
+           f"default G = {ex['generations']} generations, sized for "
+           f"{ex['listed']:,} keys per timeout; ipset hash:ip with timeout "
+           f"{ex['ipset_timeout_s']} s (the longest a key of the filter "
+           f"lives). Churn: a loop on the other CPU adds the listed "
+           f"addresses again, one chunk a second, each address once per "
+           f"timeout ({ch['per_second_asked']:,.0f} a second asked, the "
+           f"load the filters are sized for), to the filters and the set "
+           f"alike; the rounds start after one timeout of it and it goes on "
+           f"through them (every configuration, the baseline included, runs "
+           f"under it): {ch['added']:,} addresses in "
+           f"{ch['ms'] / 1000:,.0f} s, {1000 * ch['added'] / ch['ms']:,.0f} "
+           f"a second (where that is below the asked rate, the emulated "
+           f"guest could not add faster, and an address comes back later "
+           f"than its timeout: some expire, in the set and the filters "
+           f"alike, and fewer than {ex['listed']:,} are live). "
+           f"{ex['rounds']} rounds of {ex['seconds']:g} s per "
+           f"configuration, interleaved; medians; \"/ ipset's\" as in the "
+           f"fw part. \"rate\": the filter's own estimate (info address_fpp) "
+           f"after the rounds.\n",
+           md_table(["configuration", "packets/s", "ns/packet",
+                     "ns above baseline", "/ ipset's", "matched",
+                     "memory bytes", "bits/address", "rate"], rows), "",
+           "Memory: ipset's own \"Size in memory\" (ipset list -t) for "
+           f"{mem['ipset_entries']:,} live entries after the rounds; "
+           "bloom's memory_bytes, fixed at creation.\n",
+           f"### Rotation of a {rot['memory_bytes'] / 2**30:.2f} GiB "
+           "expiring filter\n",
+           f"A blocked filter for {rot['capacity']:,} keys per "
+           f"{rot['timeout_s']} s at p = 0.01: {rot['memory_bytes']:,} bytes "
+           f"in {rot['generations']} generations of about {gen / 2**20:,.0f} "
+           f"MiB, one cleared every {rot['timeout_s'] / (rot['generations'] - 1):g} s "
+           f"by the module's unbound workqueue. Each clearing is timed by "
+           f"kprobes on bloom_core_clear() (entry and return, trace_clock "
+           f"mono): {len(clr)} clearings in {rd['seconds']:.0f} s, "
+           + (f"median {clr[len(clr) // 2] / 1e6:,.0f} ms, max "
+              f"{clr[-1] / 1e6:,.0f} ms ({gen / 2**30 / (clr[len(clr) // 2] / 1e9):.2f} "
+              f"GiB/s at the median). " if clr else "") +
+           "Meanwhile one reader (bench-expire read, libbloom) queries 1,000 "
+           "keys it adds again every 0.5 s, one ioctl per query, timing each "
+           "on CLOCK_MONOTONIC; the queries that overlapped a clearing "
+           "against the others, in ns:\n",
+           md_table(["queries", "count", "median", "p90", "p99", "max",
+                     "answered absent"], rrows), "",
+           md_targets(results, ["E1-0.01", "E1-0.0001", "E2-0.01",
+                                "E2-0.0001", "E3"])]
+    return "\n".join(out)
+
+
 PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash",
-         "xdp"]
+         "xdp", "expire"]
 
 
 def previous_report(out):
@@ -781,7 +886,8 @@ def check_all(data):
               "peer": lambda d, out: peer_report.check(
                   d, lambda *t: target(out, *t)),
               "xdp": lambda d, out: xdp_report.check(
-                  d, lambda *t: target(out, *t))}
+                  d, lambda *t: target(out, *t)),
+              "expire": check_expire}
     for p in PARTS:
         if data.get(p) and p in checks:
             part = []
@@ -887,7 +993,7 @@ def main():
             errs[p] = runs[p].get("error")
         else:
             data[p], errs[p] = None, None
-    native, vm, cli, scale, snap, fw, peer, hashes, xdp = \
+    native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire = \
         (data[p] for p in PARTS)
     results = check_all(data)
 
@@ -919,7 +1025,7 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the nine parts of `make bench` (at the top of "
+          "One report for the ten parts of `make bench` (at the top of "
           "the repository). A part run alone (`make -C tools/bench run "
           "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
           "`hash`) replaces its own section and keeps the others: each part "
@@ -955,7 +1061,9 @@ def main():
             ("xdp", "9. XDP: the bloom kfunc against BPF maps",
              lambda: "\n".join([
                  xdp_report.markdown(xdp), "", "### Targets\n",
-                 md_targets(results, {"X1", "X2"})]))):
+                 md_targets(results, {"X1", "X2"})])),
+            ("expire", "10. Expiring filters: against ipset timeout; a "
+             "rotation", lambda: md_expire(expire, results))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))

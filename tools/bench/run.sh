@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash] [xdp]:
-# runs the benchmarks (all nine parts by default) and writes
+# tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash] [xdp]
+#     [expire]:
+# runs the benchmarks (all ten parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
 # make -C tools/bench scale, fw, peer and hash for one part.
@@ -26,6 +27,11 @@
 #           looking addresses up with the bloom kfunc, in a BPF Bloom map
 #           at the same rate and in a hash map; "skipped: ..." without
 #           clang, bpftool or libbpf-dev
+#   expire  expire_bench.sh in the VM: packets per second through a rule on
+#           an expiring filter against ipset hash:ip timeout, both under
+#           the same churn, and their memory; the rotation of a 1 GiB
+#           expiring filter: the clearing's time, and queries during it
+#           against queries outside it
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -45,7 +51,8 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-parts=${*:-native vm cli scale snap fw peer hash xdp}
+all="native vm cli scale snap fw peer hash xdp expire"
+parts=${*:-$all}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
 
@@ -55,7 +62,7 @@ started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
 vm() {
 	# The VM's cwd must exist in the guest: the repository does.
-	(cd "$top" && selftests/vm/run.sh --timeout "$1" --mem 2G -- "${@:2}")
+	(cd "$top" && selftests/vm/run.sh --timeout "$1" --mem "${VM_MEM:-2G}" -- "${@:2}")
 }
 
 # unbuilt PART PROGRAM: PROGRAM was not built (the Makefile wrote why in
@@ -140,13 +147,33 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 			$n >"$out/xdp/listed.txt"
 		vm 2400 "$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$raw/xdp.json"
 		;;
+	expire)
+		echo "bench: expire (QEMU, TCG): expiring filters against ipset timeout" >&2
+		# N listed addresses, added again once per timeout T s, in T
+		# chunks (expire_bench.sh); the rotation: 497M keys per 8 s at
+		# p = 0.01, about 1 GiB (bloomctl calc), queried for 20 s
+		local rounds=5 secs=3 n=200000 t=40 rcap=497000000 rsecs=20
+		[ -n "$quick" ] && rounds=1 secs=1 n=20000 t=10 rcap=10000000 rsecs=5
+		mkdir -p "$out/expire"
+		rm -f "$out/expire"/churn_*.txt
+		python3 -c 'import ipaddress, sys
+n, t, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+b = int(ipaddress.IPv4Address("16.0.0.0"))
+a = [str(ipaddress.IPv4Address(b + i)) + "\n" for i in range(n)]
+open(d + "/listed.txt", "w").write("".join(a))
+for i in range(t):
+    open("%s/churn_%04d.txt" % (d, i), "w").write("".join(a[i::t]))' \
+			$n $t "$out/expire"
+		VM_MEM=3G vm 2400 "$here/expire_bench.sh" "$out/expire" $rounds $secs $t \
+			$rcap 8 $rsecs > "$raw/expire.json"
+		;;
 	hash)
 		echo "bench: hash (this host): keyed hashes" >&2
 		"$out/bench-hash" ${quick:+--count 200000 --rounds 3} \
 			> "$raw/hash.json"
 		;;
 	*)
-		echo "bench: unknown part '$1' (native, vm, cli, scale, snap, fw, peer, hash, xdp)" >&2
+		echo "bench: unknown part '$1' ($all)" >&2
 		return 2
 		;;
 	esac
@@ -167,7 +194,7 @@ for part in $parts; do
 	echo "bench: $part took $(($(date +%s) - t0)) s" >&2
 done
 
-if [ "$parts" = "native vm cli scale snap fw peer hash xdp" ]; then
+if [ "$parts" = "$all" ]; then
 	command="make bench"
 else
 	command="make -C tools/bench run PARTS=\"$parts\""

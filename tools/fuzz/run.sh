@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # run.sh [--tap | --tap-number N] FUZZER SECONDS: runs the libFuzzer binary
-# for SECONDS on its corpus (corpus-NAME next to it), one worker (the
+# for SECONDS on its corpus (corpus-NAME next to it, plus the seeds in
+# seeds-NAME when there are, which it reads but never writes), one worker (the
 # machines are shared), and reports executions and coverage. With --tap the
 # fuzzer's own output is printed as "# " comments and the run ends with a
 # TAP plan and one result line, for check.sh; --tap-number N prints result
@@ -33,6 +34,7 @@ mkdir -p "$corpus"
 # -artifact_prefix keeps crash inputs out of the source tree.
 set -- "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
 	-print_final_stats=1 -artifact_prefix="$dir/$name-" "$corpus"
+[ -d "$dir/seeds-$name" ] && set -- "$@" "$dir/seeds-$name"
 start=$(date +%s)
 if [ "$tap" = 1 ]; then
 	[ "$plan" = 1 ] && echo "1..1"
