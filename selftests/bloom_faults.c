@@ -1402,6 +1402,9 @@ int main(void)
 		if (over_budget()) {
 			ksft_test_result_skip("%s: BLOOM_FAULTS_BUDGET spent\n",
 					      load_op.name);
+		} else if (bt_module_loaded("xt_bloom")) {
+			ksft_test_result_skip("%s: xt_bloom.ko holds bloom.ko (loaded before this program)\n",
+					      load_op.name);
 		} else if (modfd < 0) {
 			ksft_test_result_skip("%s: %s: %s (BLOOM_MODFILE)\n",
 					      load_op.name, modpath,
