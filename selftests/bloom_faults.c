@@ -221,6 +221,7 @@ struct ctx {
 	struct bloom_info info;	/* of "a", before the call */
 	bool have_info;
 	int home;		/* the thread's network namespace, or -1 */
+	bool unshare_failed;	/* run_netns: the kernel's part failed */
 };
 
 /* iptables' filter table of the namespace of the sweep (bloom_ipt.h) */
@@ -498,16 +499,16 @@ static void setup_expiring_a(struct ctx *c)
  * A rotation in this task (debugfs bloom/rotate, module/debug.c): the
  * workqueue's would run where fail-nth cannot reach it.
  */
+static void setup_rotate(struct ctx *c)
+{
+	setup_expiring_a(c);
+	c->fd2 = open(BLOOM_DEBUGFS "/rotate", O_WRONLY | O_CLOEXEC);
+	must(c->fd2 < 0, "open " BLOOM_DEBUGFS "/rotate");
+}
+
 static int run_rotate(struct ctx *c)
 {
-	int fd = open(BLOOM_DEBUGFS "/rotate", O_WRONLY | O_CLOEXEC), ret;
-
-	(void)c;
-	if (fd < 0)
-		return -1;
-	ret = write(fd, "a", 1) == 1 ? 0 : -1;
-	close(fd);
-	return ret;
+	return write(c->fd2, "a", 1) == 1 ? 0 : -1;
 }
 
 /* the keys of the last 10 s stay; the rotation was one period's */
@@ -594,8 +595,10 @@ static void setup_netns(struct ctx *c)
 
 static int run_netns(struct ctx *c)
 {
-	if (unshare(CLONE_NEWNET))
+	if (unshare(CLONE_NEWNET)) {
+		c->unshare_failed = true;
 		return -1;
+	}
 	c->fd2 = bt_open();
 	if (c->fd2 < 0)
 		return -1;
@@ -964,7 +967,7 @@ static const struct op_entry ops[] = {
 	  0 },
 	{ "save expiring", setup_expiring_a, run_save, works_query,
 	  BLOOM_TYPE_BLOCKED, 0 },
-	{ "expiring rotation", setup_expiring_a, run_rotate, works_rotate,
+	{ "expiring rotation", setup_rotate, run_rotate, works_rotate,
 	  BLOOM_TYPE_STANDARD, 0 },
 	{ "create id in a new xarray node", setup_id_node, run_create_plain,
 	  works_id_node, BLOOM_TYPE_STANDARD, 0 },
@@ -978,6 +981,8 @@ static const struct op_entry ops[] = {
 
 struct tally {
 	unsigned int points, failed, absorbed, enomem, efault;
+	unsigned int other;	/* unshare's own errors (not bloom's calls) */
+	int other_errno;
 	unsigned int pending;	/* points whose frees came late */
 	char error[256];
 };
@@ -1062,6 +1067,10 @@ static int attempt(const struct op_entry *op, int *fdp, unsigned int n,
 			t->enomem++;
 		} else if (err == EFAULT) {
 			t->efault++;
+		} else if (c.unshare_failed) {
+			/* the namespace's setup is the kernel's, its errnos too */
+			t->other++;
+			t->other_errno = err;
 		} else {
 			return fail(t, n, "errno %s, not ENOMEM or EFAULT",
 				    strerror(err));
@@ -1151,10 +1160,11 @@ static void report(const struct op_entry *op, const char *where, int ret,
 				      where);
 		return;
 	}
-	ksft_test_result_pass("%s%s: %u fault points: %u failed cleanly (ENOMEM %u, EFAULT %u), %u absorbed by the kernel; %u attempts' frees came later than %d ms\n",
+	ksft_test_result_pass("%s%s: %u fault points: %u failed cleanly (ENOMEM %u, EFAULT %u, unshare's own %u%s%s), %u absorbed by the kernel; %u attempts' frees came later than %d ms\n",
 			      op->name, where, t->points, t->failed, t->enomem,
-			      t->efault, t->absorbed, t->pending,
-			      SETTLE_POINT_MS);
+			      t->efault, t->other, t->other ? ", last " : "",
+			      t->other ? strerror(t->other_errno) : "",
+			      t->absorbed, t->pending, SETTLE_POINT_MS);
 }
 
 /* Whether BLOOM_FAULTS_BUDGET seconds have passed since the first call. */
