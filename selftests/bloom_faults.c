@@ -39,12 +39,13 @@
  * leaves the module loaded for the tests after this one.
  *
  * Environment: XT_BLOOM_KO (default ./xt_bloom.ko) for the rule sweep,
- * which loads it when it is not and unloads it again; BLOOM_FAULTS_MAX (default 3000) fault points per operation
- * at most; BLOOM_FAULTS_ONLY=word,word,... runs only the operations whose
+ * which loads it when it is not and unloads it again; BLOOM_FAULTS_MAX
+ * (default 3000) fault points per operation at most; BLOOM_FAULTS_ONLY=word,word,... runs only the operations whose
  * names hold one of the words; BLOOM_FAULTS_BUDGET=SECONDS starts no sweep
  * after that many seconds and reports the operations left as SKIP (a full
- * run, 37 sweeps and about 2,000 fault points, took 30 minutes on the
- * debug kernel under TCG on a loaded 2-core machine, boot included).
+ * run of the first 37 sweeps, about 2,000 fault points, took 30 minutes on
+ * the debug kernel under TCG on a loaded 2-core machine, boot included;
+ * selftests/debug-kernel/README has the counts of the later ones).
  */
 #define _GNU_SOURCE
 #include <errno.h>
