@@ -8,6 +8,14 @@
  *   core_selftest     reading it runs the filter core's self-test (the
  *                     SipHash test vectors through the kernel's siphash(),
  *                     known sizings): "ok", or "failed <errno>"
+ *   rotate            writing an expiring filter's name (of the writer's
+ *                     network namespace) runs its next rotation in the
+ *                     writing task, as soon as it is due (a period at
+ *                     most), instead of in the workqueue, so that the
+ *                     task's fault injection (fail-nth) sees what a
+ *                     rotation allocates; the write returns when the
+ *                     rotation is done. ENOENT: no such filter;
+ *                     EOPNOTSUPP: it does not expire; EINVAL: not a name
  *
  * debugfs is not an ABI, and failing to create these files is not an error:
  * the module works without them.
@@ -15,11 +23,20 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "alloc.h"
 #include "core.h"
 #include "debug.h"
+#include "expire.h"
+#include "filter.h"
+#include "name.h"
+#include "registry.h"
+#include "store.h"
 
 static struct dentry *bloom_debug_dir;
 
@@ -42,6 +59,44 @@ static int core_selftest_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(core_selftest);
 
+static ssize_t rotate_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char name[BLOOM_NAME_LEN] = "";
+	struct bloom_filter *f;
+	struct bloom_store *s;
+	int ret;
+
+	if (!len || len >= sizeof(name))
+		return -EINVAL;
+	if (copy_from_user(name, ubuf, len))
+		return -EFAULT;
+	strim(name);
+	if (!bloom_name_valid(name))
+		return -EINVAL;
+	f = bloom_registry_lookup(current->nsproxy->net_ns, name);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	/* the store stays published, no flush or merge moves its clock */
+	if (mutex_lock_killable(&f->write_lock)) {
+		ret = -EINTR;
+	} else {
+		s = bloom_filter_store_locked(f);
+		ret = !s ? -ESTALE : !s->expiry ? -EOPNOTSUPP :
+		      bloom_expiry_rotate_now(s->expiry);
+		mutex_unlock(&f->write_lock);
+	}
+	bloom_filter_put(f);
+	return ret ?: len;
+}
+
+static const struct file_operations rotate_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = rotate_write,
+	.llseek = no_llseek,
+};
+
 void bloom_debug_init(void)
 {
 	bloom_debug_dir = debugfs_create_dir("bloom", NULL);
@@ -49,6 +104,8 @@ void bloom_debug_init(void)
 			    &live_allocations_fops);
 	debugfs_create_file("core_selftest", 0400, bloom_debug_dir, NULL,
 			    &core_selftest_fops);
+	debugfs_create_file("rotate", 0200, bloom_debug_dir, NULL,
+			    &rotate_fops);
 }
 
 void bloom_debug_exit(void)

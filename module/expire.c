@@ -8,6 +8,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
 
 #include "expire.h"
@@ -36,17 +37,19 @@ static void bloom_expiry_arm(struct bloom_expiry *x)
 	queue_delayed_work(bloom_expiry_wq, &x->work, delay);
 }
 
-static void bloom_expiry_rotate(struct work_struct *work)
+/*
+ * One rotation when it is due: true if it ran. Not due yet (a flush or
+ * merge moved an expiry): false, and the work is armed for when it is.
+ */
+static bool bloom_expiry_step(struct bloom_expiry *x)
 {
-	struct bloom_expiry *x = container_of(to_delayed_work(work),
-					      struct bloom_expiry, work);
 	struct bloom_core *f = x->core;
+	bool rotated = false;
 	u32 g, old;
 
 	mutex_lock(&x->lock);
 	if (READ_ONCE(x->dying))
 		goto unlock;
-	/* early (a flush or merge moved an expiry): wait until due */
 	if (bloom_expire_due(f) > bloom_expiry_now())
 		goto arm;
 	g = bloom_expire_unlink_oldest(f);
@@ -61,10 +64,43 @@ static void bloom_expiry_rotate(struct work_struct *work)
 	synchronize_rcu();
 	mutex_lock(&x->lock);
 	bloom_expire_seal(f, old, bloom_expiry_now());
+	rotated = true;
 arm:
 	bloom_expiry_arm(x);
 unlock:
 	mutex_unlock(&x->lock);
+	return rotated;
+}
+
+static void bloom_expiry_rotate(struct work_struct *work)
+{
+	bloom_expiry_step(container_of(to_delayed_work(work),
+				       struct bloom_expiry, work));
+}
+
+int bloom_expiry_rotate_now(struct bloom_expiry *x)
+{
+	u64 due, now;
+	int tries;
+
+	/* a few periods at most: the first wait reaches the due time */
+	for (tries = 0; tries < 4; tries++) {
+		/* the work would run it: this task takes the rotation over */
+		cancel_delayed_work_sync(&x->work);
+		due = bloom_expire_due(x->core);
+		now = bloom_expiry_now();
+		if (due == BLOOM_EXPIRE_NEVER)
+			due = now + x->ring.period_ns;
+		if (due > now &&
+		    schedule_timeout_killable(nsecs_to_jiffies(due - now) + 1) &&
+		    fatal_signal_pending(current)) {
+			bloom_expiry_start(x);
+			return -EINTR;
+		}
+		if (bloom_expiry_step(x))
+			return 0;
+	}
+	return -EAGAIN;
 }
 
 void bloom_expiry_init(struct bloom_expiry *x, struct bloom_core *core)

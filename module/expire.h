@@ -48,6 +48,15 @@ void bloom_expiry_init(struct bloom_expiry *x, struct bloom_core *core);
 /* Arms the first rotation, when the core says it is due. */
 void bloom_expiry_start(struct bloom_expiry *x);
 /*
+ * The next rotation, run in the calling task as soon as it is due (a
+ * period at most), instead of in the workqueue: for tests (debug.c), so
+ * that the task's fault injection sees what a rotation allocates. The
+ * caller keeps the store from being retired meanwhile and keeps flush and
+ * merge away (the filter's write lock). 0 when it ran; -EINTR (killed
+ * while waiting), -EAGAIN (still not due after a few periods).
+ */
+int bloom_expiry_rotate_now(struct bloom_expiry *x);
+/*
  * No rotation runs after this returns, nor is one armed. Sleeps (waits
  * for a running rotation, its grace period included): never on an ioctl
  * path; store.c calls it from the work that frees retired stores.

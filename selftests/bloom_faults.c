@@ -26,16 +26,30 @@
  * On a kernel without fault injection (Debian's: no fail-nth) each
  * operation runs once, without faults, and the fault sweep is reported as
  * SKIP; make check-debug's kernel has it (selftests/debug-kernel/).
- * Rules (iptables -m bloom) are not swept: inserting one allocates nothing
- * in bloom (a name lookup and a reference, module/rule.c), and its
- * allocations are iptables' and the kernel's netfilter's.
+ * Beyond /dev/bloom's calls: an iptables rule on a filter (xt_bloom's
+ * checkentry, through the legacy IPT_SO_SET_REPLACE: bloom_ipt.h) in a
+ * namespace of the test's own; a filter made in a new network namespace
+ * (unshare, open, create: the namespace's setup, bloom's pernet init with
+ * it); an expiring filter's rotation, run in this task through debugfs
+ * bloom/rotate; a create whose filter id needs a new node of the
+ * namespace's id xarray; and last bloom.ko's own load (finit_module of
+ * BLOOM_MODFILE, default /run/bloom-vm/bloom.ko, run.sh's copy), with
+ * its sysfs, debugfs, device and kfunc registration: a failed load leaves
+ * nothing behind, a load that absorbed a fault works, and the final load
+ * leaves the module loaded for the tests after this one. The kernel's
+ * own part of those two may fail with errnos of its own (unshare: ENODEV,
+ * the module loader: ELOOP, seen on the debug kernel): counted apart, as
+ * long as nothing of bloom is left; bloom's calls still give ENOMEM or
+ * EFAULT only.
  *
- * Environment: BLOOM_FAULTS_MAX (default 3000) fault points per operation
- * at most; BLOOM_FAULTS_ONLY=word,word,... runs only the operations whose
+ * Environment: XT_BLOOM_KO (default ./xt_bloom.ko) for the rule sweep,
+ * which loads it when it is not and unloads it again; BLOOM_FAULTS_MAX
+ * (default 3000) fault points per operation at most; BLOOM_FAULTS_ONLY=word,word,... runs only the operations whose
  * names hold one of the words; BLOOM_FAULTS_BUDGET=SECONDS starts no sweep
  * after that many seconds and reports the operations left as SKIP (a full
- * run, 37 sweeps and about 2,000 fault points, took 30 minutes on the
- * debug kernel under TCG on a loaded 2-core machine, boot included).
+ * run of the first 37 sweeps, about 2,000 fault points, took 30 minutes on
+ * the debug kernel under TCG on a loaded 2-core machine, boot included;
+ * selftests/debug-kernel/README has the counts of the later ones).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,11 +58,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "kselftest.h"
 #include "bloom_test.h"
+#include "bloom_ipt.h"
 
 #define FI_DIR		"/sys/kernel/debug"
 #define NKEYS_SMALL	16
@@ -209,7 +225,12 @@ struct ctx {
 	__u64 key_base;		/* keys of this attempt: fresh each time */
 	struct bloom_info info;	/* of "a", before the call */
 	bool have_info;
+	int home;		/* the thread's network namespace, or -1 */
+	bool unshare_failed;	/* run_netns: the kernel's part failed */
 };
+
+/* iptables' filter table of the namespace of the sweep (bloom_ipt.h) */
+static int ipt_sock = -1;
 
 /* Snapshots for the restore operations, made once. */
 static __u8 *snap_plain, *snap_scalable;
@@ -260,6 +281,7 @@ static int bind_new(struct ctx *c, const char *name)
 #define OP_A_CHANGES_EFAULT	1U	/* "a" may change on EFAULT */
 #define OP_A_CHANGES		2U	/* "a" may change on any failure */
 #define OP_A_MEMORY_EFAULT	4U	/* memory_used too, on EFAULT */
+#define OP_NETNS_ONLY		8U	/* only in a namespace of the test's */
 
 /* create, every way */
 
@@ -451,6 +473,161 @@ static int works_delete(struct ctx *c)
 {
 	/* the 32 others stay */
 	return keys_present(c->fd, 33, 32);
+}
+
+/* expiring filters: 16 generations of 10 s / 15 each */
+
+#define EXPIRE_TIMEOUT_MS	10000
+#define EXPIRE_GENERATIONS	16
+
+static int run_create_expiring(struct ctx *c)
+{
+	struct bloom_create req = bt_create_req("a", c->type, 1000, 10000000,
+						BLOOM_CREATE_F_TIMEOUT);
+
+	req.timeout_ms = EXPIRE_TIMEOUT_MS;
+	req.generations = EXPIRE_GENERATIONS;
+	return create_named(c, &req);
+}
+
+/* "a", expiring, bound to c->fd, with the keys 1..64. */
+static void setup_expiring_a(struct ctx *c)
+{
+	struct bloom_batch b;
+
+	must(run_create_expiring(c), "create expiring a");
+	must(bind_new(c, "a"), "bind a");
+	must(add_keys(c->fd, BLOOM_IOC_ADD, 1, 64, &b), "add to a");
+}
+
+/*
+ * A rotation in this task (debugfs bloom/rotate, module/debug.c): the
+ * workqueue's would run where fail-nth cannot reach it.
+ */
+static void setup_rotate(struct ctx *c)
+{
+	setup_expiring_a(c);
+	c->fd2 = open(BLOOM_DEBUGFS "/rotate", O_WRONLY | O_CLOEXEC);
+	must(c->fd2 < 0, "open " BLOOM_DEBUGFS "/rotate");
+}
+
+static int run_rotate(struct ctx *c)
+{
+	return write(c->fd2, "a", 1) == 1 ? 0 : -1;
+}
+
+/* the keys of the last 10 s stay; the rotation was one period's */
+static int works_rotate(struct ctx *c)
+{
+	struct bloom_info info;
+
+	if (info_of(c->fd, NULL, &info) ||
+	    info.next_rotation_ms >
+	    EXPIRE_TIMEOUT_MS / (EXPIRE_GENERATIONS - 1) + 1)
+		return -1;
+	return keys_present(c->fd, 1, 64);
+}
+
+/*
+ * A create whose id needs a new node of the namespace's id xarray
+ * (module/registry.c) while another filter keeps the tree: "src" holds
+ * one id; "pad" is made and destroyed until the next id is a multiple of
+ * 64 (XA_CHUNK_SIZE), where the tree grows by a level and a leaf.
+ */
+static void setup_id_node(struct ctx *c)
+{
+	struct bloom_info info;
+	int i;
+
+	setup_src(c);
+	for (i = 0; i < 70; i++) {
+		must(bt_create(c->fd, "pad", c->type, 1000, 10000000, 0),
+		     "create pad");
+		must(info_of(c->fd, "pad", &info), "info pad");
+		must(bt_destroy(c->fd, "pad"), "destroy pad");
+		if ((info.id + 1) % 64 == 0)
+			return;
+	}
+	must(-1, "no id before a multiple of 64 in 70 creates");
+}
+
+static int works_id_node(struct ctx *c)
+{
+	struct bloom_info info;
+
+	if (info_of(c->fd, "a", &info) || info.id % 64)
+		return -1;
+	return works_a(c);
+}
+
+/* an iptables rule on "a" (xt_bloom's checkentry), in a namespace of ours */
+
+static void setup_rule(struct ctx *c)
+{
+	must(bt_create(c->fd, "a", c->type, 1000, 10000000, 0), "create a");
+	must(bind_new(c, "a"), "bind a");
+}
+
+static int run_rule(struct ctx *c)
+{
+	(void)c;
+	return bt_ipt_set(ipt_sock, "a");
+}
+
+/* the rule holds "a" (destroy: EBUSY); taken out, it does not */
+static int works_rule(struct ctx *c)
+{
+	struct bloom_info info;
+
+	if (info_of(c->fd, "a", &info) || info.rules != 1 ||
+	    bt_ipt_entries(ipt_sock) != 5)
+		return -1;
+	if (bt_destroy(c->fd, "a") != -1 || errno != EBUSY)
+		return -1;
+	if (bt_ipt_set(ipt_sock, NULL) || info_of(c->fd, "a", &info) ||
+	    info.rules)
+		return -1;
+	return 0;
+}
+
+/* a filter in a new network namespace: unshare, open, create */
+
+static void setup_netns(struct ctx *c)
+{
+	c->home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	must(c->home < 0, "open the namespace");
+}
+
+static int run_netns(struct ctx *c)
+{
+	if (unshare(CLONE_NEWNET)) {
+		c->unshare_failed = true;
+		return -1;
+	}
+	c->fd2 = bt_open();
+	if (c->fd2 < 0)
+		return -1;
+	return bt_create(c->fd2, "a", c->type, 1000, 10000000,
+			 BLOOM_CREATE_F_BIND);
+}
+
+/* Out of the fault's reach: back home; the new namespace dies with fd2. */
+static void after_netns(struct ctx *c)
+{
+	if (setns(c->home, CLONE_NEWNET))
+		ksft_exit_fail_msg("setns home: %s\n", strerror(errno));
+	close(c->home);
+	c->home = -1;
+}
+
+static int works_netns(struct ctx *c)
+{
+	struct bloom_info info;
+
+	/* home has no "a"; the new namespace has, bound to fd2 */
+	if (info_of(c->fd, "a", &info) != -1 || errno != ENOENT)
+		return -1;
+	return works_bound_fd2(c);
 }
 
 /* a scalable filter whose next add needs a new stage */
@@ -753,6 +930,10 @@ static const struct op_entry ops[] = {
 		  BLOOM_TYPE_STANDARD),
 	CREATE_OP("create scalable blocked", run_create_scalable,
 		  BLOOM_TYPE_BLOCKED),
+	CREATE_OP("create expiring standard", run_create_expiring,
+		  BLOOM_TYPE_STANDARD),
+	CREATE_OP("create expiring blocked", run_create_expiring,
+		  BLOOM_TYPE_BLOCKED),
 	{ "create like", setup_src, run_create_like, works_a,
 	  BLOOM_TYPE_COUNTING, 0 },
 	{ "create bind", setup_fresh_fd, run_create_bind, works_bound_fd2,
@@ -789,12 +970,24 @@ static const struct op_entry ops[] = {
 	{ "info", setup_a, run_info, NULL, BLOOM_TYPE_DLEFT, 0 },
 	{ "stages", setup_scalable_grown, run_stages, NULL, BLOOM_TYPE_STANDARD,
 	  0 },
+	{ "save expiring", setup_expiring_a, run_save, works_query,
+	  BLOOM_TYPE_BLOCKED, 0 },
+	{ "expiring rotation", setup_rotate, run_rotate, works_rotate,
+	  BLOOM_TYPE_STANDARD, 0 },
+	{ "create id in a new xarray node", setup_id_node, run_create_plain,
+	  works_id_node, BLOOM_TYPE_STANDARD, 0 },
+	{ "insert rule", setup_rule, run_rule, works_rule, BLOOM_TYPE_STANDARD,
+	  OP_NETNS_ONLY },
+	{ "unshare and create", setup_netns, run_netns, works_netns,
+	  BLOOM_TYPE_BLOCKED, 0 },
 };
 
 /* ---- the sweep ---- */
 
 struct tally {
 	unsigned int points, failed, absorbed, enomem, efault;
+	unsigned int other;	/* errors of unshare's setup or the module loader */
+	int other_errno;
 	unsigned int pending;	/* points whose frees came late */
 	char error[256];
 };
@@ -804,6 +997,8 @@ static void teardown(struct ctx *c)
 	if (c->fd2 >= 0)
 		close(c->fd2);
 	c->fd2 = -1;
+	if (ipt_sock >= 0)
+		bt_ipt_set(ipt_sock, NULL);
 	bt_destroy(c->fd, "a");
 	bt_destroy(c->fd, "b");
 	bt_destroy(c->fd, "src");
@@ -818,7 +1013,8 @@ static bool info_same(const struct bloom_info *a, const struct bloom_info *b)
 {
 	return a->bits == b->bits && a->bits_set == b->bits_set &&
 	       a->count == b->count && a->memory_bytes == b->memory_bytes &&
-	       a->stages == b->stages && a->deletes == b->deletes;
+	       a->stages == b->stages && a->deletes == b->deletes &&
+	       a->rules == b->rules;
 }
 
 static int fail(struct tally *t, unsigned int n, const char *fmt, ...)
@@ -841,7 +1037,7 @@ static int attempt(const struct op_entry *op, int *fdp, unsigned int n,
 		   struct tally *t)
 {
 	struct ctx c = { .fd = *fdp, .fd2 = -1, .type = op->type,
-			 .key_base = 1000000ULL * (n + 2) };
+			 .key_base = 1000000ULL * (n + 2), .home = -1 };
 	struct state s0, s1, s2;
 	struct bloom_info after;
 	char why[160];
@@ -862,6 +1058,8 @@ static int attempt(const struct op_entry *op, int *fdp, unsigned int n,
 	err = errno;
 	injected = n && nth_injected();
 	*fdp = c.fd;
+	if (op->run == run_netns)
+		after_netns(&c);
 
 	if (!injected && ret)
 		return fail(t, n, "failed with no fault injected: %s (%d)",
@@ -874,6 +1072,10 @@ static int attempt(const struct op_entry *op, int *fdp, unsigned int n,
 			t->enomem++;
 		} else if (err == EFAULT) {
 			t->efault++;
+		} else if (c.unshare_failed) {
+			/* the namespace's setup is the kernel's, its errnos too */
+			t->other++;
+			t->other_errno = err;
 		} else {
 			return fail(t, n, "errno %s, not ENOMEM or EFAULT",
 				    strerror(err));
@@ -899,6 +1101,9 @@ static int attempt(const struct op_entry *op, int *fdp, unsigned int n,
 		}
 		if (op->run == run_create_bind && bt_info(c.fd2, NULL, &after) != -1)
 			return fail(t, n, "the descriptor is bound after a failed create");
+		if (op->run == run_rule && bt_ipt_entries(ipt_sock) != 4)
+			return fail(t, n, "the table has %d entries after a failed replace, not 4",
+				    bt_ipt_entries(ipt_sock));
 	} else {
 		if (injected)
 			t->absorbed++;
@@ -908,6 +1113,9 @@ static int attempt(const struct op_entry *op, int *fdp, unsigned int n,
 	}
 	teardown(&c);
 	*fdp = c.fd;
+	/* the initial namespace's memory_used counts dying namespaces too */
+	if (op->run == run_netns)
+		wait_memory_used(s0.memory_used, SETTLE_OP_MS);
 	if (state_get(c.fd, &s2))
 		return fail(t, n, "state: %s", strerror(errno));
 	if (state_cmp(&s0, &s2, why, sizeof(why)))
@@ -957,10 +1165,11 @@ static void report(const struct op_entry *op, const char *where, int ret,
 				      where);
 		return;
 	}
-	ksft_test_result_pass("%s%s: %u fault points: %u failed cleanly (ENOMEM %u, EFAULT %u), %u absorbed by the kernel; %u attempts' frees came later than %d ms\n",
+	ksft_test_result_pass("%s%s: %u fault points: %u failed cleanly (ENOMEM %u, EFAULT %u, other errnos of the kernel's own part %u%s%s), %u absorbed by the kernel; %u attempts' frees came later than %d ms\n",
 			      op->name, where, t->points, t->failed, t->enomem,
-			      t->efault, t->absorbed, t->pending,
-			      SETTLE_POINT_MS);
+			      t->efault, t->other, t->other ? ", last " : "",
+			      t->other ? strerror(t->other_errno) : "",
+			      t->absorbed, t->pending, SETTLE_POINT_MS);
 }
 
 /* Whether BLOOM_FAULTS_BUDGET seconds have passed since the first call. */
@@ -995,6 +1204,97 @@ static bool selected(const char *name)
 	return false;
 }
 
+/* ---- xt_bloom and bloom.ko themselves ---- */
+
+/* What a bloom.ko load leaves when it fails: nothing. */
+static int module_gone(char *why, size_t len)
+{
+	static const char *const left[] = {
+		"/sys/module/bloom", BLOOM_DEV, BLOOM_DEBUGFS,
+		"/sys/kernel/btf/bloom", BLOOM_SYSFS,
+	};
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(left); i++)
+		if (!stat(left[i], &st)) {
+			snprintf(why, len, "%s is left", left[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* A loaded bloom.ko works: a filter made, filled, queried, destroyed. */
+static int module_works(void)
+{
+	struct bloom_batch b;
+	int fd = bt_open(), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = bt_create(fd, "a", BLOOM_TYPE_BLOCKED, 1000, 10000000,
+			BLOOM_CREATE_F_BIND) ||
+	      add_keys(fd, BLOOM_IOC_ADD, 1, 64, &b) ||
+	      keys_present(fd, 1, 64) || bt_destroy(fd, "a");
+	close(fd);
+	return ret ? -1 : 0;
+}
+
+/*
+ * bloom.ko's load (finit_module) with the n-th fault point failing, kfunc
+ * and BTF registration included, until it loads with no fault injected:
+ * a failed load leaves nothing behind (module_gone(); kmemleak's verdict
+ * comes from guest.sh), a load that absorbed a fault works and unloads.
+ * Runs with bloom.ko unloaded; leaves it loaded, as a plain insmod does.
+ */
+static int sweep_load(int modfd, unsigned int max, struct tally *t)
+{
+	unsigned int n;
+	bool injected;
+	char why[128];
+	int ret, err;
+
+	memset(t, 0, sizeof(*t));
+	for (n = nth_fd >= 0 ? 1 : 0; n <= max; n++) {
+		if (n)
+			nth_arm(n);
+		ret = syscall(SYS_finit_module, modfd, "", 0);
+		err = errno;
+		injected = n && nth_injected();
+		if (!injected && ret)
+			return fail(t, n, "load failed with no fault injected: %s",
+				    strerror(err));
+		if (injected)
+			t->points++;
+		if (ret) {
+			t->failed++;
+			if (module_gone(why, sizeof(why)))
+				return fail(t, n, "after %s: %s",
+					    strerror(err), why);
+			/* the module loader's own errnos (ELOOP seen) too */
+			if (err == ENOMEM) {
+				t->enomem++;
+			} else if (err == EFAULT) {
+				t->efault++;
+			} else {
+				t->other++;
+				t->other_errno = err;
+			}
+			continue;
+		}
+		if (module_works())
+			return fail(t, n, "loaded%s but does not work",
+				    injected ? " (fault absorbed)" : "");
+		if (!injected)
+			return 0;
+		t->absorbed++;
+		if (bt_unload_module("bloom"))
+			return fail(t, n, "unload after an absorbed fault: %s",
+				    strerror(errno));
+	}
+	return fail(t, max, "still failing after %u fault points", max);
+}
+
 int main(void)
 {
 	unsigned int max = 3000, nsel = 0, i;
@@ -1002,10 +1302,13 @@ int main(void)
 	/* the operations run again in a new network namespace */
 	static const char *const in_netns[] = {
 		"create counting", "create scalable standard", "restore plain",
-		"add large batch blocked",
+		"add large batch blocked", "insert rule",
 	};
+	static const struct op_entry load_op = { .name = "load bloom.ko" };
+	const char *modpath = getenv("BLOOM_MODFILE") ?: "/run/bloom-vm/bloom.ko";
+	char why[160] = "";
 	struct tally t;
-	int fd, ret, self_ns;
+	int fd, ret, self_ns, xt = -1, modfd;
 
 	if (env)
 		max = strtoul(env, NULL, 10);
@@ -1017,9 +1320,11 @@ int main(void)
 		ksft_exit_fail_msg("open %s: %s (is bloom.ko loaded?)\n",
 				   BLOOM_DEV, strerror(errno));
 	for (i = 0; i < ARRAY_SIZE(ops); i++)
-		nsel += selected(ops[i].name);
+		nsel += selected(ops[i].name) &&
+			!(ops[i].flags & OP_NETNS_ONLY);
 	for (i = 0; i < ARRAY_SIZE(in_netns); i++)
 		nsel += selected(in_netns[i]);
+	nsel += selected(load_op.name);
 	ksft_set_plan(nsel + 2);
 	/* without fault injection: every operation once, then SKIP */
 	if (!nth_open())
@@ -1037,7 +1342,7 @@ int main(void)
 	over_budget();
 
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		if (!selected(ops[i].name))
+		if (!selected(ops[i].name) || ops[i].flags & OP_NETNS_ONLY)
 			continue;
 		if (over_budget()) {
 			ksft_test_result_skip("%s: BLOOM_FAULTS_BUDGET spent\n",
@@ -1049,6 +1354,8 @@ int main(void)
 	}
 
 	/* the same in a network namespace of its own, which then goes away */
+	if (selected("insert rule"))
+		xt = bt_xt_load(why, sizeof(why));
 	self_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (self_ns < 0 || unshare(CLONE_NEWNET))
 		ksft_exit_fail_msg("unshare(CLONE_NEWNET): %s\n", strerror(errno));
@@ -1057,6 +1364,16 @@ int main(void)
 	if (fd < 0)
 		ksft_exit_fail_msg("open in the new namespace: %s\n",
 				   strerror(errno));
+	if (xt >= 0) {
+		ipt_sock = bt_ipt_socket();
+		if (ipt_sock < 0 || bt_ipt_entries(ipt_sock) < 0)
+			snprintf(why, sizeof(why), "no iptables filter table: %s",
+				 strerror(errno));
+		if (ipt_sock >= 0 && *why) {
+			close(ipt_sock);
+			ipt_sock = -1;
+		}
+	}
 	for (i = 0; i < ARRAY_SIZE(in_netns); i++) {
 		unsigned int j;
 
@@ -1070,9 +1387,17 @@ int main(void)
 					      ops[j].name);
 			continue;
 		}
+		if (ops[j].run == run_rule && ipt_sock < 0) {
+			ksft_test_result_skip("%s in a new network namespace: %s\n",
+					      ops[j].name, why);
+			continue;
+		}
 		ret = sweep(&ops[j], &fd, max, &t);
 		report(&ops[j], " in a new network namespace", ret, &t);
 	}
+	if (ipt_sock >= 0)
+		close(ipt_sock);
+	ipt_sock = -1;
 	{
 		/* a filter left in the namespace goes with it */
 		long long live0 = live_allocations() - 1;	/* our fd */
@@ -1083,15 +1408,43 @@ int main(void)
 		ok = ok && !setns(self_ns, CLONE_NEWNET);
 		ok = ok && wait_live_allocations(live0, SETTLE_OP_MS) == live0;
 		ksft_test_result(ok, "a filter left in the namespace is freed with it\n");
-		fd = bt_open();
+	}
+	close(self_ns);
+	if (xt == 1 && bt_unload_module("xt_bloom"))
+		ksft_print_msg("rmmod xt_bloom: %s\n", strerror(errno));
+
+	/* last: bloom.ko itself, unloaded and loaded under faults */
+	if (selected(load_op.name)) {
+		modfd = open(modpath, O_RDONLY | O_CLOEXEC);
+		if (over_budget()) {
+			ksft_test_result_skip("%s: BLOOM_FAULTS_BUDGET spent\n",
+					      load_op.name);
+		} else if (bt_module_loaded("xt_bloom")) {
+			ksft_test_result_skip("%s: xt_bloom.ko holds bloom.ko (loaded before this program)\n",
+					      load_op.name);
+		} else if (modfd < 0) {
+			ksft_test_result_skip("%s: %s: %s (BLOOM_MODFILE)\n",
+					      load_op.name, modpath,
+					      strerror(errno));
+		} else if (bt_unload_module("bloom")) {
+			ksft_test_result_fail("%s: rmmod bloom first: %s\n",
+					      load_op.name, strerror(errno));
+		} else {
+			ret = sweep_load(modfd, max, &t);
+			report(&load_op, "", ret, &t);
+			if (ret && !bt_module_loaded("bloom") &&
+			    syscall(SYS_finit_module, modfd, "", 0))
+				ksft_print_msg("loading bloom.ko again: %s\n",
+					       strerror(errno));
+		}
+		if (modfd >= 0)
+			close(modfd);
 	}
 	if (nth_fd < 0)
 		ksft_test_result_skip("fault injection: this kernel has none (CONFIG_FAULT_INJECTION, FAILSLAB, FAIL_PAGE_ALLOC, FAULT_INJECTION_USERCOPY; make check-debug's kernel has them)\n");
 	else
 		ksft_test_result_pass("fault injection: every fault point of every operation swept\n");
 	fi_restore();
-	close(self_ns);
-	close(fd);
 	free(snap_plain);
 	free(snap_scalable);
 	ksft_finished();

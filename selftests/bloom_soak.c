@@ -12,7 +12,20 @@
  *     over (BLOOM_RESTORE_F_REPLACE) while readers query those keys
  *     through descriptors bound to them;
  *   - a namespace churner: a network namespace with filters in it, made
- *     and dropped again and again (the filters go with it).
+ *     and dropped again and again (the filters go with it);
+ *   - an expiring writer: a filter whose keys live 1 s, in 16 generations
+ *     (a rotation every 67 ms): what it added last, and a batch it added
+ *     between a quarter and half a timeout ago, must test present;
+ *   - a rule churner: in a network namespace of its own, its loopback up,
+ *     an IPv4 filter holding 127.0.0.1 and an iptables rule on it in
+ *     INPUT (xt_bloom, through IPT_SO_SET_REPLACE: bloom_ipt.h), inserted
+ *     and removed again and again while a sender thread sends UDP to
+ *     127.0.0.1 there: every packet the rule checked must hit (INFO's
+ *     packets == packet_hits). Every 8 inserts the namespace is dropped
+ *     with its filter and the rule in it, and a new one made. Needs
+ *     xt_bloom.ko (XT_BLOOM_KO, else ./xt_bloom.ko; loaded if it is not,
+ *     unloaded again) and iptables' filter table; without them it is
+ *     left out and the run says so.
  * A watchdog sees that every thread makes progress. At the end every
  * filter is destroyed and memory_used and live_allocations must come back
  * to where they were. The kernel's own checkers (KASAN, lockdep, kmemleak,
@@ -28,8 +41,13 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+
 #include "kselftest.h"
 #include "bloom_test.h"
+#include "bloom_ipt.h"
 
 #define BATCH		256
 #define NREADERS	2
@@ -59,7 +77,8 @@ static struct writer writers[NTYPES] = {
 
 static atomic_bool stop;
 static _Atomic unsigned long reader_progress[NREADERS], replacer_progress,
-	netns_progress;
+	netns_progress, expire_progress, rule_progress, traffic_progress;
+static _Atomic unsigned long rule_namespaces, rule_packets;
 static _Atomic unsigned long false_negatives, errors;
 static char first_error[256];
 static pthread_mutex_t error_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -330,16 +349,217 @@ static void *netns_thread(void *arg)
 	return NULL;
 }
 
+/* ---- expiring keys ---- */
+
+#define EXPIRE_MS	1000
+#define EXPIRE_GENS	16
+#define EXPIRE_RING	64
+
+static void *expire_thread(void *arg)
+{
+	struct bloom_create c = bt_create_req("soak-expiring",
+					      BLOOM_TYPE_BLOCKED, 100000,
+					      10000000,
+					      BLOOM_CREATE_F_BIND |
+					      BLOOM_CREATE_F_TIMEOUT);
+	/* batches added: first key and the time before the ADD started */
+	struct { __u64 first; double t; } ring[EXPIRE_RING];
+	__u64 next = 3ULL << 40;
+	unsigned int n = 0, i;
+	long long hits;
+	double now;
+	int fd = bt_open();
+
+	(void)arg;
+	c.timeout_ms = EXPIRE_MS;
+	c.generations = EXPIRE_GENS;
+	if (fd < 0 || ioctl(fd, BLOOM_IOC_CREATE, &c)) {
+		report_error("expiring: create: %s", strerror(errno));
+		return NULL;
+	}
+	while (!atomic_load(&stop)) {
+		ring[n % EXPIRE_RING].first = next;
+		ring[n % EXPIRE_RING].t = now_sec();
+		if (keys16(fd, BLOOM_IOC_ADD, next, BATCH) < 0) {
+			report_error("expiring: ADD: %s", strerror(errno));
+			break;
+		}
+		n++;
+		next += BATCH;
+		hits = keys16(fd, BLOOM_IOC_QUERY, next - BATCH, BATCH);
+		if (hits != BATCH) {
+			atomic_fetch_add(&false_negatives, 1);
+			report_error("expiring: %lld of its last %d keys present",
+				     hits, BATCH);
+		}
+		/* the oldest batch in the ring between T/4 and T/2 old */
+		now = now_sec();
+		for (i = n > EXPIRE_RING ? n - EXPIRE_RING : 0; i + 1 < n; i++) {
+			double age = now - ring[i % EXPIRE_RING].t;
+
+			if (age > EXPIRE_MS / 2000.0 || age < EXPIRE_MS / 4000.0)
+				continue;
+			hits = keys16(fd, BLOOM_IOC_QUERY,
+				      ring[i % EXPIRE_RING].first, BATCH);
+			/* the query must have ended within the timeout */
+			if (hits != BATCH && now_sec() - ring[i % EXPIRE_RING].t <
+			    EXPIRE_MS / 1000.0) {
+				atomic_fetch_add(&false_negatives, 1);
+				report_error("expiring: %lld of %d keys present %.0f ms after their add",
+					     hits, BATCH, age * 1000);
+			}
+			break;
+		}
+		atomic_fetch_add(&expire_progress, 1);
+		/* a pace that spans many rotations without filling it */
+		usleep(5000);
+	}
+	bt_destroy(fd, "soak-expiring");
+	close(fd);
+	return NULL;
+}
+
+/* ---- rules under traffic, in namespaces that come and go ---- */
+
+#define RULE_FILTER	"soak-rule"
+#define RULES_PER_NS	8
+
+static pthread_mutex_t traffic_lock = PTHREAD_MUTEX_INITIALIZER;
+static int traffic_fd = -1;	/* a UDP socket of the rule namespace */
+
+/* Sends to 127.0.0.1 through whatever namespace's socket is published. */
+static void *traffic_thread(void *arg)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(9) };
+	int fd, i;
+
+	(void)arg;
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	while (!atomic_load(&stop)) {
+		pthread_mutex_lock(&traffic_lock);
+		fd = traffic_fd >= 0 ? dup(traffic_fd) : -1;
+		pthread_mutex_unlock(&traffic_lock);
+		if (fd < 0) {
+			usleep(10000);
+			continue;
+		}
+		for (i = 0; i < 16; i++)
+			(void)!sendto(fd, "soak", 4, MSG_DONTWAIT,
+				      (struct sockaddr *)&to, sizeof(to));
+		close(fd);
+		atomic_fetch_add(&traffic_progress, 1);
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static int lo_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret;
+
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	ret = ioctl(fd, SIOCGIFFLAGS, &ifr);
+	ifr.ifr_flags |= IFF_UP;
+	ret = ret ?: ioctl(fd, SIOCSIFFLAGS, &ifr);
+	close(fd);
+	return ret;
+}
+
+/*
+ * One namespace: the filter, then RULES_PER_NS times the rule in and out
+ * under traffic, the last one left in; the namespace goes when this
+ * thread leaves it and the socket is closed.
+ */
+static int rule_namespace(int self)
+{
+	static const __u8 lo[4] = { 127, 0, 0, 1 };
+	struct bloom_info info;
+	int fd = -1, sock = -1, udp = -1, i, ret = -1;
+
+	if (unshare(CLONE_NEWNET)) {
+		report_error("rules: unshare: %s", strerror(errno));
+		return -1;
+	}
+	fd = bt_open();
+	sock = bt_ipt_socket();
+	udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || sock < 0 || udp < 0 || lo_up() ||
+	    bt_create(fd, RULE_FILTER, BLOOM_TYPE_BLOCKED, 1000, 10000000,
+		      BLOOM_CREATE_F_BIND) ||
+	    bt_one(fd, BLOOM_IOC_ADD, lo, sizeof(lo)) < 0) {
+		report_error("rules: setup: %s", strerror(errno));
+		goto out;
+	}
+	pthread_mutex_lock(&traffic_lock);
+	traffic_fd = udp;
+	pthread_mutex_unlock(&traffic_lock);
+	for (i = 0; i < RULES_PER_NS && !atomic_load(&stop); i++) {
+		if (bt_ipt_set(sock, RULE_FILTER)) {
+			report_error("rules: insert: %s", strerror(errno));
+			goto out;
+		}
+		usleep(20000);	/* packets go by meanwhile */
+		if (i + 1 < RULES_PER_NS && bt_ipt_set(sock, NULL)) {
+			report_error("rules: remove: %s", strerror(errno));
+			goto out;
+		}
+		atomic_fetch_add(&rule_progress, 1);
+	}
+	if (bt_info(fd, NULL, &info)) {
+		report_error("rules: info: %s", strerror(errno));
+		goto out;
+	}
+	if (info.packets != info.packet_hits) {
+		atomic_fetch_add(&false_negatives, 1);
+		report_error("rules: %llu of %llu packets from 127.0.0.1 matched",
+			     (unsigned long long)info.packet_hits,
+			     (unsigned long long)info.packets);
+	}
+	atomic_fetch_add(&rule_packets, info.packets);
+	ret = 0;
+out:
+	pthread_mutex_lock(&traffic_lock);
+	traffic_fd = -1;
+	pthread_mutex_unlock(&traffic_lock);
+	if (setns(self, CLONE_NEWNET)) {
+		report_error("rules: setns: %s", strerror(errno));
+		ret = -1;
+	}
+	/* the filter and the rule on it go with the namespace */
+	close(udp);
+	close(sock);
+	close(fd);
+	atomic_fetch_add(&rule_namespaces, 1);
+	return ret;
+}
+
+static void *rule_thread(void *arg)
+{
+	int self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+
+	(void)arg;
+	while (!atomic_load(&stop) && self >= 0 && !rule_namespace(self))
+		;
+	close(self);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("BLOOM_SOAK_SECONDS");
 	unsigned int seconds = argc > 1 ? atoi(argv[1]) : env ? atoi(env) : 5;
-	unsigned long last[NTYPES + NREADERS + 2], now_p[NTYPES + NREADERS + 2];
-	pthread_t wt[NTYPES], rt[NREADERS], rp, nt;
+	unsigned long last[NTYPES + NREADERS + 5], now_p[NTYPES + NREADERS + 5];
+	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, rlt, tt;
 	long long mem0, live0, mem, live;
-	unsigned int t, stalled_s[NTYPES + NREADERS + 2] = { 0 };
+	unsigned int t, stalled_s[NTYPES + NREADERS + 5] = { 0 };
 	bool hung = false;
-	int i, k, fd;
+	char why[160] = "";
+	int i, k, fd, xt;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
@@ -348,6 +568,20 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		ksft_exit_fail_msg("open %s: %s\n", BLOOM_DEV, strerror(errno));
 	bt_destroy_all();
+	xt = bt_xt_load(why, sizeof(why));
+	if (xt >= 0) {
+		int sock = bt_ipt_socket();
+
+		if (sock < 0 || bt_ipt_entries(sock) < 0) {
+			snprintf(why, sizeof(why), "no iptables filter table: %s",
+				 strerror(errno));
+			xt = -1;
+		}
+		if (sock >= 0)
+			close(sock);
+	}
+	if (xt < 0)
+		ksft_print_msg("rules under traffic left out: %s\n", why);
 	mem0 = wait_memory_used(0, BT_FREE_WAIT_MS);
 	live0 = wait_live_allocations(1, BT_FREE_WAIT_MS);
 	for (i = 0; i < NTYPES; i++) {
@@ -363,6 +597,11 @@ int main(int argc, char **argv)
 		pthread_create(&rt[i], NULL, reader_thread, (void *)(long)i);
 	pthread_create(&rp, NULL, replacer_thread, NULL);
 	pthread_create(&nt, NULL, netns_thread, NULL);
+	pthread_create(&et, NULL, expire_thread, NULL);
+	if (xt >= 0) {
+		pthread_create(&rlt, NULL, rule_thread, NULL);
+		pthread_create(&tt, NULL, traffic_thread, NULL);
+	}
 
 	memset(last, 0, sizeof(last));
 	for (t = 0; t < seconds && !atomic_load(&errors); t++) {
@@ -373,6 +612,11 @@ int main(int argc, char **argv)
 			now_p[k++] = atomic_load(&reader_progress[i]);
 		now_p[k++] = atomic_load(&replacer_progress);
 		now_p[k++] = atomic_load(&netns_progress);
+		now_p[k++] = atomic_load(&expire_progress);
+		if (xt >= 0) {
+			now_p[k++] = atomic_load(&rule_progress);
+			now_p[k++] = atomic_load(&traffic_progress);
+		}
 		for (i = 0; i < k; i++) {
 			stalled_s[i] = now_p[i] == last[i] ? stalled_s[i] + 1 : 0;
 			if (stalled_s[i] >= STALL_S && !hung) {
@@ -390,13 +634,27 @@ int main(int argc, char **argv)
 		pthread_join(rt[i], NULL);
 	pthread_join(rp, NULL);
 	pthread_join(nt, NULL);
+	pthread_join(et, NULL);
+	if (xt >= 0) {
+		pthread_join(rlt, NULL);
+		pthread_join(tt, NULL);
+	}
 
 	ksft_print_msg("%u s: adds+queries per writer:", t);
 	for (i = 0; i < NTYPES; i++)
 		printf(" %s %lu", writers[i].name,
 		       atomic_load(&writers[i].progress));
-	printf("; swaps+restores %lu, namespaces %lu\n",
-	       atomic_load(&replacer_progress), atomic_load(&netns_progress));
+	printf("; swaps+restores %lu, namespaces %lu; expiring adds %lu (timeout %d ms, %d generations: a rotation every %d ms)",
+	       atomic_load(&replacer_progress), atomic_load(&netns_progress),
+	       atomic_load(&expire_progress), EXPIRE_MS, EXPIRE_GENS,
+	       EXPIRE_MS / (EXPIRE_GENS - 1));
+	if (xt >= 0)
+		printf("; rules inserted %lu in %lu namespaces, %lu packets checked, %lu send rounds",
+		       atomic_load(&rule_progress),
+		       atomic_load(&rule_namespaces),
+		       atomic_load(&rule_packets),
+		       atomic_load(&traffic_progress));
+	printf("\n");
 	ksft_test_result(!atomic_load(&false_negatives),
 			 "no key known present ever tested absent (%lu misses)\n",
 			 atomic_load(&false_negatives));
@@ -416,5 +674,7 @@ int main(int argc, char **argv)
 	ksft_test_result(live == live0,
 			 "live_allocations back to %lld (%lld)\n", live0, live);
 	close(fd);
+	if (xt == 1 && bt_unload_module("xt_bloom"))
+		ksft_print_msg("rmmod xt_bloom: %s\n", strerror(errno));
 	ksft_finished();
 }

@@ -48,6 +48,12 @@ export BLOOM_UNLOAD_SETTLE=${BLOOM_UNLOAD_SETTLE:-5}
 # bloom_faults: sweeps started within 40 minutes (the rest SKIP), so that
 # the run stays inside make check-debug's DEBUG_TIMEOUT
 export BLOOM_FAULTS_BUDGET=${BLOOM_FAULTS_BUDGET:-2400}
+# xt_bloom.ko built for this kernel (make check-debug builds it beside
+# bloom.ko in $BUILD/debug-module): the tests' default, the tree's
+# xt_bloom.ko, is built for Debian's kernel and this one refuses it.
+if [ -z "${XT_BLOOM_KO:-}" ] && [ -e "${BUILD:-}/debug-module/xt_bloom.ko" ]; then
+	export XT_BLOOM_KO=$BUILD/debug-module/xt_bloom.ko
+fi
 failed=0
 num=0
 
