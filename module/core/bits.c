@@ -88,6 +88,34 @@ static inline u32 bloom_std_add(struct bloom_core *f, u64 h)
 	return added;
 }
 
+/*
+ * Filters of up to BLOOM_STD_ALL_BITS bits (2 MiB, a million keys at
+ * p = 0.01) are taken to sit in the CPU's cache. There a query tests all k
+ * bits, one load, shift and AND each, without a branch: stopping at the
+ * first clear bit costs a mispredicted branch on most absent keys.
+ * Measured one key at a time, k = 7, in cache, min of 9-15 rounds: 6.9 ns
+ * present and absent against 5.9 present and 12.5 absent with the early
+ * exit (200,000 keys), 8.1 against 7.2 and 14.3 (a million). In a 4.8 MB
+ * filter the early exit won (18.7 and 23.7 against 29.8 and 31.8): each
+ * bit it does not test is a line it does not wait for.
+ */
+#define BLOOM_STD_ALL_BITS	(1ULL << 24)
+
+static inline bool bloom_std_test_all(const struct bloom_core *f, u64 h)
+{
+	u64 m = f->geo.bits, p;
+	struct bloom_std_iter it;
+	unsigned long ok = 1;
+	u32 i;
+
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++) {
+		p = bloom_std_next(&it, m);
+		ok &= READ_ONCE(f->words[BIT_WORD(p)]) >> (p % BITS_PER_LONG);
+	}
+	return ok & 1;
+}
+
 static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 {
 	u64 m = f->geo.bits;
@@ -96,6 +124,8 @@ static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 
 	if (unlikely(m < BLOOM_DISTINCT_BITS))
 		return bloom_std_query_small(f, h);
+	if (m <= BLOOM_STD_ALL_BITS)
+		return bloom_std_test_all(f, h);
 	bloom_std_start(&it, h);
 	for (i = 0; i < f->geo.hashes; i++)
 		if (!bloom_test(f->words, bloom_std_next(&it, m)))
@@ -166,6 +196,15 @@ static u32 bloom_std_query_batch(const struct bloom_core *f,
 	u32 i, hits = 0;
 	bool r;
 
+	/* in cache: nothing to prefetch, every bit tested */
+	if (f->geo.bits <= BLOOM_STD_ALL_BITS) {
+		for (i = 0; i < n; i++) {
+			r = bloom_std_query(f, hashes[i]);
+			hits += r;
+			bloom_result(results, i, r);
+		}
+		return hits;
+	}
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_std_prefetch_first(f,
