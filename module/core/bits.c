@@ -99,7 +99,7 @@ static inline u32 bloom_std_add(struct bloom_core *f, u64 h)
  * filter the early exit won (18.7 and 23.7 against 29.8 and 31.8): each
  * bit it does not test is a line it does not wait for.
  */
-#define BLOOM_STD_ALL_BITS	(1ULL << 24)
+#define BLOOM_STD_ALL_BITS	16777216ULL	/* 2 MiB */
 
 static inline bool bloom_std_test_all(const struct bloom_core *f, u64 h)
 {
