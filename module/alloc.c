@@ -35,12 +35,18 @@ void *bloom_kzalloc(size_t size, gfp_t gfp)
  * directly. __GFP_NOWARN: a request the machine cannot satisfy is the
  * caller's problem (-ENOMEM), not a reason to fill the log.
  */
-void *bloom_kvzalloc(size_t size, gfp_t gfp)
+void *bloom_kvmalloc(size_t size, gfp_t gfp)
 {
-	gfp |= __GFP_ZERO | __GFP_NOWARN;
+	gfp |= __GFP_NOWARN;
 	if (size > INT_MAX)
 		return bloom_count(__vmalloc(size, gfp));
 	return bloom_count(kvmalloc(size, gfp));
+}
+
+/* bloom_kvmalloc(), zeroed. */
+void *bloom_kvzalloc(size_t size, gfp_t gfp)
+{
+	return bloom_kvmalloc(size, gfp | __GFP_ZERO);
 }
 
 void __percpu *bloom_alloc_percpu(size_t size, size_t align, gfp_t gfp)

@@ -2,6 +2,13 @@
 /*
  * ADD, QUERY and DELETE batches.
  *
+ * A QUERY changes nothing, so it runs a chunk at a time when it can: its
+ * keys copied in, then read, hashed with the key of the store published
+ * now and looked up in one read section (bloom_query_chunk()). A few keys
+ * (a daemon asking about one address) use the stack only; keys of one size
+ * use one buffer of a chunk's keys and hashes. Other QUERY batches, and
+ * every ADD and DELETE, run as follows.
+ *
  * A batch runs in two passes. The first copies the keys in, a chunk at a
  * time, checks every length and hashes every key; the second applies the
  * hashes to the filter. Any error of the first pass (a bad length, a bad
@@ -23,6 +30,7 @@
  * chunks fails the batch with ESTALE, a replace with another hash key
  * makes the rest of the batch be hashed again with the new key from the
  * user's keys.
+ *
  *
  * Addresses and netblocks (BLOOM_BATCH_F_NET, or a filter of kind ipv4 or
  * ipv6): pass one also reads every key as one (module/core/netblock.h) and
@@ -54,7 +62,7 @@
 #include "batch.h"
 #include "filter.h"
 
-#define BLOOM_CHUNK_BYTES	(64 * 1024)	/* holds 16 keys of the longest size */
+#define BLOOM_CHUNK_BYTES	(16 * 1024)	/* holds 4 keys of the longest size */
 #define BLOOM_LENS_CHUNK	64
 /* Keys per RCU read section; a multiple of 8, one results byte per 8 keys. */
 #define BLOOM_APPLY_CHUNK	1024
@@ -139,11 +147,13 @@ static int bloom_keys_fill(struct bloom_keys *k, u32 len)
 }
 
 /*
- * Key @i read as an address or netblock: -EINVAL when it is none or of
+ * Key @i read as an address or netblock, kept in slot @slot of @net's
+ * keys or lengths: -EINVAL when it is none or of
  * the batch's other family, -EPROTOTYPE when the filter's kind (not the
  * caller) asked for addresses or the family is not the kind's.
  */
-static int bloom_net_one(struct bloom_net *net, const u8 *key, u32 len, u32 i)
+static int bloom_net_one(struct bloom_net *net, const u8 *key, u32 len, u32 i,
+			 u32 slot)
 {
 	struct bloom_nb_key nk;
 
@@ -156,9 +166,27 @@ static int bloom_net_one(struct bloom_net *net, const u8 *key, u32 len, u32 i)
 	else if (nk.family != net->family)
 		return -EINVAL;
 	if (net->query)
-		net->keys[i] = nk;
+		net->keys[slot] = nk;
 	else
-		net->plens[i] = nk.plen;
+		net->plens[slot] = nk.plen;
+	return 0;
+}
+
+/* Key @i, of @len bytes at @key, read (netblocks) and hashed into @hash. */
+static int bloom_key_one(struct bloom_keys *k, const u8 *key, u32 len, u32 i,
+			 u64 *hash)
+{
+	int ret;
+
+	if (k->net->on) {
+		ret = bloom_net_one(k->net, key, len, i, i);
+		if (ret)
+			return ret;
+	}
+	if (!k->hasher)
+		*hash = len;	/* hashed later: bloom_batch_query_small() */
+	else
+		*hash = k->net->query ? 0 : bloom_core_hash(k->hasher, key, len);
 	return 0;
 }
 
@@ -171,15 +199,71 @@ static int bloom_hash_one(struct bloom_keys *k, u32 len, u32 i, u64 *hash)
 	ret = bloom_keys_fill(k, len);
 	if (ret)
 		return ret;
-	if (k->net->on) {
-		ret = bloom_net_one(k->net, k->buf + k->pos, len, i);
-		if (ret)
-			return ret;
-	}
-	*hash = k->net->query ? 0 :
-		bloom_core_hash(k->hasher, k->buf + k->pos, len);
+	ret = bloom_key_one(k, k->buf + k->pos, len, i, hash);
 	k->pos += len;
+	return ret;
+}
+
+/*
+ * bloom_batch_read() of keys of one size (bloom_batch_check() checked it
+ * and keys_len): as many whole keys a copy as @k's buffer holds.
+ */
+static int bloom_batch_read_fixed(struct bloom_keys *k,
+				  const struct bloom_batch *b, u64 *hashes)
+{
+	u32 size = b->key_size, per = k->size / size;
+	u32 i, j, n;
+	int ret;
+
+	for (i = 0; i < b->nkeys; i += n) {
+		n = min(b->nkeys - i, per);
+		if (copy_from_user(k->buf, k->ukeys + (u64)i * size, n * size))
+			return -EFAULT;
+		for (j = 0; j < n; j++) {
+			ret = bloom_key_one(k, k->buf + j * size, size, i + j,
+					    &hashes[i + j]);
+			if (ret)
+				return ret;
+		}
+		if (b->nkeys > per)
+			cond_resched();
+	}
 	return 0;
+}
+
+/*
+ * Copies and checks every key of @b into @k's buffer, chunk by chunk, and
+ * hashes each into @hashes with @k's hasher (or, without one, stores each
+ * key's length there: the keys then all fit in the buffer, in order).
+ */
+static int bloom_batch_read(struct bloom_keys *k, const struct bloom_batch *b,
+			    u64 *hashes)
+{
+	u32 lens[BLOOM_LENS_CHUNK] __uninitialized;	/* copied in first */
+	u32 i, j, n;
+	int ret = 0;
+
+	k->ukeys = u64_to_user_ptr(b->keys);
+	k->ulens = u64_to_user_ptr(b->lens);
+	k->keys_len = b->keys_len;
+	if (b->key_size)
+		return bloom_batch_read_fixed(k, b, hashes);
+	for (i = 0; i < b->nkeys && !ret; i += n) {
+		n = min_t(u32, b->nkeys - i, BLOOM_LENS_CHUNK);
+		if (!b->key_size &&
+		    copy_from_user(lens, k->ulens + i, n * sizeof(*lens)))
+			return -EFAULT;
+		for (j = 0; j < n && !ret; j++)
+			ret = bloom_hash_one(k, b->key_size ?: lens[j], i + j,
+					     &hashes[i + j]);
+		/* A full batch is 4 MiB of hashing: let others run. */
+		if (b->nkeys > BLOOM_LENS_CHUNK)
+			cond_resched();
+	}
+	/* Every byte of keys_len must belong to a key. */
+	if (!ret && (k->copied != k->keys_len || k->pos != k->have))
+		ret = -EINVAL;
+	return ret;
 }
 
 /*
@@ -190,44 +274,21 @@ static int bloom_batch_hash(const struct bloom_core *hasher,
 			    struct bloom_net *net,
 			    const struct bloom_batch *b, u64 *hashes)
 {
-	struct bloom_keys k = {
-		.hasher = hasher,
-		.net = net,
-		.ukeys = u64_to_user_ptr(b->keys),
-		.ulens = u64_to_user_ptr(b->lens),
-		.keys_len = b->keys_len,
-	};
-	u8 small[BLOOM_SMALL_BYTES];
-	u32 lens[BLOOM_LENS_CHUNK];
-	u32 i, j, n;
-	int ret = 0;
+	struct bloom_keys k = { .hasher = hasher, .net = net };
+	u8 small[BLOOM_SMALL_BYTES] __uninitialized;	/* copied in first */
+	int ret;
 
 	if (b->keys_len <= sizeof(small)) {
 		k.buf = small;
 		k.size = sizeof(small);
 	} else {
 		k.size = min_t(u64, BLOOM_CHUNK_BYTES, b->keys_len);
-		k.buf = bloom_kvzalloc(k.size, GFP_KERNEL);
+		/* not zeroed: only what was copied in is read */
+		k.buf = bloom_kvmalloc(k.size, GFP_KERNEL);
 		if (!k.buf)
 			return -ENOMEM;
 	}
-
-	for (i = 0; i < b->nkeys && !ret; i += n) {
-		n = min_t(u32, b->nkeys - i, BLOOM_LENS_CHUNK);
-		if (!b->key_size &&
-		    copy_from_user(lens, k.ulens + i, n * sizeof(*lens))) {
-			ret = -EFAULT;
-			break;
-		}
-		for (j = 0; j < n && !ret; j++)
-			ret = bloom_hash_one(&k, b->key_size ?: lens[j], i + j,
-					     &hashes[i + j]);
-		/* A full batch is 4 MiB of hashing: let others run. */
-		cond_resched();
-	}
-	/* Every byte of keys_len must belong to a key. */
-	if (!ret && (k.copied != k.keys_len || k.pos != k.have))
-		ret = -EINVAL;
+	ret = bloom_batch_read(&k, b, hashes);
 	if (k.buf != small)
 		bloom_kvfree(k.buf);
 	return ret;
@@ -321,11 +382,10 @@ static void bloom_net_account(struct bloom_apply *a, struct bloom_store *s,
 	}
 }
 
-/* QUERY of addresses: @n keys from @from, results from bit 0 of @results. */
-static u32 bloom_net_query(struct bloom_apply *a, struct bloom_store *s,
-			   u32 from, u32 n, u8 *results)
+/* QUERY of @n addresses, results from bit 0 of @results. */
+static u32 bloom_net_query(const struct bloom_nb_key *k, struct bloom_store *s,
+			   u32 n, u8 *results)
 {
-	const struct bloom_nb_key *k = a->net.keys + from;
 	u32 i, hits = 0;
 	bool hit;
 
@@ -449,7 +509,8 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 			return -ESTALE;
 		}
 		if (a->net.query) {
-			hits = bloom_net_query(a, s, a->done, len, results);
+			hits = bloom_net_query(a->net.keys + a->done, s, len,
+					       results);
 		} else if (!bloom_same_key(&s->core.key, &a->hasher.key)) {
 			key = s->core.key;
 			rcu_read_unlock();
@@ -512,27 +573,52 @@ static bool bloom_batch_key(struct bloom_filter *f, bloom_hash_key_t *key,
 	return s;
 }
 
+/* The key kind of @f's store now: -ESTALE once @f was destroyed. */
+static int bloom_batch_kind(struct bloom_filter *f, u32 *kind)
+{
+	struct bloom_store *s;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s)
+		*kind = READ_ONCE(s->nb.kind);
+	rcu_read_unlock();
+	return s ? 0 : -ESTALE;
+}
+
 /*
  * Whether the batch is of addresses and netblocks (asked, or implied by
- * the kind), and room for what pass one keeps of them: 0, -EPROTOTYPE (a
- * filter of strings), -ENOMEM.
+ * the kind of the filter, in @net->kind): 0 or -EPROTOTYPE (a filter of
+ * strings).
+ */
+static int bloom_net_mode(struct bloom_net *net, const struct bloom_batch *b,
+			  enum bloom_batch_op op)
+{
+	if (b->flags & BLOOM_BATCH_F_NET && net->kind == BLOOM_KEYS_STRINGS)
+		return -EPROTOTYPE;
+	net->implied = !(b->flags & BLOOM_BATCH_F_NET) &&
+		       (net->kind == BLOOM_KEYS_IPV4 ||
+			net->kind == BLOOM_KEYS_IPV6);
+	net->on = net->implied || b->flags & BLOOM_BATCH_F_NET;
+	if (net->kind == BLOOM_KEYS_STRINGS)
+		net->kind = 0;
+	net->query = net->on && op == BLOOM_BATCH_QUERY;
+	return 0;
+}
+
+/*
+ * bloom_net_mode(), and room for what pass one keeps of the keys: 0,
+ * -EPROTOTYPE, -ENOMEM.
  */
 static int bloom_net_setup(struct bloom_apply *a)
 {
 	struct bloom_net *net = &a->net;
 	u32 n = a->b->nkeys;
+	int ret;
 
-	if (a->b->flags & BLOOM_BATCH_F_NET && net->kind == BLOOM_KEYS_STRINGS)
-		return -EPROTOTYPE;
-	net->implied = !(a->b->flags & BLOOM_BATCH_F_NET) &&
-		       (net->kind == BLOOM_KEYS_IPV4 ||
-			net->kind == BLOOM_KEYS_IPV6);
-	net->on = net->implied || a->b->flags & BLOOM_BATCH_F_NET;
-	if (net->kind == BLOOM_KEYS_STRINGS)
-		net->kind = 0;
-	if (!net->on)
-		return 0;
-	net->query = a->op == BLOOM_BATCH_QUERY;
+	ret = bloom_net_mode(net, a->b, a->op);
+	if (ret || !net->on)
+		return ret;
 	if (net->query)
 		net->keys = bloom_kvzalloc(array_size(n, sizeof(*net->keys)),
 					   GFP_KERNEL);
@@ -548,7 +634,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	void __user *upinned = u64_to_user_ptr(b->pinned);
 	size_t result_bytes = DIV_ROUND_UP(b->nkeys, 8);
 	/* The hashes, then the two bitmaps (at most 8 bytes each here). */
-	u64 small[BLOOM_SMALL_KEYS + 2];
+	u64 small[BLOOM_SMALL_KEYS + 2] __uninitialized;
 	struct bloom_apply a = { .f = f, .b = b, .op = op };
 	int ret;
 
@@ -564,10 +650,14 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	if (ret)
 		goto out_key;
 
-	/* One allocation: the hashes, then the two bitmaps. */
+	/*
+	 * One allocation: the hashes, then the two bitmaps. Only the bitmaps
+	 * are zeroed: pass one writes every hash, and zeroing 8 bytes a key
+	 * costs more than a query of it.
+	 */
 	a.hashes = small;
 	if (b->nkeys > BLOOM_SMALL_KEYS) {
-		a.hashes = bloom_kvzalloc(array_size(b->nkeys,
+		a.hashes = bloom_kvmalloc(array_size(b->nkeys,
 						     sizeof(*a.hashes)) +
 					  2 * result_bytes, GFP_KERNEL);
 		if (!a.hashes) {
@@ -575,6 +665,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 			goto out_key;
 		}
 	}
+	memset(a.hashes + b->nkeys, 0, 2 * result_bytes);
 	/* a DELETE of netblocks counts what its results say it removed */
 	if (b->results || (a.net.on && op == BLOOM_BATCH_DELETE))
 		a.results = (u8 *)(a.hashes + b->nkeys);
@@ -625,8 +716,183 @@ out_key:
 	return ret;
 }
 
+/*
+ * Queries @n keys (their lengths in @hashes, their bytes one after the
+ * other in @buf), the first of them key @from of the batch: under one read
+ * section, read as addresses if @net is on, hashed with the key of the
+ * store published now, looked up. With @decide, whether @net is on is
+ * decided first, from the store's kind. Their results go to @results from
+ * bit 0 (NULL: none wanted); @hits grows by theirs.
+ */
+static int bloom_query_chunk(struct bloom_filter *f, const struct bloom_batch *b,
+			     struct bloom_net *net, bool decide, const u8 *buf,
+			     u64 *hashes, u32 from, u32 n, u8 *results,
+			     u32 *hits)
+{
+	struct bloom_store *s;
+	u32 i, len, off = 0;
+	int ret = 0;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (!s) {
+		ret = -ESTALE;
+		goto unlock;
+	}
+	if (decide) {
+		net->kind = READ_ONCE(s->nb.kind);
+		ret = bloom_net_mode(net, b, BLOOM_BATCH_QUERY);
+	}
+	for (i = 0; i < n && !ret; i++, off += len) {
+		len = hashes[i];
+		if (net->on)
+			ret = bloom_net_one(net, buf + off, len, from + i, i);
+		else
+			hashes[i] = bloom_core_hash(&s->core, buf + off, len);
+	}
+	if (ret)
+		goto unlock;
+	if (net->on)
+		*hits += bloom_net_query(net->keys, s, n, results);
+	else
+		*hits += bloom_core_query_batch(&s->core, hashes, n, results);
+unlock:
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * The answers are out: count them. Without a bitmap to copy out they are
+ * as soon as the last chunk ran; a bitmap that cannot be written fails the
+ * call uncounted.
+ */
+static int bloom_query_done(struct bloom_filter *f, struct bloom_batch *b,
+			    const u8 *results, u32 hits)
+{
+	if (b->results && copy_to_user(u64_to_user_ptr(b->results), results,
+				       DIV_ROUND_UP(b->nkeys, 8)))
+		return -EFAULT;
+	b->out_done = b->nkeys;
+	b->out_hits = hits;
+	bloom_batch_count_queries(f, b->nkeys, hits);
+	return 0;
+}
+
+/*
+ * A QUERY of at most BLOOM_SMALL_KEYS keys in BLOOM_SMALL_BYTES (a daemon
+ * asking about one address): everything on the stack, one read section.
+ */
+static int bloom_batch_query_small(struct bloom_filter *f,
+				   struct bloom_batch *b)
+{
+	/*
+	 * Each written before it is read: not zeroed first, which
+	 * CONFIG_INIT_STACK_ALL_ZERO would do at every call.
+	 */
+	struct bloom_nb_key nb_keys[BLOOM_SMALL_KEYS] __uninitialized;
+	u64 hashes[BLOOM_SMALL_KEYS] __uninitialized;
+	u8 buf[BLOOM_SMALL_BYTES] __uninitialized;
+	u8 results[BLOOM_SMALL_KEYS / 8] = { 0 };
+	struct bloom_net net = { .keys = nb_keys };
+	struct bloom_keys k = { .net = &net, .buf = buf, .size = sizeof(buf) };
+	u32 hits = 0;
+	int ret;
+
+	/* the keys' lengths in @hashes, the keys in @buf (@net is off) */
+	ret = bloom_batch_read(&k, b, hashes);
+	if (!ret)
+		ret = bloom_query_chunk(f, b, &net, true, buf, hashes, 0,
+					b->nkeys, b->results ? results : NULL,
+					&hits);
+	return ret ?: bloom_query_done(f, b, results, hits);
+}
+
+/*
+ * Keys of one size per chunk of a larger QUERY: a multiple of 8 (a
+ * results byte per 8 keys), at most BLOOM_APPLY_CHUNK in BLOOM_CHUNK_BYTES;
+ * 0 for keys too long for 8 a chunk.
+ */
+static u32 bloom_query_chunk_keys(const struct bloom_batch *b)
+{
+	return min_t(u32, BLOOM_APPLY_CHUNK,
+		     BLOOM_CHUNK_BYTES / b->key_size) & ~7U;
+}
+
+/*
+ * A larger QUERY of keys of one size, a chunk at a time: copied in, then
+ * queried as bloom_batch_query_small() does. A QUERY changes nothing, so
+ * it needs no first pass over the whole batch (the ADD and DELETE paths
+ * check every key before the filter changes); an error in a later chunk
+ * fails the call as it would have before any lookup. The memory is a
+ * chunk's, not 8 bytes a key of the whole batch.
+ */
+static int bloom_batch_query_chunks(struct bloom_filter *f,
+				    struct bloom_batch *b)
+{
+	u32 size = b->key_size, chunk = bloom_query_chunk_keys(b);
+	const u8 __user *ukeys = u64_to_user_ptr(b->keys);
+	u32 i, j, n, hits = 0, nkeys = b->nkeys;
+	size_t nb_bytes, result_bytes = DIV_ROUND_UP(nkeys, 8);
+	struct bloom_net net = { };
+	u8 *buf, *results;
+	u64 *hashes;
+	int ret;
+
+	/*
+	 * Whether the keys are addresses is decided once, from the kind the
+	 * filter has now, as bloom_batch_run() does: a filter that gains
+	 * its kind with a first add meanwhile is queried for these keys as
+	 * they are, which for an address is its /32 or /128.
+	 */
+	ret = bloom_batch_kind(f, &net.kind);
+	if (!ret)
+		ret = bloom_net_mode(&net, b, BLOOM_BATCH_QUERY);
+	if (ret)
+		return ret;
+	nb_bytes = net.on ? array_size(chunk, sizeof(*net.keys)) : 0;
+	hashes = bloom_kvmalloc(array_size(chunk, sizeof(*hashes) + size) +
+				nb_bytes + result_bytes, GFP_KERNEL);
+	if (!hashes)
+		return -ENOMEM;
+	buf = (u8 *)(hashes + chunk);
+	results = buf + chunk * size;
+	memset(results, 0, result_bytes);
+	if (net.on)
+		net.keys = (struct bloom_nb_key *)(results + result_bytes);
+	for (i = 0; i < nkeys; i += n) {
+		n = min(nkeys - i, chunk);
+		ret = -EFAULT;
+		if (copy_from_user(buf, ukeys + (u64)i * size, n * size))
+			break;
+		for (j = 0; j < n; j++)
+			hashes[j] = size;
+		ret = bloom_query_chunk(f, b, &net, false, buf, hashes, i, n,
+					b->results ? results + i / 8 : NULL,
+					&hits);
+		if (ret)
+			break;
+		cond_resched();
+	}
+	if (!ret)
+		ret = bloom_query_done(f, b, results, hits);
+	bloom_kvfree(hashes);
+	return ret;
+}
+
 int bloom_batch_query(struct bloom_filter *f, struct bloom_batch *b)
 {
+	int ret;
+
+	b->out_done = 0;
+	b->out_hits = 0;
+	b->out_pinned = 0;
+	ret = bloom_batch_check(b, BLOOM_BATCH_QUERY);
+	if (ret || !b->nkeys)
+		return ret;
+	if (b->nkeys <= BLOOM_SMALL_KEYS && b->keys_len <= BLOOM_SMALL_BYTES)
+		return bloom_batch_query_small(f, b);
+	if (b->key_size && bloom_query_chunk_keys(b))
+		return bloom_batch_query_chunks(f, b);
 	return bloom_batch_run(f, b, BLOOM_BATCH_QUERY);
 }
 

@@ -71,6 +71,8 @@ union bloom_ioctl_arg {
  * @ubuf: the caller's struct
  * @user_size: its size, as the caller gave it
  * @size: the size of the struct this module knows
+ * @reply_from: where the reply starts in it: the fields before are input
+ *	only (a batch's), and copying them back would only cost time
  * @arg: the struct, copied in
  */
 struct bloom_ucmd {
@@ -78,14 +80,21 @@ struct bloom_ucmd {
 	void __user *ubuf;
 	u32 user_size;
 	u32 size;
+	u32 reply_from;
 	union bloom_ioctl_arg arg;
 };
 
-/* The reply: @ucmd->arg back to the caller, as much of it as both know. */
+/*
+ * The reply: @ucmd->arg back to the caller from @ucmd->reply_from, as much
+ * of it as both know (user_size is at least the version-1 size, which
+ * holds every output field of version 1).
+ */
 static int bloom_ucmd_respond(struct bloom_ucmd *ucmd)
 {
-	if (copy_to_user(ucmd->ubuf, &ucmd->arg,
-			 min(ucmd->user_size, ucmd->size)))
+	u32 from = ucmd->reply_from;
+
+	if (copy_to_user(ucmd->ubuf + from, (u8 *)&ucmd->arg + from,
+			 min(ucmd->user_size, ucmd->size) - from))
 		return -EFAULT;
 	return 0;
 }
@@ -343,6 +352,9 @@ static int bloom_ioc_list(struct bloom_ucmd *ucmd)
 	return bloom_ucmd_result(ucmd, ret);
 }
 
+/* A batch's reply: its out_* fields. */
+#define BLOOM_BATCH_REPLY_FROM	offsetof(struct bloom_batch, out_done)
+
 /*
  * ADD and DELETE reply with how far they got also when they failed after
  * changing the filter (out_done not 0): the results bitmap faulted, or a
@@ -356,6 +368,7 @@ static int bloom_ioc_add(struct bloom_ucmd *ucmd)
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	ucmd->reply_from = BLOOM_BATCH_REPLY_FROM;
 	ret = bloom_batch_add(f, b);
 	if (ret && b->out_done)
 		return bloom_ucmd_respond(ucmd) ?: ret;
@@ -370,6 +383,7 @@ static int bloom_ioc_delete(struct bloom_ucmd *ucmd)
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	ucmd->reply_from = BLOOM_BATCH_REPLY_FROM;
 	ret = bloom_batch_delete(f, b);
 	if (ret && b->out_done)
 		return bloom_ucmd_respond(ucmd) ?: ret;
@@ -382,6 +396,7 @@ static int bloom_ioc_query(struct bloom_ucmd *ucmd)
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	ucmd->reply_from = BLOOM_BATCH_REPLY_FROM;
 	return bloom_ucmd_result(ucmd, bloom_batch_query(f, &ucmd->arg.batch));
 }
 
@@ -510,7 +525,12 @@ static const struct bloom_ioctl_op bloom_ops[] = {
 static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 {
 	const struct bloom_ioctl_op *op;
-	struct bloom_ucmd ucmd;
+	/*
+	 * Not zeroed first (CONFIG_INIT_STACK_ALL_ZERO would, on every call):
+	 * copy_struct_from_user() fills the whole struct of @op, and nothing
+	 * reads another member of the union.
+	 */
+	struct bloom_ucmd ucmd __uninitialized;
 	int ret;
 
 	/* A dozen entries: a scan costs less than the syscall around it. */
@@ -532,6 +552,7 @@ static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long u
 	ucmd.bf = file->private_data;
 	ucmd.ubuf = (void __user *)uarg;
 	ucmd.size = op->size;
+	ucmd.reply_from = 0;
 	if (get_user(ucmd.user_size, (u32 __user *)ucmd.ubuf))
 		return -EFAULT;
 	if (ucmd.user_size < op->min_size)

@@ -81,7 +81,8 @@ long dev_batch(int fd, int add, const void *keys, uint32_t key_size,
 		.key_size = key_size,
 		.keys = (uintptr_t)keys,
 		.keys_len = (uint64_t)key_size * n,
-		.results = (uintptr_t)results,
+		/* one key: the answer is out_hits, as libbloom's bloom_query() reads it */
+		.results = n > 1 ? (uintptr_t)results : 0,
 	};
 	int ret = dev_ioctl(fd, add ? BLOOM_IOC_ADD : BLOOM_IOC_QUERY, &b);
 
