@@ -15,16 +15,22 @@
  * pointer) therefore leaves the filter exactly as it was, while the kernel
  * never holds more than the hashes (8 bytes a key) and one chunk of keys.
  *
- * Writers of counting and d-left filters take the filter's write_lock for
- * the second pass only: hashing, the expensive part, runs unlocked. Under
- * the lock the filter's store cannot change or go (filter.h).
+ * Writers (ADD, DELETE) of every type take the filter's write_lock for the
+ * second pass only: hashing, the expensive part, runs unlocked. The core
+ * needs its writers serialised (module/core/core.h): with the lock taken
+ * once a batch, an add sets its bits with plain stores instead of a locked
+ * instruction per word, and concurrent batches lose nothing. Under the lock
+ * the filter's store cannot change or go (filter.h), so a batch is applied
+ * whole to one store. The keys go in BLOOM_APPLY_CHUNK at a time, each
+ * chunk under rcu_read_lock() as well, with a yield between chunks.
  *
- * Everything else (queries, adds to standard and blocked filters) applies
- * the hashes under rcu_read_lock(), BLOOM_APPLY_CHUNK keys at a time, and
- * may yield between chunks. Each chunk uses the store published at its
- * start: a destroy between two chunks fails the batch with ESTALE (what it
- * added went with the filter), a replace with another hash key makes the
- * rest of the batch be hashed again with the new key from the user's keys.
+ * Queries take no lock: they apply the hashes under rcu_read_lock(),
+ * BLOOM_APPLY_CHUNK keys at a time, and may yield between chunks. Each
+ * chunk uses the store published at its start: a destroy between two
+ * chunks fails the batch with ESTALE, a replace with another hash key
+ * makes the rest of the batch be hashed again with the new key from the
+ * user's keys.
+ *
  *
  * Addresses and netblocks (BLOOM_BATCH_F_NET, or a filter of kind ipv4 or
  * ipv6): pass one also reads every key as one (module/core/netblock.h) and
@@ -34,12 +40,12 @@
  * lengths present in the store of its chunk (bloom_nb_query()), hashed
  * there with that store's key.
  *
- * An ADD to a scalable filter stops where its newest stage is full, leaves
- * the read section, grows the filter (bloom_filter_grow(): under the write
- * lock, which queries never take) and goes on from that key. When it cannot grow, the
- * keys before that one stay added and the call reports them in out_done,
- * with their result bits. An ADD to a d-left filter stops the same way at
- * the first key none of whose buckets has room (ENOSPC, out_done).
+ * An ADD to a scalable filter stops where its newest stage is full, grows
+ * the filter (bloom_store_grow(), under the write lock it holds) and goes
+ * on from that key. When it cannot grow, the keys before that one stay
+ * added and the call reports them in out_done, with their result bits. An
+ * ADD to a d-left filter stops the same way at the first key none of whose
+ * buckets has room (ENOSPC, out_done).
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -399,11 +405,55 @@ static u32 bloom_net_query(const struct bloom_nb_key *k, struct bloom_store *s,
 	return hits;
 }
 
-/* Counting and d-left writers: the whole batch under the write lock. */
+/*
+ * Applies keys [@a->done, @a->done + @len) of an ADD or DELETE to @s;
+ * false when it stopped early: a d-left filter with no room for a key
+ * (@a->done is that key) or a scalable one whose newest stage is full.
+ */
+static bool bloom_apply_chunk(struct bloom_apply *a, struct bloom_store *s,
+			      u32 len)
+{
+	u32 from = a->done, end = from + len, done, np = 0;
+	u8 *results = a->results ? a->results + from / 8 : NULL;
+
+	if (a->op == BLOOM_BATCH_ADD && bloom_core_is_scalable(&s->core)) {
+		/* indices count from the batch's start, as results */
+		done = from;
+		a->hits += bloom_scale_add_batch(&s->core, a->hashes, end,
+						 a->results, &done);
+		done -= from;
+	} else if (a->op == BLOOM_BATCH_ADD) {
+		a->hits += bloom_core_add_batch_done(&s->core,
+						     a->hashes + from, len,
+						     results, &done);
+	} else {
+		a->hits += bloom_core_delete_batch(&s->core, a->hashes + from,
+						   len, results,
+						   a->pinned ? a->pinned + from / 8 :
+							       NULL, &np);
+		a->npinned += np;
+		done = len;
+	}
+	bloom_net_account(a, s, from, from + done);
+	a->done += done;
+	return done == len;
+}
+
+/*
+ * ADD and DELETE: every writer of a filter holds its write_lock (the core
+ * needs its writers serialised, core.h), taken once for the whole batch;
+ * under it the store cannot change or go. The keys go in
+ * BLOOM_APPLY_CHUNK at a time, each chunk under rcu_read_lock() too: an
+ * expiring filter's rotation waits for a grace period, not for this lock,
+ * before it clears the generation that adds stopped going to (expire.c).
+ * A scalable filter whose newest stage is full grows here, under the lock,
+ * and the batch goes on from the key that did not fit.
+ */
 static int bloom_apply_locked(struct bloom_apply *a)
 {
 	u32 n = a->b->nkeys;
 	struct bloom_store *s;
+	bool all;
 	int ret;
 
 	if (mutex_lock_killable(&a->f->write_lock))
@@ -420,29 +470,29 @@ static int bloom_apply_locked(struct bloom_apply *a)
 	ret = bloom_net_kind(a, s);
 	if (ret)
 		goto out;
-	if (a->op == BLOOM_BATCH_ADD) {
-		/* a full d-left filter keeps the keys before the first misfit */
-		a->hits = bloom_core_add_batch_done(&s->core, a->hashes, n,
-						    a->results, &a->done);
-	} else {
-		a->hits = bloom_core_delete_batch(&s->core, a->hashes, n,
-						  a->results, a->pinned,
-						  &a->npinned);
-		a->done = n;
+	while (a->done < n) {
+		rcu_read_lock();
+		all = bloom_apply_chunk(a, s, min_t(u32, n - a->done,
+						    BLOOM_APPLY_CHUNK));
+		rcu_read_unlock();
+		if (!all) {
+			/* a full d-left filter keeps the keys before the misfit */
+			ret = bloom_core_is_scalable(&s->core) ?
+			      bloom_store_grow(s) : -ENOSPC;
+			if (ret) {
+				a->partial = true;
+				break;
+			}
+		}
+		cond_resched();
 	}
-	bloom_net_account(a, s, 0, a->done);
 	bloom_apply_stats(s, a->op, a->done, a->hits, a->npinned);
-	ret = 0;
-	if (a->done < n) {
-		a->partial = true;
-		ret = -ENOSPC;
-	}
 out:
 	mutex_unlock(&a->f->write_lock);
 	return ret;
 }
 
-/* Queries, and adds to standard and blocked filters: RCU only. */
+/* Queries: RCU only. */
 static int bloom_apply_rcu(struct bloom_apply *a)
 {
 	u32 n = a->b->nkeys, len, hits;
@@ -463,13 +513,7 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 		if (a->net.query) {
 			hits = bloom_net_query(a->net.keys + a->done, s, len,
 					       results);
-			rcu_read_unlock();
-			a->done += len;
-			a->hits += hits;
-			cond_resched();
-			continue;
-		}
-		if (!bloom_same_key(&s->core.key, &a->hasher.key)) {
+		} else if (!bloom_same_key(&s->core.key, &a->hasher.key)) {
 			key = s->core.key;
 			rcu_read_unlock();
 			if (fatal_signal_pending(current))
@@ -479,49 +523,12 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 			if (ret)
 				return ret;
 			continue;
-		}
-		ret = bloom_net_kind(a, s);
-		if (ret) {
-			rcu_read_unlock();
-			a->partial = a->done;
-			return ret;
-		}
-		if (a->op == BLOOM_BATCH_ADD &&
-		    bloom_core_is_scalable(&s->core)) {
-			/* indices count from the batch's start, as results */
-			u32 end = a->done + len, pos = a->done;
-
-			hits = bloom_scale_add_batch(&s->core, a->hashes, end,
-						     a->results, &pos);
-			bloom_net_account(a, s, a->done, pos);
-			bloom_apply_stats(s, a->op, pos - a->done, hits, 0);
-			rcu_read_unlock();
-			a->done = pos;
-			a->hits += hits;
-			/* stopped at a full stage: grow, then go on */
-			if (pos < end) {
-				ret = bloom_filter_grow(a->f);
-				if (ret) {
-					a->partial = ret != -ESTALE;
-					return ret;
-				}
-			}
-			cond_resched();
-			continue;
-		}
-		if (a->op == BLOOM_BATCH_QUERY)
+		} else {
 			hits = bloom_core_query_batch(&s->core,
 						      a->hashes + a->done, len,
 						      results);
-		else
-			hits = bloom_core_add_batch(&s->core,
-						    a->hashes + a->done, len,
-						    results);
-		/* A query counts once its answers reached the caller. */
-		if (a->op != BLOOM_BATCH_QUERY) {
-			bloom_net_account(a, s, a->done, a->done + len);
-			bloom_apply_stats(s, a->op, len, hits, 0);
 		}
+		/* A query counts once its answers reached the caller. */
 		rcu_read_unlock();
 		a->done += len;
 		a->hits += hits;
@@ -530,23 +537,11 @@ static int bloom_apply_rcu(struct bloom_apply *a)
 	return 0;
 }
 
-/*
- * Pass two. Which path a batch takes depends on the type, which never
- * changes; a destroyed filter is ESTALE.
- */
+/* Pass two: writers under the filter's lock, queries under RCU alone. */
 static int bloom_batch_apply(struct bloom_apply *a)
 {
-	struct bloom_store *s;
-	bool locked;
-
-	rcu_read_lock();
-	s = bloom_filter_store(a->f);
-	locked = s && a->op != BLOOM_BATCH_QUERY &&
-		 bloom_core_writers_exclusive(&s->core);
-	rcu_read_unlock();
-	if (!s)
-		return -ESTALE;
-	return locked ? bloom_apply_locked(a) : bloom_apply_rcu(a);
+	return a->op == BLOOM_BATCH_QUERY ? bloom_apply_rcu(a) :
+					    bloom_apply_locked(a);
 }
 
 /* Counts a query in the store published now (if any). */

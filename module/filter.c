@@ -356,20 +356,6 @@ int bloom_filter_flush(struct bloom_filter *f)
 	return ret;
 }
 
-int bloom_filter_grow(struct bloom_filter *f)
-{
-	struct bloom_store *s;
-	int ret;
-
-	if (mutex_lock_killable(&f->write_lock))
-		return -EINTR;
-	s = bloom_filter_store_locked(f);
-	/* a replace may have published a store that does not grow: 0 */
-	ret = s ? bloom_store_grow(s) : -ESTALE;
-	mutex_unlock(&f->write_lock);
-	return ret;
-}
-
 const char *bloom_filter_type_name(const struct bloom_filter *f)
 {
 	/* the one table of type names, shared with libbloom and bloomctl */

@@ -23,26 +23,25 @@
  *
  * Reading a store: rcu_read_lock(), bloom_filter_store(); NULL means the
  * filter was destroyed (ESTALE). Nothing in a store may be used after
- * rcu_read_unlock(): it may be replaced and freed. Queries and the adds of
- * standard and blocked filters run under RCU alone; the writers of counting
- * and d-left filters hold @write_lock, under which the store cannot change
+ * rcu_read_unlock(): it may be replaced and freed. Queries run under RCU
+ * alone; the writers (adds and deletes of every type: the core needs them
+ * serialised) hold @write_lock, under which the store cannot change
  * (bloom_filter_store_locked()).
  *
  * A scalable filter grows without a replace: the adder that finds the
- * newest stage full calls bloom_filter_grow(), which takes @write_lock and
- * lets the store add the next stage (store.h); queries and other adders go
- * on under RCU meanwhile, and the stages go with the store.
+ * newest stage full lets the store add the next stage under @write_lock
+ * (bloom_store_grow()); queries go on under RCU meanwhile, and the stages
+ * go with the store.
  *
  * Replacing a store (restore --replace, swap): build the new one with
  * bloom_store_new(), publish it with bloom_filter_replace() or exchange two
  * filters' stores with bloom_filter_swap(). The old store is freed after a
  * grace period; no caller ever waits for one. A filter's type never
  * changes (its sysfs files depend on it), its geometry and hash key may. A
- * batch that overlaps a replace applies each of its chunks to the store
- * published at that chunk's start (re-hashing its keys if the hash key
- * changed), so a lock-free add (standard, blocked) that overlaps a replace
- * may land in the old store and be lost with it; counting and d-left
- * batches and every replace hold @write_lock, so those never straddle one.
+ * query batch that overlaps a replace applies each of its chunks to the
+ * store published at that chunk's start (re-hashing its keys if the hash
+ * key changed); add and delete batches and every replace hold @write_lock,
+ * so those never straddle one.
  */
 #ifndef BLOOM_FILTER_H
 #define BLOOM_FILTER_H
@@ -79,9 +78,8 @@ struct bloom_filter {
 	struct bloom_account *acct;
 	atomic_t rules;			/* firewall rules holding the filter */
 	/*
-	 * Serialises adds and deletes of the types whose writers must be
-	 * exclusive (counting, d-left) and every change of @store; queries
-	 * never take it.
+	 * Serialises the writers (adds and deletes, merges, flushes) and
+	 * every change of @store; queries never take it.
 	 */
 	struct mutex write_lock;
 	struct bloom_store __rcu *store;	/* NULL once destroyed */
@@ -157,12 +155,6 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src);
  * with -EDQUOT or -ENOMEM, changing nothing. Also -ESTALE, -EINTR.
  */
 int bloom_filter_flush(struct bloom_filter *f);
-/*
- * The newest stage of @f's store is full: the store adds the next one,
- * under @f->write_lock (bloom_store_grow()): also -ESTALE, -EINTR. Called
- * outside RCU. Sleeps.
- */
-int bloom_filter_grow(struct bloom_filter *f);
 /* Both filters' write_locks, in address order; -EINTR on a fatal signal. */
 int bloom_filter_lock_two(struct bloom_filter *a, struct bloom_filter *b);
 

@@ -6,9 +6,9 @@
  * published) or after an RCU grace period (retired).
  *
  * A chain grows in the adder's process context, outside any RCU read
- * section: the adder that finds the newest stage full takes the lock of
- * whoever holds the store (filter.c), which queries and the adds of
- * standard and blocked filters never take, and calls bloom_store_grow();
+ * section: the adder that finds the newest stage full holds the write lock
+ * of whoever holds the store (filter.h), which every writer and no query
+ * takes, and calls bloom_store_grow();
  * the core publishes the new stage with a release store of the stage
  * count. Queries never wait. Every stage counts against max_memory and is
  * charged to the adder's memory cgroup; when it cannot be had, the add

@@ -14,16 +14,14 @@
  * inside a block would make two keys with equal (h1, h2) mod 512 collide on
  * every bit, which measurably raises the false-positive rate.
  *
- * Standard adds test a bit first and set it atomically only when it is
- * clear, so concurrent adds lose nothing and a bit already set costs no
- * write. The atomic test_and_set_bit() tells the add whether it turned the
- * bit on itself: only then is the bit counted in in_use, so two adds racing
- * for one bit count it once, and a key counts in keys when it turned on at
- * least one bit (the same test reports it "new"). Blocked adds do the same
- * a word at a time: one atomic OR (bloom_or_long()) per word of the block
- * that lacks one of the key's bits, counting the bits the OR found clear.
- * Queries use plain (READ_ONCE) loads; standard queries stop at the first
- * clear bit, blocked ones test all k bits without a branch.
+ * Writers are serialised by the caller (core.h): an add sets each of its
+ * bits with a plain read of the word and one WRITE_ONCE of it with the bit
+ * set, no locked instruction, so lockless queries (READ_ONCE) see every
+ * word whole and never see a bit go away. The add counts the bits it found
+ * clear, which keeps in_use exact, and a key counts in keys when it turned
+ * on at least one bit (the same test reports it "new"). Standard queries
+ * stop at the first clear bit, blocked ones test all k bits without a
+ * branch.
  */
 #include "internal.h"
 
@@ -34,12 +32,18 @@ static inline bool bloom_test(const unsigned long *words, u64 bit)
 	return READ_ONCE(words[BIT_WORD(bit)]) & BIT_MASK(bit);
 }
 
-/* Sets @bit; 1 when this call turned it on, 0 when it was set already. */
+/*
+ * Sets @bit; 1 when this call turned it on, 0 when it was set already. The
+ * writer is alone (the caller's lock): a plain read, and the word written
+ * whole for the lockless readers. Always written: a test first costs a
+ * mispredicted branch on most bits while a filter fills.
+ */
 static inline u32 bloom_set_new(unsigned long *words, u64 bit)
 {
-	if (bloom_test(words, bit))
-		return 0;
-	return !test_and_set_bit(bit, words);
+	unsigned long *w = &words[BIT_WORD(bit)], old = *w;
+
+	WRITE_ONCE(*w, old | BIT_MASK(bit));
+	return !(old & BIT_MASK(bit));
 }
 
 /* ---- standard ---- */
@@ -84,6 +88,34 @@ static inline u32 bloom_std_add(struct bloom_core *f, u64 h)
 	return added;
 }
 
+/*
+ * Filters of up to BLOOM_STD_ALL_BITS bits (2 MiB, a million keys at
+ * p = 0.01) are taken to sit in the CPU's cache. There a query tests all k
+ * bits, one load, shift and AND each, without a branch: stopping at the
+ * first clear bit costs a mispredicted branch on most absent keys.
+ * Measured one key at a time, k = 7, in cache, min of 9-15 rounds: 6.9 ns
+ * present and absent against 5.9 present and 12.5 absent with the early
+ * exit (200,000 keys), 8.1 against 7.2 and 14.3 (a million). In a 4.8 MB
+ * filter the early exit won (18.7 and 23.7 against 29.8 and 31.8): each
+ * bit it does not test is a line it does not wait for.
+ */
+#define BLOOM_STD_ALL_BITS	16777216ULL	/* 2 MiB */
+
+static inline bool bloom_std_test_all(const struct bloom_core *f, u64 h)
+{
+	u64 m = f->geo.bits, p;
+	struct bloom_std_iter it;
+	unsigned long ok = 1;
+	u32 i;
+
+	bloom_std_start(&it, h);
+	for (i = 0; i < f->geo.hashes; i++) {
+		p = bloom_std_next(&it, m);
+		ok &= READ_ONCE(f->words[BIT_WORD(p)]) >> (p % BITS_PER_LONG);
+	}
+	return ok & 1;
+}
+
 static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 {
 	u64 m = f->geo.bits;
@@ -92,6 +124,8 @@ static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 
 	if (unlikely(m < BLOOM_DISTINCT_BITS))
 		return bloom_std_query_small(f, h);
+	if (m <= BLOOM_STD_ALL_BITS)
+		return bloom_std_test_all(f, h);
 	bloom_std_start(&it, h);
 	for (i = 0; i < f->geo.hashes; i++)
 		if (!bloom_test(f->words, bloom_std_next(&it, m)))
@@ -162,6 +196,15 @@ static u32 bloom_std_query_batch(const struct bloom_core *f,
 	u32 i, hits = 0;
 	bool r;
 
+	/* in cache: nothing to prefetch, every bit tested */
+	if (f->geo.bits <= BLOOM_STD_ALL_BITS) {
+		for (i = 0; i < n; i++) {
+			r = bloom_std_query(f, hashes[i]);
+			hits += r;
+			bloom_result(results, i, r);
+		}
+		return hits;
+	}
 	for (i = 0; i < n; i++) {
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			bloom_std_prefetch_first(f,
@@ -220,26 +263,34 @@ static __always_inline u64 bloom_blk_test_mix(const u64 *w, u64 r, u32 n)
 	return ok;
 }
 
-static __always_inline void bloom_blk_mask_pos(u64 *mask, u64 p)
+/* Sets position @p of the block as bloom_set_new() does; 1 if it was clear. */
+static __always_inline u32 bloom_blk_set_pos(u64 *w, u64 p)
 {
-	mask[(p >> 6) & (BLOOM_BLOCK_WORDS - 1)] |= 1ULL << (p & 63);
+	u64 *word = &w[(p >> 6) & (BLOOM_BLOCK_WORDS - 1)];
+	u64 bit = 1ULL << (p & 63), old = *word;
+
+	WRITE_ONCE(*word, old | bit);
+	return !(old & bit);
 }
 
-static __always_inline void bloom_blk_mask_mix(u64 *mask, u64 r, u32 n)
+/* Sets the @n positions of mix @r; returns how many were clear. */
+static __always_inline u32 bloom_blk_set_mix(u64 *w, u64 r, u32 n)
 {
-	bloom_blk_mask_pos(mask, r);
+	u32 added = bloom_blk_set_pos(w, r);
+
 	if (n > 1)
-		bloom_blk_mask_pos(mask, r >> 9);
+		added += bloom_blk_set_pos(w, r >> 9);
 	if (n > 2)
-		bloom_blk_mask_pos(mask, r >> 18);
+		added += bloom_blk_set_pos(w, r >> 18);
 	if (n > 3)
-		bloom_blk_mask_pos(mask, r >> 27);
+		added += bloom_blk_set_pos(w, r >> 27);
 	if (n > 4)
-		bloom_blk_mask_pos(mask, r >> 36);
+		added += bloom_blk_set_pos(w, r >> 36);
 	if (n > 5)
-		bloom_blk_mask_pos(mask, r >> 45);
+		added += bloom_blk_set_pos(w, r >> 45);
 	if (n > 6)
-		bloom_blk_mask_pos(mask, r >> 54);
+		added += bloom_blk_set_pos(w, r >> 54);
+	return added;
 }
 
 static __always_inline u32 bloom_blk_left(u32 k, u32 i)
@@ -268,29 +319,21 @@ static __always_inline bool bloom_blk_test(const u64 *w, u64 h, u32 k)
 }
 
 /*
- * One atomic OR per word that lacks one of the key's bits (a word that has
- * them all costs no write, nor a locked instruction); the bits this add
- * turned on are those the OR found clear, so concurrent adds count each
- * bit once. Returns their number.
+ * Sets the k bits, a plain read and one WRITE_ONCE each, no branch; returns
+ * how many were clear. Measured against one atomic OR per word that lacked
+ * a bit (the way before writers were serialised), in cache, one writer:
+ * 11 ns a key against 40; building a mask per word and writing only the
+ * words that lack a bit, without the atomic: 32 (the masks live in memory).
  */
 static __always_inline u32 bloom_blk_set(u64 *w, u64 h, u32 k)
 {
-	u64 mask[BLOOM_BLOCK_WORDS] = { 0 }, state = h, old;
-	u32 i, need = 0, added = 0;
+	u64 state = h;
+	u32 i, added = 0;
 
 	for (i = 0; i < k; i += BLOOM_POS_PER_MIX) {
 		state += BLOOM_GOLDEN;
-		bloom_blk_mask_mix(mask, bloom_mix64(state),
-				   bloom_blk_left(k, i));
-	}
-	/* the words that lack a bit, as a bitmap: one mispredict a key */
-	for (i = 0; i < BLOOM_BLOCK_WORDS; i++)
-		need |= (u32)((READ_ONCE(w[i]) & mask[i]) != mask[i]) << i;
-	while (need) {
-		i = __ffs(need);
-		need &= need - 1;
-		old = bloom_or_long((unsigned long *)&w[i], mask[i]);
-		added += hweight_long(mask[i] & ~old);
+		added += bloom_blk_set_mix(w, bloom_mix64(state),
+					   bloom_blk_left(k, i));
 	}
 	return added;
 }

@@ -61,11 +61,6 @@ bool bloom_core_can_delete(const struct bloom_core *f)
 	return f->ops->delete;
 }
 
-bool bloom_core_writers_exclusive(const struct bloom_core *f)
-{
-	return f->ops->writers_exclusive;
-}
-
 int bloom_core_add_hash(struct bloom_core *f, u64 h)
 {
 	return f->ops->add(f, h);

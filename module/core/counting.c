@@ -4,7 +4,7 @@
  * its very positions (internal.h), each position a 4-bit counter instead of
  * a bit, BITS_PER_LONG / 4 counters to an unsigned long.
  *
- * Writers are serialised by the caller (bloom_core_writers_exclusive()):
+ * Writers are serialised by the caller (core.h), as for every type:
  * a counter changes by a plain read of its word and one WRITE_ONCE of the
  * whole word, so a lockless query sees either the old or the new word,
  * never a torn one. Counters only ever move by one, and a delete touches
@@ -269,7 +269,6 @@ static u64 bloom_cnt_scan(const struct bloom_core *f)
 }
 
 const struct bloom_core_ops bloom_cnt_ops = {
-	.writers_exclusive = true,
 	.add = bloom_cnt_add,
 	.delete = bloom_cnt_delete,
 	.query = bloom_cnt_query,

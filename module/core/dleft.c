@@ -627,7 +627,6 @@ int bloom_dl_snap_check(struct bloom_core *f)
 }
 
 const struct bloom_core_ops bloom_dl_ops = {
-	.writers_exclusive = true,
 	.add = bloom_dl_add,
 	.delete = bloom_dl_delete,
 	.query = bloom_dl_query,

@@ -226,8 +226,6 @@ static inline void bloom_account(struct bloom_core *f, s64 in_use, s64 keys)
  * per type so that the per-key work inlines into its loop: the indirect call
  * is paid once per batch, not per key.
  *
- * @writers_exclusive: counters and cells need read-modify-write, so the
- *	caller serialises adds and deletes (bloom_core_writers_exclusive())
  * @delete, @delete_batch: NULL for the types that cannot delete; @delete
  *	returns an enum bloom_core_del, @delete_batch the number removed
  * @in_use: bits set, non-zero counters or cells in use, as kept by the
@@ -236,7 +234,6 @@ static inline void bloom_account(struct bloom_core *f, s64 in_use, s64 keys)
  * @add_batch: as bloom_core_add_batch_done()
  */
 struct bloom_core_ops {
-	bool writers_exclusive;
 	int (*add)(struct bloom_core *f, u64 h);
 	int (*delete)(struct bloom_core *f, u64 h);
 	bool (*query)(const struct bloom_core *f, u64 h);

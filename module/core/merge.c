@@ -2,12 +2,14 @@
 /*
  * Whole-filter operations: merge (union) and clear.
  *
- * Merge of standard and blocked filters ORs the source's words into the
- * destination with atomic ORs, so adds running beside it lose nothing and
- * a query never sees a bit go away. Counting filters add counter to counter,
- * saturating at 15 (a counter at 15 stays there: it may count more keys
- * than it can hold); each word is written once with WRITE_ONCE and counters
- * only grow, so a lockless query never misses a key. d-left cells cannot be
+ * Merge is a writer of the destination: its caller serialises it with the
+ * destination's other writers (core.h). Merge of standard and blocked
+ * filters ORs the source's words into the destination, each word written
+ * once with WRITE_ONCE, so a query never sees a bit go away. Counting
+ * filters add counter to counter, saturating at 15 (a counter at 15 stays
+ * there: it may count more keys than it can hold); each word is written
+ * once with WRITE_ONCE and counters only grow, so a lockless query never
+ * misses a key. d-left cells cannot be
  * added: a merge would have to re-insert each cell's value and could find
  * its buckets full half way through. Scalable filters keep their storage in
  * stages (scale.c), which merge and clear do not handle yet: -EOPNOTSUPP.
@@ -71,9 +73,9 @@ int bloom_core_merge(struct bloom_core *dst, const struct bloom_core *src)
 			continue;
 		d = READ_ONCE(dst->words[i]);
 		if (dst->geo.type != BLOOM_CORE_COUNTING) {
-			/* count only the bits this OR turned on (adds beside) */
+			/* count only the bits this OR turned on */
 			if (s & ~d) {
-				d = bloom_or_long(&dst->words[i], s);
+				WRITE_ONCE(dst->words[i], d | s);
 				used += hweight_long(s & ~d);
 			}
 			continue;

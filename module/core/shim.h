@@ -5,9 +5,8 @@
  *
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
- * siphash(), set_bit(), clear_bit() and test_and_set_bit() (atomic),
- * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), __ffs() (index of the
- * lowest set bit of a non-zero word), prefetch()/prefetchw(),
+ * siphash(), set_bit() and clear_bit() (atomic),
+ * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), prefetch()/prefetchw(),
  * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,
  * shifted), mul_u64_u64_div_u64() (the same, divided), div64_u64() (the
  * kernel has no plain 64-bit division on 32-bit machines),
@@ -19,8 +18,7 @@
  * is linked), bloom_cond_resched() for long scans (a no-op in
  * userspace), a 64-bit atomic counter, bloom_atomic64_t with
  * bloom_atomic64_add()/_read()/_set() (relaxed: statistics only, nothing is
- * ordered by them), and bloom_or_long(), an atomic OR of a word that
- * returns the word's old value.
+ * ordered by them).
  */
 #ifndef BLOOM_CORE_SHIM_H
 #define BLOOM_CORE_SHIM_H
@@ -64,12 +62,6 @@ static inline u64 bloom_atomic64_read(const atomic64_t *a)
 static inline void bloom_atomic64_set(atomic64_t *a, u64 v)
 {
 	atomic64_set(a, (s64)v);
-}
-
-/* Atomic OR of a whole word (merge of bit arrays); returns the old word. */
-static inline unsigned long bloom_or_long(unsigned long *w, unsigned long v)
-{
-	return (unsigned long)atomic_long_fetch_or(v, (atomic_long_t *)w);
 }
 
 #else /* userspace */
@@ -128,13 +120,6 @@ static inline void clear_bit(u64 nr, unsigned long *addr)
 	__atomic_fetch_and(&addr[BIT_WORD(nr)], ~BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 
-/* Sets bit @nr atomically; true when it was set already. */
-static inline bool test_and_set_bit(u64 nr, unsigned long *addr)
-{
-	return __atomic_fetch_or(&addr[BIT_WORD(nr)], BIT_MASK(nr),
-				 __ATOMIC_RELAXED) & BIT_MASK(nr);
-}
-
 /* The kernel's atomic64_t, as far as the core uses it. */
 struct bloom_atomic64 {
 	u64 counter;
@@ -155,11 +140,6 @@ static inline u64 bloom_atomic64_read(const bloom_atomic64_t *a)
 static inline void bloom_atomic64_set(bloom_atomic64_t *a, u64 v)
 {
 	__atomic_store_n(&a->counter, v, __ATOMIC_RELAXED);
-}
-
-static inline unsigned long __ffs(unsigned long w)
-{
-	return (unsigned long)__builtin_ctzl(w);
 }
 
 /*
@@ -257,11 +237,6 @@ static inline u64 siphash(const void *data, size_t len,
 #define bloom_xxh64_digest(s)	((u64)XXH64_digest(s))
 
 #define bloom_cond_resched()	do { } while (0)
-
-static inline unsigned long bloom_or_long(unsigned long *w, unsigned long v)
-{
-	return __atomic_fetch_or(w, v, __ATOMIC_RELAXED);
-}
 
 #endif /* __KERNEL__ */
 

@@ -3,8 +3,9 @@
  * Unit tests of scalable filters in the core (module/core/scale.c), TAP 13:
  * the stage math against the formulas in double precision, the bounds,
  * growth by 20x and 100x (no false negatives, measured rate under P on a
- * million absent keys, the stages the formula predicts), and concurrent
- * adds across stage boundaries; merge stage by stage. Stages are allocated here as bloom.ko
+ * million absent keys, the stages the formula predicts), adds from several
+ * threads (under one writers' lock, as the core needs) across stage
+ * boundaries; merge stage by stage. Stages are allocated here as bloom.ko
  * does: the core says when and how big, the caller allocates and publishes.
  */
 #include "unit.h"
@@ -314,6 +315,7 @@ struct worker {
 	u32 n;
 	long ret;
 	pthread_barrier_t *start;
+	pthread_mutex_t *lock;	/* the writers' lock the core needs */
 };
 
 static void *worker_add(void *arg)
@@ -325,7 +327,11 @@ static void *worker_add(void *arg)
 	/* small batches: many boundary crossings inside each thread */
 	for (i = 0; i < w->n && w->ret >= 0; i += 16) {
 		u32 m = w->n - i < 16 ? w->n - i : 16;
-		long r = sfilter_add(w->f, w->h + i, m, NULL);
+		long r;
+
+		pthread_mutex_lock(w->lock);
+		r = sfilter_add(w->f, w->h + i, m, NULL);
+		pthread_mutex_unlock(w->lock);
 
 		if (r < 0)
 			w->ret = r;
@@ -340,6 +346,7 @@ static void test_concurrency(u32 type, u32 rounds)
 	u32 r, t, i, lost = 0, failed = 0, overfull = 0, ns_min = 99;
 
 	for (r = 0; r < rounds; r++) {
+		pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 		pthread_t tid[4];
 		struct worker w[4];
 		pthread_barrier_t start;
@@ -351,7 +358,8 @@ static void test_concurrency(u32 type, u32 rounds)
 			h[i] = key_hash(&f.core, 100 + r, i);
 		pthread_barrier_init(&start, NULL, threads);
 		for (t = 0; t < threads; t++) {
-			w[t] = (struct worker){ &f, h + t * per, per, 0, &start };
+			w[t] = (struct worker){ &f, h + t * per, per, 0, &start,
+						&lock };
 			pthread_create(&tid[t], NULL, worker_add, &w[t]);
 		}
 		for (t = 0; t < threads; t++) {

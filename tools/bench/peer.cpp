@@ -40,7 +40,9 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 #include <boost/bloom.hpp>
 
@@ -80,6 +82,27 @@ struct variant {
 	/* hash included: keys first..first+n-1 of @set */
 	virtual uint64_t add_keys(int set, uint64_t first, uint64_t n) = 0;
 	virtual uint64_t query_keys(int set, uint64_t first, uint64_t n) = 0;
+	/*
+	 * Two writer threads, taking batches of @b in turn, each batch under
+	 * one lock: how bloom.ko serialises the writers of a filter (its
+	 * write lock, once a batch), and all a filter of Boost's allows.
+	 */
+	uint64_t add_batch_2w(const uint64_t *h, uint64_t n, uint32_t b)
+	{
+		std::mutex lock;
+		auto writer = [&](uint64_t first) {
+			for (uint64_t i = first * b; i < n; i += 2 * (uint64_t)b) {
+				std::lock_guard<std::mutex> hold(lock);
+
+				add_batch(h + i, n - i < b ? n - i : b, b);
+			}
+		};
+		std::thread other(writer, 1);
+
+		writer(0);
+		other.join();
+		return 0;
+	}
 };
 
 struct ours : variant {
@@ -276,10 +299,10 @@ uint64_t next_hash(uint64_t &s)
 
 volatile uint64_t sink;
 
-enum op { ADD_BATCH, ADD_SINGLE, QP_BATCH, QP_SINGLE, QA_BATCH, QA_SINGLE,
-	  NOPS };
+enum op { ADD_BATCH, ADD_SINGLE, ADD_BATCH_2W, QP_BATCH, QP_SINGLE,
+	  QA_BATCH, QA_SINGLE, NOPS };
 const char *const op_names[NOPS] = {
-	"add_batch", "add_single", "query_present_batch",
+	"add_batch", "add_single", "add_batch_2w", "query_present_batch",
 	"query_present_single", "query_absent_batch", "query_absent_single",
 };
 
@@ -374,22 +397,24 @@ void run_same_hashes(const plan &pl)
 	fprintf(stderr, "bench-peer: %s, %llu keys, same hashes:", pl.label,
 		(unsigned long long)pl.n);
 	for (uint32_t r = 0; r < pl.rounds; r++) {
-		bool single = r % 2;
+		int fill = r % 3;	/* ADD_BATCH, ADD_SINGLE, ADD_BATCH_2W */
 		uint64_t op_ = (uint64_t)r * qp % (pl.n - qp + 1);
 		uint64_t oa = (uint64_t)r * qa % (pl.absent - qa + 1);
 
 		fprintf(stderr, " %u", r + 1);
-		/* fill: batched and single alternate over the rounds */
+		/* fill: batched, single and two writers take turns */
 		for (size_t j = 0; j < nv; j++) {
 			size_t i = (j + r) % nv;
 			uint64_t t0;
 
 			v[i]->clear();
 			t0 = bench_now_ns();
-			sink += single ? v[i]->add_single(hp.data(), pl.n) :
+			sink += fill == ADD_SINGLE ?
+				v[i]->add_single(hp.data(), pl.n) :
+				fill == ADD_BATCH_2W ?
+				v[i]->add_batch_2w(hp.data(), pl.n, pl.batch) :
 				v[i]->add_batch(hp.data(), pl.n, pl.batch);
-			bench_stat_add(&res[i].ns[single ? ADD_SINGLE : ADD_BATCH],
-				       per_key(t0, pl.n));
+			bench_stat_add(&res[i].ns[fill], per_key(t0, pl.n));
 		}
 		for (int o = QP_BATCH; o < NOPS; o++) {
 			bool abs = o >= QA_BATCH, sgl = o == QP_SINGLE ||

@@ -19,6 +19,7 @@ FMB = "boost fast_multiblock32<7>"
 FLOOR = "floor"
 
 SAME_OPS = [("add_batch", "add, batched"), ("add_single", "add, one at a time"),
+            ("add_batch_2w", "add, batched, 2 writers"),
             ("query_present_batch", "query present, batched"),
             ("query_present_single", "query present, one at a time"),
             ("query_absent_batch", "query absent, batched"),
@@ -100,13 +101,18 @@ def markdown(peer):
     out = ["Our blocked filter through the core's API (libbloomcore.a) "
            "against Boost.Bloom (the peer, built with g++ -O2 -march=native "
            "from BOOST_BLOOM_DIR) and the floor (one random cache line per "
-           "key, prefetched 8 ahead: floor.c), in one process "
+           "key, prefetched as far ahead as the core's batches: floor.c), in one process "
            f"({peer.get('compiler', '')}). ns per key, median of the rounds "
            "(minimum in brackets); the variants take turns in every round. "
            "block<uint64_t[8],7> has our layout, our k and our bit count; "
            "block<uint64_t,5> and fast_multiblock32<7> are sized by Boost "
            "for p, and their measured FPR and bits per key stand beside "
-           "their times. The ratio rows divide medians.\n"]
+           "their times. *2 writers*: two threads fill the filter, taking "
+           "batches in turn, each batch under one mutex (how bloom.ko "
+           "serialises a filter's writers: its write lock, once a batch; "
+           "Boost's filters need the same), the time per key of the whole "
+           "fill. The fill rounds alternate batched, one at a time and 2 "
+           "writers. The ratio rows divide medians.\n"]
     for c in _configs(peer, "same_hashes"):
         out.append(f"**{c['size']}: {c['keys']:,} keys, p = {c['p']}, the "
                    f"same precomputed 64-bit hashes for all (hash cost "

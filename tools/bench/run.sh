@@ -7,7 +7,9 @@
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
 # make -C tools/bench scale, fw, peer and hash for one part.
-#   native  bench-native on this host: the core, the baseline, the floor
+#   native  bench-native on this host: the core, the baseline, the floor;
+#           NATIVE_BIG=N: the out-of-cache size (default 1.25x the L3 the
+#           CPU reports, at least 20,000,000 keys)
 #   vm      bench-vm in the QEMU VM (selftests/vm/run.sh): /dev/bloom, the
 #           core in the guest, the BPF Bloom filter map
 #   cli     cli_bench.sh in the VM: bloomctl against DCSO's bloom
@@ -80,7 +82,8 @@ run_part() {
 	case $1 in
 	native)
 		echo "bench: native (this host)" >&2
-		"$out/bench-native" ${quick:+--quick} > "$raw/native.json"
+		"$out/bench-native" ${quick:+--quick} \
+			${NATIVE_BIG:+--big "$NATIVE_BIG"} > "$raw/native.json"
 		;;
 	vm)
 		echo "bench: vm (QEMU, TCG)" >&2

@@ -6,10 +6,11 @@
  *
  * Keys are read in chunks; the threads hash a chunk's keys (SipHash is most
  * of the work) and, for standard and blocked filters, set their bits right
- * away (atomic bit sets: order does not matter). Counting and d-left
- * filters need exclusive writers, and a d-left table depends on the order
- * of inserts, so their adds run on one thread in file order after the
- * chunk is hashed. Either way the storage is byte for byte what the kernel
+ * away, one thread at a time (the core needs its writers serialised:
+ * add_lock) while the others hash; the order of adds does not matter to a
+ * bit array. A counting filter's saturated counters and a d-left table
+ * depend on the order of inserts, so their adds run on one thread in file
+ * order after the chunk is hashed. Either way the storage is byte for byte what the kernel
  * builds from the same keys in the same order under the same hash key.
  */
 #define _GNU_SOURCE
@@ -49,6 +50,7 @@ struct chunk {
 	u64 *hashes;
 	size_t n;
 	int add_here;		/* standard, blocked: threads add too */
+	pthread_mutex_t add_lock;	/* serialises those adds */
 	u64 new_keys;		/* keys that set a bit (per thread) */
 	u64 *lines;		/* the line of the key file of each key */
 	const char *path;	/* the key file, for messages */
@@ -73,9 +75,11 @@ static void *hash_slice(void *arg)
 	if (c->add_here && s->to > s->from) {
 		u32 n = (u32)(s->to - s->from);
 
+		pthread_mutex_lock(&c->add_lock);
 		s->new_keys = n - (u32)bloom_core_add_batch(c->f,
 							    c->hashes + s->from,
 							    n, NULL);
+		pthread_mutex_unlock(&c->add_lock);
 	}
 	return NULL;
 }
@@ -347,7 +351,8 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 	bloom_core_init(f, &geo, &hk, *storage);
 	sodium_memzero(&hk, sizeof(hk));
 	ch->f = f;
-	ch->add_here = !bloom_core_writers_exclusive(f);
+	ch->add_here = a->type == BLOOM_TYPE_STANDARD ||
+		       a->type == BLOOM_TYPE_BLOCKED;
 }
 
 /*
@@ -544,7 +549,7 @@ int cmd_build(const char *dev, int argc, char **argv)
 	struct build_args a;
 	struct bloom_snap_stats st = { 0 };
 	struct bloom_core f;
-	struct chunk ch = { 0 };
+	struct chunk ch = { .add_lock = PTHREAD_MUTEX_INITIALIZER };
 	void *storage;
 	u64 bytes;
 	double t0;
