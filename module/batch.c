@@ -127,6 +127,15 @@ static int bloom_batch_check(const struct bloom_batch *b,
 	return 0;
 }
 
+/* The replies cleared, the request checked. */
+static int bloom_batch_start(struct bloom_batch *b, enum bloom_batch_op op)
+{
+	b->out_done = 0;
+	b->out_hits = 0;
+	b->out_pinned = 0;
+	return bloom_batch_check(b, op);
+}
+
 /* Makes the next @len bytes of keys available at k->buf + k->pos. */
 static int bloom_keys_fill(struct bloom_keys *k, u32 len)
 {
@@ -640,10 +649,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	struct bloom_apply a = { .f = f, .b = b, .op = op };
 	int ret;
 
-	b->out_done = 0;
-	b->out_hits = 0;
-	b->out_pinned = 0;
-	ret = bloom_batch_check(b, op);
+	ret = bloom_batch_start(b, op);
 	if (ret || !b->nkeys)
 		return ret;
 	if (!bloom_batch_key(f, &a.hasher.key, &a.net.kind))
@@ -852,6 +858,8 @@ static int bloom_batch_query_chunks(struct bloom_filter *f,
 		ret = bloom_net_mode(&net, b, BLOOM_BATCH_QUERY);
 	if (ret)
 		return ret;
+	/* no more room than the batch needs: the allocator may zero it all */
+	chunk = min(chunk, round_up(nkeys, 8));
 	nb_bytes = net.on ? array_size(chunk, sizeof(*net.keys)) : 0;
 	hashes = bloom_kvmalloc(array_size(chunk, sizeof(*hashes) + size) +
 				nb_bytes + result_bytes, GFP_KERNEL);
@@ -886,10 +894,7 @@ int bloom_batch_query(struct bloom_filter *f, struct bloom_batch *b)
 {
 	int ret;
 
-	b->out_done = 0;
-	b->out_hits = 0;
-	b->out_pinned = 0;
-	ret = bloom_batch_check(b, BLOOM_BATCH_QUERY);
+	ret = bloom_batch_start(b, BLOOM_BATCH_QUERY);
 	if (ret || !b->nkeys)
 		return ret;
 	if (b->nkeys <= BLOOM_STACK_QUERY_KEYS &&
