@@ -45,8 +45,9 @@ export BLOOM_TEST_TIMEOUT=${BLOOM_TEST_TIMEOUT:-3600}
 # still deferred (DEBUG_KOBJECT_RELEASE), then waits this long, so that a
 # release left to run in the freed module would fault before the log scan.
 export BLOOM_UNLOAD_SETTLE=${BLOOM_UNLOAD_SETTLE:-5}
-# bloom_faults: sweeps started within 40 minutes (the rest SKIP), so that
-# the run stays inside make check-debug's DEBUG_TIMEOUT
+# bloom_faults: fault points taken within 40 minutes (the sweep that runs
+# over and the ones after it SKIP), so that the run stays inside make
+# check-debug's DEBUG_TIMEOUT
 export BLOOM_FAULTS_BUDGET=${BLOOM_FAULTS_BUDGET:-2400}
 # xt_bloom.ko built for this kernel (make check-debug builds it beside
 # bloom.ko in $BUILD/debug-module): the tests' default, the tree's
