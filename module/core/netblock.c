@@ -182,18 +182,28 @@ bool bloom_nb_query(const struct bloom_core *f,
 {
 	u32 full = bloom_nb_full(family), n = 0, i, klen;
 	int l = (int)(plen < full ? plen : full - 1);
-	u8 key[BLOOM_NB_KEY_MAX];
-	u64 h[NB_GROUP];
+	/*
+	 * Each written before it is read: not zeroed first, which
+	 * CONFIG_INIT_STACK_ALL_ZERO would do at every packet.
+	 */
+	u8 key[BLOOM_NB_KEY_MAX] __uninitialized;
+	u64 h[NB_GROUP] __uninitialized;
 
-	if (plen >= full)
+	l = bloom_nb_prev(nb, family, l);
+	if (plen >= full) {
 		h[n++] = bloom_core_hash(f, addr, bloom_nb_alen(family));
+		/* a filter of addresses only: the one test */
+		if (l < 0)
+			return bloom_core_query_hash(f, h[0]);
+	}
 	for (;;) {
-		l = bloom_nb_prev(nb, family, l);
 		if (l >= 0) {
 			klen = bloom_nb_key_make(family, addr, l--, key);
 			h[n++] = bloom_core_hash(f, key, klen);
-			if (n < NB_GROUP)
+			if (n < NB_GROUP) {
+				l = bloom_nb_prev(nb, family, l);
 				continue;
+			}
 		}
 		/* a group: its lines load together, then the tests */
 		if (n > 1)
@@ -205,5 +215,6 @@ bool bloom_nb_query(const struct bloom_core *f,
 		if (l < 0)
 			return false;
 		n = 0;
+		l = bloom_nb_prev(nb, family, l);
 	}
 }

@@ -92,6 +92,9 @@ struct bloom_hash_key {
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
 
+/* the kernel's opt-out of CONFIG_INIT_STACK_ALL_ZERO; userspace zeroes nothing */
+#define __uninitialized
+
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 /* one untorn store, like the kernel's for naturally aligned words */
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
