@@ -15,7 +15,10 @@
  *     and dropped again and again (the filters go with it);
  *   - an expiring writer: a filter whose keys live 1 s, in 16 generations
  *     (a rotation every 67 ms): what it added last, and a batch it added
- *     between a quarter and half a timeout ago, must test present;
+ *     between a quarter and half a timeout ago, must test present. It
+ *     counts the rotations it sees (STAGES: the newest generation's birth,
+ *     now - age_ms, moving on), which the watchdog below watches as it
+ *     does every thread's progress;
  *   - a rule churner: in a network namespace of its own, its loopback up,
  *     an IPv4 filter holding 127.0.0.1 and an iptables rule on it in
  *     INPUT (xt_bloom, through IPT_SO_SET_REPLACE: bloom_ipt.h), inserted
@@ -54,6 +57,8 @@
 #define NTYPES		5	/* standard, blocked, counting, dleft, scalable */
 #define SCALABLE_MAX	200000	/* keys before the scalable filter starts over */
 #define STALL_S		60	/* a thread without progress this long: hung */
+/* writers, readers, replacer, namespaces, expiring adds and rotations, rules, traffic */
+#define WATCHED		(NTYPES + NREADERS + 6)
 
 struct writer {
 	const char *name;
@@ -77,7 +82,8 @@ static struct writer writers[NTYPES] = {
 
 static atomic_bool stop;
 static _Atomic unsigned long reader_progress[NREADERS], replacer_progress,
-	netns_progress, expire_progress, rule_progress, traffic_progress;
+	netns_progress, expire_progress, rule_progress, traffic_progress,
+	expire_rotations;
 static _Atomic unsigned long rule_namespaces, rule_packets;
 static _Atomic unsigned long false_negatives, errors;
 static char first_error[256];
@@ -354,6 +360,25 @@ static void *netns_thread(void *arg)
 #define EXPIRE_MS	1000
 #define EXPIRE_GENS	16
 #define EXPIRE_RING	64
+#define EXPIRE_PERIOD_MS	(EXPIRE_MS / (EXPIRE_GENS - 1))
+
+/*
+ * When the newest generation of @fd's filter became the newest, in ms of
+ * CLOCK_MONOTONIC (now - its age_ms), or -1.
+ */
+static double newest_born_ms(int fd)
+{
+	struct bloom_stage st[EXPIRE_GENS];
+	struct bloom_stages s = {
+		.size = sizeof(s), .capacity = EXPIRE_GENS,
+		.stages = (uintptr_t)st,
+	};
+
+	if (ioctl(fd, BLOOM_IOC_STAGES, &s) || !s.out_count ||
+	    s.out_count > EXPIRE_GENS)
+		return -1;
+	return now_sec() * 1000 - st[s.out_count - 1].age_ms;
+}
 
 static void *expire_thread(void *arg)
 {
@@ -367,7 +392,7 @@ static void *expire_thread(void *arg)
 	__u64 next = 3ULL << 40;
 	unsigned int n = 0, i;
 	long long hits;
-	double now;
+	double now, born, last_born = -1;
 	int fd = bt_open();
 
 	(void)arg;
@@ -410,6 +435,15 @@ static void *expire_thread(void *arg)
 			}
 			break;
 		}
+		/* a new newest generation: rotated (age_ms is whole ms) */
+		born = newest_born_ms(fd);
+		if (born < 0) {
+			report_error("expiring: STAGES: %s", strerror(errno));
+			break;
+		}
+		if (last_born >= 0 && born > last_born + EXPIRE_PERIOD_MS / 2)
+			atomic_fetch_add(&expire_rotations, 1);
+		last_born = born;
 		atomic_fetch_add(&expire_progress, 1);
 		/* a pace that spans many rotations without filling it */
 		usleep(5000);
@@ -553,10 +587,12 @@ int main(int argc, char **argv)
 {
 	const char *env = getenv("BLOOM_SOAK_SECONDS");
 	unsigned int seconds = argc > 1 ? atoi(argv[1]) : env ? atoi(env) : 5;
-	unsigned long last[NTYPES + NREADERS + 5], now_p[NTYPES + NREADERS + 5];
+	/* what the watchdog watches: see the loop below */
+	unsigned long last[WATCHED], now_p[WATCHED];
+	const char *what[WATCHED];
 	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, rlt, tt;
 	long long mem0, live0, mem, live;
-	unsigned int t, stalled_s[NTYPES + NREADERS + 5] = { 0 };
+	unsigned int t, stalled_s[WATCHED] = { 0 };
 	bool hung = false;
 	char why[160] = "";
 	int i, k, fd, xt;
@@ -606,23 +642,34 @@ int main(int argc, char **argv)
 	memset(last, 0, sizeof(last));
 	for (t = 0; t < seconds && !atomic_load(&errors); t++) {
 		sleep(1);
-		for (k = 0; k < NTYPES; k++)
+		for (k = 0; k < NTYPES; k++) {
 			now_p[k] = atomic_load(&writers[k].progress);
-		for (i = 0; i < NREADERS; i++)
+			what[k] = writers[k].name;
+		}
+		for (i = 0; i < NREADERS; i++) {
+			what[k] = "a reader";
 			now_p[k++] = atomic_load(&reader_progress[i]);
+		}
+		what[k] = "the replacer";
 		now_p[k++] = atomic_load(&replacer_progress);
+		what[k] = "the namespace churner";
 		now_p[k++] = atomic_load(&netns_progress);
+		what[k] = "the expiring writer";
 		now_p[k++] = atomic_load(&expire_progress);
+		what[k] = "the expiring filter's rotation";
+		now_p[k++] = atomic_load(&expire_rotations);
 		if (xt >= 0) {
+			what[k] = "the rule churner";
 			now_p[k++] = atomic_load(&rule_progress);
+			what[k] = "the sender";
 			now_p[k++] = atomic_load(&traffic_progress);
 		}
 		for (i = 0; i < k; i++) {
 			stalled_s[i] = now_p[i] == last[i] ? stalled_s[i] + 1 : 0;
 			if (stalled_s[i] >= STALL_S && !hung) {
 				hung = true;
-				report_error("thread %d made no progress for %d s",
-					     i, STALL_S);
+				report_error("%s made no progress for %d s",
+					     what[i], STALL_S);
 			}
 			last[i] = now_p[i];
 		}
@@ -644,10 +691,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < NTYPES; i++)
 		printf(" %s %lu", writers[i].name,
 		       atomic_load(&writers[i].progress));
-	printf("; swaps+restores %lu, namespaces %lu; expiring adds %lu (timeout %d ms, %d generations: a rotation every %d ms)",
+	printf("; swaps+restores %lu, namespaces %lu; expiring adds %lu, rotations seen %lu (timeout %d ms, %d generations: a rotation every %d ms)",
 	       atomic_load(&replacer_progress), atomic_load(&netns_progress),
-	       atomic_load(&expire_progress), EXPIRE_MS, EXPIRE_GENS,
-	       EXPIRE_MS / (EXPIRE_GENS - 1));
+	       atomic_load(&expire_progress), atomic_load(&expire_rotations),
+	       EXPIRE_MS, EXPIRE_GENS, EXPIRE_PERIOD_MS);
 	if (xt >= 0)
 		printf("; rules inserted %lu in %lu namespaces, %lu packets checked, %lu send rounds",
 		       atomic_load(&rule_progress),
