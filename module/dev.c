@@ -84,6 +84,9 @@ struct bloom_ucmd {
 	union bloom_ioctl_arg arg;
 };
 
+/* A batch's reply: its out_* fields. */
+#define BLOOM_BATCH_REPLY_FROM	offsetof(struct bloom_batch, out_done)
+
 /*
  * The reply: @ucmd->arg back to the caller from @ucmd->reply_from, as much
  * of it as both know (user_size is at least the version-1 size, which
@@ -93,6 +96,16 @@ static int bloom_ucmd_respond(struct bloom_ucmd *ucmd)
 {
 	u32 from = ucmd->reply_from;
 
+	/* a batch's reply at its usual size: see bloom_ucmd_read_batch() */
+	if (from == BLOOM_BATCH_REPLY_FROM &&
+	    ucmd->user_size == sizeof(struct bloom_batch)) {
+		if (copy_to_user(ucmd->ubuf + BLOOM_BATCH_REPLY_FROM,
+				 &ucmd->arg.batch.out_done,
+				 sizeof(struct bloom_batch) -
+				 BLOOM_BATCH_REPLY_FROM))
+			return -EFAULT;
+		return 0;
+	}
 	if (copy_to_user(ucmd->ubuf + from, (u8 *)&ucmd->arg + from,
 			 min(ucmd->user_size, ucmd->size) - from))
 		return -EFAULT;
@@ -352,9 +365,6 @@ static int bloom_ioc_list(struct bloom_ucmd *ucmd)
 	return bloom_ucmd_result(ucmd, ret);
 }
 
-/* A batch's reply: its out_* fields. */
-#define BLOOM_BATCH_REPLY_FROM	offsetof(struct bloom_batch, out_done)
-
 /*
  * ADD and DELETE reply with how far they got also when they failed after
  * changing the filter (out_done not 0): the results bitmap faulted, or a
@@ -476,6 +486,8 @@ static bool bloom_file_admin(const struct bloom_file *bf)
 #define BLOOM_OP_F_ADMIN	BIT(1)	/* needs CAP_NET_ADMIN */
 /* A change to the filters: see "Security model" in Documentation/bloom.rst. */
 #define BLOOM_OP_F_MUTATES	(BLOOM_OP_F_WRITE | BLOOM_OP_F_ADMIN)
+/* its struct is struct bloom_batch: bloom_ucmd_read_batch() may read it */
+#define BLOOM_OP_F_BATCH	BIT(2)
 
 struct bloom_ioctl_op {
 	unsigned int cmd;
@@ -505,10 +517,11 @@ static const struct bloom_ioctl_op bloom_ops[] = {
 	BLOOM_OP(BLOOM_IOC_INFO, bloom_ioc_info, bloom_info, generations, 0),
 	BLOOM_OP(BLOOM_IOC_LIST, bloom_ioc_list, bloom_list, reserved, 0),
 	BLOOM_OP(BLOOM_IOC_ADD, bloom_ioc_add, bloom_batch, reserved,
-		 BLOOM_OP_F_MUTATES),
-	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, reserved, 0),
+		 BLOOM_OP_F_MUTATES | BLOOM_OP_F_BATCH),
+	BLOOM_OP(BLOOM_IOC_QUERY, bloom_ioc_query, bloom_batch, reserved,
+		 BLOOM_OP_F_BATCH),
 	BLOOM_OP(BLOOM_IOC_DELETE, bloom_ioc_delete, bloom_batch, reserved,
-		 BLOOM_OP_F_MUTATES),
+		 BLOOM_OP_F_MUTATES | BLOOM_OP_F_BATCH),
 	BLOOM_OP(BLOOM_IOC_SAVE, bloom_ioc_save, bloom_save, reserved,
 		 BLOOM_OP_F_ADMIN),
 	BLOOM_OP(BLOOM_IOC_RESTORE, bloom_ioc_restore, bloom_restore, reserved,
@@ -521,6 +534,25 @@ static const struct bloom_ioctl_op bloom_ops[] = {
 		 BLOOM_OP_F_MUTATES),
 	BLOOM_OP(BLOOM_IOC_STAGES, bloom_ioc_stages, bloom_stages, reserved, 0),
 };
+
+/*
+ * ADD, QUERY and DELETE, a daemon's every call, from a caller built
+ * against this module's header: one copy of a constant size, which
+ * hardened usercopy has no need to check at run time (the compiler sees
+ * that it fits), instead of a read of the size and a copy of as many
+ * bytes. False for any other size, or when the copy faulted (a struct
+ * that is smaller and ends where the caller's memory does): the general
+ * path then reads it, and answers as it always did.
+ */
+static bool bloom_ucmd_read_batch(struct bloom_ucmd *ucmd)
+{
+	if (copy_from_user(&ucmd->arg.batch, ucmd->ubuf,
+			   sizeof(struct bloom_batch)) ||
+	    ucmd->arg.batch.size != sizeof(struct bloom_batch))
+		return false;
+	ucmd->user_size = sizeof(struct bloom_batch);
+	return true;
+}
 
 static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long uarg)
 {
@@ -553,6 +585,8 @@ static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long u
 	ucmd.ubuf = (void __user *)uarg;
 	ucmd.size = op->size;
 	ucmd.reply_from = 0;
+	if ((op->flags & BLOOM_OP_F_BATCH) && bloom_ucmd_read_batch(&ucmd))
+		return op->fn(&ucmd);
 	if (get_user(ucmd.user_size, (u32 __user *)ucmd.ubuf))
 		return -EFAULT;
 	if (ucmd.user_size < op->min_size)
