@@ -1283,6 +1283,15 @@ static int sweep_load(int modfd, unsigned int max, struct tally *t)
 
 	memset(t, 0, sizeof(*t));
 	for (n = nth_fd >= 0 ? 1 : 0; n <= max; n++) {
+		if (n && over_budget()) {
+			/* no fault point left to take: loaded as insmod does */
+			t->cut = true;
+			if (!bt_module_loaded("bloom") &&
+			    syscall(SYS_finit_module, modfd, "", 0))
+				return fail(t, n, "load after the budget: %s",
+					    strerror(errno));
+			return 0;
+		}
 		if (n)
 			nth_arm(n);
 		ret = syscall(SYS_finit_module, modfd, "", 0);
