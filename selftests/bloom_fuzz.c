@@ -574,12 +574,8 @@ TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 		close(sh->fds[i]);
 	ASSERT_OK(write_u64_file(BLOOM_MAX_MEMORY, self->saved_max_memory));
 	DIAG("fuzz: %d filters left, destroyed\n", bt_destroy_all());
-	for (i = 0; i < 300; i++) {
-		live = live_allocations();
-		if (live == self->live0)
-			break;
-		usleep(10000);
-	}
+	/* the frees come a grace period (and a delayed kobject release) later */
+	live = wait_live_allocations(self->live0, BT_FREE_WAIT_MS);
 	EXPECT_EQ(self->live0, live) TH_LOG("live_allocations after the fuzz");
 	free(sh);
 }
