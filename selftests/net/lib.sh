@@ -56,6 +56,24 @@ wait_for() {
 	return 0
 }
 
+# teardown_diag WANT: what the kernel is doing when memory_used has not
+# come back to WANT 30 s after a namespace was deleted (the kernel tears a
+# namespace down in a work item of its own, after every pernet exit).
+teardown_diag() {
+	local t
+
+	echo "# after 30 s: memory_used $(cat $SYS/memory_used), waiting for $1"
+	echo "# filters of the initial namespace: $(bloomctl list -n | tr '\n' ' ')"
+	echo "# network namespaces: $(ip netns | tr '\n' ' ')"
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		grep -q 'cleanup_net\|netdev_wait\|rcu_barrier\|nf_tables' \
+			"$t/stack" 2>/dev/null || continue
+		echo "# task ${t##*/} ($(cat "$t/comm")):"
+		sed 's/^/#   /' "$t/stack"
+	done
+	dmesg | tail -n 15 | sed 's/^/# dmesg: /'
+}
+
 # xt_env PREFIX: the firewall tests' setting: namespaces $A and $B and
 # filters named PREFIX$$*, all removed at exit; xt_bloom.ko ($XTMOD) and
 # libxt_bloom.so of this tree ($BUILD, set by the caller).

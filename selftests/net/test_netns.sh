@@ -199,8 +199,11 @@ check "create a 4.8 MB filter in namespace c" [ "$rc" = 0 ]
 during=$(cat $SYS/memory_used)
 check "memory_used grew by its size" [ $((during - before)) -gt 4000000 ]
 ip netns del "$NSC"
-check "deleting namespace c frees its filter's memory (within 120 s)" \
-	wait_for 120 [ "$(cat $SYS/memory_used)" = "$before" ]
+# Slow is not wrong (the debug kernel under TCG took over 120 s, after the
+# other tests' namespaces); say what the kernel is doing if it is slow.
+wait_for 30 [ "$(cat $SYS/memory_used)" = "$before" ] || teardown_diag "$before"
+check "deleting namespace c frees its filter's memory (within 300 s)" \
+	wait_for 270 [ "$(cat $SYS/memory_used)" = "$before" ]
 
 for ns in "$NSA" "$NSB"; do
 	for f in $(ip netns exec "$ns" bloomctl list -n | grep "^$P"); do

@@ -43,22 +43,6 @@ info() {
 	inB bloomctl info --json "$1" >"$W/json" && json_field "$W/json" "$2"
 }
 
-# What is left when the memory does not come back.
-teardown_diag() {
-	local t
-
-	echo "# after 30 s: memory_used $(cat $SYS/memory_used), at the start $mem0"
-	echo "# filters of the initial namespace: $(bloomctl list -n | tr '\n' ' ')"
-	echo "# network namespaces: $(ip netns | tr '\n' ' ')"
-	for t in /proc/[0-9]*/task/[0-9]*; do
-		grep -q 'cleanup_net\|netdev_wait\|rcu_barrier\|nf_tables' \
-			"$t/stack" 2>/dev/null || continue
-		echo "# task ${t##*/} ($(cat "$t/comm")):"
-		sed 's/^/#   /' "$t/stack"
-	done
-	dmesg | tail -n 15 | sed 's/^/# dmesg: /'
-}
-
 setup() {
 	ip netns add "$A" && ip netns add "$B" &&
 	ip link add va netns "$A" type veth peer name vb netns "$B" &&
@@ -193,7 +177,7 @@ for round in "nft blocked standard" "legacy dleft counting"; do
 	# nf_tables' and the devices' exits: under TCG on a busy host that
 	# took over 120 s, in a make check where the same steps alone took 1 s.
 	# Slow is not wrong; say what the kernel is doing if it is slow.
-	wait_for 30 [ "$(cat $SYS/memory_used)" = "$mem0" ] || teardown_diag
+	wait_for 30 [ "$(cat $SYS/memory_used)" = "$mem0" ] || teardown_diag "$mem0"
 	check "$be: deleting the namespaces frees the filters (memory_used back, within 300 s)" \
 		wait_for 270 [ "$(cat $SYS/memory_used)" = "$mem0" ]
 done
