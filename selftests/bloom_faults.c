@@ -1331,6 +1331,30 @@ static int sweep_load(int modfd, unsigned int max, struct tally *t)
 	return fail(t, max, "still failing after %u fault points", max);
 }
 
+/*
+ * The selected operations of the initial namespace: the OP_LAST ones when
+ * @last, else the others. Each one left after the budget SKIPs.
+ */
+static void sweep_ops(int *fdp, unsigned int max, bool last)
+{
+	struct tally t;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (!selected(ops[i].name) || ops[i].flags & OP_NETNS_ONLY ||
+		    !(ops[i].flags & OP_LAST) != !last)
+			continue;
+		if (over_budget()) {
+			ksft_test_result_skip("%s: BLOOM_FAULTS_BUDGET spent\n",
+					      ops[i].name);
+			continue;
+		}
+		ret = sweep(&ops[i], fdp, max, &t);
+		report(&ops[i], "", ret, &t);
+	}
+}
+
 int main(void)
 {
 	unsigned int max = 3000, nsel = 0, i;
@@ -1378,18 +1402,7 @@ int main(void)
 		fi_setup();
 	over_budget();
 
-	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		if (!selected(ops[i].name) ||
-		    ops[i].flags & (OP_NETNS_ONLY | OP_LAST))
-			continue;
-		if (over_budget()) {
-			ksft_test_result_skip("%s: BLOOM_FAULTS_BUDGET spent\n",
-					      ops[i].name);
-			continue;
-		}
-		ret = sweep(&ops[i], &fd, max, &t);
-		report(&ops[i], "", ret, &t);
-	}
+	sweep_ops(&fd, max, false);
 
 	/* the same in a network namespace of its own, which then goes away */
 	if (selected("insert rule"))
@@ -1484,17 +1497,7 @@ int main(void)
 	if (fd < 0)
 		ksft_exit_fail_msg("open %s after the load sweep: %s\n",
 				   BLOOM_DEV, strerror(errno));
-	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		if (!selected(ops[i].name) || !(ops[i].flags & OP_LAST))
-			continue;
-		if (over_budget()) {
-			ksft_test_result_skip("%s: BLOOM_FAULTS_BUDGET spent\n",
-					      ops[i].name);
-			continue;
-		}
-		ret = sweep(&ops[i], &fd, max, &t);
-		report(&ops[i], "", ret, &t);
-	}
+	sweep_ops(&fd, max, true);
 	close(fd);
 	if (nth_fd < 0)
 		ksft_test_result_skip("fault injection: this kernel has none (CONFIG_FAULT_INJECTION, FAILSLAB, FAIL_PAGE_ALLOC, FAULT_INJECTION_USERCOPY; make check-debug's kernel has them)\n");
