@@ -56,6 +56,32 @@ wait_for() {
 	return 0
 }
 
+# live_settled: the module's live allocations (debugfs) once the deferred
+# frees of the tests before this one have landed, for a test to compare
+# with at its end. A destroyed filter's struct goes with its kobject's
+# release, after an RCU grace period; DEBUG_KOBJECT_RELEASE delays each
+# release by 1-4 s, so on the debug kernel a test that read the count right
+# away counted frees still to come, and its count never came back to it.
+# Returns as soon as the count is 0 (no filter and no descriptor left:
+# the usual case), else once it has not changed for 8 s, at most 120 s.
+live_settled() {
+	local last now same=0 i=0
+
+	last=$(cat $DBG/live_allocations)
+	while [ "$last" != 0 ] && [ $same -lt 80 ] && [ $i -lt 1200 ]; do
+		sleep 0.1
+		now=$(cat $DBG/live_allocations)
+		if [ "$now" = "$last" ]; then
+			same=$((same + 1))
+		else
+			same=0
+			last=$now
+		fi
+		i=$((i + 1))
+	done
+	echo "$last"
+}
+
 # teardown_diag WANT: what the kernel is doing when memory_used has not
 # come back to WANT 30 s after a namespace was deleted (the kernel tears a
 # namespace down in a work item of its own, after every pernet exit).

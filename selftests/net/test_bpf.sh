@@ -34,7 +34,7 @@ if [ ! -e /sys/kernel/btf/vmlinux ]; then
 	exit 4
 fi
 
-live0=$(cat $DBG/live_allocations)
+live0=$(live_settled)
 
 id_of() { cat "$SYS/filters/$1/id"; }
 sysv() { cat "$SYS/filters/$1/$2"; }

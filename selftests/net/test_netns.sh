@@ -35,7 +35,7 @@ trap 'exit 130' INT TERM
 in_a() { timeout "$LIMIT" ip netns exec "$NSA" "$@"; }
 in_b() { timeout "$LIMIT" ip netns exec "$NSB" "$@"; }
 
-live0=$(cat $DBG/live_allocations)
+live0=$(live_settled)
 mem0=$(cat $SYS/memory_used)
 
 ip netns add "$NSA" && ip netns add "$NSB" ||

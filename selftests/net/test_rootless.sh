@@ -53,7 +53,7 @@ run as_nobody unshare -Ur true
 check "and as nobody" [ "$rc" = 0 ]
 
 mem0=$(cat $SYS/memory_used)
-live0=$(cat $DBG/live_allocations)
+live0=$(live_settled)
 chgrp $NOBODY /dev/bloom && chmod 0660 /dev/bloom
 bloomctl create ${P}host --capacity 1000 --fpp 0.01 >/dev/null &&
 	bloomctl add ${P}host --ipv4 192.0.2.1 >/dev/null

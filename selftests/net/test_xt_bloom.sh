@@ -26,7 +26,7 @@ check "bloom.ko cannot be unloaded while xt_bloom.ko uses it" \
 	eval '[ "$rc" != 0 ] && grep -q "^bloom " /proc/modules'
 
 mem0=$(cat $SYS/memory_used)
-live0=$(cat $DBG/live_allocations)
+live0=$(live_settled)
 
 inA() { timeout "$LIMIT" ip netns exec "$A" "$@"; }
 inB() { timeout "$LIMIT" ip netns exec "$B" "$@"; }

@@ -22,7 +22,7 @@ command -v iptables-nft >/dev/null ||
 xt_load
 
 mem0=$(cat $SYS/memory_used)
-live0=$(cat $DBG/live_allocations)
+live0=$(live_settled)
 
 inA() { timeout "$LIMIT" ip netns exec "$A" "$@"; }
 inB() { timeout "$LIMIT" ip netns exec "$B" "$@"; }
