@@ -56,21 +56,32 @@ wait_for() {
 	return 0
 }
 
-# live_settled: the module's live allocations (debugfs) once the deferred
-# frees of the tests before this one have landed, for a test to compare
-# with at its end. A destroyed filter's struct goes with its kobject's
-# release, after an RCU grace period; DEBUG_KOBJECT_RELEASE delays each
-# release by 1-4 s, so on the debug kernel a test that read the count right
-# away counted frees still to come, and its count never came back to it.
-# Returns as soon as the count is 0 (no filter and no descriptor left:
-# the usual case), else once it has not changed for 8 s, at most 120 s.
-live_settled() {
+# file_is FILE VALUE: FILE (a number in sysfs or debugfs) reads VALUE. For
+# wait_for, which calls it again at every poll: a "$(cat FILE)" written in
+# wait_for's arguments is expanded once, before the first, and a value that
+# was not yet back then never is (on the debug kernel, whose deferred frees
+# come 1-4 s late, such waits failed after their whole bound).
+file_is() {
+	local v
+
+	read -r v <"$1" 2>/dev/null && [ "$v" = "$2" ]
+}
+
+# settled FILE: what FILE (memory_used or live_allocations) reads once the
+# tests before this one are done with it, for a test to compare with at its
+# end. A destroyed filter's struct goes with its kobject's release, after an
+# RCU grace period, and DEBUG_KOBJECT_RELEASE delays each release by 1-4 s;
+# a filter a rule holds goes with its namespace, in the kernel's own time.
+# A count read while such frees were pending would never come back.
+# Returns as soon as FILE reads 0 (nothing left: the usual case), else once
+# it has not changed for 8 s, at most 120 s.
+settled() {
 	local last now same=0 i=0
 
-	last=$(cat $DBG/live_allocations)
+	read -r last <"$1"
 	while [ "$last" != 0 ] && [ $same -lt 80 ] && [ $i -lt 1200 ]; do
 		sleep 0.1
-		now=$(cat $DBG/live_allocations)
+		read -r now <"$1"
 		if [ "$now" = "$last" ]; then
 			same=$((same + 1))
 		else

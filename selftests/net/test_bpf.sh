@@ -34,7 +34,7 @@ if [ ! -e /sys/kernel/btf/vmlinux ]; then
 	exit 4
 fi
 
-live0=$(live_settled)
+live0=$(settled $DBG/live_allocations)
 
 id_of() { cat "$SYS/filters/$1/id"; }
 sysv() { cat "$SYS/filters/$1/$2"; }

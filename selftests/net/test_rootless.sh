@@ -52,8 +52,8 @@ check "unshare -Ur works as root in the VM" [ "$rc" = 0 ]
 run as_nobody unshare -Ur true
 check "and as nobody" [ "$rc" = 0 ]
 
-mem0=$(cat $SYS/memory_used)
-live0=$(live_settled)
+mem0=$(settled $SYS/memory_used)
+live0=$(settled $DBG/live_allocations)
 chgrp $NOBODY /dev/bloom && chmod 0660 /dev/bloom
 bloomctl create ${P}host --capacity 1000 --fpp 0.01 >/dev/null &&
 	bloomctl add ${P}host --ipv4 192.0.2.1 >/dev/null
@@ -128,11 +128,10 @@ else
 fi
 
 bloomctl destroy ${P}host >/dev/null
-# The container's namespaces go in the kernel's own time: on the debug
-# kernel under TCG that took over 30 s (test_netns.sh allows 300).
+# The container's namespaces go in the kernel's own time (test_netns.sh).
 check "after the test: memory_used back to where it was" \
-	wait_for 300 [ "$(cat $SYS/memory_used)" = "$mem0" ]
+	wait_for 300 file_is $SYS/memory_used "$mem0"
 check "and live_allocations" \
-	wait_for 300 [ "$(cat $DBG/live_allocations)" = "$live0" ]
+	wait_for 300 file_is $DBG/live_allocations "$live0"
 
 finish

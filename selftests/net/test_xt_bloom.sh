@@ -25,8 +25,8 @@ run rmmod bloom
 check "bloom.ko cannot be unloaded while xt_bloom.ko uses it" \
 	eval '[ "$rc" != 0 ] && grep -q "^bloom " /proc/modules'
 
-mem0=$(cat $SYS/memory_used)
-live0=$(live_settled)
+mem0=$(settled $SYS/memory_used)
+live0=$(settled $DBG/live_allocations)
 
 inA() { timeout "$LIMIT" ip netns exec "$A" "$@"; }
 inB() { timeout "$LIMIT" ip netns exec "$B" "$@"; }
@@ -174,16 +174,15 @@ for round in "nft blocked standard" "legacy dleft counting"; do
 	ip netns del "$A"
 	ip netns del "$B"
 	# The kernel tears a namespace down in a work item of its own, after
-	# nf_tables' and the devices' exits: under TCG on a busy host that
-	# took over 120 s, in a make check where the same steps alone took 1 s.
-	# Slow is not wrong; say what the kernel is doing if it is slow.
-	wait_for 30 [ "$(cat $SYS/memory_used)" = "$mem0" ] || teardown_diag "$mem0"
+	# nf_tables' and the devices' exits: say what it is doing if that
+	# takes long.
+	wait_for 30 file_is $SYS/memory_used "$mem0" || teardown_diag "$mem0"
 	check "$be: deleting the namespaces frees the filters (memory_used back, within 300 s)" \
-		wait_for 270 [ "$(cat $SYS/memory_used)" = "$mem0" ]
+		wait_for 270 file_is $SYS/memory_used "$mem0"
 done
 
 check "live_allocations back to where they were" \
-	wait_for 30 [ "$(cat $DBG/live_allocations)" = "$live0" ]
+	wait_for 30 file_is $DBG/live_allocations "$live0"
 run rmmod xt_bloom
 check "rmmod xt_bloom" [ "$rc" = 0 ]
 

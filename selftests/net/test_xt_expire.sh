@@ -21,8 +21,8 @@ command -v iptables-nft >/dev/null ||
 	{ echo "Bail out! iptables-nft missing: tools/deps.sh"; exit 1; }
 xt_load
 
-mem0=$(cat $SYS/memory_used)
-live0=$(live_settled)
+mem0=$(settled $SYS/memory_used)
+live0=$(settled $DBG/live_allocations)
 
 inA() { timeout "$LIMIT" ip netns exec "$A" "$@"; }
 inB() { timeout "$LIMIT" ip netns exec "$B" "$@"; }
