@@ -235,7 +235,7 @@ check "the verifier refuses 8 bytes of a 4-byte key" \
 xt_cleanup
 W=$(mktemp -d)
 check "every filter and allocation is freed" \
-	wait_for 30 sh -c "[ \"\$(cat $DBG/live_allocations)\" = '$live0' ]"
+	wait_for 30 file_is $DBG/live_allocations "$live0"
 if grep -q '^xt_bloom ' /proc/modules; then
 	ok "unload and a module without BTF # SKIP xt_bloom.ko holds bloom.ko"
 else

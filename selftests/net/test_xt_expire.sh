@@ -82,12 +82,11 @@ check "bloomctl info: the rule's packets were counted (packet_hits $(json_field 
 # the namespace goes with its rule, its filter and the filter's clock
 inB bloomctl create ${P}more --capacity 100000 --fpp 0.01 --timeout 1s --generations 16 >/dev/null
 ip netns del "$B"
-# the kernel tears a namespace down in a work item of its own, which a busy
-# emulated host can hold up for minutes (test_xt_bloom.sh)
+# the kernel tears a namespace down in a work item of its own (test_xt_bloom.sh)
 check "namespace teardown with running clocks gives the memory back (within 300 s)" \
-	wait_for 300 eval '[ "$(cat $SYS/memory_used)" = "$mem0" ]'
+	wait_for 300 file_is $SYS/memory_used "$mem0"
 check "live_allocations back to where they were" \
-	wait_for 30 eval '[ "$(cat $DBG/live_allocations)" = "$live0" ]'
+	wait_for 30 file_is $DBG/live_allocations "$live0"
 run rmmod xt_bloom
 check "rmmod xt_bloom" [ "$rc" = 0 ]
 finish
