@@ -127,16 +127,23 @@ TEST_F(batch, fixed_size_keys)
 	__u8 keys[N * 4], res[N / 8 + 1 + 8];
 	struct bloom_batch b;
 	struct bloom_info info;
-	__u32 i;
+	__u32 i, added_as_present;
 
 	ipv4_keys(keys, 0, N);
 	memset(res, 0xff, sizeof(res));
 	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, keys, sizeof(keys), N, 4,
 			   NULL, res, &b));
 	EXPECT_EQ(N, b.out_done);
-	/* Distinct keys into an almost empty filter: none was there. */
-	EXPECT_EQ(0, b.out_hits);
-	EXPECT_EQ(0, popcount_bm(res, N));
+	/*
+	 * Distinct keys into an almost empty filter: none was there, but
+	 * for a d-left key whose d-left value an earlier one has (a false
+	 * positive: 1000 keys among the 6.8e7 values of this filter share
+	 * one in about 0.7% of filters). Elsewhere the rate at 1% of the
+	 * capacity is far below 1e-9.
+	 */
+	added_as_present = b.out_hits;
+	EXPECT_GE(variant->type == BLOOM_TYPE_DLEFT ? 2 : 0, added_as_present);
+	EXPECT_EQ(added_as_present, popcount_bm(res, N));
 	/* Nothing written past (nkeys + 7) / 8 bytes. */
 	for (i = (N + 7) / 8; i < sizeof(res); i++) {
 		EXPECT_EQ(0xff, res[i]) TH_LOG("byte %u", i);
@@ -157,7 +164,7 @@ TEST_F(batch, fixed_size_keys)
 
 	info = info_of(_metadata, self->fd);
 	EXPECT_EQ(2 * N, info.adds);
-	EXPECT_EQ(N, info.count);
+	EXPECT_EQ(N - added_as_present, info.count);
 	EXPECT_EQ(N, info.queries);
 	EXPECT_EQ(N, info.hits);
 	if (variant->type == BLOOM_TYPE_DLEFT) {

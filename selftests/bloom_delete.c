@@ -852,11 +852,18 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 	ASSERT_LE(0, h);
 	EXPECT_EQ(live, h) TH_LOG("%lld false negatives among %zu live keys",
 				  (long long)live - h, live);
-	fpr_after = measure_fpr(self->fd, R_ABSENT + FPR_KEYS);
+	/*
+	 * The same never-added keys as at capacity: deletes only lower
+	 * counters and empty cells, so every false positive now was one
+	 * then. 40% fewer keys: fewer of them (barring the saturated d-left
+	 * cells of D's triple keys, which stay). Other keys would compare
+	 * two samples: at p = 0.001 a d-left filter gives about 34 false
+	 * positives of 1e6 at capacity and 21 after, two Poisson counts
+	 * that come out the other way round in 4.5% of runs.
+	 */
+	fpr_after = measure_fpr(self->fd, R_ABSENT);
 	ASSERT_LE(0, fpr_after);
 	EXPECT_GE(1.2 * p, fpr_after);
-	/* 40% fewer keys: clearly fewer false positives (barring the
-	 * saturated d-left cells of D's triple keys, which stay). */
 	EXPECT_GT(fpr_full, fpr_after);
 
 	ksft_print_msg("%s p=%g: fpr at capacity %.6f (%.3f p), after deleting 40%% %.6f (%.3f p); %llu adds, %llu deletes, saturated %llu, cells/bits set %llu, %.1f s\n",
