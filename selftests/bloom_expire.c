@@ -410,8 +410,8 @@ TEST_F_TIMEOUT(expire, adds_racing_rotations, 300)
 }
 
 /*
- * The most keys a generation of @name holds now, and into @newest the
- * newest's room (its share less what it holds); -1 on error.
+ * The most keys a generation of @name holds now, and into @newest_room
+ * the newest's room (its share less what it holds); -1 on error.
  */
 static long long gens_max_count(int fd, const char *name, __u64 *newest_room)
 {
@@ -451,15 +451,15 @@ TEST_F_TIMEOUT(expire, rate_under_steady_load, 300)
 	 * promise's load.
 	 */
 	const __u64 n = 20000, T = 2000 * MS;
-	const __u32 absent = 20000, ppb = 10000000;
+	const __u32 absent = 20000, ppb = 10000000, gens = 5;
 	__u64 start, now, k = 0, want, worst = 0, next_measure, room = 0;
-	__u64 share = n / 4, held = 0;
+	__u64 share = n / (gens - 1), held = 0;
 	int fd = bt_open(), measured = 0;
 	long long hits, most;
 
 	ASSERT_LE(0, fd);
 	ASSERT_OK(expire_create(self->fd, "rate", BLOOM_TYPE_BLOCKED, n, ppb,
-				2000, 5));
+				2000, gens));
 	ASSERT_OK(bt_bind(fd, "rate"));
 	start = boot_ns();
 	next_measure = start + T;
