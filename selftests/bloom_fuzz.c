@@ -56,7 +56,7 @@ static bool vfs_magic(unsigned int magic)
 static const int allowed[] = {
 	EINVAL, E2BIG, EFAULT, EOPNOTSUPP, EEXIST, ENOENT, EBADF, EBADFD,
 	EBUSY, ESTALE, EPERM, EDQUOT, ENOMEM, ENOSPC, EINTR, ENOTTY,
-	EBADMSG, EPROTONOSUPPORT, EOVERFLOW,
+	EBADMSG, EPROTONOSUPPORT, EOVERFLOW, EPROTOTYPE, ERANGE, EMFILE,
 };
 #define NALLOWED	(sizeof(allowed) / sizeof(allowed[0]))
 
@@ -502,12 +502,15 @@ static int map_region(struct region *r, __u64 seed)
 
 TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 {
-	static const char *const names[NALLOWED] = {
+	static const char *const names[] = {
 		"EINVAL", "E2BIG", "EFAULT", "EOPNOTSUPP", "EEXIST", "ENOENT",
 		"EBADF", "EBADFD", "EBUSY", "ESTALE", "EPERM", "EDQUOT",
 		"ENOMEM", "ENOSPC", "EINTR", "ENOTTY", "EBADMSG",
-		"EPROTONOSUPPORT", "EOVERFLOW",
+		"EPROTONOSUPPORT", "EOVERFLOW", "EPROTOTYPE", "ERANGE",
+		"EMFILE",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == NALLOWED,
+		       "a name for every errno of allowed[]");
 	struct fuzzer fz[THREADS];
 	pthread_t th[THREADS];
 	struct shared *sh;
