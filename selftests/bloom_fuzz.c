@@ -502,15 +502,6 @@ static int map_region(struct region *r, __u64 seed)
 
 TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 {
-	static const char *const names[] = {
-		"EINVAL", "E2BIG", "EFAULT", "EOPNOTSUPP", "EEXIST", "ENOENT",
-		"EBADF", "EBADFD", "EBUSY", "ESTALE", "EPERM", "EDQUOT",
-		"ENOMEM", "ENOSPC", "EINTR", "ENOTTY", "EBADMSG",
-		"EPROTONOSUPPORT", "EOVERFLOW", "EPROTOTYPE", "ERANGE",
-		"EMFILE",
-	};
-	_Static_assert(sizeof(names) / sizeof(names[0]) == NALLOWED,
-		       "a name for every errno of allowed[]");
 	struct fuzzer fz[THREADS];
 	pthread_t th[THREADS];
 	struct shared *sh;
@@ -557,8 +548,8 @@ TEST_F_TIMEOUT(fuzz, random_ioctls, 90)
 	DIAG("fuzz: %-10s %lu\n", "success", atomic_load(&sh->hist[NALLOWED]));
 	for (i = 0; i < (int)NALLOWED; i++)
 		if (atomic_load(&sh->hist[i]))
-			DIAG("fuzz: %-10s %lu\n", names[i],
-				       atomic_load(&sh->hist[i]));
+			DIAG("fuzz: %-10s %lu\n", strerrorname_np(allowed[i]),
+			     atomic_load(&sh->hist[i]));
 	for (i = 0; i < 17; i++)
 		DIAG("fuzz: nr %2d%s: %lu calls\n", i,
 			       i == 16 ? " (other magics)" : "",
