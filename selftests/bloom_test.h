@@ -29,7 +29,16 @@
 
 #include <linux/bloom.h>
 
+/*
+ * The harness defines functions and data that are not static, so a program
+ * of several files cannot include it in each: such a program (bloom_faults)
+ * defines BT_NO_HARNESS before this header and gets kselftest.h alone.
+ */
+#ifdef BT_NO_HARNESS
+#include "kselftest.h"
+#else
 #include "kselftest_harness.h"
+#endif
 
 #define BLOOM_DEV		"/dev/bloom"
 #define BLOOM_SYSFS		"/sys/class/misc/bloom"
@@ -341,6 +350,7 @@ static inline int bt_destroy_all(void)
  * changes them (-1: not changed), so that teardown can put back what a
  * failed test left.
  */
+#ifndef BT_NO_HARNESS
 static inline void bt_dev_setup(struct __test_metadata *_metadata, int *fd,
 				int *saved_mode, long long *saved_max_memory)
 {
@@ -349,6 +359,8 @@ static inline void bt_dev_setup(struct __test_metadata *_metadata, int *fd,
 	*fd = bt_open();
 	ASSERT_LE(0, *fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
 }
+
+#endif
 
 static inline void bt_dev_teardown(int fd, int saved_mode,
 				   long long saved_max_memory)
