@@ -7,11 +7,10 @@
  * and INFO's output.
  *
  * The bloom_ioctl_* programs test /dev/bloom's commands themselves, by
- * subject: the ABI (bloom_ioctl_abi.c); names, the list and a filter's
- * lifetime (bloom_ioctl_names.c); the filter types (bloom_ioctl_types.c);
- * permissions and limits (bloom_ioctl_perms.c). Keys and batches are
- * covered in bloom_batch.c, deleting in bloom_delete.c, snapshots in
- * bloom_snapshot.c.
+ * subject: the ABI (bloom_ioctl_abi); names, the list and a filter's
+ * lifetime (bloom_ioctl_names); the filter types (bloom_ioctl_types);
+ * permissions and limits (bloom_ioctl_perms). Keys and batches are covered
+ * in bloom_batch, deleting in bloom_delete, snapshots in bloom_snapshot.
  */
 #define _GNU_SOURCE
 #include <stddef.h>

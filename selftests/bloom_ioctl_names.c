@@ -7,17 +7,16 @@
  * "type" fixture: once per filter type).
  *
  * The bloom_ioctl_* programs test /dev/bloom's commands themselves, by
- * subject: the ABI (bloom_ioctl_abi.c); names, the list and a filter's
- * lifetime (bloom_ioctl_names.c); the filter types (bloom_ioctl_types.c);
- * permissions and limits (bloom_ioctl_perms.c). Keys and batches are
- * covered in bloom_batch.c, deleting in bloom_delete.c, snapshots in
- * bloom_snapshot.c.
+ * subject: the ABI (bloom_ioctl_abi); names, the list and a filter's
+ * lifetime (bloom_ioctl_names); the filter types (bloom_ioctl_types);
+ * permissions and limits (bloom_ioctl_perms). Keys and batches are covered
+ * in bloom_batch, deleting in bloom_delete, snapshots in bloom_snapshot.
  */
 #define _GNU_SOURCE
 #include "bloom_test.h"
 
 BT_IOCTL_FIXTURE()
-BT_TYPE_FIXTURE()
+BT_TYPE_FIXTURE();
 
 /* A malformed name, as the raw 32 bytes of the name field. */
 struct bad_name {
@@ -286,8 +285,6 @@ TEST_F(ioctl, list)
 	EXPECT_EQ(4, l.out_count);
 	EXPECT_STREQ("list_c", names[2]);
 }
-
-
 
 /*
  * Destroy removes the name at once; a descriptor bound to the filter gets

@@ -6,11 +6,10 @@
  * after root destroys it.
  *
  * The bloom_ioctl_* programs test /dev/bloom's commands themselves, by
- * subject: the ABI (bloom_ioctl_abi.c); names, the list and a filter's
- * lifetime (bloom_ioctl_names.c); the filter types (bloom_ioctl_types.c);
- * permissions and limits (bloom_ioctl_perms.c). Keys and batches are
- * covered in bloom_batch.c, deleting in bloom_delete.c, snapshots in
- * bloom_snapshot.c.
+ * subject: the ABI (bloom_ioctl_abi); names, the list and a filter's
+ * lifetime (bloom_ioctl_names); the filter types (bloom_ioctl_types);
+ * permissions and limits (bloom_ioctl_perms). Keys and batches are covered
+ * in bloom_batch, deleting in bloom_delete, snapshots in bloom_snapshot.
  */
 #define _GNU_SOURCE
 #include <grp.h>
@@ -19,7 +18,7 @@
 #include "bloom_test.h"
 
 BT_IOCTL_FIXTURE()
-BT_TYPE_FIXTURE()
+BT_TYPE_FIXTURE();
 
 TEST_F(ioctl, device_node_mode_0600)
 {
@@ -132,8 +131,6 @@ TEST_F(ioctl, max_memory_edquot)
 	self->saved_max_memory = -1;
 	EXPECT_OK(bt_create(self->fd, "big", STD, 1000000, 10000000, 0));
 }
-
-
 
 /*
  * A descriptor opened read-only never changes a filter, even root's:

@@ -6,11 +6,10 @@
  * DELETE works on it; and the filter core's self-test in the kernel.
  *
  * The bloom_ioctl_* programs test /dev/bloom's commands themselves, by
- * subject: the ABI (bloom_ioctl_abi.c); names, the list and a filter's
- * lifetime (bloom_ioctl_names.c); the filter types (bloom_ioctl_types.c);
- * permissions and limits (bloom_ioctl_perms.c). Keys and batches are
- * covered in bloom_batch.c, deleting in bloom_delete.c, snapshots in
- * bloom_snapshot.c.
+ * subject: the ABI (bloom_ioctl_abi); names, the list and a filter's
+ * lifetime (bloom_ioctl_names); the filter types (bloom_ioctl_types);
+ * permissions and limits (bloom_ioctl_perms). Keys and batches are covered
+ * in bloom_batch, deleting in bloom_delete, snapshots in bloom_snapshot.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -18,7 +17,7 @@
 #include "bloom_test.h"
 
 BT_IOCTL_FIXTURE()
-BT_TYPE_FIXTURE()
+BT_TYPE_FIXTURE();
 
 TEST_F(ioctl, create_type_errors)
 {
@@ -318,8 +317,6 @@ static double neg_log2_p(__u32 ppb)
 	return -log2(ppb / 1e9);
 }
 
-
-
 TEST_F(type, info_sizing_and_sysfs)
 {
 	const __u32 t = variant->type;
@@ -487,9 +484,6 @@ TEST_F(type, info_sizing_and_sysfs)
 	expect_info_matches_sysfs(_metadata, &info);
 	close(fd2);
 }
-
-
-
 
 /*
  * DELETE works on the deletable types only: on a standard or blocked

@@ -406,7 +406,7 @@ static inline void bt_dev_teardown(int fd, int saved_mode,
 	};								\
 	FIXTURE_VARIANT_ADD(type, dleft) {				\
 		.type = DLF, .deletable = true,				\
-	};
+	}
 
 /*
  * How long a test waits for a deferred free: a destroyed filter's store
