@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SAVE and RESTORE: snapshots, whose format the core reads and writes
- * (module/core/snapshot.c, Documentation/snapshot.rst).
+ * (module/core/snapshot*.c, Documentation/snapshot.rst).
  *
  * SAVE copies the filter into a kernel image under the filter's write lock,
  * so it is one point in time for counting and d-left filters (whose writers

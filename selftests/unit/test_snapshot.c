@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Unit tests of the snapshot format (module/core/snapshot.c), TAP 13:
+ * Unit tests of the snapshot format (module/core/snapshot*.c), TAP 13:
  *  - every type round-trips: same header fields, the same storage byte for
  *    byte, the same answers on present and absent keys, statistics recounted;
  *  - the position scheme is pinned: for fixed geometries, a fixed hash key

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * libFuzzer target for the snapshot parser (module/core/snapshot.c), the
+ * libFuzzer target for the snapshot parser (module/core/snapshot*.c), the
  * code bloom.ko runs on every RESTORE, built with ASan and UBSan.
  *
  * A random file almost never gets past the checksums, so the input is read
