@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "snapshot_layout.h"
 
-u64 bloom_snap_hash(const void *p, u64 len)
+u64 bloom_image_hash(const void *p, u64 len)
 {
 	bloom_xxh64_state s;
 
@@ -17,9 +17,9 @@ u64 bloom_snap_hash(const void *p, u64 len)
 	return bloom_xxh64_digest(&s);
 }
 
-static u64 *bloom_snap_stat(struct bloom_snap_stats *s, int i)
+static u64 *bloom_image_stat(struct bloom_image_stats *s, int i)
 {
-	u64 *v[BLOOM_SNAP_NSTATS] = {
+	u64 *v[BLOOM_IMAGE_NSTATS] = {
 		&s->count, &s->adds, &s->queries, &s->hits, &s->deletes,
 		&s->delete_misses, &s->insert_failures,
 	};
@@ -27,39 +27,39 @@ static u64 *bloom_snap_stat(struct bloom_snap_stats *s, int i)
 	return v[i];
 }
 
-u32 bloom_snap_header_bytes(const struct bloom_core *f)
+u32 bloom_image_header_bytes(const struct bloom_core *f)
 {
-	return BLOOM_SNAP_HEADER_BYTES(f->scale ? bloom_scale_stages(f) :
+	return BLOOM_IMAGE_HEADER_BYTES(f->scale ? bloom_scale_stages(f) :
 				       f->expire ? f->expire->p.generations : 0);
 }
 
-void bloom_snap_header_init(struct bloom_snap_header *h,
+void bloom_image_header_init(struct bloom_image_header *h,
 			    const struct bloom_core *f)
 {
 	const struct bloom_scale_stage *st;
 	u32 i;
 
 	memset(h, 0, sizeof(*h));
-	h->version = BLOOM_SNAP_VERSION;
-	h->header_size = BLOOM_SNAP_HEADER_SIZE;
+	h->version = BLOOM_IMAGE_VERSION;
+	h->header_size = BLOOM_IMAGE_HEADER_SIZE;
 	h->scheme = BLOOM_SCHEME_ID;
 	h->geo = f->geo;
 	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
 	bloom_hash_key_to_bytes(&f->key, h->hash_key);
 	if (f->expire) {
-		h->incompat |= BLOOM_SNAP_F_GENERATIONS;
+		h->incompat |= BLOOM_IMAGE_F_GENERATIONS;
 		h->expire = f->expire->p;
 		h->ngens = h->expire.generations;
-		h->header_size = BLOOM_SNAP_HEADER_BYTES(h->ngens);
+		h->header_size = BLOOM_IMAGE_HEADER_BYTES(h->ngens);
 		h->payload_bytes *= h->ngens;
 		return;
 	}
 	if (!f->scale)
 		return;
-	h->incompat |= BLOOM_SNAP_F_STAGES;
+	h->incompat |= BLOOM_IMAGE_F_STAGES;
 	h->scale = f->scale->p;
 	h->nstages = bloom_scale_stages(f);
-	h->header_size = BLOOM_SNAP_HEADER_BYTES(h->nstages);
+	h->header_size = BLOOM_IMAGE_HEADER_BYTES(h->nstages);
 	h->payload_bytes = 0;
 	for (i = 0; i < h->nstages; i++) {
 		st = bloom_scale_stage(f, i);
@@ -72,15 +72,15 @@ void bloom_snap_header_init(struct bloom_snap_header *h,
 	}
 }
 
-void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
+void bloom_image_header_write(u8 *buf, const struct bloom_image_header *h,
 			     const struct bloom_core *f)
 {
-	struct bloom_snap_stats st = h->stats;
+	struct bloom_image_stats st = h->stats;
 	u32 i;
 
 	memset(buf, 0, h->header_size);
-	memcpy(buf + OFF_MAGIC, BLOOM_SNAP_MAGIC, BLOOM_SNAP_MAGIC_LEN);
-	put32(buf + OFF_VERSION, BLOOM_SNAP_VERSION);
+	memcpy(buf + OFF_MAGIC, BLOOM_IMAGE_MAGIC, BLOOM_IMAGE_MAGIC_LEN);
+	put32(buf + OFF_VERSION, BLOOM_IMAGE_VERSION);
 	put32(buf + OFF_HDR_SIZE, h->header_size);
 	put32(buf + OFF_INCOMPAT, h->incompat);
 	put32(buf + OFF_COMPAT, h->compat);
@@ -95,40 +95,40 @@ void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
 	put64(buf + OFF_BUCKETS, h->geo.buckets);
 	put64(buf + OFF_PAYLOAD, h->payload_bytes);
 	put64(buf + OFF_PAYLOAD_H, h->payload_hash);
-	memcpy(buf + OFF_NAME, h->name, BLOOM_SNAP_NAME_LEN);
+	memcpy(buf + OFF_NAME, h->name, BLOOM_IMAGE_NAME_LEN);
 	memcpy(buf + OFF_KEY, h->hash_key, BLOOM_CORE_HASH_KEY_LEN);
-	for (i = 0; i < BLOOM_SNAP_NSTATS; i++)
-		put64(buf + OFF_STATS + 8 * i, *bloom_snap_stat(&st, i));
-	if (h->incompat & BLOOM_SNAP_F_STAGES)
-		bloom_snap_stages_write(buf, h, f);
-	if (h->incompat & BLOOM_SNAP_F_GENERATIONS)
-		bloom_snap_gens_write(buf, h, f);
-	if (h->compat & BLOOM_SNAP_C_KEYS)
+	for (i = 0; i < BLOOM_IMAGE_NSTATS; i++)
+		put64(buf + OFF_STATS + 8 * i, *bloom_image_stat(&st, i));
+	if (h->incompat & BLOOM_IMAGE_F_STAGES)
+		bloom_image_stages_write(buf, h, f);
+	if (h->incompat & BLOOM_IMAGE_F_GENERATIONS)
+		bloom_image_gens_write(buf, h, f);
+	if (h->compat & BLOOM_IMAGE_C_KEYS)
 		put32(buf + OFF_KIND, h->key_kind);
-	if (h->incompat & BLOOM_SNAP_F_NETBLOCKS)
-		bloom_snap_netblocks_write(buf, h);
+	if (h->incompat & BLOOM_IMAGE_F_NETBLOCKS)
+		bloom_image_netblocks_write(buf, h);
 	put64(buf + h->header_size - 8,
-	      bloom_snap_hash(buf, h->header_size - 8));
+	      bloom_image_hash(buf, h->header_size - 8));
 }
 
-int bloom_snap_header_size(const u8 *buf, u64 len, u32 *size)
+int bloom_image_header_size(const u8 *buf, u64 len, u32 *size)
 {
 	u32 v;
 
-	if (len < BLOOM_SNAP_PREFIX ||
-	    memcmp(buf + OFF_MAGIC, BLOOM_SNAP_MAGIC, BLOOM_SNAP_MAGIC_LEN))
+	if (len < BLOOM_IMAGE_PREFIX ||
+	    memcmp(buf + OFF_MAGIC, BLOOM_IMAGE_MAGIC, BLOOM_IMAGE_MAGIC_LEN))
 		return -EBADMSG;
 	v = get32(buf + OFF_VERSION);
-	if (v != BLOOM_SNAP_VERSION)
+	if (v != BLOOM_IMAGE_VERSION)
 		return -EPROTONOSUPPORT;
 	v = get32(buf + OFF_HDR_SIZE);
-	if (v < BLOOM_SNAP_HEADER_SIZE || v > BLOOM_SNAP_HEADER_MAX || v % 8)
+	if (v < BLOOM_IMAGE_HEADER_SIZE || v > BLOOM_IMAGE_HEADER_MAX || v % 8)
 		return -EBADMSG;
 	*size = v;
 	return 0;
 }
 
-int bloom_snap_geometry_check(const struct bloom_geometry *geo)
+int bloom_image_geometry_check(const struct bloom_geometry *geo)
 {
 	if (geo->type == BLOOM_CORE_DLEFT)
 		return bloom_dl_geometry_check(geo);
@@ -141,29 +141,29 @@ int bloom_snap_geometry_check(const struct bloom_geometry *geo)
 	return bloom_geometry_check(geo);
 }
 
-int bloom_snap_header_read(const u8 *buf, u64 len,
-			   struct bloom_snap_header *h, const char **why)
+int bloom_image_header_read(const u8 *buf, u64 len,
+			   struct bloom_image_header *h, const char **why)
 {
 	u32 size, i;
 	int ret;
 
-	ret = bloom_snap_header_size(buf, len, &size);
+	ret = bloom_image_header_size(buf, len, &size);
 	if (ret == -EPROTONOSUPPORT)
-		return bloom_snap_fail(why, ret, "format version unknown to this version of bloom");
+		return bloom_image_fail(why, ret, "format version unknown to this version of bloom");
 	if (ret)
-		return bloom_snap_fail(why, ret, len < BLOOM_SNAP_PREFIX ||
-				       memcmp(buf, BLOOM_SNAP_MAGIC,
-					      BLOOM_SNAP_MAGIC_LEN) ?
+		return bloom_image_fail(why, ret, len < BLOOM_IMAGE_PREFIX ||
+				       memcmp(buf, BLOOM_IMAGE_MAGIC,
+					      BLOOM_IMAGE_MAGIC_LEN) ?
 				       "not a bloom snapshot (bad magic bytes)" :
 				       "header size out of range");
 	if (len < size)
-		return bloom_snap_fail(why, -EBADMSG, "truncated header");
-	if (get64(buf + size - 8) != bloom_snap_hash(buf, size - 8))
-		return bloom_snap_fail(why, -EBADMSG,
+		return bloom_image_fail(why, -EBADMSG, "truncated header");
+	if (get64(buf + size - 8) != bloom_image_hash(buf, size - 8))
+		return bloom_image_fail(why, -EBADMSG,
 				       "header checksum mismatch (corrupt snapshot)");
 
 	memset(h, 0, sizeof(*h));
-	h->version = BLOOM_SNAP_VERSION;
+	h->version = BLOOM_IMAGE_VERSION;
 	h->header_size = size;
 	h->incompat = get32(buf + OFF_INCOMPAT);
 	h->compat = get32(buf + OFF_COMPAT);
@@ -178,62 +178,62 @@ int bloom_snap_header_read(const u8 *buf, u64 len,
 	h->geo.buckets = get64(buf + OFF_BUCKETS);
 	h->payload_bytes = get64(buf + OFF_PAYLOAD);
 	h->payload_hash = get64(buf + OFF_PAYLOAD_H);
-	memcpy(h->name, buf + OFF_NAME, BLOOM_SNAP_NAME_LEN);
+	memcpy(h->name, buf + OFF_NAME, BLOOM_IMAGE_NAME_LEN);
 	memcpy(h->hash_key, buf + OFF_KEY, BLOOM_CORE_HASH_KEY_LEN);
-	for (i = 0; i < BLOOM_SNAP_NSTATS; i++)
-		*bloom_snap_stat(&h->stats, i) = get64(buf + OFF_STATS + 8 * i);
+	for (i = 0; i < BLOOM_IMAGE_NSTATS; i++)
+		*bloom_image_stat(&h->stats, i) = get64(buf + OFF_STATS + 8 * i);
 
-	if (h->incompat & ~BLOOM_SNAP_INCOMPAT_KNOWN)
-		return bloom_snap_fail(why, -EPROTONOSUPPORT,
+	if (h->incompat & ~BLOOM_IMAGE_INCOMPAT_KNOWN)
+		return bloom_image_fail(why, -EPROTONOSUPPORT,
 				       "needs a feature unknown to this version of bloom");
 	if (h->scheme != BLOOM_SCHEME_ID)
-		return bloom_snap_fail(why, -EPROTONOSUPPORT,
+		return bloom_image_fail(why, -EPROTONOSUPPORT,
 				       "another hash or position scheme: rebuild it from the keys");
 	if (h->geo.type < BLOOM_CORE_STANDARD ||
 	    h->geo.type > BLOOM_CORE_DLEFT)
-		return bloom_snap_fail(why, -EOPNOTSUPP, "unknown filter type");
-	ret = bloom_snap_geometry_check(&h->geo);
+		return bloom_image_fail(why, -EOPNOTSUPP, "unknown filter type");
+	ret = bloom_image_geometry_check(&h->geo);
 	if (ret)
-		return bloom_snap_fail(why, ret, ret == -E2BIG ?
+		return bloom_image_fail(why, ret, ret == -E2BIG ?
 				       "filter larger than bloom's limit" :
 				       "geometry not valid for its type");
-	if (h->incompat & BLOOM_SNAP_F_GENERATIONS) {
-		ret = bloom_snap_gens_check(buf, h, why);
+	if (h->incompat & BLOOM_IMAGE_F_GENERATIONS) {
+		ret = bloom_image_gens_check(buf, h, why);
 		if (ret)
 			return ret;
-	} else if (h->incompat & BLOOM_SNAP_F_STAGES) {
-		ret = bloom_snap_stages_check(buf, h, why);
+	} else if (h->incompat & BLOOM_IMAGE_F_STAGES) {
+		ret = bloom_image_stages_check(buf, h, why);
 		if (ret)
 			return ret;
 	} else if (h->payload_bytes != bloom_core_storage_bytes(&h->geo)) {
-		return bloom_snap_fail(why, -EBADMSG, "payload size does not match the geometry");
+		return bloom_image_fail(why, -EBADMSG, "payload size does not match the geometry");
 	}
-	ret = bloom_snap_keys_check(buf, h, why);
+	ret = bloom_image_keys_check(buf, h, why);
 	if (ret)
 		return ret;
 	/* the name: NUL-terminated, zero after the NUL, not empty */
-	for (i = 0; i < BLOOM_SNAP_NAME_LEN && h->name[i]; i++)
+	for (i = 0; i < BLOOM_IMAGE_NAME_LEN && h->name[i]; i++)
 		;
-	if (!i || i == BLOOM_SNAP_NAME_LEN)
-		return bloom_snap_fail(why, -EBADMSG, "bad filter name");
-	for (; i < BLOOM_SNAP_NAME_LEN; i++)
+	if (!i || i == BLOOM_IMAGE_NAME_LEN)
+		return bloom_image_fail(why, -EBADMSG, "bad filter name");
+	for (; i < BLOOM_IMAGE_NAME_LEN; i++)
 		if (h->name[i])
-			return bloom_snap_fail(why, -EBADMSG, "bad filter name");
+			return bloom_image_fail(why, -EBADMSG, "bad filter name");
 	return 0;
 }
 
-void bloom_snap_header_make(u8 *buf, const struct bloom_core *f,
+void bloom_image_header_make(u8 *buf, const struct bloom_core *f,
 			    const char *name,
-			    const struct bloom_snap_stats *stats)
+			    const struct bloom_image_stats *stats)
 {
-	struct bloom_snap_header h;
+	struct bloom_image_header h;
 	u32 i;
 
-	bloom_snap_header_init(&h, f);
-	for (i = 0; i < BLOOM_SNAP_NAME_LEN - 1 && name[i]; i++)
+	bloom_image_header_init(&h, f);
+	for (i = 0; i < BLOOM_IMAGE_NAME_LEN - 1 && name[i]; i++)
 		h.name[i] = name[i];
 	if (stats)
 		h.stats = *stats;
-	h.payload_hash = bloom_snap_payload_hash(f);
-	bloom_snap_header_write(buf, &h, f);
+	h.payload_hash = bloom_image_payload_hash(f);
+	bloom_image_header_write(buf, &h, f);
 }

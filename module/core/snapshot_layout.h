@@ -30,32 +30,32 @@
 #define OFF_PAYLOAD_H	80
 #define OFF_NAME	88
 #define OFF_KEY		120
-#define OFF_STATS	136	/* 7 x u64, in struct bloom_snap_stats order */
+#define OFF_STATS	136	/* 7 x u64, in struct bloom_image_stats order */
 #define OFF_RESERVED	192	/* up to the checksum: zero when written */
-/* With BLOOM_SNAP_F_STAGES, in the reserved area: */
+/* With BLOOM_IMAGE_F_STAGES, in the reserved area: */
 #define OFF_GROWTH	192
 #define OFF_TIGHTEN	196
 #define OFF_NSTAGES	200
-#define OFF_KIND	204	/* with BLOOM_SNAP_C_KEYS */
-/* With BLOOM_SNAP_F_GENERATIONS, in the reserved area: */
+#define OFF_KIND	204	/* with BLOOM_IMAGE_C_KEYS */
+/* With BLOOM_IMAGE_F_GENERATIONS, in the reserved area: */
 #define OFF_NGENS	208
 #define OFF_TIMEOUT	216
 #define OFF_SAVED	224
 #define OFF_STAGES	248	/* the stage table, the netblock table, the checksum */
-/* A stage table entry (BLOOM_SNAP_STAGE_SIZE bytes). */
+/* A stage table entry (BLOOM_IMAGE_STAGE_SIZE bytes). */
 #define ST_CAPACITY	0
 #define ST_BITS		8
 #define ST_COUNT	16
 #define ST_KEYS		24
 #define ST_HASHES	32
 #define ST_FPP		36
-/* A generation table entry (BLOOM_SNAP_STAGE_SIZE bytes; the rest 0). */
+/* A generation table entry (BLOOM_IMAGE_STAGE_SIZE bytes; the rest 0). */
 #define GEN_KEYS	0
 #define GEN_AGE		8
 #define GEN_KEEP	16
 /* The header's checksum is its last 8 bytes, over all bytes before them. */
 
-#define BLOOM_SNAP_NSTATS	7
+#define BLOOM_IMAGE_NSTATS	7
 
 static inline u32 get32(const u8 *p)
 {
@@ -82,7 +82,7 @@ static inline void put64(u8 *p, u64 v)
 }
 
 /* Refuses: @err, with the reason in *@why when the caller asked. */
-static inline int bloom_snap_fail(const char **why, int err, const char *text)
+static inline int bloom_image_fail(const char **why, int err, const char *text)
 {
 	if (why)
 		*why = text;
@@ -90,7 +90,7 @@ static inline int bloom_snap_fail(const char **why, int err, const char *text)
 }
 
 /* Entries in the header's table: stages or generations. */
-static inline u32 bloom_snap_entries(const struct bloom_snap_header *h)
+static inline u32 bloom_image_entries(const struct bloom_image_header *h)
 {
 	return h->nstages + h->ngens;
 }
@@ -101,23 +101,23 @@ static inline u32 bloom_snap_entries(const struct bloom_snap_header *h)
  * fields and stage table from @f, the expiring filter's fields and
  * generation table from @f, the netblock table from h->nb.
  */
-void bloom_snap_stages_write(u8 *buf, const struct bloom_snap_header *h,
+void bloom_image_stages_write(u8 *buf, const struct bloom_image_header *h,
 			     const struct bloom_core *f);
-void bloom_snap_gens_write(u8 *buf, const struct bloom_snap_header *h,
+void bloom_image_gens_write(u8 *buf, const struct bloom_image_header *h,
 			   const struct bloom_core *f);
-void bloom_snap_netblocks_write(u8 *buf, const struct bloom_snap_header *h);
+void bloom_image_netblocks_write(u8 *buf, const struct bloom_image_header *h);
 
 /*
  * Reading, from the header at @buf whose checksum and fixed fields
- * bloom_snap_header_read() checked into @h: the scalable filter's part,
+ * bloom_image_header_read() checked into @h: the scalable filter's part,
  * the expiring filter's part, the key kind and netblock table; each fills
- * its fields of @h. 0 or a refusal (bloom_snap_fail()).
+ * its fields of @h. 0 or a refusal (bloom_image_fail()).
  */
-int bloom_snap_stages_check(const u8 *buf, struct bloom_snap_header *h,
+int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
 			    const char **why);
-int bloom_snap_gens_check(const u8 *buf, struct bloom_snap_header *h,
+int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
 			  const char **why);
-int bloom_snap_keys_check(const u8 *buf, struct bloom_snap_header *h,
+int bloom_image_keys_check(const u8 *buf, struct bloom_image_header *h,
 			  const char **why);
 
 #endif /* BLOOM_CORE_SNAPSHOT_LAYOUT_H */
