@@ -488,7 +488,7 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	/* what expired since the save goes before anyone sees the filter */
 	if (h.ngens) {
 		bloom_image_gens_apply(&s->core, hdr, &h, bloom_expiry_now(),
-				      ktime_get_real_ns());
+				       ktime_get_real_ns());
 		bloom_store_expiry_start(s);
 	}
 	ret = bloom_snap_publish(net, name, s,

@@ -30,11 +30,11 @@ static u64 *bloom_image_stat(struct bloom_image_stats *s, int i)
 u32 bloom_image_header_bytes(const struct bloom_core *f)
 {
 	return BLOOM_IMAGE_HEADER_BYTES(f->scale ? bloom_scale_stages(f) :
-				       f->expire ? f->expire->p.generations : 0);
+					f->expire ? f->expire->p.generations : 0);
 }
 
 void bloom_image_header_init(struct bloom_image_header *h,
-			    const struct bloom_core *f)
+			     const struct bloom_core *f)
 {
 	const struct bloom_scale_stage *st;
 	u32 i;
@@ -73,7 +73,7 @@ void bloom_image_header_init(struct bloom_image_header *h,
 }
 
 void bloom_image_header_write(u8 *buf, const struct bloom_image_header *h,
-			     const struct bloom_core *f)
+			      const struct bloom_core *f)
 {
 	struct bloom_image_stats st = h->stats;
 	u32 i;
@@ -142,25 +142,26 @@ int bloom_image_geometry_check(const struct bloom_geometry *geo)
 }
 
 int bloom_image_header_read(const u8 *buf, u64 len,
-			   struct bloom_image_header *h, const char **why)
+			    struct bloom_image_header *h, const char **why)
 {
 	u32 size, i;
 	int ret;
 
 	ret = bloom_image_header_size(buf, len, &size);
 	if (ret == -EPROTONOSUPPORT)
-		return bloom_image_fail(why, ret, "format version unknown to this version of bloom");
+		return bloom_image_fail(why, ret,
+					"format version unknown to this version of bloom");
 	if (ret)
 		return bloom_image_fail(why, ret, len < BLOOM_IMAGE_PREFIX ||
-				       memcmp(buf, BLOOM_IMAGE_MAGIC,
-					      BLOOM_IMAGE_MAGIC_LEN) ?
-				       "not a bloom snapshot (bad magic bytes)" :
-				       "header size out of range");
+					memcmp(buf, BLOOM_IMAGE_MAGIC,
+					       BLOOM_IMAGE_MAGIC_LEN) ?
+					"not a bloom snapshot (bad magic bytes)" :
+					"header size out of range");
 	if (len < size)
 		return bloom_image_fail(why, -EBADMSG, "truncated header");
 	if (get64(buf + size - 8) != bloom_image_hash(buf, size - 8))
 		return bloom_image_fail(why, -EBADMSG,
-				       "header checksum mismatch (corrupt snapshot)");
+					"header checksum mismatch (corrupt snapshot)");
 
 	memset(h, 0, sizeof(*h));
 	h->version = BLOOM_IMAGE_VERSION;
@@ -185,18 +186,18 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 
 	if (h->incompat & ~BLOOM_IMAGE_INCOMPAT_KNOWN)
 		return bloom_image_fail(why, -EPROTONOSUPPORT,
-				       "needs a feature unknown to this version of bloom");
+					"needs a feature unknown to this version of bloom");
 	if (h->scheme != BLOOM_SCHEME_ID)
 		return bloom_image_fail(why, -EPROTONOSUPPORT,
-				       "another hash or position scheme: rebuild it from the keys");
+					"another hash or position scheme: rebuild it from the keys");
 	if (h->geo.type < BLOOM_CORE_STANDARD ||
 	    h->geo.type > BLOOM_CORE_DLEFT)
 		return bloom_image_fail(why, -EOPNOTSUPP, "unknown filter type");
 	ret = bloom_image_geometry_check(&h->geo);
 	if (ret)
 		return bloom_image_fail(why, ret, ret == -E2BIG ?
-				       "filter larger than bloom's limit" :
-				       "geometry not valid for its type");
+					"filter larger than bloom's limit" :
+					"geometry not valid for its type");
 	if (h->incompat & BLOOM_IMAGE_F_GENERATIONS) {
 		ret = bloom_image_gens_check(buf, h, why);
 		if (ret)
@@ -223,8 +224,8 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 }
 
 void bloom_image_header_make(u8 *buf, const struct bloom_core *f,
-			    const char *name,
-			    const struct bloom_image_stats *stats)
+			     const char *name,
+			     const struct bloom_image_stats *stats)
 {
 	struct bloom_image_header h;
 	u32 i;

@@ -12,6 +12,10 @@
  * Nothing follows the payload. A scalable filter's snapshot has the
  * incompatible feature BLOOM_IMAGE_F_STAGES: its header ends with a table of
  * its stages and its payload is their storage, one after the other.
+ *
+ * The format's names are bloom_image_* (a snapshot image: header and
+ * payload, wherever its bytes are); bloom_snap_* is the SAVE and RESTORE
+ * ioctls' layer above (module/snap.c).
  */
 #ifndef BLOOM_CORE_SNAPSHOT_H
 #define BLOOM_CORE_SNAPSHOT_H
@@ -170,7 +174,7 @@ struct bloom_image_header {
  * which bloom_image_header_read() accepted into @h.
  */
 void bloom_image_gen_read(const u8 *buf, const struct bloom_image_header *h,
-			 u32 i, struct bloom_image_gen *g);
+			  u32 i, struct bloom_image_gen *g);
 
 /*
  * An expiring filter @f loaded from the snapshot whose header @buf was
@@ -181,8 +185,8 @@ void bloom_image_gen_read(const u8 *buf, const struct bloom_image_header *h,
  * generations cleared.
  */
 u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
-			  const struct bloom_image_header *h, u64 now_ns,
-			  u64 now_wall_ns);
+			   const struct bloom_image_header *h, u64 now_ns,
+			   u64 now_wall_ns);
 
 /*
  * After bloom_image_header_init(): the kind of @nb (compat KEYS, when
@@ -191,7 +195,7 @@ u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
  * header is written.
  */
 void bloom_image_header_netblocks(struct bloom_image_header *h,
-				 const struct bloom_netblocks *nb);
+				  const struct bloom_netblocks *nb);
 
 /*
  * The key kind and the netblock table of the header at @buf that
@@ -199,7 +203,7 @@ void bloom_image_header_netblocks(struct bloom_image_header *h,
  * every count zero without a table.
  */
 void bloom_image_netblocks_load(const u8 *buf, const struct bloom_image_header *h,
-			       struct bloom_netblocks *nb);
+				struct bloom_netblocks *nb);
 
 /*
  * Fills @h for filter @f: version, header size, scheme, geometry, key and
@@ -209,7 +213,7 @@ void bloom_image_netblocks_load(const u8 *buf, const struct bloom_image_header *
  * payload it writes, @payload_hash.
  */
 void bloom_image_header_init(struct bloom_image_header *h,
-			    const struct bloom_core *f);
+			     const struct bloom_core *f);
 
 /*
  * Encodes @h into @buf (h->header_size bytes), checksum included; with
@@ -218,11 +222,11 @@ void bloom_image_header_init(struct bloom_image_header *h,
  * holds is counted).
  */
 void bloom_image_header_write(u8 *buf, const struct bloom_image_header *h,
-			     const struct bloom_core *f);
+			      const struct bloom_core *f);
 
 /* Stage @i of @f as a stage table entry. */
 void bloom_image_stage_get(const struct bloom_core *f, u32 i,
-			  struct bloom_image_stage *st);
+			   struct bloom_image_stage *st);
 
 /*
  * Entry @i (under h->nstages) of the stage table of the header at @buf,
@@ -232,7 +236,7 @@ void bloom_image_stage_read(const u8 *buf, u32 i, struct bloom_image_stage *st);
 
 /* Stage entry @st of a snapshot of type @type as a geometry. */
 void bloom_image_stage_geometry(u32 type, const struct bloom_image_stage *st,
-			       struct bloom_geometry *geo);
+				struct bloom_geometry *geo);
 
 /* xxh64 of @f's storage (of all its stages, one after the other). */
 u64 bloom_image_payload_hash(const struct bloom_core *f);
@@ -247,8 +251,8 @@ u64 bloom_image_payload_hash(const struct bloom_core *f);
  * bloom_image_native()); a scalable filter's: each stage's, oldest first.
  */
 void bloom_image_header_make(u8 *buf, const struct bloom_core *f,
-			    const char *name,
-			    const struct bloom_image_stats *stats);
+			     const char *name,
+			     const struct bloom_image_stats *stats);
 
 /*
  * From the first BLOOM_IMAGE_PREFIX bytes (@len of them available): the
@@ -268,7 +272,7 @@ int bloom_image_header_size(const u8 *buf, u64 len, u32 *size);
  * says what is wrong, in words.
  */
 int bloom_image_header_read(const u8 *buf, u64 len,
-			   struct bloom_image_header *h, const char **why);
+			    struct bloom_image_header *h, const char **why);
 
 /* The header size of a snapshot of @f. */
 u32 bloom_image_header_bytes(const struct bloom_core *f);
@@ -300,8 +304,8 @@ int bloom_image_payload_check(struct bloom_core *f);
  * bloom_image_header_read().
  */
 int bloom_image_load(struct bloom_core *f, const struct bloom_image_header *h,
-		    const u8 *buf, u64 len, void *storage,
-		    struct bloom_image_chain *chain, const char **why);
+		     const u8 *buf, u64 len, void *storage,
+		     struct bloom_image_chain *chain, const char **why);
 
 /* xxh64 (seed 0) of @len bytes, as the header's checksums use it. */
 u64 bloom_image_hash(const void *p, u64 len);

@@ -102,9 +102,9 @@ static inline u32 bloom_image_entries(const struct bloom_image_header *h)
  * generation table from @f, the netblock table from h->nb.
  */
 void bloom_image_stages_write(u8 *buf, const struct bloom_image_header *h,
-			     const struct bloom_core *f);
+			      const struct bloom_core *f);
 void bloom_image_gens_write(u8 *buf, const struct bloom_image_header *h,
-			   const struct bloom_core *f);
+			    const struct bloom_core *f);
 void bloom_image_netblocks_write(u8 *buf, const struct bloom_image_header *h);
 
 /*
@@ -114,10 +114,10 @@ void bloom_image_netblocks_write(u8 *buf, const struct bloom_image_header *h);
  * its fields of @h. 0 or a refusal (bloom_image_fail()).
  */
 int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
-			    const char **why);
+			     const char **why);
 int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
-			  const char **why);
+			   const char **why);
 int bloom_image_keys_check(const u8 *buf, struct bloom_image_header *h,
-			  const char **why);
+			   const char **why);
 
 #endif /* BLOOM_CORE_SNAPSHOT_LAYOUT_H */

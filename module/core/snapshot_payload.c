@@ -22,7 +22,7 @@ u64 bloom_image_payload_hash(const struct bloom_core *f)
 	}
 	if (!f->scale)
 		return bloom_image_hash(f->words,
-				       bloom_core_storage_bytes(&f->geo));
+					bloom_core_storage_bytes(&f->geo));
 	bloom_xxh64_reset(&s);
 	n = bloom_scale_stages(f);
 	for (i = 0; i < n; i++) {
@@ -102,10 +102,10 @@ int bloom_image_payload_check(struct bloom_core *f)
 
 /* Binds @f to the stages of @h in @storage (loaded), each checked. */
 static int bloom_image_load_stages(struct bloom_core *f,
-				  const struct bloom_image_header *h,
-				  const u8 *buf, u8 *storage,
-				  struct bloom_image_chain *chain,
-				  const bloom_hash_key_t *key)
+				   const struct bloom_image_header *h,
+				   const u8 *buf, u8 *storage,
+				   struct bloom_image_chain *chain,
+				   const bloom_hash_key_t *key)
 {
 	struct bloom_scale_stage *st;
 	struct bloom_image_stage e;
@@ -136,9 +136,9 @@ static int bloom_image_load_stages(struct bloom_core *f,
  * their times are the caller's (bloom_image_gens_apply()).
  */
 static int bloom_image_load_gens(struct bloom_core *f,
-				const struct bloom_image_header *h,
-				u8 *storage, struct bloom_image_chain *chain,
-				const bloom_hash_key_t *key)
+				 const struct bloom_image_header *h,
+				 u8 *storage, struct bloom_image_chain *chain,
+				 const bloom_hash_key_t *key)
 {
 	u32 i;
 
@@ -150,8 +150,8 @@ static int bloom_image_load_gens(struct bloom_core *f,
 }
 
 int bloom_image_load(struct bloom_core *f, const struct bloom_image_header *h,
-		    const u8 *buf, u64 len, void *storage,
-		    struct bloom_image_chain *chain, const char **why)
+		     const u8 *buf, u64 len, void *storage,
+		     struct bloom_image_chain *chain, const char **why)
 {
 	bloom_hash_key_t key;
 
@@ -165,29 +165,29 @@ int bloom_image_load(struct bloom_core *f, const struct bloom_image_header *h,
 	buf += h->header_size;
 	if (bloom_image_hash(buf, h->payload_bytes) != h->payload_hash)
 		return bloom_image_fail(why, -EBADMSG,
-				       "payload checksum mismatch (corrupt snapshot)");
+					"payload checksum mismatch (corrupt snapshot)");
 	if ((h->nstages || h->ngens) && !chain)
 		return bloom_image_fail(why, -EOPNOTSUPP,
-				       "a scalable or expiring filter's snapshot, and no room for its stages or generations");
+					"a scalable or expiring filter's snapshot, and no room for its stages or generations");
 	memcpy(storage, buf, h->payload_bytes);
 	bloom_hash_key_from_bytes(&key, h->hash_key);
 	if (h->nstages) {
 		if (bloom_image_load_stages(f, h, buf - h->header_size,
-					   storage, chain, &key))
+					    storage, chain, &key))
 			return bloom_image_fail(why, -EBADMSG,
-					       "payload holds values its filter type cannot hold");
+						"payload holds values its filter type cannot hold");
 		return 0;
 	}
 	if (h->ngens) {
 		if (bloom_image_load_gens(f, h, storage, chain, &key))
 			return bloom_image_fail(why, -EBADMSG,
-					       "payload holds values its filter type cannot hold");
+						"payload holds values its filter type cannot hold");
 		return 0;
 	}
 	bloom_core_init(f, &h->geo, &key, storage);
 	if (bloom_image_payload_check(f))
 		return bloom_image_fail(why, -EBADMSG,
-				       "payload holds values its filter type cannot hold");
+					"payload holds values its filter type cannot hold");
 	f->insert_failures = h->stats.insert_failures;
 	bloom_atomic64_set(&f->keys, h->stats.count);
 	return 0;

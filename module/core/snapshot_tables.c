@@ -9,7 +9,7 @@
 #include "snapshot_layout.h"
 
 void bloom_image_stage_get(const struct bloom_core *f, u32 i,
-			  struct bloom_image_stage *st)
+			   struct bloom_image_stage *st)
 {
 	const struct bloom_scale_stage *s = bloom_scale_stage(f, i);
 
@@ -22,7 +22,7 @@ void bloom_image_stage_get(const struct bloom_core *f, u32 i,
 }
 
 void bloom_image_stage_geometry(u32 type, const struct bloom_image_stage *st,
-			       struct bloom_geometry *geo)
+				struct bloom_geometry *geo)
 {
 	memset(geo, 0, sizeof(*geo));
 	geo->type = type;
@@ -46,7 +46,7 @@ void bloom_image_stage_read(const u8 *buf, u32 i, struct bloom_image_stage *st)
 
 /* The scalable filter's fields and stage table, at @buf (the whole header). */
 void bloom_image_stages_write(u8 *buf, const struct bloom_image_header *h,
-			     const struct bloom_core *f)
+			      const struct bloom_core *f)
 {
 	struct bloom_image_stage e;
 	u8 *p;
@@ -76,7 +76,7 @@ void bloom_image_stages_write(u8 *buf, const struct bloom_image_header *h,
  * capacity; the payload the sum of their storage.
  */
 int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
-			    const char **why)
+			     const char **why)
 {
 	struct bloom_image_stage st;
 	struct bloom_geometry geo;
@@ -87,7 +87,7 @@ int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
 	if (h->geo.type != BLOOM_CORE_STANDARD &&
 	    h->geo.type != BLOOM_CORE_BLOCKED)
 		return bloom_image_fail(why, -EBADMSG,
-				       "stages in a snapshot of a type that cannot have them");
+					"stages in a snapshot of a type that cannot have them");
 	h->scale.type = h->geo.type;
 	h->scale.growth = get32(buf + OFF_GROWTH);
 	h->scale.tightening_ppm = get32(buf + OFF_TIGHTEN);
@@ -95,37 +95,37 @@ int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
 	h->scale.fpp_ppb = h->geo.fpp_ppb;
 	if (bloom_scale_check(&h->scale))
 		return bloom_image_fail(why, -EBADMSG,
-				       "growth or tightening out of range");
+					"growth or tightening out of range");
 	h->nstages = get32(buf + OFF_NSTAGES);
 	if (h->nstages < 1 || h->nstages > BLOOM_CORE_STAGES_MAX ||
 	    h->header_size != BLOOM_IMAGE_HEADER_BYTES(h->nstages) +
 	    (h->incompat & BLOOM_IMAGE_F_NETBLOCKS ? BLOOM_IMAGE_NB_SIZE : 0))
 		return bloom_image_fail(why, -EBADMSG,
-				       "stage count out of range or not what the header's size says");
+					"stage count out of range or not what the header's size says");
 	for (i = 0; i < h->nstages; i++) {
 		bloom_image_stage_read(buf, i, &st);
 		if (bloom_scale_stage_params(&h->scale, i, &cap, &ppb) ||
 		    st.capacity != cap || st.fpp_ppb != ppb)
 			return bloom_image_fail(why, -EBADMSG,
-					       "a stage's capacity or rate is not the one its index gives");
+						"a stage's capacity or rate is not the one its index gives");
 		bloom_image_stage_geometry(h->geo.type, &st, &geo);
 		ret = bloom_image_geometry_check(&geo);
 		if (ret)
 			return bloom_image_fail(why, ret, ret == -E2BIG ?
-					       "stage larger than bloom's limit" :
-					       "stage geometry not valid for its type");
+						"stage larger than bloom's limit" :
+						"stage geometry not valid for its type");
 		if (!i && (st.bits != h->geo.bits ||
 			   st.hashes != h->geo.hashes))
 			return bloom_image_fail(why, -EBADMSG,
-					       "stage 0's geometry is not the header's");
+						"stage 0's geometry is not the header's");
 		if (st.count > st.capacity)
 			return bloom_image_fail(why, -EBADMSG,
-					       "a stage holds more keys than its capacity");
+						"a stage holds more keys than its capacity");
 		payload += bloom_core_storage_bytes(&geo);
 	}
 	if (h->payload_bytes != payload)
 		return bloom_image_fail(why, -EBADMSG,
-				       "payload size does not match the stages");
+					"payload size does not match the stages");
 	return 0;
 }
 
@@ -137,7 +137,7 @@ static u64 bloom_image_ms_until(u64 from, u64 to)
 
 /* Generation @i of @f as a table entry, its times against @saved. */
 static void bloom_image_gen_get(const struct bloom_core *f, u32 i, u64 saved,
-			       struct bloom_image_gen *g)
+				struct bloom_image_gen *g)
 {
 	const struct bloom_expire_gen *e = bloom_expire_gen(f, i);
 	u64 expires = READ_ONCE(e->expires_ns), born = READ_ONCE(e->born_ns);
@@ -150,7 +150,7 @@ static void bloom_image_gen_get(const struct bloom_core *f, u32 i, u64 saved,
 
 /* The generation table and its fields, at @buf (the whole header). */
 void bloom_image_gens_write(u8 *buf, const struct bloom_image_header *h,
-			   const struct bloom_core *f)
+			    const struct bloom_core *f)
 {
 	struct bloom_image_gen g;
 	u8 *p;
@@ -169,7 +169,7 @@ void bloom_image_gens_write(u8 *buf, const struct bloom_image_header *h,
 }
 
 void bloom_image_gen_read(const u8 *buf, const struct bloom_image_header *h,
-			 u32 i, struct bloom_image_gen *g)
+			  u32 i, struct bloom_image_gen *g)
 {
 	const u8 *p = buf + OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i;
 
@@ -180,8 +180,8 @@ void bloom_image_gen_read(const u8 *buf, const struct bloom_image_header *h,
 }
 
 u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
-			  const struct bloom_image_header *h, u64 now_ns,
-			  u64 now_wall_ns)
+			   const struct bloom_image_header *h, u64 now_ns,
+			   u64 now_wall_ns)
 {
 	u64 elapsed = now_wall_ns > h->saved_wall_ns ?
 		      now_wall_ns - h->saved_wall_ns : 0;
@@ -218,14 +218,14 @@ u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
  * its entries' unused bytes zero, and the payload G generations.
  */
 int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
-			  const char **why)
+			   const char **why)
 {
 	struct bloom_geometry geo;
 	u32 i, j;
 
 	if (h->incompat & BLOOM_IMAGE_F_STAGES)
 		return bloom_image_fail(why, -EBADMSG,
-				       "both stages and generations");
+					"both stages and generations");
 	h->expire = (struct bloom_expire_params) {
 		.type = h->geo.type,
 		.generations = get32(buf + OFF_NGENS),
@@ -237,28 +237,28 @@ int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
 	if (bloom_expire_check(&h->expire) ||
 	    bloom_expire_gen_geometry(&h->expire, &geo))
 		return bloom_image_fail(why, -EBADMSG,
-				       "timeout, generations, type, capacity or rate out of range");
+					"timeout, generations, type, capacity or rate out of range");
 	if (geo.bits != h->geo.bits || geo.hashes != h->geo.hashes)
 		return bloom_image_fail(why, -EBADMSG,
-				       "the geometry is not a generation's");
+					"the geometry is not a generation's");
 	h->ngens = h->expire.generations;
 	if (h->header_size != BLOOM_IMAGE_HEADER_BYTES(h->ngens) +
 	    (h->incompat & BLOOM_IMAGE_F_NETBLOCKS ? BLOOM_IMAGE_NB_SIZE : 0))
 		return bloom_image_fail(why, -EBADMSG,
-				       "generation count not what the header's size says");
+					"generation count not what the header's size says");
 	for (i = 0; i < h->ngens; i++)
 		for (j = GEN_KEEP + 8; j < BLOOM_IMAGE_STAGE_SIZE; j++)
 			if (buf[OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i + j])
 				return bloom_image_fail(why, -EBADMSG,
-						       "reserved bytes of a generation are not zero");
+							"reserved bytes of a generation are not zero");
 	if (h->payload_bytes != bloom_core_storage_bytes(&geo) * h->ngens)
 		return bloom_image_fail(why, -EBADMSG,
-				       "payload size does not match the generations");
+					"payload size does not match the generations");
 	return 0;
 }
 
 void bloom_image_header_netblocks(struct bloom_image_header *h,
-				 const struct bloom_netblocks *nb)
+				  const struct bloom_netblocks *nb)
 {
 	h->nb = nb;
 	h->key_kind = READ_ONCE(nb->kind);
@@ -272,7 +272,7 @@ void bloom_image_header_netblocks(struct bloom_image_header *h,
 }
 
 void bloom_image_netblocks_load(const u8 *buf, const struct bloom_image_header *h,
-			       struct bloom_netblocks *nb)
+				struct bloom_netblocks *nb)
 {
 	u32 i, fam, l;
 	u64 c;
@@ -303,7 +303,7 @@ void bloom_image_netblocks_write(u8 *buf, const struct bloom_image_header *h)
  * family the kind excludes is refused.
  */
 int bloom_image_keys_check(const u8 *buf, struct bloom_image_header *h,
-			  const char **why)
+			   const char **why)
 {
 	u32 i, fam;
 
@@ -317,14 +317,14 @@ int bloom_image_keys_check(const u8 *buf, struct bloom_image_header *h,
 	h->nb_offset = OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * bloom_image_entries(h);
 	if ((u64)h->nb_offset + BLOOM_IMAGE_NB_SIZE + 8 > h->header_size)
 		return bloom_image_fail(why, -EBADMSG,
-				       "netblock table past the header's end");
+					"netblock table past the header's end");
 	for (i = 0; i < BLOOM_NB_LENS; i++) {
 		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
 		if (get64(buf + h->nb_offset + 8 * i) &&
 		    h->key_kind != BLOOM_CORE_KIND_UNKNOWN &&
 		    h->key_kind != bloom_nb_kind(fam))
 			return bloom_image_fail(why, -EBADMSG,
-					       "netblocks of a family the key kind excludes");
+						"netblocks of a family the key kind excludes");
 	}
 	return 0;
 }

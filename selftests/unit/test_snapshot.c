@@ -160,7 +160,7 @@ static void put64(u8 *p, u64 v)
 static void reseal_payload(struct snap *s)
 {
 	put64(s->buf + 80, bloom_image_hash(s->buf + BLOOM_IMAGE_HEADER_SIZE,
-					   s->len - BLOOM_IMAGE_HEADER_SIZE));
+					    s->len - BLOOM_IMAGE_HEADER_SIZE));
 	reseal(s->buf);
 }
 

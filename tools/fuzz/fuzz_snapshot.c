@@ -116,11 +116,11 @@ static int try_load(const u8 *buf, size_t len)
 		/* a scalable filter's stages are slices of storage, in order */
 		memcpy(file + hs, storage, h.payload_bytes);
 		CHECK(!bloom_image_header_read(file, hs + h.payload_bytes, &h2,
-					      &why),
+					       &why),
 		      "re-saved header refused: %s", why);
 		again = zalloc(h.payload_bytes);
 		CHECK(!bloom_image_load(&g, &h2, file, hs + h.payload_bytes,
-				       again, &cg, &why),
+					again, &cg, &why),
 		      "re-saved snapshot refused: %s", why);
 		CHECK(!memcmp(again, storage, h.payload_bytes),
 		      "re-saved storage differs");
