@@ -44,6 +44,13 @@
 #define BLOOM_SNAP_CHUNK	SZ_1M	/* bytes per copy step */
 
 static_assert(sizeof(BLOOM_IMAGE_MAGIC) == BLOOM_IMAGE_MAGIC_LEN + 1);
+/*
+ * The core's format and the uapi header's announcement of it name the
+ * same magic and version (bloom_snapshot checks the magic's bytes in what
+ * SAVE writes).
+ */
+static_assert(sizeof(BLOOM_IMAGE_MAGIC) == sizeof(BLOOM_SNAP_MAGIC));
+static_assert(BLOOM_IMAGE_VERSION == BLOOM_SNAP_VERSION);
 
 /*
  * Copies @core's storage to @dst, hashing the copy (cache-hot) a chunk at
