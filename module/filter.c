@@ -163,6 +163,21 @@ void bloom_filter_destroy_locked(struct bloom_filter *f)
 	bloom_account_release(f->acct, BLOOM_FILTER_FIXED_BYTES);
 }
 
+int bloom_filter_keys(struct bloom_filter *f, u32 *kind, bloom_hash_key_t *key)
+{
+	struct bloom_store *s;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s) {
+		*kind = READ_ONCE(s->nb.kind);
+		if (key)
+			*key = s->core.key;
+	}
+	rcu_read_unlock();
+	return s ? 0 : -ESTALE;
+}
+
 /* Two stores' key kinds may meet: the same, or one not known. */
 static int bloom_filter_kinds(const struct bloom_store *a,
 			      const struct bloom_store *b)

@@ -120,6 +120,13 @@ bloom_filter_store_locked(struct bloom_filter *f)
 					 lockdep_is_held(&f->write_lock));
 }
 
+/*
+ * The key kind (enum bloom_keys) of @f's store now and, unless @key is
+ * NULL, its hash key: 0, or -ESTALE once @f was destroyed. Takes
+ * rcu_read_lock() itself: what it read may be stale when it returns.
+ */
+int bloom_filter_keys(struct bloom_filter *f, u32 *kind, bloom_hash_key_t *key);
+
 static inline bool bloom_filter_dead(struct bloom_filter *f)
 {
 	return !rcu_access_pointer(f->store);
