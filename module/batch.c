@@ -132,7 +132,7 @@ static bool bloom_apply_chunk(struct bloom_apply *a, struct bloom_store *s,
  * under it the store cannot change or go. The keys go in
  * BLOOM_APPLY_CHUNK at a time, each chunk under rcu_read_lock() too: an
  * expiring filter's rotation waits for a grace period, not for this lock,
- * before it clears the generation that adds stopped going to (expire.c).
+ * before it clears the generation that adds stopped going to (clock.c).
  * A scalable filter whose newest stage is full grows here, under the lock,
  * and the batch goes on from the key that did not fit.
  */

@@ -147,10 +147,11 @@ void bloom_filter_destroy(struct bloom_filter *f)
 	 * no holder waits for user memory.
 	 */
 	mutex_lock(&f->write_lock);
-	bloom_filter_destroy_locked(f);
+	bloom_filter_destroy_and_unlock(f);
 }
 
-void bloom_filter_destroy_locked(struct bloom_filter *f)
+void bloom_filter_destroy_and_unlock(struct bloom_filter *f)
+	__releases(&f->write_lock)
 {
 	struct bloom_store *s;
 

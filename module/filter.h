@@ -102,9 +102,10 @@ void bloom_filter_put(struct bloom_filter *f);
 void bloom_filter_destroy(struct bloom_filter *f);
 /*
  * The same with @f->write_lock held by the caller (taken killably where a
- * user waits: DESTROY), which it releases.
+ * user waits: DESTROY); it unlocks it once the store is unpublished.
  */
-void bloom_filter_destroy_locked(struct bloom_filter *f);
+void bloom_filter_destroy_and_unlock(struct bloom_filter *f)
+	__releases(&f->write_lock);
 
 /* The store under rcu_read_lock(); NULL once destroyed. */
 static inline struct bloom_store *bloom_filter_store(struct bloom_filter *f)

@@ -362,7 +362,7 @@ int bloom_registry_remove(struct net *net, const char *name)
 	mutex_unlock(&bn->lock);
 	if (ret)
 		return ret;
-	bloom_filter_destroy_locked(f);
+	bloom_filter_destroy_and_unlock(f);
 	bloom_filter_put(f);
 	return 0;
 }
