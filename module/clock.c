@@ -75,7 +75,7 @@ unlock:
 static void bloom_clock_rotate(struct work_struct *work)
 {
 	bloom_clock_step(container_of(to_delayed_work(work),
-				       struct bloom_clock, work));
+				      struct bloom_clock, work));
 }
 
 int bloom_clock_rotate_now(struct bloom_clock *x)

@@ -147,6 +147,7 @@ void bloom_filter_destroy(struct bloom_filter *f)
 	 * no holder waits for user memory.
 	 */
 	mutex_lock(&f->write_lock);
+	__acquire(&f->write_lock);	/* sparse: a mutex carries no context */
 	bloom_filter_destroy_and_unlock(f);
 }
 
@@ -158,6 +159,7 @@ void bloom_filter_destroy_and_unlock(struct bloom_filter *f)
 	s = bloom_filter_store_locked(f);
 	RCU_INIT_POINTER(f->store, NULL);
 	mutex_unlock(&f->write_lock);
+	__release(&f->write_lock);
 	if (!s)
 		return;
 	bloom_store_retire(s);

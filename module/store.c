@@ -130,8 +130,7 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	s->acct = acct;
 	s->memory_bytes = memory_bytes;
 	if (xp) {
-		s->clock = bloom_kzalloc(sizeof(*s->clock),
-					  GFP_KERNEL_ACCOUNT);
+		s->clock = bloom_kzalloc(sizeof(*s->clock), GFP_KERNEL_ACCOUNT);
 		if (!s->clock)
 			goto err_free;
 		bloom_clock_init(s->clock, &s->core);
