@@ -23,6 +23,8 @@
 
 #include "account.h"
 #include "core.h"
+#include "expire.h"
+#include "scale.h"
 #include "clock.h"
 #include "netblock.h"
 
