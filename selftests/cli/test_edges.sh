@@ -161,7 +161,7 @@ check "inspect --json agrees with info --json of the filter saved" \
 import json
 s = json.load(open('$W/out'))
 i = json.load(open('$W/v.info'))
-for k in ('name', 'type', 'keys', 'capacity', 'fpp_ppb', 'bits', 'hashes', 'count', 'adds', 'prefixes4'):
+for k in ('name', 'type', 'key_kind', 'capacity', 'fpp_ppb', 'bits', 'hashes', 'count', 'adds', 'prefixes4'):
     assert s[k] == i[k], (k, s[k], i[k])
 assert s['complete'] is True and s['checked'] is False, s
 assert s['file_bytes'] == s['header_bytes'] + s['payload_bytes'], s
@@ -299,7 +299,7 @@ check "  its key kind, netblock lengths and keys are the kernel filter's" \
 import json
 b = json.load(open('$W/bf.json'))
 k = json.load(open('$W/kf.json'))
-assert b['keys'] == k['keys'] == 'ipv4', (b, k)
+assert b['key_kind'] == k['key_kind'] == 'ipv4', (b, k)
 assert b['prefixes4'] == k['prefixes4'] == [25, 24, 8], (b, k)
 assert b['adds'] == k['adds'] == 4 and b['header_bytes'] == k['header_bytes'], (b, k)
 "

@@ -55,6 +55,19 @@ int open_device(const char *dev);
 int open_bound(const char *dev, const char *name);
 void check_name(const char *verb, const char *name);
 double now_seconds(void);
+/*
+ * Progress of a long add, test or del on stderr ("\rVERB NAME: N keys,
+ * R keys/s"), only for a person watching a terminal: progress_start()
+ * notes the time and whether stderr is one; progress() prints at most
+ * every 0.2 s, and always (ending the line) when @final.
+ */
+struct progress {
+	int on;
+	double start, last;
+};
+void progress_start(struct progress *p);
+void progress(struct progress *p, const char *verb, const char *name,
+	      uint64_t n, int final);
 /* 1234567 -> "1.2 MiB": memory sizes for people; returns @buf. */
 const char *human_bytes(uint64_t v, char *buf, size_t len);
 

@@ -110,7 +110,8 @@ static void print_keys_json(FILE *f, const struct bloom_info *in,
 	uint64_t p4 = in->prefixes4;
 	int fam, l, n;
 
-	fprintf(f, "%s  \"keys\": \"%s\",\n", ind, keys_kind_name(in->keys));
+	fprintf(f, "%s  \"key_kind\": \"%s\",\n", ind,
+		keys_kind_name(in->keys));
 	for (fam = 0; fam < 2; fam++) {
 		const uint64_t *w = fam ? (const uint64_t *)in->prefixes6 : &p4;
 
