@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # TAP 13 test that what bloomctl prints and what its documentation says
-# agree: every verb's options in its help and in bloomctl(8)
-# (help_vs_man.py); info --json and list --json of every kind of filter
+# agree (selftests/unit/test_help_man.py checks the options of every verb
+# without the module): info --json and list --json of every kind of filter
 # hold each member once, and bloomctl(8) names every member; every sysfs
 # file of a filter is in bloomctl(8)'s SYSFS section and in
 # Documentation/ABI. Runs as root with bloom.ko loaded and bloomctl on
@@ -35,12 +35,6 @@ trap 'exit 130' INT TERM
 . "$here/lib.sh"
 
 require_device
-
-# --- help and man page: the same options for every verb ----------------------
-"$PY" "$here/help_vs_man.py" "$MAN" "$(command -v bloomctl)" >"$W/out" 2>"$W/err"
-rc=$?
-cat "$W/out"
-check "every verb's options: in its help, in bloomctl(8), taken by the verb" sh -c "[ $rc = 0 ]"
 
 # --- JSON: one name per member, every member documented ------------------------
 # one filter of every kind info shows differently

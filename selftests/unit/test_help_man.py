@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """
-Checks that bloomctl's help and bloomctl(8) agree on every verb's options:
+Checks that bloomctl's help and bloomctl(8) agree on every verb's options
+(TAP 13, one result per verb; "make -C selftests/unit run" runs it):
 
-  help_vs_man.py BLOOMCTL.8 BLOOMCTL
+  test_help_man.py BLOOMCTL.8 BLOOMCTL
 
 For each verb of "bloomctl help": the long options the verb takes (found by
 asking it: an option it does not take is refused as unknown, or "VERB takes
 no --OPT") are named by "bloomctl help VERB" and by the man page's section
 of the verb (or its SYNOPSIS lines); every option either defines for the
 verb (help's option lines, the man page's .TP entries) is one the verb
-takes; and the two synopses name the same options. Prints one "# " line
-per mismatch; exits 1 if there is one. Needs no device.
+takes; and the two synopses name the same options. Says each mismatch on
+a "# " line; exits 1 if there is one. Needs no device.
 """
 import re
 import subprocess
@@ -72,8 +73,10 @@ def main():
             verbs.append(m.group(1))
     candidates = (set(OPT.findall(overview)) |
                   set(OPT.findall(roff_text('\n'.join(man))))) - {'--help'}
-    bad = []
+    print('TAP version 13')
+    nbad = 0
     for v in verbs:
+        bad = []
         helptext = run(bloomctl, 'help', v)
         h_all = set(OPT.findall(helptext))
         h_syn = set(OPT.findall(helptext.split('\n\n')[0]))
@@ -108,11 +111,15 @@ def main():
         for o in sorted(h_syn ^ m_syn):
             bad.append(f'{v}: {o} is in the synopsis of ' +
                        ('its help only' if o in h_syn else 'bloomctl.8 only'))
-    for b in bad:
-        print('# ' + b)
+        for b in bad:
+            print('# ' + b)
+        print(('not ok' if bad else 'ok') + f' {verbs.index(v) + 1} - {v}: '
+              'its options in its help and in bloomctl(8), taken by it')
+        nbad += len(bad)
+    print(f'1..{len(verbs)}')
     print(f'# {len(verbs)} verbs, {len(candidates)} options asked about, '
-          f'{len(bad)} mismatches')
-    return 1 if bad else 0
+          f'{nbad} mismatches')
+    return 1 if nbad else 0
 
 
 if __name__ == '__main__':
