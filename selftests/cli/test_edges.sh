@@ -385,6 +385,19 @@ unit=${BUILD:-$(dirname "$0")/../../build}/systemd/bloom-persistent.service
 check "bloom-persistent.service runs before the services that load firewall rules" \
 	sh -c "grep -q '^Before=.*netfilter-persistent.service' '$unit' && grep -q '^Before=.*nftables.service' '$unit' && grep -q '^Before=.*iptables.service' '$unit'"
 
+# --- an expiring filter: capacity per timeout, taken evenly ------------------
+run create ${P}x --capacity 20000 --fpp 0.001 --timeout 40s
+seq 1 8000 | sed 's/^/burst-/' >"$W/burst"
+run add ${P}x -f "$W/burst"
+check "a burst of 8000 keys into 20000 per 40 s warns naming the generation and its share of 5000" \
+	sh -c "[ $rc = 0 ] && grep -Eq 'warning: ${P}x: generation 4 of 5 .*holds about [0-9]+ keys, more than its share of 5000: a capacity of 20000 keys per timeout \(40 s\) is taken evenly, capacity / \(G - 1\) = 5000 keys in each period of 10 s' '$W/err' && grep -Eq 'For bursts of [0-9]+ keys, create the filter with --capacity [0-9]+ or more' '$W/err' && ! grep -q 'more than its capacity of 20000' '$W/err'"
+run info ${P}x
+check "info says the capacity is per timeout, taken evenly, and what a burst does" \
+	sh -c "grep -q '^capacity: *20000 keys per timeout, taken evenly: 5000 (capacity / (G - 1)) in each generation.s period of 10 s; a burst of more' '$W/out'"
+run list
+check "list shows the capacity info shows (keys per timeout, not G x share)" \
+	sh -c "grep -Eq '^${P}x +standard +[a-z]+ +20000 ' '$W/out'"
+
 # --- the end ----------------------------------------------------------------
 for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done
 check "every filter made here was destroyed" sh -c "! bloomctl list -n | grep -q '^$P'"

@@ -96,6 +96,14 @@ run test ${P}k --ipv4 1.2.3.4 10.9.9.9
 check "results print against their own keys" \
 	sh -c "[ $rc = 1 ] && printf '1.2.3.4: absent\n10.9.9.9: may be present\n' | cmp -s - '$W/out'"
 
+# --- refusals in an admin's words, said once ---------------------------------
+run add ${P}4 --ipv6 2001:db8::1
+check "IPv6 keys into a filter of ipv4 keys: refused naming the options, not the ioctl flag" \
+	sh -c "[ $rc = 3 ] && grep -q 'holds keys of another kind .*with --ipv4' '$W/err' && ! grep -q BLOOM_ '$W/err'"
+run test ${P}k 10.9.9.9
+check "a string test of an ipv4 filter says 'nothing was tested' once" \
+	sh -c "[ $rc = 3 ] && grep -q 'give --ipv4' '$W/err' && [ \"\$(grep -o 'nothing was tested' '$W/err' | wc -l)\" = 1 ]"
+
 # --- progress and -v: a feed gets what strings get ---------------------------
 i=0
 while [ $i -lt 200 ]; do echo "10.$((i / 250)).$((i % 250)).0/24"; i=$((i + 1)); done >"$W/feed"

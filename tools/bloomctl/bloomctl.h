@@ -167,6 +167,15 @@ size_t get_stages(int fd, const struct bloom_info *in,
 		  struct bloom_stage st[BLOOM_SCALE_STAGES_MAX]);
 uint64_t info_table_bytes(const struct bloom_info *in);
 
+/*
+ * capacity.c: after an add, one warning on stderr when filter @name (bound
+ * to @fd) is over its capacity; for an expiring filter, which generation
+ * took more than its share and the capacity a burst like it needs.
+ */
+void warn_over_capacity(int fd, const char *name);
+/* cmd_show.c: "1 h 15 min", "90 s", "2.5 s": a duration for people. */
+const char *duration_text(uint64_t ms, char *buf, size_t len);
+
 /* cmd_calc.c: the sizing options of create and calc. */
 struct size_args {
 	struct bloom_size_opts o;
@@ -211,6 +220,11 @@ struct expire_args {
 	uint64_t timeout_ms;	/* --timeout DURATION; 0: none */
 	uint32_t generations;	/* --generations G; 0: the default */
 };
+/*
+ * An expiring filter's rotation period: the timeout over G - 1
+ * generations, rounded up to a millisecond, as the module rotates.
+ */
+uint64_t expire_period_ms(uint64_t timeout_ms, uint32_t generations);
 /* "3600", "90s", "15m", "1h", "7d" into milliseconds: 0 or -1. */
 int parse_duration_ms(const char *s, uint64_t *ms);
 /* Handles --timeout (-T) and --generations (-G): 1 if one. */

@@ -191,28 +191,6 @@ static int del_summary(const struct key_opts *o, uint64_t keys,
 }
 
 /*
- * After add: once per run, a warning when the filter holds more keys than
- * it was sized for (its count: keys that set a new bit). The keys are in;
- * the exit status stays 0. A failing INFO (an old module) says nothing.
- */
-static void warn_over_capacity(const struct key_opts *o, int fd)
-{
-	struct info_derived d;
-	struct bloom_info in;
-
-	/* a scalable filter grows instead */
-	if (o->op != OP_ADD || bloom_info(fd, NULL, &in))
-		return;
-	info_derive(&in, &d);
-	if (!d.over_capacity)
-		return;
-	fprintf(stderr, "bloomctl: warning: %s holds about %.0f keys, more than its capacity of %" PRIu64 " (keys %s): its false-positive rate is now about %.3g, not the %.3g it was created for; create a larger filter and add the keys again\n",
-		o->name, d.keys, (uint64_t)in.capacity,
-		d.keys_added ? "added" : "estimated", in.estimated_fpp_ppb / 1e9,
-		in.fpp_ppb / 1e9);
-}
-
-/*
  * The sentence for a failed batch. ENOSPC on ADD is a d-left bucket
  * overflow (bloom_strerror()'s sentence) or, for a scalable filter, its
  * last stage: which one, the filter's info says.
@@ -293,7 +271,8 @@ static int keys_from_args(const struct key_opts *o, int fd)
 		fprintf(stderr, "bloomctl: %s: %s %zu keys, %ld %s\n", o->name,
 			op_done[op], n, ret,
 			op == OP_TEST ? "may be present" : "probably present already");
-	warn_over_capacity(o, fd);
+	if (op == OP_ADD)
+		warn_over_capacity(fd, o->name);
 	free(keys);
 	free(packed);
 	free(results);
@@ -498,7 +477,8 @@ static int keys_from_files(const struct key_opts *o, int fd)
 	free(s.texts);
 	free(s.lines);
 	bloom_builder_free(s.b);
-	warn_over_capacity(o, fd);
+	if (op == OP_ADD)
+		warn_over_capacity(fd, o->name);
 	if (op == OP_DEL)
 		return del_summary(o, s.keys, s.hits, s.pinned);
 	/* test: the rule of keys on the command line, --absent or not */
