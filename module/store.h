@@ -109,7 +109,7 @@ bloom_store_new_expiring_stopped(struct bloom_account *acct,
 				 const u8 *hash_key);
 /*
  * Starts the clock of an expiring store made stopped, once a restore has
- * filled its generations and their times (bloom_snap_gens_apply()).
+ * filled its generations and their times (bloom_image_gens_apply()).
  */
 void bloom_store_expiry_start(struct bloom_store *s);
 
