@@ -211,9 +211,9 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 	 * times are copied (the order and the table must agree), times
 	 * taken against now, the wall clock's for a restore after a boot.
 	 */
-	if (s->expiry) {
-		mutex_lock(&s->expiry->lock);
-		h->saved_ns = bloom_expiry_now();
+	if (s->clock) {
+		mutex_lock(&s->clock->lock);
+		h->saved_ns = bloom_clock_now();
 		h->saved_wall_ns = ktime_get_real_ns();
 	}
 	xxh64_reset(&xs, 0);
@@ -223,8 +223,8 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 	h->payload_hash = xxh64_digest(&xs);
 	/* after the payload: stage counts cover every key it holds */
 	bloom_image_header_write(img->buf, h, &s->core);
-	if (s->expiry)
-		mutex_unlock(&s->expiry->lock);
+	if (s->clock)
+		mutex_unlock(&s->clock->lock);
 	mutex_unlock(&f->write_lock);
 	return 0;
 }
@@ -494,9 +494,9 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	bloom_image_netblocks_load(hdr, &h, &s->nb);
 	/* what expired since the save goes before anyone sees the filter */
 	if (h.ngens) {
-		bloom_image_gens_apply(&s->core, hdr, &h, bloom_expiry_now(),
+		bloom_image_gens_apply(&s->core, hdr, &h, bloom_clock_now(),
 				       ktime_get_real_ns());
-		bloom_store_expiry_start(s);
+		bloom_store_clock_start(s);
 	}
 	ret = bloom_snap_publish(net, name, s,
 				 arg->flags & BLOOM_RESTORE_F_REPLACE);

@@ -228,6 +228,8 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 
 /* The one keyed hash of a key; everything else is derived from it. */
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len);
+/* The same under @key alone: hashes made before the core is at hand. */
+u64 bloom_hash(const bloom_hash_key_t *key, const void *data, size_t len);
 
 /* Can keys be deleted (counting, d-left)? */
 bool bloom_core_can_delete(const struct bloom_core *f);
