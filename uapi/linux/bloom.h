@@ -32,8 +32,8 @@
  *              does not fit the type; BLOOM_BATCH_F_PINNED without a
  *              pinned bitmap, a pinned bitmap without it, or either on ADD
  *              or QUERY; with BLOOM_BATCH_F_NET, a key that is not an
- *              address or netblock (host bits set, a length over the
- *              family's) or keys of both families; CREATE's @keys over
+ *              address or netblock (host bits set, a length of 0 or
+ *              over the family's) or keys of both families; CREATE's @keys over
  *              BLOOM_KEYS_IPV6; a timeout or generations out of range
  *              or with a type that cannot expire (see Expiring filters)
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
