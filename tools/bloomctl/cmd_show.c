@@ -136,6 +136,8 @@ static void print_expire_text(const struct bloom_info *in,
 	       in->next_rotation_ms / 1e3,
 	       duration_text(period, a, sizeof(a)),
 	       in->generations);
+	printf("late rotations:  %" PRIu64 " (rotations that ran over a period / 100 late, on a loaded machine: each lengthens some keys' lives past the bound above by its delay)\n",
+	       (uint64_t)in->late_rotations);
 	printf("generations:     %3s %12s %12s %12s %12s %10s   (oldest first)\n",
 	       "GEN", "AGE", "CAPACITY", "FPP", "COUNT", "EST FPP");
 	for (i = 0; i < n; i++)

@@ -214,6 +214,8 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 			in->generations);
 		fprintf(f, "%s  \"next_rotation_ms\": %" PRIu64 ",\n", ind,
 			(uint64_t)in->next_rotation_ms);
+		fprintf(f, "%s  \"late_rotations\": %" PRIu64 ",\n", ind,
+			(uint64_t)in->late_rotations);
 		print_generations_json(f, st, nst, ind);
 	}
 	fprintf(f, "%s  \"rules\": %u,\n", ind, in->rules);
