@@ -52,7 +52,8 @@
 #define BT_VERSION_SIZE	64
 #define BT_CREATE_SIZE	160
 #define BT_NAME_SIZE		48
-#define BT_INFO_SIZE		328
+/* 328 before late_rotations: such a caller gets the struct up to reserved */
+#define BT_INFO_SIZE		336
 /* The two structs that grew since ABI version 1, as they were there. */
 #define BT_CREATE_V1_SIZE	144
 #define BT_INFO_V1_SIZE	288

@@ -32,8 +32,8 @@
  *              does not fit the type; BLOOM_BATCH_F_PINNED without a
  *              pinned bitmap, a pinned bitmap without it, or either on ADD
  *              or QUERY; with BLOOM_BATCH_F_NET, a key that is not an
- *              address or netblock (host bits set, a length over the
- *              family's) or keys of both families; CREATE's @keys over
+ *              address or netblock (host bits set, a length of 0 or
+ *              over the family's) or keys of both families; CREATE's @keys over
  *              BLOOM_KEYS_IPV6; a timeout or generations out of range
  *              or with a type that cannot expire (see Expiring filters)
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
@@ -415,6 +415,11 @@ struct bloom_name {
  * @bpf_calls: out: lookups BPF programs made in the filter (kfuncs)
  * @bpf_hits: out: of those, lookups that answered "may be present"
  * @reserved: in: must be 0; out: 0
+ * @late_rotations: out: expiring: the rotations that ran late (a loaded
+ *	machine: the work started over a period / 100 after it was due, or
+ *	its grace period was that long); each lengthens some keys' lives
+ *	past timeout x (1 + 1/(G - 1)) by its delay; else 0. A caller whose
+ *	struct ends before it does not get it.
  *
  * A caller built against ABI version 1 passes the struct up to and
  * including @generations (then named reserved): it gets that much.
@@ -467,6 +472,7 @@ struct bloom_info {
 	__aligned_u64 bpf_calls;
 	__aligned_u64 bpf_hits;
 	__aligned_u64 reserved;
+	__aligned_u64 late_rotations;
 };
 
 #define BLOOM_IOC_INFO		_IO(BLOOM_IOC_MAGIC, 0x04)
