@@ -34,9 +34,9 @@
  * @core: the store's core
  * @dying: set when the store is retired: no rotation runs or is armed
  *	after the store's bytes are given back
- * @late: rotations that ran late: started more than BLOOM_CLOCK_LATE after
- *	they were due, or sealed more than that after they made a generation
- *	the newest (a long grace period), or both together. Each lengthens
+ * @late: rotations that ran late: started more than bloom_clock_late_ns()
+ *	after they were due, or sealed more than that after they made a
+ *	generation the newest (a long grace period), or both together. Each lengthens
  *	the lives of some keys past timeout x (1 + 1/(G - 1)) by as much.
  */
 struct bloom_clock {
