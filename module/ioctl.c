@@ -30,7 +30,7 @@ int bloom_ioc_version(struct bloom_ucmd *ucmd)
 	struct bloom_account *acct = bloom_registry_account(ucmd->bf->net);
 	u32 size = v->size;
 
-	if (v->flags || v->features || v->reserved)
+	if (v->flags || v->reserved)
 		return -EINVAL;
 	*v = (struct bloom_version) {
 		.size = size,

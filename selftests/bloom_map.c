@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "bloom_test.h"
+#include "libbloom.h"
 
 #define PAGE	4096
 
@@ -453,6 +454,241 @@ TEST_F(refuse, types_without_one_table)
 		close(fd);
 		ASSERT_OK(bt_destroy(self->fd, "r"));
 	}
+}
+
+/* libbloom's mapped queries, against the ioctl's answers. */
+FIXTURE(lib) {
+	int fd;
+};
+
+FIXTURE_VARIANT(lib) {
+	__u32 type;
+};
+
+FIXTURE_VARIANT_ADD(lib, standard) { .type = STD, };
+FIXTURE_VARIANT_ADD(lib, blocked) { .type = BLK, };
+
+FIXTURE_SETUP(lib)
+{
+	self->fd = bound_filter("a", variant->type, 100000, 0);
+	ASSERT_LE(0, self->fd);
+	bloom_set_mapping(1);
+}
+
+FIXTURE_TEARDOWN(lib)
+{
+	bloom_close(self->fd);
+	bt_destroy_all();
+}
+
+#define LIB_KEYS	4096
+
+TEST_F(lib, mapped_answers_are_the_ioctls)
+{
+	static __u8 keys[2 * LIB_KEYS][16];
+	__u8 res_map[2 * LIB_KEYS / 8], res_ioctl[2 * LIB_KEYS / 8];
+	struct bloom_map_stats st0, st1;
+	long hits_map, hits_ioctl;
+	int i, present = 0;
+
+	for (i = 0; i < 2 * LIB_KEYS; i++)
+		make_key16(i, keys[i]);
+	add_keys(self->fd, 0, LIB_KEYS);
+	bloom_map_stats(&st0);
+	for (i = 0; i < 2 * LIB_KEYS; i++) {
+		int m = bloom_query(self->fd, keys[i], 16);
+		int k = bt_one(self->fd, BLOOM_IOC_QUERY, keys[i], 16);
+
+		ASSERT_EQ(k, m) TH_LOG("key %d", i);
+		present += m;
+	}
+	bloom_map_stats(&st1);
+	EXPECT_EQ(2 * LIB_KEYS, st1.queries - st0.queries);
+	EXPECT_EQ(0, st1.fallbacks - st0.fallbacks);
+	EXPECT_LE(LIB_KEYS, present);
+	EXPECT_GT(2 * LIB_KEYS, present);
+	{
+		BLOOM_OPTS(bloom_batch_opts, o, .key_size = 16,
+			   .results = res_map);
+
+		hits_map = bloom_batch(self->fd, BLOOM_OP_QUERY, keys,
+				       2 * LIB_KEYS, &o);
+		bloom_set_mapping(0);
+		o.results = res_ioctl;
+		hits_ioctl = bloom_batch(self->fd, BLOOM_OP_QUERY, keys,
+					 2 * LIB_KEYS, &o);
+		bloom_set_mapping(1);
+	}
+	EXPECT_EQ(present, hits_map);
+	EXPECT_EQ(hits_ioctl, hits_map);
+	EXPECT_EQ(0, memcmp(res_map, res_ioctl, sizeof(res_map)));
+	bloom_map_stats(&st0);
+	EXPECT_EQ(st1.queries + 2 * LIB_KEYS, st0.queries);
+}
+
+/* What the mapping cannot answer, the ioctl does, with its errors. */
+TEST_F(lib, falls_back_to_the_ioctl)
+{
+	struct bloom_map_stats st0, st1;
+	__u8 addr[4] = { 192, 0, 2, 1 }, net[5] = { 192, 0, 2, 0, 24 };
+	int cfd = bound_filter("c", CNT, 1000, 0);
+	struct bloom_batch b;
+
+	ASSERT_LE(0, cfd);
+	add_keys(cfd, 0, 10);
+	bloom_map_stats(&st0);
+	EXPECT_EQ(1, bloom_query(cfd, "x", 1) >= 0);
+	bloom_map_stats(&st1);
+	EXPECT_EQ(st0.queries, st1.queries);
+	EXPECT_LT(st0.fallbacks, st1.fallbacks);
+	bloom_close(cfd);
+
+	/* an address filter looks netblocks up: the ioctl answers */
+	memset(&b, 0, sizeof(b));
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_ADD, net, 5, 1, 5, NULL, NULL,
+			   &b));
+	b.size = sizeof(b);
+	b.flags = BLOOM_BATCH_F_NET;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_ADD, &b));
+	EXPECT_EQ(1, bloom_query(self->fd, addr, 4));
+
+	/* destroyed: ESTALE, as from the ioctl */
+	ASSERT_OK(bt_destroy(self->fd, "a"));
+	EXPECT_EQ(-ESTALE, bloom_query(self->fd, addr, 4));
+}
+
+/* bloom_close() lets go of the mapping: a destroy gives the memory back. */
+TEST_F(lib, close_releases_the_mapping)
+{
+	int fd = bloom_open(NULL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_OK(bloom_bind(fd, "a"));
+	EXPECT_EQ(0, bloom_query(fd, "absent", 6));
+	ASSERT_OK(bloom_close(fd));
+	ASSERT_OK(bloom_close(self->fd));
+	self->fd = bt_open();
+	ASSERT_OK(bt_destroy(self->fd, "a"));
+	EXPECT_EQ(0, wait_memory_used(0, BT_FREE_WAIT_MS));
+}
+
+/*
+ * Readers query through libbloom while a writer adds keys to two filters
+ * of one hash key and swaps them every few keys (both hold every key
+ * added so far, so a swap loses none). After each swap the writer waits
+ * until every reader has queried again: each sees every swap.
+ */
+#define STREAM_READERS	2
+#define STREAM_KEYS	4096
+#define STREAM_EVERY	64
+
+struct stream {
+	_Atomic __u64 added;
+	_Atomic __u64 swaps;
+	_Atomic __u64 seen[STREAM_READERS];
+	_Atomic int stop;
+	_Atomic __u64 false_negatives;
+	_Atomic __u64 queries, retries, remaps, fallbacks;
+	_Atomic int ready;
+};
+
+struct reader_arg {
+	struct stream *st;
+	int id;
+};
+
+static void *reader(void *p)
+{
+	struct reader_arg *a = p;
+	struct stream *st = a->st;
+	struct bloom_map_stats ms;
+	__u64 n, e, j = 0;
+	__u8 k[16];
+	int fd = bloom_open(NULL);
+
+	if (fd < 0 || bloom_bind(fd, "a")) {
+		st->false_negatives = ~0ULL;
+		st->ready++;
+		return NULL;
+	}
+	st->ready++;
+	while (!st->stop) {
+		e = atomic_load(&st->swaps);
+		n = atomic_load(&st->added);
+		if (n) {
+			/* the newest key, and one walking over the others */
+			make_key16(n - 1, k);
+			if (bloom_query(fd, k, 16) != 1)
+				st->false_negatives++;
+			make_key16(j++ % n, k);
+			if (bloom_query(fd, k, 16) != 1)
+				st->false_negatives++;
+			/* queried since swap e: seen e + 1 */
+			atomic_store(&st->seen[a->id], e + 1);
+		}
+	}
+	bloom_map_stats(&ms);
+	st->queries += ms.queries;
+	st->retries += ms.retries;
+	st->remaps += ms.remaps;
+	st->fallbacks += ms.fallbacks;
+	bloom_close(fd);
+	return NULL;
+}
+
+TEST_F(lib, readers_miss_nothing_during_adds_and_swaps)
+{
+	struct reader_arg args[STREAM_READERS];
+	pthread_t th[STREAM_READERS];
+	static struct stream st;
+	struct bloom_create c;
+	int bfd, i, r;
+	__u64 key;
+	__u8 k[16];
+
+	memset(&st, 0, sizeof(st));
+	c = bt_create_req("b", 0, 0, 0, BLOOM_CREATE_F_LIKE |
+			  BLOOM_CREATE_F_BIND);
+	set_name(c.like, "a");
+	bfd = bt_open();
+	ASSERT_LE(0, bfd);
+	ASSERT_OK(ioctl(bfd, BLOOM_IOC_CREATE, &c));
+	for (i = 0; i < STREAM_READERS; i++) {
+		args[i].st = &st;
+		args[i].id = i;
+		ASSERT_OK(pthread_create(&th[i], NULL, reader, &args[i]));
+	}
+	while (st.ready < STREAM_READERS)
+		sched_yield();
+	for (key = 0; key < STREAM_KEYS; key++) {
+		make_key16(key, k);
+		ASSERT_LE(0, bt_one(self->fd, BLOOM_IOC_ADD, k, 16));
+		ASSERT_LE(0, bt_one(bfd, BLOOM_IOC_ADD, k, 16));
+		atomic_store(&st.added, key + 1);
+		if (key && (key + 1) % STREAM_EVERY)
+			continue;
+		/* every reader has mapped before the first swap */
+		if (key) {
+			ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_SWAP, "a", "b"));
+			atomic_store(&st.swaps, (key + 1) / STREAM_EVERY);
+		}
+		for (i = 0; i < STREAM_READERS; i++)
+			while (atomic_load(&st.seen[i]) < st.swaps + 1)
+				sched_yield();
+	}
+	st.stop = 1;
+	for (i = 0; i < STREAM_READERS; i++)
+		pthread_join(th[i], NULL);
+	close(bfd);
+	r = STREAM_KEYS / STREAM_EVERY;
+	TH_LOG("%d swaps: %llu mapped queries, %llu retries, %llu remaps, %llu fallbacks",
+	       r, (unsigned long long)st.queries,
+	       (unsigned long long)st.retries, (unsigned long long)st.remaps,
+	       (unsigned long long)st.fallbacks);
+	EXPECT_EQ(0, st.false_negatives);
+	EXPECT_LT(0, st.queries);
+	/* every reader saw every swap: a remap each, at least */
+	EXPECT_LE((__u64)r * STREAM_READERS, st.remaps);
 }
 
 BT_LEAK_CHECK_TEST();

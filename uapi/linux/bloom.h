@@ -204,8 +204,8 @@ enum bloom_key_kind {
  * @memory_used: out: in the initial network namespace: bytes all filters
  *	take now; in any other: bytes that namespace's filters take (no
  *	namespace learns what the others use)
- * @features: in: must be 0; out: BLOOM_FEATURE_* the module has (0 from a
- *	module older than the first feature)
+ * @features: out: BLOOM_FEATURE_* the module has (0 from a module older
+ *	than the first feature)
  * @reserved: must be 0
  */
 struct bloom_version {
