@@ -332,17 +332,6 @@ TEST_F(map, close_then_destroy_then_unmap)
 	EXPECT_EQ(1, wait_live_allocations(1, BT_FREE_WAIT_MS));
 }
 
-static int pair_ioctl(int fd, unsigned long cmd, const char *a, const char *b)
-{
-	struct bloom_pair p;
-
-	memset(&p, 0, sizeof(p));
-	p.size = sizeof(p);
-	set_name(p.name, a);
-	set_name(p.other, b);
-	return ioctl(fd, cmd, &p);
-}
-
 TEST_F(map, every_change_bumps_the_sequence)
 {
 	struct bloom_map_header *h, *h2;
@@ -362,7 +351,7 @@ TEST_F(map, every_change_bumps_the_sequence)
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 
 	s = h->seq;
-	ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_MERGE, "m", "o"));
+	ASSERT_OK(bt_pair(self->fd, BLOOM_IOC_MERGE, "m", "o"));
 	EXPECT_EQ(s + 2, h->seq);
 	s = h->seq;
 	ASSERT_OK(bt_name_ioctl(self->fd, BLOOM_IOC_FLUSH, "m"));
@@ -372,7 +361,7 @@ TEST_F(map, every_change_bumps_the_sequence)
 
 	/* swap: this mapping now shows what "o" holds */
 	s = h->seq;
-	ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_SWAP, "m", "o"));
+	ASSERT_OK(bt_pair(self->fd, BLOOM_IOC_SWAP, "m", "o"));
 	EXPECT_EQ(s + 2, h->seq);
 	EXPECT_FALSE(h->flags & BLOOM_MAP_F_STALE);
 	h2 = map_all(self->fd, &len2);
@@ -407,21 +396,7 @@ TEST_F(map, every_change_bumps_the_sequence)
 	munmap(h, len);
 }
 
-FIXTURE(refuse) {
-	int fd;
-};
-
-FIXTURE_SETUP(refuse)
-{
-	self->fd = bt_open();
-	ASSERT_LE(0, self->fd);
-}
-
-FIXTURE_TEARDOWN(refuse)
-{
-	close(self->fd);
-	bt_destroy_all();
-}
+BT_DEV_FIXTURE(refuse);
 
 TEST_F(refuse, unbound_descriptor)
 {
@@ -669,7 +644,7 @@ TEST_F(lib, readers_miss_nothing_during_adds_and_swaps)
 			continue;
 		/* every reader has mapped before the first swap */
 		if (key) {
-			ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_SWAP, "a", "b"));
+			ASSERT_OK(bt_pair(self->fd, BLOOM_IOC_SWAP, "a", "b"));
 			atomic_store(&st.swaps, (key + 1) / STREAM_EVERY);
 		}
 		for (i = 0; i < STREAM_READERS; i++)
