@@ -56,6 +56,7 @@ enum bloom_core_type {
 	BLOOM_CORE_BLOCKED = 2,
 	BLOOM_CORE_COUNTING = 3,
 	BLOOM_CORE_DLEFT = 4,
+	BLOOM_CORE_TIMED = 5,
 };
 
 /* d-left: subtables (d) and cells per bucket; fixed by the design. */
@@ -104,6 +105,9 @@ struct bloom_expire;
  * @subtable_used: d-left: cells in use in each subtable
  * @dl_per_word: d-left: cells per 64-bit word, 64 / @geo.cell_bits
  * @dl_recip: d-left: ceil(2^63 / @dl_per_word), to find a cell's word
+ * @key_timeout_s: timed: the timeout of keys added without one (the
+ *	type's table, bloom_core_add_*()); 0: none
+ * @reclaimed: timed: expired cells emptied (statistics)
  * @scale: a scalable filter's stages (bloom_scale_init()); else NULL.
  *	@words is then NULL: the stages hold the storage
  * @expire: an expiring filter's generations (bloom_expire_init()); else
@@ -131,6 +135,8 @@ struct bloom_core {
 	u64 subtable_used[BLOOM_DLEFT_SUBTABLES];
 	u32 dl_per_word;
 	u64 dl_recip;
+	u32 key_timeout_s;
+	u64 reclaimed;
 	struct bloom_scale *scale;
 	struct bloom_expire *expire;
 	bloom_atomic64_t in_use;
@@ -659,6 +665,52 @@ int bloom_expire_merge(struct bloom_core *dst, const struct bloom_core *src,
  * between chunks of big tables (bloom_core_clear()).
  */
 u32 bloom_expire_resume(struct bloom_core *f, u64 saved, u64 now);
+
+/*
+ * Filters whose keys each have their own timeout (timed.c): the d-left
+ * table with a fingerprint, a tag and a coarse expiry in each cell, a set
+ * (an add of a present key keeps the later expiry, a delete empties its
+ * cell). Times are whole seconds of one monotonic clock the caller passes
+ * in as @now (the module's is CLOCK_BOOTTIME, bloom_clock_s()); the type's
+ * table (bloom_core_add_hash() and the rest) reads bloom_clock_s() itself
+ * and gives adds the filter's @key_timeout_s. A timeout is 0 (none) or
+ * 1..BLOOM_CORE_KEY_TIMEOUT_MAX seconds; a key added with T tests present
+ * at least T after the add and absent (but for false positives) from T +
+ * bloom_timed_resolution_s(T) + 1 s on.
+ */
+#define BLOOM_CORE_KEY_TIMEOUT_MAX	0x7fffffffU	/* s, about 68 years */
+
+/* The unit expiries of a timeout T are kept in: max(1, T / 16) or less. */
+u32 bloom_timed_resolution_s(u32 timeout_s);
+bool bloom_core_is_timed(const struct bloom_core *f);
+void bloom_timed_set_timeout(struct bloom_core *f, u32 timeout_s);
+bool bloom_timed_query(const struct bloom_core *f, u64 h, u64 now);
+u32 bloom_timed_query_batch(const struct bloom_core *f, const u64 *hashes,
+			    u32 n, u8 *results, u64 now);
+/* 1: present already (the later of the two expiries kept), 0: new, -ENOSPC */
+int bloom_timed_add(struct bloom_core *f, u64 h, u32 timeout_s, u64 now);
+/*
+ * As bloom_core_add_batch_done(); key i's timeout is @timeouts[i], or
+ * @timeout_s for every key when @timeouts is NULL.
+ */
+u32 bloom_timed_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			  const u32 *timeouts, u32 timeout_s, u64 now,
+			  u8 *results, u32 *done);
+/* An enum bloom_core_del: never PINNED. */
+int bloom_timed_delete(struct bloom_core *f, u64 h, u64 now);
+u32 bloom_timed_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
+			     u8 *results, u64 now);
+/* Buckets of the whole table (all subtables): what a sweep walks. */
+u64 bloom_timed_buckets(const struct bloom_core *f);
+/*
+ * Empties the expired cells of buckets [@first, @first + @n); returns how
+ * many. A writer: serialised with adds and deletes. Every cell must be
+ * swept within 30 units of its expiry (30 s for timeouts under 32 s) or
+ * it reads as live again until the next sweep (a false positive).
+ */
+u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now);
+/* Live cells, by a scan (tests, checks). */
+u64 bloom_timed_count_live(const struct bloom_core *f, u64 now);
 
 /* Total bits of the storage: of all stages for a scalable filter. */
 u64 bloom_core_bits(const struct bloom_core *f);

@@ -475,12 +475,16 @@
  * @BLOOM_TYPE_DLEFT: d-left counting filter: deletable in about half the
  *	memory of the counting filter from p = 0.01 down (0.74 times at 0.1,
  *	more than it above 0.23)
+ * @BLOOM_TYPE_TIMED: d-left cells that hold each key's own expiry instead
+ *	of a counter (BLOOM_CREATE_F_KEY_TIMEOUTS): a set of keys that each
+ *	live until their timeout, and can be deleted
  */
 enum bloom_type {
 	BLOOM_TYPE_STANDARD = 1,
 	BLOOM_TYPE_BLOCKED = 2,
 	BLOOM_TYPE_COUNTING = 3,
-	BLOOM_TYPE_DLEFT = 4
+	BLOOM_TYPE_DLEFT = 4,
+	BLOOM_TYPE_TIMED = 5
 };
 
 /*
@@ -490,7 +494,7 @@ enum bloom_type {
  *	static const char *const names[] = BLOOM_TYPE_NAMES;
  */
 #define BLOOM_TYPE_NAMES \
-	{ (const char *)0, "standard", "blocked", "counting", "dleft" }
+	{ (const char *)0, "standard", "blocked", "counting", "dleft", "timed" }
 
 /**
  * enum bloom_key_kind - what a filter's keys are (see Key kinds)
