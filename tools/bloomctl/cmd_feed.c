@@ -18,19 +18,25 @@
 struct feed {
 	struct bloom_key *keys;
 	uint8_t (*slot)[FEED_KEY_MAX + 1];
+	uint32_t *timeouts;	/* each entry's: its line's, or --timeout */
 	size_t n, cap;
 	uint64_t nbad, lines;
+	uint64_t line_timeouts;	/* entries whose ipset line gave one */
 	char bad[FEED_BAD_SHOWN][160];
 };
 
-static void feed_push(struct feed *f, const uint8_t *key, int klen)
+static void feed_push(struct feed *f, const uint8_t *key, int klen,
+		      uint32_t timeout)
 {
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 4096;
 		f->slot = realloc(f->slot, f->cap * sizeof(*f->slot));
-		if (!f->slot)
+		f->timeouts = realloc(f->timeouts,
+				      f->cap * sizeof(*f->timeouts));
+		if (!f->slot || !f->timeouts)
 			die("out of memory reading the feed");
 	}
+	f->timeouts[f->n] = timeout;
 	memcpy(f->slot[f->n], key, klen);
 	/* lengths now, pointers once the slots stop moving */
 	f->slot[f->n][FEED_KEY_MAX] = (uint8_t)klen;
@@ -51,13 +57,16 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 {
 	uint8_t key[FEED_KEY_MAX];
 	const char *why = NULL;
+	int64_t timeout;
 	int klen;
 
 	f->lines++;
-	switch (feed_parse_line(line, len, a->family, a->flags, key, &klen,
-				&why)) {
+	switch (feed_parse_entry(line, len, a->family, a->flags, key, &klen,
+				 &timeout, &why)) {
 	case FEED_KEY:
-		feed_push(f, key, klen);
+		f->line_timeouts += timeout >= 0;
+		feed_push(f, key, klen, timeout >= 0 ? (uint32_t)timeout :
+			  a->has_timeout ? a->timeout_s : a->default_s);
 		break;
 	case FEED_BAD:
 		feed_bad(f, where, lineno, why);
@@ -132,7 +141,7 @@ static int feed_report(const struct feed_args *a, const struct feed *f,
 		if (npinned)
 			printf(", %zu pinned", npinned);
 		putchar('\n');
-		return (size_t)hits == f->n ? EXIT_OK : EXIT_ABSENT;
+		return (size_t)hits == f->n || a->exist ? EXIT_OK : EXIT_ABSENT;
 	}
 	if (a->verbose)
 		fprintf(stderr, "bloomctl: %s: %s %zu entries, %ld %s\n", a->name,
@@ -184,10 +193,18 @@ int feed_verb(const struct feed_args *a)
 		f.keys[i].data = f.slot[i];
 		f.keys[i].len = f.slot[i][FEED_KEY_MAX];
 	}
+	if (a->op == BLOOM_OP_ADD && f.line_timeouts && !a->timed)
+		fprintf(stderr, "bloomctl: note: %s: the timeouts of %" PRIu64 " ipset entr%s were not kept: its keys have no timeouts of their own (a filter created with --key-timeouts keeps them)\n",
+			a->name, f.line_timeouts,
+			f.line_timeouts == 1 ? "y" : "ies");
 	{
+		int timed = a->timed && (a->has_timeout || f.line_timeouts);
 		BLOOM_BATCH_OPTS(bo, .results = results,
 				 .pinned = a->op == BLOOM_OP_DELETE ? pinned : NULL,
-				 .npinned = &npinned, .flags = BLOOM_BATCH_F_NET);
+				 .npinned = &npinned,
+				 .flags = BLOOM_BATCH_F_NET |
+					  (timed ? BLOOM_BATCH_F_TIMEOUT : 0),
+				 .timeouts = timed ? f.timeouts : NULL);
 
 		hits = f.n ? bloom_batch(a->fd, a->op, f.keys, f.n, &bo) : 0;
 	}
@@ -199,6 +216,7 @@ int feed_verb(const struct feed_args *a)
 	ret = feed_report(a, &f, results, hits, npinned);
 	free(f.keys);
 	free(f.slot);
+	free(f.timeouts);
 	free(results);
 	free(pinned);
 	return ret;

@@ -177,9 +177,47 @@
  * save, whose time is wall-clock time); RESTORE clears what expired since
  * the save before the filter is seen, so lifetimes hold across a reboot.
  *
+ * Keys with their own timeouts
+ * ----------------------------
+ * A filter of type BLOOM_TYPE_TIMED is a set of keys that each live until
+ * their own timeout, and can be deleted: fail2ban's, CrowdSec's and
+ * sshguard's bans, which ipset keeps with "hash:ip timeout". Its table is
+ * the d-left table (see Sizing: the same shape and load rule), each cell a
+ * fingerprint, a tag and the key's expiry instead of a counter. Create it
+ * from capacity and fpp_ppb (or BLOOM_CREATE_F_SIZE) with @key_timeout_s,
+ * the timeout of keys added without one (0: they never expire), and
+ * @key_timeout_max_s, the largest timeout it takes (0:
+ * BLOOM_KEY_TIMEOUT_MAX); both are seconds, 0..BLOOM_KEY_TIMEOUT_MAX,
+ * @key_timeout_s at most the largest (EINVAL otherwise, and for either on
+ * another type).
+ * ADD with BLOOM_BATCH_F_TIMEOUT gives the keys a timeout in seconds: key
+ * i's is timeouts[i] when @timeouts is set, else @timeout_s; each 0 (no
+ * expiry) or 1..@key_timeout_max_s (EINVAL otherwise; the flag on another
+ * type is EOPNOTSUPP). A key added with timeout T tests present until at
+ * least T after the ADD returned, and absent (but for false positives)
+ * from T + r + 1 s after it, r = the largest power of two that is at most
+ * max(1 s, T / 16): expiries are kept in units of r. Adding a key that is
+ * in the filter keeps the later of its two expiries (its result bit is
+ * set: "present already"); DELETE removes it whatever its expiry and
+ * however often it was added (removed, or not found; never pinned). An
+ * expired key is absent at once for QUERY, the firewall match and the
+ * kfuncs (times are CLOCK_BOOTTIME seconds); its cell is reclaimed by the
+ * next ADD or DELETE that looks at its bucket and by the module's sweep
+ * of the whole table, a bounded piece at a time, every few seconds.
+ * Two keys whose fingerprints and tags both agree are one key to the
+ * filter: a DELETE of one removes the other. That needs a false positive
+ * and t more bits to agree (p x 2^-t at the add, t = @tag_bits of INFO;
+ * Documentation/bloom.rst has the figures). A full candidate bucket set
+ * is ENOSPC, as for d-left. SAVE keeps every live key's expiry as a
+ * wall-clock time; RESTORE drops the keys that expired meanwhile and
+ * refuses (EBADMSG) an expiry beyond the save's time plus the filter's
+ * largest timeout. MERGE is EOPNOTSUPP; FLUSH, SWAP, netblocks and key
+ * kinds are as for d-left.
+ *
  * Deleting
  * --------
- * Counting and d-left filters can delete keys (BLOOM_IOC_DELETE). Deleting a
+ * Counting, d-left and timed filters can delete keys (BLOOM_IOC_DELETE).
+ * Deleting a
  * key that was never added is the caller's error: where the filter can tell
  * (a counter of the key is zero, or no cell holds its fingerprint) nothing
  * changes and the key is counted in delete_misses, but where it cannot (the
@@ -368,14 +406,17 @@
  *              address or netblock (host bits set, a length over the
  *              family's) or keys of both families; CREATE's @keys over
  *              BLOOM_KEYS_IPV6; a timeout or generations out of range
- *              or with a type that cannot expire (see Expiring filters)
+ *              or with a type that cannot expire (see Expiring filters);
+ *              a key's timeout over its filter's largest, or key timeouts
+ *              at CREATE of another type than timed
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
  *              it, or over 4096 bytes; a batch over BLOOM_BATCH_MAX_KEYS keys or
  *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
  *   EFAULT     a pointer the kernel cannot read or write
  *   EOPNOTSUPP a filter type this module does not implement; an operation the
  *              filter's type cannot do (DELETE on a standard or blocked
- *              filter, explicit geometry for a d-left filter)
+ *              filter, explicit geometry for a d-left or timed filter,
+ *              BLOOM_BATCH_F_TIMEOUT on a filter that is not timed)
  *   ENOSPC     a d-left insert found every candidate bucket full (create a
  *              larger filter), or a scalable filter cannot get another
  *              stage (see Scalable filters); either way the keys before
@@ -465,6 +506,8 @@
 #define BLOOM_TIGHTENING_PPM_MIN	500000	/* r = 0.5 */
 #define BLOOM_TIGHTENING_PPM_MAX	950000	/* r = 0.95 */
 #define BLOOM_TIGHTENING_PPM_DEFAULT	850000	/* r = 0.85 */
+/* Keys with their own timeouts: the largest timeout, in seconds (68 years). */
+#define BLOOM_KEY_TIMEOUT_MAX	0x7fffffffU
 
 /**
  * enum bloom_type - filter types
@@ -611,10 +654,15 @@ struct bloom_version {
  *	else 0
  * @timeout_ms: with BLOOM_CREATE_F_TIMEOUT: the timeout,
  *	BLOOM_TIMEOUT_MS_MIN..BLOOM_TIMEOUT_MS_MAX; else 0
+ * @key_timeout_s: BLOOM_TYPE_TIMED: the timeout of keys added without one,
+ *	seconds, 0 (none) ..@key_timeout_max_s; else 0
+ * @key_timeout_max_s: BLOOM_TYPE_TIMED: the largest timeout a key may be
+ *	given, 1..BLOOM_KEY_TIMEOUT_MAX, or 0 for BLOOM_KEY_TIMEOUT_MAX; else 0
  * @reserved: must be 0
  *
  * A caller built against ABI version 1 passes the struct up to and
- * including @generations (then named reserved and 0): it is taken.
+ * including @generations (then named reserved and 0): it is taken; so is
+ * one that ends at @key_timeout_s (then named reserved and 0).
  *
  * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
  * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
@@ -642,6 +690,8 @@ struct bloom_create {
 	__u32 keys;
 	__u32 generations;
 	__aligned_u64 timeout_ms;
+	__u32 key_timeout_s;
+	__u32 key_timeout_max_s;
 	__aligned_u64 reserved;
 };
 
@@ -732,10 +782,16 @@ struct bloom_name {
  *	else 0
  * @bpf_calls: out: lookups BPF programs made in the filter (kfuncs)
  * @bpf_hits: out: of those, lookups that answered "may be present"
+ * @key_timeout_s: out: timed: the timeout of keys added without one; else 0
+ * @key_timeout_max_s: out: timed: the largest timeout; else 0
+ * @tag_bits: out: timed: the bits beside the fingerprint that ADD and
+ *	DELETE compare (see Keys with their own timeouts); else 0
+ * @expired: out: timed: cells of expired keys reclaimed
  * @reserved: in: must be 0; out: 0
  *
  * A caller built against ABI version 1 passes the struct up to and
- * including @generations (then named reserved): it gets that much.
+ * including @generations (then named reserved): it gets that much; so
+ * does one that ends at @key_timeout_s.
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
  * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
@@ -784,6 +840,11 @@ struct bloom_info {
 	__aligned_u64 next_rotation_ms;
 	__aligned_u64 bpf_calls;
 	__aligned_u64 bpf_hits;
+	__u32 key_timeout_s;
+	__u32 key_timeout_max_s;
+	__u32 tag_bits;
+	__u32 reserved0;
+	__aligned_u64 expired;
 	__aligned_u64 reserved;
 };
 
@@ -830,7 +891,14 @@ struct bloom_list {
  *	all set already; DELETE: keys found and removed (pinned keys are not)
  * @out_pinned: out: DELETE: keys found but pinned. Keys not found:
  *	@out_done - @out_hits - @out_pinned
+ * @timeout_s: ADD with BLOOM_BATCH_F_TIMEOUT: every key's timeout in
+ *	seconds when @timeouts is 0; else 0
+ * @timeouts: ADD with BLOOM_BATCH_F_TIMEOUT: user pointer to
+ *	__u32[@nkeys], key i's timeout, or 0; else 0
  * @reserved: must be 0
+ *
+ * A caller built against ABI version 1 passes the struct up to and
+ * including @timeout_s (then named reserved and 0): it is taken.
  */
 struct bloom_batch {
 	__u32 size;
@@ -845,7 +913,9 @@ struct bloom_batch {
 	__u32 out_done;
 	__u32 out_hits;
 	__u32 out_pinned;
-	__u32 reserved;
+	__u32 timeout_s;
+	__aligned_u64 timeouts;
+	__aligned_u64 reserved;
 };
 
 /* DELETE: report the pinned keys in the bitmap at @pinned. */
@@ -856,7 +926,13 @@ struct bloom_batch {
  * lengths present. Implied on a filter whose kind is ipv4 or ipv6.
  */
 #define BLOOM_BATCH_F_NET	(1U << 1)
-#define BLOOM_BATCH_F_ALL	(BLOOM_BATCH_F_PINNED | BLOOM_BATCH_F_NET)
+/*
+ * ADD to a timed filter: the keys' timeouts are @timeout_s or @timeouts
+ * (see Keys with their own timeouts), not the filter's default.
+ */
+#define BLOOM_BATCH_F_TIMEOUT	(1U << 2)
+#define BLOOM_BATCH_F_ALL	(BLOOM_BATCH_F_PINNED | BLOOM_BATCH_F_NET | \
+				 BLOOM_BATCH_F_TIMEOUT)
 
 /* The snapshot format (Documentation/snapshot.rst); the kernel reads it. */
 #define BLOOM_SNAP_MAGIC	"\211BLOOM\r\n"	/* 8 bytes: 0x89 "BLOOM" CR LF */
