@@ -705,12 +705,24 @@ u64 bloom_timed_buckets(const struct bloom_core *f);
 /*
  * Empties the expired cells of buckets [@first, @first + @n); returns how
  * many. A writer: serialised with adds and deletes. Every cell must be
- * swept within 30 units of its expiry (30 s for timeouts under 32 s) or
+ * swept within 29 units of its expiry (29 s for timeouts under 32 s) or
  * it reads as live again until the next sweep (a false positive).
  */
 u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now);
 /* Live cells, by a scan (tests, checks). */
 u64 bloom_timed_count_live(const struct bloom_core *f, u64 now);
+/*
+ * A table saved at @saved_s of the saving clock, @elapsed_s ago by the
+ * wall clock, made right for this clock, where it is @now_s: each key
+ * keeps the time it had left less @elapsed_s (rounded up to its unit);
+ * keys with none left, or none at the save, are emptied. -EBADMSG when a
+ * key had more left than @max_s (the filter's largest timeout) and its
+ * unit, or has a unit no timeout up to @max_s has: nothing a filter with
+ * that largest timeout can hold (the table is then part done: discard
+ * it). Writers excluded; O(size), may reschedule in the kernel.
+ */
+int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
+		       u64 now_s, u32 max_s);
 
 /* Total bits of the storage: of all stages for a scalable filter. */
 u64 bloom_core_bits(const struct bloom_core *f);

@@ -414,22 +414,13 @@ int bloom_dl_geometry_check(const struct bloom_geometry *geo)
 /* A used cell's value x must be the only one among its candidates. */
 static int bloom_dl_snap_cell(struct bloom_core *f, u64 i, u64 v)
 {
-	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
-	u64 cells[BLOOM_DLEFT_CELLS], q, b, fp;
+	u64 cells[BLOOM_DLEFT_CELLS];
 	struct bloom_dl_cand c;
 	u32 sub, s, j;
 
-	sub = (u32)div64_u64(i, nb * BLOOM_DLEFT_CELLS);
-	b = div64_u64(i, BLOOM_DLEFT_CELLS) - sub * nb;
-	fp = v >> BLOOM_DL_CTR_BITS;
+	bloom_dl_cand_of_cell(f, i, v >> BLOOM_DL_CTR_BITS, &c, &sub);
 	f->subtable_used[sub]++;
 	f->saturated += (v & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX;
-	q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + (sub + 5) * BLOOM_GOLDEN),
-				     nb, 64);
-	if (q >= nb)
-		q -= nb;
-	bloom_dl_cand_x(f, q, (fp ^ bloom_mix64(q + (sub + 1) * BLOOM_GOLDEN)) &
-			mask, &c);
 	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++) {
 		bloom_dl_bucket(f, c.cell[s], cells);
 		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)

@@ -16,12 +16,12 @@
  * largest j with 2^j <= max(1, T / 16), so T is under 32 units and the
  * expiry, ceil((now + 1 + T) / 2^j) units with now in whole seconds of the
  * caller's clock, is at most 33 units ahead when it is written. A cell is
- * live while (tick - now / 2^j) mod 64 is 1..BLOOM_TM_AHEAD (34): a key
+ * live while (tick - now / 2^j) mod 64 is 1..BLOOM_TM_AHEAD (35): a key
  * lives at least T after its add and at most T + 2^j + 1 s, and a live
  * cell never reads as expired (it only counts down to 1). An expired cell
- * reads as live again 30 units after its expiry (the tick wraps): that can
+ * reads as live again 29 units after its expiry (the tick wraps): that can
  * only make a false positive, never hide a live key, and does not happen
- * while expired cells are reclaimed within 30 units, by the next add or
+ * while expired cells are reclaimed within 29 units, by the next add or
  * delete that scans their bucket and by bloom_timed_sweep(), which the
  * module runs over the whole table more often than that.
  *
@@ -47,8 +47,11 @@
 /* the bits below the tag: tick and class */
 #define BLOOM_TM_LOW_BITS	(BLOOM_TM_TICK_BITS + BLOOM_TM_CLASS_BITS)
 #define BLOOM_TM_CLASS_FOREVER	BLOOM_TM_CLASS_MASK
-/* a live cell's expiry is 1..this many units ahead */
-#define BLOOM_TM_AHEAD		34
+/*
+ * A live cell's expiry is 1..this many units ahead: 33 at an add, one more
+ * for a restore's rounding up (bloom_timed_rebase()).
+ */
+#define BLOOM_TM_AHEAD		35
 /* fingerprints of at least this many bits (dleft.h's load rule) */
 #define BLOOM_TM_FP_MIN		6
 /* the widest cell: 16 bits would leave 5 for the fingerprint */
@@ -568,6 +571,100 @@ int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 		return -ERANGE;
 	bloom_tm_geo_fill(geo, capacity, (u32)best_ppb, best_b, best_w,
 			  best_w - BLOOM_TM_LOW_BITS);
+	return 0;
+}
+
+/* ---- snapshots ---- */
+
+/*
+ * Cells loaded from a snapshot: an empty cell is all zero, so are the cells
+ * past the last bucket and the bits above a word's last cell; a used cell
+ * has a class, and its fingerprint and tag are the only ones of its value
+ * among the value's candidates (what add and delete rely on). Recounts the
+ * cells in use. 0 or -EBADMSG.
+ */
+int bloom_tm_snap_check(struct bloom_core *f)
+{
+	u64 n = bloom_timed_buckets(f) * BLOOM_DLEFT_CELLS;
+	u64 nw = f->geo.bits / BLOOM_DL_WORD_BITS, mask = bloom_dl_cell_mask(f);
+	u32 w = f->geo.cell_bits, per = f->dl_per_word, t = bloom_tm_tag_bits(f);
+	u64 cells[BLOOM_DLEFT_CELLS], wi, i, v, cell, tag;
+	const u64 *words = (const u64 *)f->words;
+	struct bloom_dl_cand c;
+	u32 s, sub, k, j;
+
+	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++)
+		f->subtable_used[s] = 0;
+	for (wi = 0; wi < nw; wi++) {
+		if (!(wi & 0xffff))
+			bloom_cond_resched();
+		v = READ_ONCE(words[wi]);
+		if (per * w < BLOOM_DL_WORD_BITS && v >> (per * w))
+			return -EBADMSG;
+		for (s = 0, i = wi * per; s < per; s++, i++) {
+			cell = v >> (s * w) & mask;
+			if (!cell)
+				continue;
+			if (i >= n || !bloom_tm_class(cell))
+				return -EBADMSG;
+			tag = cell >> BLOOM_TM_LOW_BITS & ((1ULL << t) - 1);
+			bloom_dl_cand_of_cell(f, i, cell >> (BLOOM_TM_LOW_BITS + t),
+					      &c, &sub);
+			f->subtable_used[sub]++;
+			for (k = 0; k < BLOOM_DLEFT_SUBTABLES; k++) {
+				bloom_dl_bucket(f, c.cell[k], cells);
+				for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
+					if (c.cell[k] + j != i && cells[j] &&
+					    bloom_tm_id_of(cells[j]) ==
+					    bloom_tm_id(f, &c, k, tag))
+						return -EBADMSG;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Seconds a cell had left at @saved_s (its class @cls not FOREVER). */
+static u64 bloom_tm_left(u64 cell, u32 cls, u64 saved_s)
+{
+	u64 a = bloom_tm_ahead(cell, cls, saved_s);
+
+	if (a - 1 >= BLOOM_TM_AHEAD)
+		return 0;
+	return bloom_tm_deadline(cell, saved_s) - saved_s;
+}
+
+int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
+		       u64 now_s, u32 max_s)
+{
+	u64 i, n = bloom_timed_buckets(f) * BLOOM_DLEFT_CELLS, cell, left, u;
+	u32 cls, j, jmax = bloom_tm_shift(max_s), sub;
+
+	for (i = 0; i < n; i++) {
+		if (!(i & 0xffff))
+			bloom_cond_resched();
+		cell = bloom_dl_get(f, i);
+		cls = bloom_tm_class(cell);
+		if (!cell || cls == BLOOM_TM_CLASS_FOREVER)
+			continue;
+		j = cls - 1;
+		if (j > jmax)
+			return -EBADMSG;	/* no timeout up to max_s has it */
+		left = bloom_tm_left(cell, cls, saved_s);
+		if (left > (u64)max_s + (1ULL << j) + 1)
+			return -EBADMSG;
+		if (left <= elapsed_s) {
+			sub = (u32)div64_u64(i, f->geo.buckets *
+					     BLOOM_DLEFT_CELLS);
+			bloom_dl_put(f, i, 0);
+			f->subtable_used[sub]--;
+			continue;
+		}
+		/* the same expiry on this clock, rounded up to its unit */
+		u = (now_s + left - elapsed_s + (1ULL << j) - 1) >> j;
+		bloom_dl_put(f, i, (cell & ~BLOOM_TM_TICK_MASK) |
+			     (u & BLOOM_TM_TICK_MASK));
+	}
 	return 0;
 }
 

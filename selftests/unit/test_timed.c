@@ -19,9 +19,16 @@
  *   present; with equal tags they are one key to the filter, and deleting
  *   one removes both, as bloom.rst says;
  * - reclaiming: a sweep empties expired cells and only those; an add to a
- *   bucket reclaims its expired cells; a sweep within 30 units keeps an
+ *   bucket reclaims its expired cells; a sweep within 29 units keeps an
  *   expired key absent past the tick's wrap, and without one it comes back
  *   as the documented false positive, never the other way round;
+ * - snapshots: a saved table passes the load check and a duplicated cell or
+ *   a cell without a class fails it; rebased onto another clock after 100 s,
+ *   each key keeps the time it had left less those 100 s (present just
+ *   before, absent a unit after), a key with less left is gone, one
+ *   without timeout stays; a table whose keys have more left than the
+ *   filter's largest timeout, or a unit none of its timeouts has, is
+ *   refused;
  * - a filter filled to capacity with timeouts from 1 minute to 30 days:
  *   no insert fails, no false negative at any sampled time, the measured
  *   false-positive rate is at most 1.1 p, and the rate at which an add of
@@ -259,6 +266,76 @@ static void test_reclaim(void)
 	filter_free(&f);
 }
 
+/* Filter @dst, of @src's geometry, over a copy of @src's table. */
+static void tcopy(struct filter *dst, const struct filter *src)
+{
+	bloom_hash_key_t k;
+
+	bloom_hash_key_from_bytes(&k, test_key);
+	dst->bytes = src->bytes;
+	dst->mem = xalloc(src->bytes);
+	memcpy(dst->mem, src->mem, src->bytes);
+	bloom_core_init(&dst->core, &src->core.geo, &k, dst->mem);
+}
+
+static void test_snapshot(void)
+{
+	static const u32 to[4] = { 600, 10, 0, 3600 };
+	u64 h[4], t0 = T0, saved = T0 + 5, now = 5000000, left, d;
+	struct filter a, b;
+	u32 i, *cells, slot;
+	int err;
+
+	tfilter(&a, 1000, 100000);
+	for (i = 0; i < 4; i++) {
+		h[i] = rng();
+		bloom_timed_add(&a.core, h[i], to[i], t0);
+	}
+	tcopy(&b, &a);
+	check(!bloom_tm_snap_check(&b.core) && bloom_core_bits_set(&b.core) == 4,
+	      "a saved table passes the load check, 4 cells in use");
+	err = bloom_timed_rebase(&b.core, saved, 100, now,
+				 BLOOM_CORE_KEY_TIMEOUT_MAX);
+	/* 600 s: units of 32 s, expiry ceil((t0 + 601) / 32) * 32 */
+	d = (t0 + 601 + 31) / 32 * 32;
+	left = d - saved;
+	check(!err && bloom_core_bits_set(&b.core) == 3 &&
+	      bloom_timed_query(&b.core, h[0], now + left - 100 - 1) &&
+	      !bloom_timed_query(&b.core, h[0], now + left - 100 + 32) &&
+	      !bloom_timed_query(&b.core, h[1], now) &&
+	      bloom_timed_query(&b.core, h[2], now + 1000000000) &&
+	      bloom_timed_query(&b.core, h[3], now + 3600 - 106),
+	      "rebased 100 s later on another clock: time left kept, the 10 s "
+	      "key gone, the permanent one kept (err %d)", err);
+	filter_free(&b);
+	tcopy(&b, &a);
+	check(bloom_timed_rebase(&b.core, saved, 0, now, 60) == -EBADMSG,
+	      "a 3600 s key in a filter whose largest timeout is 60 s: refused");
+	filter_free(&b);
+	filter_free(&a);
+	tfilter(&a, 1000, 100000);
+	bloom_timed_add(&a.core, h[0], 31, t0);
+	tcopy(&b, &a);
+	check(bloom_timed_rebase(&b.core, t0, 0, now, 16) == -EBADMSG,
+	      "32 s left in a filter whose largest timeout is 16 s: refused");
+	filter_free(&b);
+	/* a cell copied into the next slot of its bucket: the value twice */
+	tcopy(&b, &a);
+	cells = b.mem;
+	for (i = 0; !cells[i]; i++)
+		;
+	slot = i % 8 == 7 ? i - 1 : i + 1;
+	cells[slot] = cells[i];
+	bloom_core_init(&b.core, &a.core.geo, &b.core.key, b.mem);
+	check(bloom_tm_snap_check(&b.core) == -EBADMSG,
+	      "a key's cell twice among its candidates: refused");
+	cells[slot] = 0x12345000;	/* no class */
+	check(bloom_tm_snap_check(&b.core) == -EBADMSG,
+	      "a used cell without a class: refused");
+	filter_free(&b);
+	filter_free(&a);
+}
+
 #define FILL_N	200000U
 #define PROBES	1000000U
 
@@ -319,6 +396,7 @@ int main(void)
 	test_set();
 	test_shared_cell();
 	test_reclaim();
+	test_snapshot();
 	test_fill(10000000);
 	test_fill(100000);
 	printf("1..%d\n", test_no);
