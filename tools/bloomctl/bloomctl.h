@@ -144,6 +144,8 @@ struct info_derived {
 };
 void info_derive(const struct bloom_info *in, struct info_derived *d);
 int type_can_delete(uint32_t type);
+/* d-left cells: dleft and timed (keys with their own timeouts). */
+int type_has_cells(uint32_t type);
 void json_string(FILE *f, const char *s);
 /* @st: the @nst stages of a scalable filter (get_stages()), else NULL, 0 */
 void print_info_json(FILE *f, const struct bloom_info *in,
