@@ -15,8 +15,8 @@ struct xdp_md;
 
 /*
  * The kfuncs, called by BPF programs only (declared here so that every
- * definition has a prototype); bpf.c and uapi/linux/bloom.h have what
- * they return.
+ * definition has a prototype); bpf.c and Documentation/userspace-api.rst
+ * have what they return.
  */
 int bpf_bloom_xdp_query(struct xdp_md *ctx, u32 filter_id, const void *key,
 			u32 key__sz);

@@ -32,7 +32,7 @@
 #include "alloc.h"
 #include "core.h"
 #include "debug.h"
-#include "expire.h"
+#include "clock.h"
 #include "filter.h"
 #include "name.h"
 #include "registry.h"
@@ -82,8 +82,8 @@ static ssize_t rotate_write(struct file *file, const char __user *ubuf,
 		ret = -EINTR;
 	} else {
 		s = bloom_filter_store_locked(f);
-		ret = !s ? -ESTALE : !s->expiry ? -EOPNOTSUPP :
-		      bloom_expiry_rotate_now(s->expiry);
+		ret = !s ? -ESTALE : !s->clock ? -EOPNOTSUPP :
+		      bloom_clock_rotate_now(s->clock);
 		mutex_unlock(&f->write_lock);
 	}
 	bloom_filter_put(f);

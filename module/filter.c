@@ -147,20 +147,38 @@ void bloom_filter_destroy(struct bloom_filter *f)
 	 * no holder waits for user memory.
 	 */
 	mutex_lock(&f->write_lock);
-	bloom_filter_destroy_locked(f);
+	__acquire(&f->write_lock);	/* sparse: a mutex carries no context */
+	bloom_filter_destroy_and_unlock(f);
 }
 
-void bloom_filter_destroy_locked(struct bloom_filter *f)
+void bloom_filter_destroy_and_unlock(struct bloom_filter *f)
+	__releases(&f->write_lock)
 {
 	struct bloom_store *s;
 
 	s = bloom_filter_store_locked(f);
 	RCU_INIT_POINTER(f->store, NULL);
 	mutex_unlock(&f->write_lock);
+	__release(&f->write_lock);
 	if (!s)
 		return;
 	bloom_store_retire(s);
 	bloom_account_release(f->acct, BLOOM_FILTER_FIXED_BYTES);
+}
+
+int bloom_filter_keys(struct bloom_filter *f, u32 *kind, bloom_hash_key_t *key)
+{
+	struct bloom_store *s;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s) {
+		*kind = READ_ONCE(s->nb.kind);
+		if (key)
+			*key = s->core.key;
+	}
+	rcu_read_unlock();
+	return s ? 0 : -ESTALE;
 }
 
 /* Two stores' key kinds may meet: the same, or one not known. */

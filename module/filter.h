@@ -102,9 +102,10 @@ void bloom_filter_put(struct bloom_filter *f);
 void bloom_filter_destroy(struct bloom_filter *f);
 /*
  * The same with @f->write_lock held by the caller (taken killably where a
- * user waits: DESTROY), which it releases.
+ * user waits: DESTROY); it unlocks it once the store is unpublished.
  */
-void bloom_filter_destroy_locked(struct bloom_filter *f);
+void bloom_filter_destroy_and_unlock(struct bloom_filter *f)
+	__releases(&f->write_lock);
 
 /* The store under rcu_read_lock(); NULL once destroyed. */
 static inline struct bloom_store *bloom_filter_store(struct bloom_filter *f)
@@ -119,6 +120,13 @@ bloom_filter_store_locked(struct bloom_filter *f)
 	return rcu_dereference_protected(f->store,
 					 lockdep_is_held(&f->write_lock));
 }
+
+/*
+ * The key kind (enum bloom_keys) of @f's store now and, unless @key is
+ * NULL, its hash key: 0, or -ESTALE once @f was destroyed. Takes
+ * rcu_read_lock() itself: what it read may be stale when it returns.
+ */
+int bloom_filter_keys(struct bloom_filter *f, u32 *kind, bloom_hash_key_t *key);
 
 static inline bool bloom_filter_dead(struct bloom_filter *f)
 {

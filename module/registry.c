@@ -362,7 +362,9 @@ int bloom_registry_remove(struct net *net, const char *name)
 	mutex_unlock(&bn->lock);
 	if (ret)
 		return ret;
-	bloom_filter_destroy_locked(f);
+	/* sparse: the write_lock taken above, which the call releases */
+	__acquire(&f->write_lock);
+	bloom_filter_destroy_and_unlock(f);
 	bloom_filter_put(f);
 	return 0;
 }

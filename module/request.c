@@ -211,9 +211,9 @@ static struct bloom_store *bloom_create_like(struct net *net,
 		kind = READ_ONCE(s->nb.kind);
 		bloom_hash_key_to_bytes(&s->core.key, key);
 		/* an expiring model: its generations and timeout too */
-		expiring = s->expiry;
+		expiring = s->clock;
 		if (expiring)
-			xp = s->expiry->ring.p;
+			xp = s->clock->ring.p;
 	}
 	rcu_read_unlock();
 	bloom_filter_put(like);
@@ -318,9 +318,9 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 		info->growth = s->scale.p.growth;
 		info->tightening_ppm = s->scale.p.tightening_ppm;
 	}
-	if (s->expiry) {
-		info->generations = s->expiry->ring.p.generations;
-		info->timeout_ms = s->expiry->ring.p.timeout_ms;
+	if (s->clock) {
+		info->generations = s->clock->ring.p.generations;
+		info->timeout_ms = s->clock->ring.p.timeout_ms;
 		info->next_rotation_ms = bloom_store_next_rotation_ms(s);
 	}
 	info->rules = atomic_read(&f->rules);
@@ -380,8 +380,8 @@ static u32 bloom_stages_fill(const struct bloom_core *core,
 static u32 bloom_generations_fill(const struct bloom_store *s,
 				  struct bloom_stage *out)
 {
-	u32 i, n = s->expiry->ring.p.generations;
-	u64 now = bloom_expiry_now(), born;
+	u32 i, n = s->clock->ring.p.generations;
+	u64 now = bloom_clock_now(), born;
 	const struct bloom_expire_gen *g;
 	struct bloom_core_estimate e;
 	struct bloom_core_stats cs;
@@ -422,7 +422,7 @@ int bloom_request_stages(struct bloom_filter *f, struct bloom_stages *arg)
 	s = bloom_filter_store(f);
 	if (!s)
 		ret = -ESTALE;
-	else if (s->expiry)
+	else if (s->clock)
 		n = bloom_generations_fill(s, out);
 	else if (!bloom_core_is_scalable(&s->core))
 		ret = -EOPNOTSUPP;

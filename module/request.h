@@ -3,8 +3,8 @@
  * The ioctl side's decoding of requests and filling of replies
  * (request.c): every field of a create request checked and turned into a
  * new store and filter, and INFO's and STAGES' replies filled from a
- * filter. dev.c dispatches; the filter, store and registry know nothing of
- * the uapi structs.
+ * filter, for the ioctl handlers (ioctl.c); the filter, store and registry
+ * know nothing of the uapi structs.
  */
 #ifndef BLOOM_REQUEST_H
 #define BLOOM_REQUEST_H

@@ -35,20 +35,16 @@ EXPORT_SYMBOL_NS_GPL(bloom_rule_put, BLOOM);
 
 u32 bloom_rule_keys(struct bloom_filter *f)
 {
-	struct bloom_store *s;
-	u32 kind = BLOOM_KEYS_UNKNOWN;
+	u32 kind;
 
-	rcu_read_lock();
-	s = bloom_filter_store(f);
-	if (s)
-		kind = READ_ONCE(s->nb.kind);
-	rcu_read_unlock();
+	if (bloom_filter_keys(f, &kind, NULL))
+		return BLOOM_KEYS_UNKNOWN;
 	return kind;
 }
 EXPORT_SYMBOL_NS_GPL(bloom_rule_keys, BLOOM);
 
 /*
- * The query of the batch path (batch.c) for one address: the address and
+ * The query of the batch path (batch_query.c) for one address: the address and
  * the netblocks of every length the store holds
  * (bloom_store_query_addr()), on the store published now (filter.h),
  * under RCU (netfilter hooks hold the read side already; it nests). Queries of every type are

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SAVE and RESTORE: snapshots, whose format the core reads and writes
- * (module/core/snapshot.c, Documentation/snapshot.rst).
+ * (module/core/snapshot*.c, Documentation/snapshot.rst).
  *
  * SAVE copies the filter into a kernel image under the filter's write lock,
  * so it is one point in time for counting and d-left filters (whose writers
@@ -43,7 +43,14 @@
 
 #define BLOOM_SNAP_CHUNK	SZ_1M	/* bytes per copy step */
 
-static_assert(sizeof(BLOOM_SNAP_MAGIC) == BLOOM_SNAP_MAGIC_LEN + 1);
+static_assert(sizeof(BLOOM_IMAGE_MAGIC) == BLOOM_IMAGE_MAGIC_LEN + 1);
+/*
+ * The core's format and the uapi header's announcement of it name the
+ * same magic and version (bloom_snapshot checks the magic's bytes in what
+ * SAVE writes).
+ */
+static_assert(sizeof(BLOOM_IMAGE_MAGIC) == sizeof(BLOOM_SNAP_MAGIC));
+static_assert(BLOOM_IMAGE_VERSION == BLOOM_SNAP_VERSION);
 
 /*
  * Copies @core's storage to @dst, hashing the copy (cache-hot) a chunk at
@@ -92,7 +99,7 @@ static void bloom_snap_copy_payload(const struct bloom_core *core, u8 *dst,
 }
 
 static void bloom_snap_fill_stats(const struct bloom_store *s,
-				  struct bloom_snap_stats *st)
+				  struct bloom_image_stats *st)
 {
 	struct bloom_core_stats cs;
 	struct bloom_stats sum;
@@ -113,7 +120,7 @@ static void bloom_snap_fill_stats(const struct bloom_store *s,
  * The lock is held on success.
  */
 static int bloom_snap_lock_size(struct bloom_filter *f,
-				struct bloom_snap_header *h,
+				struct bloom_image_header *h,
 				struct bloom_store **s)
 {
 	if (mutex_lock_killable(&f->write_lock))
@@ -124,8 +131,8 @@ static int bloom_snap_lock_size(struct bloom_filter *f,
 		return -ESTALE;
 	}
 	memset(h, 0, sizeof(*h));
-	bloom_snap_header_init(h, &(*s)->core);
-	bloom_snap_header_netblocks(h, &(*s)->nb);
+	bloom_image_header_init(h, &(*s)->core);
+	bloom_image_header_netblocks(h, &(*s)->nb);
 	return 0;
 }
 
@@ -174,7 +181,7 @@ static void bloom_snap_image_free(struct bloom_snap_image *img)
  * stalls (userfaultfd, FUSE) blocks nobody's writes, replaces or destroy.
  */
 static int bloom_snap_image_make(struct bloom_filter *f,
-				 struct bloom_snap_header *h,
+				 struct bloom_image_header *h,
 				 struct bloom_snap_image *img, u64 buf_len)
 {
 	struct bloom_store *s;
@@ -204,9 +211,9 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 	 * times are copied (the order and the table must agree), times
 	 * taken against now, the wall clock's for a restore after a boot.
 	 */
-	if (s->expiry) {
-		mutex_lock(&s->expiry->lock);
-		h->saved_ns = bloom_expiry_now();
+	if (s->clock) {
+		mutex_lock(&s->clock->lock);
+		h->saved_ns = bloom_clock_now();
 		h->saved_wall_ns = ktime_get_real_ns();
 	}
 	xxh64_reset(&xs, 0);
@@ -215,9 +222,9 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 	bloom_snap_fill_stats(s, &h->stats);
 	h->payload_hash = xxh64_digest(&xs);
 	/* after the payload: stage counts cover every key it holds */
-	bloom_snap_header_write(img->buf, h, &s->core);
-	if (s->expiry)
-		mutex_unlock(&s->expiry->lock);
+	bloom_image_header_write(img->buf, h, &s->core);
+	if (s->clock)
+		mutex_unlock(&s->clock->lock);
 	mutex_unlock(&f->write_lock);
 	return 0;
 }
@@ -241,13 +248,13 @@ static int bloom_snap_copy_out(u8 __user *ubuf, const u8 *src, u64 len)
 int bloom_snap_save(struct bloom_filter *f, struct bloom_save *arg)
 {
 	struct bloom_snap_image img = { };
-	struct bloom_snap_header h;
+	struct bloom_image_header h;
 	struct bloom_store *s;
 	int ret;
 
 	if (arg->flags || arg->reserved)
 		return -EINVAL;
-	if (!bloom_snap_native())
+	if (!bloom_image_native())
 		return -EOPNOTSUPP;
 	arg->out_len = 0;
 	memset(&h, 0, sizeof(h));
@@ -298,13 +305,13 @@ static int bloom_snap_copy_in(u8 *dst, const u8 __user *ubuf, u64 bytes,
  * payload's xxh64 in *@hash. Not published.
  */
 static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
-						 const struct bloom_snap_header *h,
+						 const struct bloom_image_header *h,
 						 const u8 *hdr,
 						 const u8 __user *ubuf,
 						 u64 *hash)
 {
 	struct bloom_scale_stage *st;
-	struct bloom_snap_stage e;
+	struct bloom_image_stage e;
 	struct bloom_geometry geo;
 	struct bloom_store *s;
 	struct xxh64_state xs;
@@ -320,8 +327,8 @@ static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
 	s->core.geo.hashes = h->geo.hashes;
 	xxh64_reset(&xs, 0);
 	for (i = 0; i < h->nstages && !ret; i++) {
-		bloom_snap_stage_read(hdr, i, &e);
-		bloom_snap_stage_geometry(h->geo.type, &e, &geo);
+		bloom_image_stage_read(hdr, i, &e);
+		bloom_image_stage_geometry(h->geo.type, &e, &geo);
 		st = bloom_store_add_stage(s, &geo);
 		ret = PTR_ERR_OR_ZERO(st);
 		if (ret)
@@ -330,7 +337,7 @@ static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
 		ret = bloom_snap_copy_in((u8 *)st->core.words, ubuf + off,
 					 bytes, &xs);
 		if (!ret)
-			ret = bloom_snap_payload_check(&st->core);
+			ret = bloom_image_payload_check(&st->core);
 		st->count = e.count;
 		bloom_atomic64_set(&st->core.keys, e.keys);
 		off += bytes;
@@ -351,7 +358,7 @@ static struct bloom_store *bloom_snap_new_stages(struct bloom_account *acct,
  * (bloom_snap_restore()).
  */
 static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
-						const struct bloom_snap_header *h,
+						const struct bloom_image_header *h,
 						const u8 __user *ubuf,
 						u64 *hash)
 {
@@ -371,7 +378,7 @@ static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
 	ret = bloom_snap_copy_in((u8 *)first->words, ubuf, h->payload_bytes,
 				 &xs);
 	for (i = 0; !ret && i < n; i++)
-		ret = bloom_snap_payload_check(h->ngens ?
+		ret = bloom_image_payload_check(h->ngens ?
 				&bloom_expire_gen(&s->core, i)->core : first);
 	if (ret) {
 		bloom_store_discard(s);
@@ -383,7 +390,7 @@ static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
 
 /* Into a store nobody else sees yet. */
 static void bloom_snap_set_stats(struct bloom_store *s,
-				 const struct bloom_snap_stats *st)
+				 const struct bloom_image_stats *st)
 {
 	int cpu = cpumask_first(cpu_possible_mask);
 	struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
@@ -394,7 +401,7 @@ static void bloom_snap_set_stats(struct bloom_store *s,
 	c->deletes = st->deletes;
 	c->delete_misses = st->delete_misses;
 	s->core.insert_failures = st->insert_failures;
-	/* in_use was counted by bloom_snap_payload_check() */
+	/* in_use was counted by bloom_image_payload_check() */
 	bloom_atomic64_set(&s->core.keys, st->count);
 }
 
@@ -428,8 +435,8 @@ static int bloom_snap_publish(struct net *net, const char *name,
 int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 {
 	const u8 __user *ubuf = u64_to_user_ptr(arg->buf);
-	u8 prefix[BLOOM_SNAP_PREFIX];
-	struct bloom_snap_header h;
+	u8 prefix[BLOOM_IMAGE_PREFIX];
+	struct bloom_image_header h;
 	struct bloom_account *acct;
 	struct bloom_store *s;
 	const char *name;
@@ -443,13 +450,13 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	if (arg->flags & BLOOM_RESTORE_F_NAME ? !bloom_name_valid(arg->name) :
 						!bloom_name_empty(arg->name))
 		return -EINVAL;
-	if (!bloom_snap_native())
+	if (!bloom_image_native())
 		return -EOPNOTSUPP;
-	if (arg->buf_len < BLOOM_SNAP_PREFIX)
+	if (arg->buf_len < BLOOM_IMAGE_PREFIX)
 		return -EBADMSG;
 	if (copy_from_user(prefix, ubuf, sizeof(prefix)))
 		return -EFAULT;
-	ret = bloom_snap_header_size(prefix, sizeof(prefix), &hsize);
+	ret = bloom_image_header_size(prefix, sizeof(prefix), &hsize);
 	if (ret)
 		return ret;
 	if (arg->buf_len < hsize)
@@ -460,7 +467,7 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 	ret = -EFAULT;
 	if (copy_from_user(hdr, ubuf, hsize))
 		goto out;
-	ret = bloom_snap_header_read(hdr, hsize, &h, NULL);
+	ret = bloom_image_header_read(hdr, hsize, &h, NULL);
 	if (ret)
 		goto out;
 	ret = -EBADMSG;
@@ -484,12 +491,12 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 		goto out;
 	}
 	bloom_snap_set_stats(s, &h.stats);
-	bloom_snap_netblocks_load(hdr, &h, &s->nb);
+	bloom_image_netblocks_load(hdr, &h, &s->nb);
 	/* what expired since the save goes before anyone sees the filter */
 	if (h.ngens) {
-		bloom_snap_gens_apply(&s->core, hdr, &h, bloom_expiry_now(),
-				      ktime_get_real_ns());
-		bloom_store_expiry_start(s);
+		bloom_image_gens_apply(&s->core, hdr, &h, bloom_clock_now(),
+				       ktime_get_real_ns());
+		bloom_store_clock_start(s);
 	}
 	ret = bloom_snap_publish(net, name, s,
 				 arg->flags & BLOOM_RESTORE_F_REPLACE);

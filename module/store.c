@@ -54,10 +54,10 @@ static void bloom_store_free_stages(struct bloom_store *s)
 
 static void bloom_store_free(struct bloom_store *s)
 {
-	if (s->expiry) {
-		bloom_expiry_stop(s->expiry);
-		memzero_explicit(&s->expiry->ring.gen, sizeof(s->expiry->ring.gen));
-		bloom_kfree(s->expiry);
+	if (s->clock) {
+		bloom_clock_stop(s->clock);
+		memzero_explicit(&s->clock->ring.gen, sizeof(s->clock->ring.gen));
+		bloom_kfree(s->clock);
 	}
 	bloom_store_free_stages(s);
 	bloom_free_percpu(s->stats);
@@ -113,7 +113,7 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		ret = bloom_store_ring_bytes(xp, &storage_bytes);
 		if (ret)
 			return ERR_PTR(ret);
-		storage_bytes += BLOOM_CORE_ALIGN + sizeof(struct bloom_expiry);
+		storage_bytes += BLOOM_CORE_ALIGN + sizeof(struct bloom_clock);
 	} else if (!p) {
 		storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
 	}
@@ -130,12 +130,11 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	s->acct = acct;
 	s->memory_bytes = memory_bytes;
 	if (xp) {
-		s->expiry = bloom_kzalloc(sizeof(*s->expiry),
-					  GFP_KERNEL_ACCOUNT);
-		if (!s->expiry)
+		s->clock = bloom_kzalloc(sizeof(*s->clock), GFP_KERNEL_ACCOUNT);
+		if (!s->clock)
 			goto err_free;
-		bloom_expiry_init(s->expiry, &s->core);
-		storage_bytes -= sizeof(struct bloom_expiry);
+		bloom_clock_init(s->clock, &s->core);
+		storage_bytes -= sizeof(struct bloom_clock);
 	}
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
@@ -161,9 +160,9 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	bloom_hash_key_from_bytes(&key, key_bytes);
 	memzero_explicit(key_bytes, sizeof(key_bytes));
 	if (xp)
-		bloom_expire_init(&s->core, &s->expiry->ring, xp, &key,
+		bloom_expire_init(&s->core, &s->clock->ring, xp, &key,
 				  PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN),
-				  bloom_expiry_now());
+				  bloom_clock_now());
 	else if (p)
 		bloom_scale_init(&s->core, &s->scale, p, &key);
 	else
@@ -226,13 +225,13 @@ struct bloom_store *bloom_store_new_expiring(struct bloom_account *acct,
 	struct bloom_store *s = bloom_store_make(acct, NULL, NULL, p, hash_key);
 
 	if (!IS_ERR(s))
-		bloom_expiry_start(s->expiry);
+		bloom_clock_start(s->clock);
 	return s;
 }
 
-void bloom_store_expiry_start(struct bloom_store *s)
+void bloom_store_clock_start(struct bloom_store *s)
 {
-	bloom_expiry_start(s->expiry);
+	bloom_clock_start(s->clock);
 }
 
 void bloom_store_retire(struct bloom_store *s)
@@ -245,7 +244,7 @@ void bloom_store_retire(struct bloom_store *s)
 void bloom_store_discard(struct bloom_store *s)
 {
 	/* a clock may be running: stopped by the free work, which may wait */
-	if (s->expiry) {
+	if (s->clock) {
 		bloom_store_retire(s);
 		return;
 	}
@@ -326,11 +325,11 @@ int bloom_store_clear(struct bloom_store *s)
 	int cpu, ret;
 
 	/* no rotation clears a generation meanwhile */
-	if (s->expiry)
-		mutex_lock(&s->expiry->lock);
+	if (s->clock)
+		mutex_lock(&s->clock->lock);
 	ret = bloom_core_clear(&s->core);
-	if (s->expiry)
-		mutex_unlock(&s->expiry->lock);
+	if (s->clock)
+		mutex_unlock(&s->clock->lock);
 	if (ret)
 		return ret;
 	bloom_nb_clear(&s->nb);
@@ -341,7 +340,7 @@ int bloom_store_clear(struct bloom_store *s)
 
 int bloom_store_merge(struct bloom_store *dst, struct bloom_store *src)
 {
-	struct bloom_expiry *a = dst->expiry, *b = src->expiry;
+	struct bloom_clock *a = dst->clock, *b = src->clock;
 	int ret;
 
 	if (!a && !b)
@@ -353,7 +352,7 @@ int bloom_store_merge(struct bloom_store *dst, struct bloom_store *src)
 		swap(a, b);
 	mutex_lock(&a->lock);
 	mutex_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
-	ret = bloom_expire_merge(&dst->core, &src->core, bloom_expiry_now());
+	ret = bloom_expire_merge(&dst->core, &src->core, bloom_clock_now());
 	mutex_unlock(&b->lock);
 	mutex_unlock(&a->lock);
 	return ret;
@@ -363,25 +362,25 @@ u64 bloom_store_next_rotation_ms(const struct bloom_store *s)
 {
 	u64 due, now;
 
-	if (!s->expiry)
+	if (!s->clock)
 		return 0;
 	due = bloom_expire_due(&s->core);
-	now = bloom_expiry_now();
+	now = bloom_clock_now();
 	if (due == BLOOM_EXPIRE_NEVER)
-		due = now + s->expiry->ring.period_ns;
+		due = now + s->clock->ring.period_ns;
 	return due > now ? div_u64(due - now + NSEC_PER_MSEC - 1,
 				   NSEC_PER_MSEC) : 0;
 }
 
 int bloom_store_init(void)
 {
-	int ret = bloom_expiry_module_init();
+	int ret = bloom_clock_module_init();
 
 	if (ret)
 		return ret;
 	bloom_free_wq = alloc_workqueue("bloom_free", 0, 0);
 	if (!bloom_free_wq) {
-		bloom_expiry_module_exit();
+		bloom_clock_module_exit();
 		return -ENOMEM;
 	}
 	return 0;
@@ -397,5 +396,5 @@ void bloom_store_exit(void)
 	rcu_barrier();
 	destroy_workqueue(bloom_free_wq);
 	/* every clock was stopped by the free work of its store */
-	bloom_expiry_module_exit();
+	bloom_clock_module_exit();
 }

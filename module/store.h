@@ -8,7 +8,7 @@
  * chain's policy, when to add a core and how big, is the core's:
  * module/core/scale.c), or an expiring filter's generations, a ring of
  * cores over one allocation that a clock rotates (the policy, which to
- * clear and when, is module/core/expire.c's; the clock is expire.h's).
+ * clear and when, is module/core/expire.c's; the clock is clock.h's).
  * The store allocates every core's storage, charges it against max_memory
  * and the caller's memory cgroup, and frees it with the store. It knows
  * nothing of names, namespaces or sysfs: whoever holds a store (filter.h)
@@ -23,7 +23,7 @@
 
 #include "account.h"
 #include "core.h"
-#include "expire.h"
+#include "clock.h"
 #include "netblock.h"
 
 /* Hot-path counters, per CPU; summed when read. */
@@ -57,7 +57,7 @@ struct bloom_stats {
  *	one grower at a time, and go with the store.
  * @nb: the key kind and the netblock lengths of the keys (netblock.h):
  *	what the store holds, so they go with it (swap, replace, snapshots)
- * @expiry: an expiring store's generations and their clock, behind
+ * @clock: an expiring store's generations and their clock, behind
  *	@core.expire; else NULL. The clock goes with the store (swap,
  *	replace) and stops before the store is freed.
  */
@@ -70,7 +70,7 @@ struct bloom_store {
 	struct rcu_work free_work;
 	struct bloom_scale scale;
 	struct bloom_netblocks nb;
-	struct bloom_expiry *expiry;
+	struct bloom_clock *clock;
 };
 
 /*
@@ -98,7 +98,7 @@ struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
  * A new expiring store of @p (checked by bloom_expire_check()), its
  * generations empty and its clock running; errors as bloom_store_new().
  * bloom_store_new_expiring_stopped() leaves the clock stopped, for a
- * restore to fill the generations first (then bloom_store_expiry_resume()).
+ * restore to fill the generations first (then bloom_store_clock_start()).
  */
 struct bloom_store *bloom_store_new_expiring(struct bloom_account *acct,
 					     const struct bloom_expire_params *p,
@@ -109,9 +109,9 @@ bloom_store_new_expiring_stopped(struct bloom_account *acct,
 				 const u8 *hash_key);
 /*
  * Starts the clock of an expiring store made stopped, once a restore has
- * filled its generations and their times (bloom_snap_gens_apply()).
+ * filled its generations and their times (bloom_image_gens_apply()).
  */
-void bloom_store_expiry_start(struct bloom_store *s);
+void bloom_store_clock_start(struct bloom_store *s);
 
 /*
  * Frees a store that was never published, at once (an expiring one: its

@@ -147,8 +147,8 @@ static ssize_t field##_show(struct kobject *kobj,			\
 }									\
 static struct kobj_attribute field##_attr = __ATTR_RO(field)
 
-BLOOM_STORE_ATTR(generations, s->expiry ? s->expiry->ring.p.generations : 0);
-BLOOM_MS_ATTR(timeout, s->expiry ? s->expiry->ring.p.timeout_ms : 0);
+BLOOM_STORE_ATTR(generations, s->clock ? s->clock->ring.p.generations : 0);
+BLOOM_MS_ATTR(timeout, s->clock ? s->clock->ring.p.timeout_ms : 0);
 BLOOM_MS_ATTR(next_rotation, bloom_store_next_rotation_ms(s));
 
 /* Computed from the kept statistics: a bounded number of steps. */

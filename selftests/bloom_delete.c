@@ -9,10 +9,11 @@
  * each type pays per key, printed beside the theory.
  *
  * DELETE's share of what every command or every type does is tested with
- * the rest: the calling convention, privilege, read-only descriptors and
- * ESTALE in bloom_ioctl.c (every_command_table, and the "type" fixture's
- * tests for all four types), malformed batches (which must leave the filter
- * exactly as it was) in bloom_batch.c.
+ * the rest: the calling convention in bloom_ioctl_abi.c
+ * (every_command_table), privilege and read-only descriptors in
+ * bloom_ioctl_perms.c, ESTALE in bloom_ioctl_names.c (the "type" fixture's
+ * tests run for all four types), malformed batches (which must leave the
+ * filter exactly as it was) in bloom_batch.c.
  *
  * What the header leaves open (e.g. which of two errors comes first) is not
  * asserted; what it promises is, including what follows from "no false
@@ -24,11 +25,6 @@
 #include <stdatomic.h>
 
 #include "bloom_test.h"
-
-#define STD	BLOOM_TYPE_STANDARD
-#define BLK	BLOOM_TYPE_BLOCKED
-#define CNT	BLOOM_TYPE_COUNTING
-#define DLF	BLOOM_TYPE_DLEFT
 
 #define P01	10000000U	/* p = 0.01 in ppb */
 #define P001	1000000U	/* p = 0.001 */

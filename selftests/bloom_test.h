@@ -25,10 +25,20 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 #include <linux/bloom.h>
 
+/*
+ * The harness defines functions and data that are not static, so a program
+ * of several files cannot include it in each: such a program (bloom_faults)
+ * defines BT_NO_HARNESS before this header and gets kselftest.h alone.
+ */
+#ifdef BT_NO_HARNESS
+#include "kselftest.h"
+#else
 #include "kselftest_harness.h"
+#endif
 
 #define BLOOM_DEV		"/dev/bloom"
 #define BLOOM_SYSFS		"/sys/class/misc/bloom"
@@ -61,6 +71,12 @@
  * must refuse it as a user pointer with EFAULT, not read it.
  */
 #define KERNEL_PTR		0xffffffff81000000ULL
+
+/* The filter types, short, for the tables of cases. */
+#define STD	BLOOM_TYPE_STANDARD
+#define BLK	BLOOM_TYPE_BLOCKED
+#define CNT	BLOOM_TYPE_COUNTING
+#define DLF	BLOOM_TYPE_DLEFT
 
 /*
  * 0 for a call that returned 0, its errno for one that returned -1, and -1
@@ -177,6 +193,16 @@ static inline int bt_version(int fd, struct bloom_version *v)
 	memset(v, 0, sizeof(*v));
 	v->size = sizeof(*v);
 	return ioctl(fd, BLOOM_IOC_VERSION, v);
+}
+
+/* The number of filters LIST counts; ~0U if LIST fails. */
+static inline __u32 nfilters(int fd)
+{
+	struct bloom_list l = { .size = sizeof(l) };
+
+	if (ioctl(fd, BLOOM_IOC_LIST, &l))
+		return ~0U;
+	return l.out_count;
 }
 
 /*
@@ -315,6 +341,72 @@ static inline int bt_destroy_all(void)
 	close(fd);
 	return n;
 }
+
+/*
+ * The fixtures of the bloom_ioctl_* programs: "ioctl" for what does not
+ * depend on a filter's type, and "type", whose tests run once per filter
+ * type (FIXTURE_VARIANT) for what every type must do alike. Both hold a
+ * descriptor and remember the device node's mode and max_memory when a test
+ * changes them (-1: not changed), so that teardown can put back what a
+ * failed test left.
+ */
+#ifndef BT_NO_HARNESS
+static inline void bt_dev_setup(struct __test_metadata *_metadata, int *fd,
+				int *saved_mode, long long *saved_max_memory)
+{
+	*saved_mode = -1;
+	*saved_max_memory = -1;
+	*fd = bt_open();
+	ASSERT_LE(0, *fd) TH_LOG("open %s: %s", BLOOM_DEV, strerror(errno));
+}
+
+#endif
+
+static inline void bt_dev_teardown(int fd, int saved_mode,
+				   long long saved_max_memory)
+{
+	if (saved_mode >= 0)
+		chmod(BLOOM_DEV, saved_mode);
+	if (saved_max_memory >= 0)
+		write_u64_file(BLOOM_MAX_MEMORY, saved_max_memory);
+	close(fd);
+	bt_destroy_all();
+}
+
+#define BT_DEV_FIXTURE(name)						\
+	FIXTURE(name) {							\
+		int fd;							\
+		int saved_mode;						\
+		long long saved_max_memory;				\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		bt_dev_setup(_metadata, &self->fd, &self->saved_mode,	\
+			     &self->saved_max_memory);			\
+	}								\
+	FIXTURE_TEARDOWN(name)						\
+	{								\
+		bt_dev_teardown(self->fd, self->saved_mode,		\
+				self->saved_max_memory);		\
+	}
+
+#define BT_IOCTL_FIXTURE()	BT_DEV_FIXTURE(ioctl)
+
+/* deletable: BLOOM_IOC_DELETE works on the type. */
+#define BT_TYPE_FIXTURE()						\
+	BT_DEV_FIXTURE(type)						\
+	FIXTURE_VARIANT(type) {						\
+		__u32 type;						\
+		bool deletable;						\
+	};								\
+	FIXTURE_VARIANT_ADD(type, standard) { .type = STD, };		\
+	FIXTURE_VARIANT_ADD(type, blocked) { .type = BLK, };		\
+	FIXTURE_VARIANT_ADD(type, counting) {				\
+		.type = CNT, .deletable = true,				\
+	};								\
+	FIXTURE_VARIANT_ADD(type, dleft) {				\
+		.type = DLF, .deletable = true,				\
+	}
 
 /*
  * How long a test waits for a deferred free: a destroyed filter's store

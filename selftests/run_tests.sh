@@ -7,10 +7,10 @@
 #
 #   TAP version 13
 #   1..N
-#   # selftests: bloom: bloom_ioctl
+#   # selftests: bloom: bloom_ioctl_abi
 #   # TAP version 13            <- the program's own TAP, prefixed with "# "
 #   # ...
-#   ok 1 selftests: bloom: bloom_ioctl
+#   ok 1 selftests: bloom: bloom_ioctl_abi
 #   ...
 #   ok N-2 selftests: bloom: xt_bloom       <- selftests/net/
 #   ok N-1 selftests: bloom: live_allocations
@@ -46,7 +46,8 @@ if [ -n "${BLOOM_TEST_TIMEOUT:-}" ]; then
 fi
 
 # Order: the fast, precise ABI checks first, the long measurement last.
-progs=(bloom_ioctl bloom_batch bloom_delete bloom_concurrency bloom_accuracy bloom_scale bloom_expire
+progs=(bloom_ioctl_abi bloom_ioctl_names bloom_ioctl_types bloom_ioctl_perms
+	bloom_batch bloom_delete bloom_concurrency bloom_accuracy bloom_scale bloom_expire
 	bloom_limits bloom_stress bloom_fuzz bloom_snapshot bloom_faults bloom_soak)
 cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh

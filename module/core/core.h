@@ -29,12 +29,9 @@
 /*
  * Keys ahead of the current one whose memory the batched calls prefetch; a
  * benchmark that models the batches (tools/bench/floor.c) uses the same.
- * Measured for 50M keys at p = 0.01 (60 MB), 4 to 32 ahead, the distances
- * taking turns in one process on a loaded machine (medians): blocked
- * queries of present keys took 30-34 ns a key at 16 to 32 against 49-120
- * at 4 to 12, absent ones 31-38 against 53-74; adds were noisy (minima
- * 28-39 ns at 16 to 32, 45-68 at 4 and 8); standard queries were best at
- * 12 and 16 (100-113 ns present, 74-78 absent; 134 and 89 at 8).
+ * Far enough ahead that a key's cache line arrives before its turn out of
+ * cache, near enough that it is still there: the distance that measured
+ * best (tools/bench/README.md, "Prefetch distance").
  */
 #define BLOOM_PREFETCH_AHEAD	16
 
@@ -237,6 +234,8 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 
 /* The one keyed hash of a key; everything else is derived from it. */
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len);
+/* The same under @key alone: hashes made before the core is at hand. */
+u64 bloom_hash(const bloom_hash_key_t *key, const void *data, size_t len);
 
 /* Can keys be deleted (counting, d-left)? */
 bool bloom_core_can_delete(const struct bloom_core *f);

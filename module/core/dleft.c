@@ -438,10 +438,10 @@ static int bloom_dl_snap_cell(struct bloom_core *f, u64 i, u64 v)
  * 4 candidate buckets (the invariant add and delete rely on). x is
  * recovered from the cell by inverting the Feistel rounds of its subtable.
  * Recomputes the cells in use per subtable and the saturated cells. The
- * storage past the table's words is the caller's (snapshot.c). 0 or
+ * storage past the table's words is the caller's (snapshot_payload.c). 0 or
  * -EBADMSG.
  */
-int bloom_dl_snap_check(struct bloom_core *f)
+int bloom_dl_image_check(struct bloom_core *f)
 {
 	u64 n = f->geo.buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
 	u64 nw = f->geo.bits / BLOOM_DL_WORD_BITS, mask = bloom_dl_cell_mask(f);

@@ -32,7 +32,12 @@ void bloom_hash_key_to_bytes(const bloom_hash_key_t *k,
 	}
 }
 
+u64 bloom_hash(const bloom_hash_key_t *key, const void *data, size_t len)
+{
+	return siphash(data, len, key);
+}
+
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len)
 {
-	return siphash(data, len, &f->key);
+	return bloom_hash(&f->key, data, len);
 }

@@ -311,7 +311,7 @@ void bloom_dl_init(struct bloom_core *f);
 int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
 int bloom_dl_geometry_check(const struct bloom_geometry *geo);
-int bloom_dl_snap_check(struct bloom_core *f);
+int bloom_dl_image_check(struct bloom_core *f);
 
 /* timed.c */
 extern const struct bloom_core_ops bloom_tm_ops;

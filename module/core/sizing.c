@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Sizing filters from a capacity n and a false-positive rate p, in integer
- * arithmetic only (see "Sizing" in uapi/linux/bloom.h).
+ * arithmetic only (see "Sizing" in Documentation/userspace-api.rst).
  *
  * Logarithms are computed in 32.32 fixed point by the bit-by-bit squaring
  * method, to about 2^-31, powers of two by a product of the constants

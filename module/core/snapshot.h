@@ -10,8 +10,12 @@
  * filter's storage exactly as bloom_core_storage_bytes() lays it out, in
  * little-endian byte order (on a little-endian host, the memory itself).
  * Nothing follows the payload. A scalable filter's snapshot has the
- * incompatible feature BLOOM_SNAP_F_STAGES: its header ends with a table of
+ * incompatible feature BLOOM_IMAGE_F_STAGES: its header ends with a table of
  * its stages and its payload is their storage, one after the other.
+ *
+ * The format's names are bloom_image_* (a snapshot image: header and
+ * payload, wherever its bytes are); bloom_snap_* is the SAVE and RESTORE
+ * ioctls' layer above (module/snap.c).
  */
 #ifndef BLOOM_CORE_SNAPSHOT_H
 #define BLOOM_CORE_SNAPSHOT_H
@@ -19,40 +23,40 @@
 #include "core.h"
 #include "netblock.h"
 
-#define BLOOM_SNAP_MAGIC	"\211BLOOM\r\n"	/* 0x89, "BLOOM", CR, LF */
-#define BLOOM_SNAP_MAGIC_LEN	8
-#define BLOOM_SNAP_VERSION	1
-#define BLOOM_SNAP_HEADER_SIZE	256	/* what this code writes */
-#define BLOOM_SNAP_HEADER_MAX	4096	/* the largest header it reads */
-#define BLOOM_SNAP_PREFIX	16	/* bytes that tell the header's size */
-#define BLOOM_SNAP_NAME_LEN	32
+#define BLOOM_IMAGE_MAGIC	"\211BLOOM\r\n"	/* 0x89, "BLOOM", CR, LF */
+#define BLOOM_IMAGE_MAGIC_LEN	8
+#define BLOOM_IMAGE_VERSION	1
+#define BLOOM_IMAGE_HEADER_SIZE	256	/* what this code writes */
+#define BLOOM_IMAGE_HEADER_MAX	4096	/* the largest header it reads */
+#define BLOOM_IMAGE_PREFIX	16	/* bytes that tell the header's size */
+#define BLOOM_IMAGE_NAME_LEN	32
 /* Incompatible feature: a scalable filter, with its stage table. */
-#define BLOOM_SNAP_F_STAGES		1U	/* bit 0 */
+#define BLOOM_IMAGE_F_STAGES		1U	/* bit 0 */
 /*
  * Incompatible feature: the filter holds netblocks; the header carries the
  * count of each prefix length (a reader that ignored it would miss them).
  */
-#define BLOOM_SNAP_F_NETBLOCKS		2U	/* bit 1 */
+#define BLOOM_IMAGE_F_NETBLOCKS		2U	/* bit 1 */
 /*
  * Incompatible feature: an expiring filter, with its generation table (a
  * reader that ignored it would keep keys forever, or lose them).
  */
-#define BLOOM_SNAP_F_GENERATIONS	4U	/* bit 2 */
+#define BLOOM_IMAGE_F_GENERATIONS	4U	/* bit 2 */
 /* Feature flags this code knows. */
-#define BLOOM_SNAP_INCOMPAT_KNOWN	(BLOOM_SNAP_F_STAGES | BLOOM_SNAP_F_NETBLOCKS | \
-					 BLOOM_SNAP_F_GENERATIONS)
+#define BLOOM_IMAGE_INCOMPAT_KNOWN	(BLOOM_IMAGE_F_STAGES | BLOOM_IMAGE_F_NETBLOCKS | \
+					 BLOOM_IMAGE_F_GENERATIONS)
 /* Compatible feature: the filter's key kind, at offset 204. */
-#define BLOOM_SNAP_C_KEYS		1U	/* bit 0 */
-#define BLOOM_SNAP_COMPAT_KNOWN		BLOOM_SNAP_C_KEYS
+#define BLOOM_IMAGE_C_KEYS		1U	/* bit 0 */
+#define BLOOM_IMAGE_COMPAT_KNOWN		BLOOM_IMAGE_C_KEYS
 /* The netblock table: a u64 count per length, IPv4 0..32, IPv6 0..128. */
-#define BLOOM_SNAP_NB_SIZE		(8 * BLOOM_NB_LENS)
-#define BLOOM_SNAP_STAGE_SIZE		40	/* bytes per stage table entry */
+#define BLOOM_IMAGE_NB_SIZE		(8 * BLOOM_NB_LENS)
+#define BLOOM_IMAGE_STAGE_SIZE		40	/* bytes per stage table entry */
 /* The header of a snapshot of @n stages (0: not scalable). */
-#define BLOOM_SNAP_HEADER_BYTES(n)	(BLOOM_SNAP_HEADER_SIZE + \
-					 BLOOM_SNAP_STAGE_SIZE * (n))
+#define BLOOM_IMAGE_HEADER_BYTES(n)	(BLOOM_IMAGE_HEADER_SIZE + \
+					 BLOOM_IMAGE_STAGE_SIZE * (n))
 
 /* Statistics carried for information; what the storage shows is recounted. */
-struct bloom_snap_stats {
+struct bloom_image_stats {
 	u64 count;
 	u64 adds;
 	u64 queries;
@@ -63,7 +67,7 @@ struct bloom_snap_stats {
 };
 
 /**
- * struct bloom_snap_stage - one entry of a scalable filter's stage table
+ * struct bloom_image_stage - one entry of a scalable filter's stage table
  * @capacity: the stage's capacity, N * s^i
  * @bits: its m
  * @count: new keys added to it (at most @capacity)
@@ -71,7 +75,7 @@ struct bloom_snap_stats {
  * @hashes: its k
  * @fpp_ppb: its rate, floor(P * (1 - r) * r^i)
  */
-struct bloom_snap_stage {
+struct bloom_image_stage {
 	u64 capacity;
 	u64 bits;
 	u64 count;
@@ -81,37 +85,37 @@ struct bloom_snap_stage {
 };
 
 /*
- * What bloom_snap_load() builds a scalable or expiring filter in
+ * What bloom_image_load() builds a scalable or expiring filter in
  * (userspace: the kernel builds its stores itself): the chain and room
  * for every stage, or the ring of generations.
  */
-struct bloom_snap_chain {
+struct bloom_image_chain {
 	struct bloom_scale scale;
 	struct bloom_scale_stage stage[BLOOM_CORE_STAGES_MAX];
 	struct bloom_expire ring;
 };
 
 /* A generation table entry's keep_ms: the generation still took adds. */
-#define BLOOM_SNAP_KEEP_ADDING	(~0ULL)
+#define BLOOM_IMAGE_KEEP_ADDING	(~0ULL)
 
 /**
- * struct bloom_snap_gen - one entry of an expiring filter's generation
+ * struct bloom_image_gen - one entry of an expiring filter's generation
  *	table, oldest first
  * @keys: its key estimate's counter (the core's keys), carried
  * @age_ms: milliseconds from its birth (by the schedule) to the save
  * @keep_ms: milliseconds from the save until it may be cleared (its seal
  *	+ the timeout), 0 when it may be cleared already,
- *	BLOOM_SNAP_KEEP_ADDING when it still took adds (not sealed)
+ *	BLOOM_IMAGE_KEEP_ADDING when it still took adds (not sealed)
  */
-struct bloom_snap_gen {
+struct bloom_image_gen {
 	u64 keys;
 	u64 age_ms;
 	u64 keep_ms;
 };
 
 /**
- * struct bloom_snap_header - a snapshot's header, decoded
- * @version: format version (BLOOM_SNAP_VERSION when written here)
+ * struct bloom_image_header - a snapshot's header, decoded
+ * @version: format version (BLOOM_IMAGE_VERSION when written here)
  * @header_size: bytes of header before the payload
  * @incompat: feature flags a reader must know (else it refuses)
  * @compat: feature flags a reader may ignore
@@ -124,16 +128,16 @@ struct bloom_snap_gen {
  * @name: the filter's name, NUL-terminated, zero-padded
  * @hash_key: the filter's SipHash key
  * @stats: statistics at the time of the save
- * @nstages: with BLOOM_SNAP_F_STAGES in @incompat: the stages (1 to
+ * @nstages: with BLOOM_IMAGE_F_STAGES in @incompat: the stages (1 to
  *	BLOOM_CORE_STAGES_MAX); else 0
  * @scale: with @nstages: the parameters (type, growth, capacity, fpp_ppb,
  *	tightening_ppm) the stages follow
- * @key_kind: with BLOOM_SNAP_C_KEYS in @compat: BLOOM_KEYS_* (an unknown
+ * @key_kind: with BLOOM_IMAGE_C_KEYS in @compat: BLOOM_KEYS_* (an unknown
  *	value reads as BLOOM_CORE_KIND_UNKNOWN); else 0
- * @nb_offset: with BLOOM_SNAP_F_NETBLOCKS in @incompat: where the
+ * @nb_offset: with BLOOM_IMAGE_F_NETBLOCKS in @incompat: where the
  *	netblock table starts in the header, after the stage table; else 0
- * @nb: writing: the lengths to write (bloom_snap_header_netblocks())
- * @ngens: with BLOOM_SNAP_F_GENERATIONS in @incompat: G (the generation
+ * @nb: writing: the lengths to write (bloom_image_header_netblocks())
+ * @ngens: with BLOOM_IMAGE_F_GENERATIONS in @incompat: G (the generation
  *	table's entries); else 0
  * @expire: with @ngens: the parameters (type, generations, capacity,
  *	fpp_ppb, timeout_ms)
@@ -142,7 +146,7 @@ struct bloom_snap_gen {
  * @saved_ns: writing, with @ngens: the save's time on the filter's own
  *	clock, which the generation table's times are taken against
  */
-struct bloom_snap_header {
+struct bloom_image_header {
 	u32 version;
 	u32 header_size;
 	u32 incompat;
@@ -151,9 +155,9 @@ struct bloom_snap_header {
 	struct bloom_geometry geo;
 	u64 payload_bytes;
 	u64 payload_hash;
-	char name[BLOOM_SNAP_NAME_LEN];
+	char name[BLOOM_IMAGE_NAME_LEN];
 	u8 hash_key[BLOOM_CORE_HASH_KEY_LEN];
-	struct bloom_snap_stats stats;
+	struct bloom_image_stats stats;
 	u32 nstages;
 	struct bloom_scale_params scale;
 	u32 key_kind;
@@ -167,10 +171,10 @@ struct bloom_snap_header {
 
 /*
  * Entry @i (under h->ngens) of the generation table of the header at @buf,
- * which bloom_snap_header_read() accepted into @h.
+ * which bloom_image_header_read() accepted into @h.
  */
-void bloom_snap_gen_read(const u8 *buf, const struct bloom_snap_header *h,
-			 u32 i, struct bloom_snap_gen *g);
+void bloom_image_gen_read(const u8 *buf, const struct bloom_image_header *h,
+			  u32 i, struct bloom_image_gen *g);
 
 /*
  * An expiring filter @f loaded from the snapshot whose header @buf was
@@ -180,26 +184,26 @@ void bloom_snap_gen_read(const u8 *buf, const struct bloom_snap_header *h,
  * the save is cleared (bloom_expire_resume()). Returns the number of
  * generations cleared.
  */
-u32 bloom_snap_gens_apply(struct bloom_core *f, const u8 *buf,
-			  const struct bloom_snap_header *h, u64 now_ns,
-			  u64 now_wall_ns);
+u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
+			   const struct bloom_image_header *h, u64 now_ns,
+			   u64 now_wall_ns);
 
 /*
- * After bloom_snap_header_init(): the kind of @nb (compat KEYS, when
+ * After bloom_image_header_init(): the kind of @nb (compat KEYS, when
  * known) and, when it counts any key, its table (incompat NETBLOCKS; the
- * header grows by BLOOM_SNAP_NB_SIZE). @nb must not change until the
+ * header grows by BLOOM_IMAGE_NB_SIZE). @nb must not change until the
  * header is written.
  */
-void bloom_snap_header_netblocks(struct bloom_snap_header *h,
-				 const struct bloom_netblocks *nb);
+void bloom_image_header_netblocks(struct bloom_image_header *h,
+				  const struct bloom_netblocks *nb);
 
 /*
  * The key kind and the netblock table of the header at @buf that
- * bloom_snap_header_read() accepted into @h, into @nb (not yet published):
+ * bloom_image_header_read() accepted into @h, into @nb (not yet published):
  * every count zero without a table.
  */
-void bloom_snap_netblocks_load(const u8 *buf, const struct bloom_snap_header *h,
-			       struct bloom_netblocks *nb);
+void bloom_image_netblocks_load(const u8 *buf, const struct bloom_image_header *h,
+				struct bloom_netblocks *nb);
 
 /*
  * Fills @h for filter @f: version, header size, scheme, geometry, key and
@@ -208,8 +212,8 @@ void bloom_snap_netblocks_load(const u8 *buf, const struct bloom_snap_header *h,
  * written). The caller sets @name, @stats and, once it has hashed the
  * payload it writes, @payload_hash.
  */
-void bloom_snap_header_init(struct bloom_snap_header *h,
-			    const struct bloom_core *f);
+void bloom_image_header_init(struct bloom_image_header *h,
+			     const struct bloom_core *f);
 
 /*
  * Encodes @h into @buf (h->header_size bytes), checksum included; with
@@ -217,46 +221,46 @@ void bloom_snap_header_init(struct bloom_snap_header *h,
  * the header after the payload, so that every key whose bits the payload
  * holds is counted).
  */
-void bloom_snap_header_write(u8 *buf, const struct bloom_snap_header *h,
-			     const struct bloom_core *f);
+void bloom_image_header_write(u8 *buf, const struct bloom_image_header *h,
+			      const struct bloom_core *f);
 
 /* Stage @i of @f as a stage table entry. */
-void bloom_snap_stage_get(const struct bloom_core *f, u32 i,
-			  struct bloom_snap_stage *st);
+void bloom_image_stage_get(const struct bloom_core *f, u32 i,
+			   struct bloom_image_stage *st);
 
 /*
  * Entry @i (under h->nstages) of the stage table of the header at @buf,
- * which bloom_snap_header_read() accepted into h.
+ * which bloom_image_header_read() accepted into h.
  */
-void bloom_snap_stage_read(const u8 *buf, u32 i, struct bloom_snap_stage *st);
+void bloom_image_stage_read(const u8 *buf, u32 i, struct bloom_image_stage *st);
 
 /* Stage entry @st of a snapshot of type @type as a geometry. */
-void bloom_snap_stage_geometry(u32 type, const struct bloom_snap_stage *st,
-			       struct bloom_geometry *geo);
+void bloom_image_stage_geometry(u32 type, const struct bloom_image_stage *st,
+				struct bloom_geometry *geo);
 
 /* xxh64 of @f's storage (of all its stages, one after the other). */
-u64 bloom_snap_payload_hash(const struct bloom_core *f);
+u64 bloom_image_payload_hash(const struct bloom_core *f);
 
 /*
  * The header of a snapshot of @f, whose storage is not changing (userspace:
- * "bloomctl build", tests): bloom_snap_header_init(), @name (truncated to
+ * "bloomctl build", tests): bloom_image_header_init(), @name (truncated to
  * 31 bytes), @stats (may be NULL), the payload's hash, then
- * bloom_snap_header_write() into @buf (bloom_snap_header_bytes(@f) bytes).
+ * bloom_image_header_write() into @buf (bloom_image_header_bytes(@f) bytes).
  * The payload to write after it is the storage, f->words,
  * bloom_core_storage_bytes() bytes (on a little-endian host:
- * bloom_snap_native()); a scalable filter's: each stage's, oldest first.
+ * bloom_image_native()); a scalable filter's: each stage's, oldest first.
  */
-void bloom_snap_header_make(u8 *buf, const struct bloom_core *f,
-			    const char *name,
-			    const struct bloom_snap_stats *stats);
+void bloom_image_header_make(u8 *buf, const struct bloom_core *f,
+			     const char *name,
+			     const struct bloom_image_stats *stats);
 
 /*
- * From the first BLOOM_SNAP_PREFIX bytes (@len of them available): the
+ * From the first BLOOM_IMAGE_PREFIX bytes (@len of them available): the
  * header's size, so that the caller knows how much to read. 0, -EBADMSG
  * (not a snapshot, or a header size out of range) or -EPROTONOSUPPORT (a
  * format version this code does not read).
  */
-int bloom_snap_header_size(const u8 *buf, u64 len, u32 *size);
+int bloom_image_header_size(const u8 *buf, u64 len, u32 *size);
 
 /*
  * Decodes and checks the header at @buf (@len bytes available, at least
@@ -267,17 +271,17 @@ int bloom_snap_header_size(const u8 *buf, u64 len, u32 *size);
  * geometry's -EINVAL/-E2BIG/-EOPNOTSUPP. On failure *@why (may be NULL)
  * says what is wrong, in words.
  */
-int bloom_snap_header_read(const u8 *buf, u64 len,
-			   struct bloom_snap_header *h, const char **why);
+int bloom_image_header_read(const u8 *buf, u64 len,
+			    struct bloom_image_header *h, const char **why);
 
 /* The header size of a snapshot of @f. */
-u32 bloom_snap_header_bytes(const struct bloom_core *f);
+u32 bloom_image_header_bytes(const struct bloom_core *f);
 
 /*
  * The geometry a snapshot may carry: bloom_geometry_check(), and for d-left
  * the table shape the core works on.
  */
-int bloom_snap_geometry_check(const struct bloom_geometry *geo);
+int bloom_image_geometry_check(const struct bloom_geometry *geo);
 
 /*
  * After the payload was loaded into @f's storage (bloom_core_init() on it
@@ -286,28 +290,28 @@ int bloom_snap_geometry_check(const struct bloom_geometry *geo);
  * key's candidates) and recounts the statistics the storage determines
  * (saturated counters, cells in use). 0 or -EBADMSG.
  */
-int bloom_snap_payload_check(struct bloom_core *f);
+int bloom_image_payload_check(struct bloom_core *f);
 
 /*
  * A whole snapshot in memory (@len bytes at @buf), whose header
- * bloom_snap_header_read() decoded into @h: checks the length and the
+ * bloom_image_header_read() decoded into @h: checks the length and the
  * payload checksum, copies the payload into @storage (h->payload_bytes,
  * BLOOM_CORE_ALIGN-aligned), binds @f to it (bloom_core_init()) and checks
- * it (bloom_snap_payload_check()). With stages @f becomes a scalable filter
+ * it (bloom_image_payload_check()). With stages @f becomes a scalable filter
  * in @chain (which must live as long as @f) whose stages are slices of
  * @storage, each checked; without @chain such a snapshot is -EOPNOTSUPP.
  * 0, -EBADMSG or -EOPNOTSUPP (a big-endian host), with *@why as for
- * bloom_snap_header_read().
+ * bloom_image_header_read().
  */
-int bloom_snap_load(struct bloom_core *f, const struct bloom_snap_header *h,
-		    const u8 *buf, u64 len, void *storage,
-		    struct bloom_snap_chain *chain, const char **why);
+int bloom_image_load(struct bloom_core *f, const struct bloom_image_header *h,
+		     const u8 *buf, u64 len, void *storage,
+		     struct bloom_image_chain *chain, const char **why);
 
 /* xxh64 (seed 0) of @len bytes, as the header's checksums use it. */
-u64 bloom_snap_hash(const void *p, u64 len);
+u64 bloom_image_hash(const void *p, u64 len);
 
 /* Is the storage image the memory itself (a little-endian host)? */
-static inline bool bloom_snap_native(void)
+static inline bool bloom_image_native(void)
 {
 	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 }

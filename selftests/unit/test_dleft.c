@@ -312,7 +312,7 @@ static void test_width(unsigned int wi)
 	      w, (unsigned long long)kept, (unsigned long long)(N - kept),
 	      bad_add, (unsigned long long)fn,
 	      (unsigned long long)st.in_use);
-	check(!bloom_snap_payload_check(&f.core),
+	check(!bloom_image_payload_check(&f.core),
 	      "d-left %u-bit cells: the snapshot check accepts the table", w);
 	/* deletes: each changes one cell by -1 or to 0; count 3 is pinned */
 	for (k = 0; k < 3; k++)

@@ -201,7 +201,7 @@ static void test_query(u32 type)
 static void test_snapshot(void)
 {
 	static struct bloom_netblocks nb, back;
-	struct bloom_snap_header h, r;
+	struct bloom_image_header h, r;
 	const char *why = NULL;
 	struct filter f;
 	u8 *buf;
@@ -210,36 +210,36 @@ static void test_snapshot(void)
 
 	memset(&nb, 0, sizeof(nb));
 	filter_new(&f, BLOOM_CORE_BLOCKED, 1000, 1000000);
-	buf = xalloc(BLOOM_SNAP_HEADER_MAX);
+	buf = xalloc(BLOOM_IMAGE_HEADER_MAX);
 
 	/* without lengths or kind: the header of before, 256 bytes */
-	bloom_snap_header_init(&h, &f.core);
-	bloom_snap_header_netblocks(&h, &nb);
+	bloom_image_header_init(&h, &f.core);
+	bloom_image_header_netblocks(&h, &nb);
 	strcpy(h.name, "nb");
-	bloom_snap_header_write(buf, &h, &f.core);
-	check(h.header_size == BLOOM_SNAP_HEADER_SIZE && !h.compat &&
+	bloom_image_header_write(buf, &h, &f.core);
+	check(h.header_size == BLOOM_IMAGE_HEADER_SIZE && !h.compat &&
 	      !h.incompat, "no kind, no netblocks: a plain 256-byte header");
-	check(!bloom_snap_header_read(buf, h.header_size, &r, &why) &&
+	check(!bloom_image_header_read(buf, h.header_size, &r, &why) &&
 	      !r.key_kind && !r.nb_offset, "it reads with no kind and no table");
 
 	nb.kind = BLOOM_CORE_KIND_IPV4;
 	bloom_nb_account(&nb, BLOOM_NB_IPV4, 24, 7);
 	bloom_nb_account(&nb, BLOOM_NB_IPV4, 32, 100);
 	bloom_nb_account(&nb, BLOOM_NB_IPV4, 9, 1);
-	bloom_snap_header_init(&h, &f.core);
-	bloom_snap_header_netblocks(&h, &nb);
+	bloom_image_header_init(&h, &f.core);
+	bloom_image_header_netblocks(&h, &nb);
 	strcpy(h.name, "nb");
-	bloom_snap_header_write(buf, &h, &f.core);
-	check(h.header_size == BLOOM_SNAP_HEADER_SIZE + BLOOM_SNAP_NB_SIZE &&
-	      h.compat == BLOOM_SNAP_C_KEYS &&
-	      h.incompat == BLOOM_SNAP_F_NETBLOCKS,
+	bloom_image_header_write(buf, &h, &f.core);
+	check(h.header_size == BLOOM_IMAGE_HEADER_SIZE + BLOOM_IMAGE_NB_SIZE &&
+	      h.compat == BLOOM_IMAGE_C_KEYS &&
+	      h.incompat == BLOOM_IMAGE_F_NETBLOCKS,
 	      "kind and netblocks: compat KEYS, incompat NETBLOCKS, header %u bytes",
 	      h.header_size);
 	why = NULL;
-	check(!bloom_snap_header_read(buf, h.header_size, &r, &why) &&
+	check(!bloom_image_header_read(buf, h.header_size, &r, &why) &&
 	      r.key_kind == BLOOM_CORE_KIND_IPV4 && r.nb_offset == 248,
 	      "it reads back: kind ipv4, table at 248 (%s)", why ? why : "ok");
-	bloom_snap_netblocks_load(buf, &r, &back);
+	bloom_image_netblocks_load(buf, &r, &back);
 	for (i = 0; i < BLOOM_NB_LENS; i++)
 		same &= bloom_atomic64_read(&back.count[i]) ==
 			bloom_atomic64_read(&nb.count[i]);
@@ -250,11 +250,11 @@ static void test_snapshot(void)
 
 	/* an IPv6 count in an ipv4 file is refused */
 	bloom_nb_account(&nb, BLOOM_NB_IPV6, 48, 1);
-	bloom_snap_header_init(&h, &f.core);
-	bloom_snap_header_netblocks(&h, &nb);
+	bloom_image_header_init(&h, &f.core);
+	bloom_image_header_netblocks(&h, &nb);
 	strcpy(h.name, "nb");
-	bloom_snap_header_write(buf, &h, &f.core);
-	check(bloom_snap_header_read(buf, h.header_size, &r, &why) == -EBADMSG,
+	bloom_image_header_write(buf, &h, &f.core);
+	check(bloom_image_header_read(buf, h.header_size, &r, &why) == -EBADMSG,
 	      "IPv6 lengths in a snapshot of kind ipv4: EBADMSG (%s)", why);
 	free(buf);
 	filter_free(&f);

@@ -545,15 +545,15 @@ static void snap_put(u8 *p, u64 v, int bytes)
 /* @f saved as a snapshot in a new buffer of *@len bytes. */
 static u8 *snap_save(const struct bloom_core *f, u64 *len)
 {
-	struct bloom_snap_header h;
-	u32 i, hs = bloom_snap_header_bytes(f);
+	struct bloom_image_header h;
+	u32 i, hs = bloom_image_header_bytes(f);
 	u64 off;
 	u8 *file;
 
-	bloom_snap_header_init(&h, f);
+	bloom_image_header_init(&h, f);
 	*len = hs + h.payload_bytes;
 	file = xalloc(*len);
-	bloom_snap_header_make(file, f, "sc", NULL);
+	bloom_image_header_make(file, f, "sc", NULL);
 	for (i = 0, off = hs; i < bloom_scale_stages(f); i++) {
 		const struct bloom_scale_stage *st = bloom_scale_stage(f, i);
 		u64 n = bloom_core_storage_bytes(&st->core.geo);
@@ -567,7 +567,7 @@ static u8 *snap_save(const struct bloom_core *f, u64 *len)
 /* header_read of @file after @off got @v (@bytes wide), header resealed. */
 static int snap_edited(const u8 *file, u64 len, u32 off, u64 v, int bytes)
 {
-	struct bloom_snap_header h;
+	struct bloom_image_header h;
 	const char *why;
 	u8 *copy = xalloc(len);
 	u32 hs;
@@ -576,8 +576,8 @@ static int snap_edited(const u8 *file, u64 len, u32 off, u64 v, int bytes)
 	memcpy(copy, file, len);
 	hs = copy[12] | copy[13] << 8;
 	snap_put(copy + off, v, bytes);
-	snap_put(copy + hs - 8, bloom_snap_hash(copy, hs - 8), 8);
-	ret = bloom_snap_header_read(copy, len, &h, &why);
+	snap_put(copy + hs - 8, bloom_image_hash(copy, hs - 8), 8);
+	ret = bloom_image_header_read(copy, len, &h, &why);
 	free(copy);
 	return ret;
 }
@@ -590,9 +590,9 @@ static int snap_edited(const u8 *file, u64 len, u32 off, u64 v, int bytes)
  */
 static void test_snapshot(u32 type)
 {
-	static struct bloom_snap_chain chain;
+	static struct bloom_image_chain chain;
 	static u64 h[7100];
-	struct bloom_snap_header hd;
+	struct bloom_image_header hd;
 	struct bloom_core g;
 	const char *why = NULL;
 	struct sfilter f;
@@ -607,19 +607,19 @@ static void test_snapshot(u32 type)
 	sfilter_add(&f, h, 5000, NULL);
 	n = bloom_scale_stages(&f.core);
 	file = snap_save(&f.core, &len);
-	ret = bloom_snap_header_read(file, len, &hd, &why);
+	ret = bloom_image_header_read(file, len, &hd, &why);
 	check(!ret && n == 3 && hd.nstages == n &&
-	      (hd.incompat & BLOOM_SNAP_F_STAGES) &&
-	      hd.header_size == BLOOM_SNAP_HEADER_SIZE + 40 * n &&
+	      (hd.incompat & BLOOM_IMAGE_F_STAGES) &&
+	      hd.header_size == BLOOM_IMAGE_HEADER_SIZE + 40 * n &&
 	      hd.scale.growth == 2 && hd.scale.tightening_ppm == 850000,
 	      "%s: a snapshot of %u stages: the stage feature, a header of 256 + 40 x %u bytes, the parameters (%s)",
 	      tname(type), n, n, ret ? why : "read");
 	storage = xalloc(hd.payload_bytes);
-	check(bloom_snap_load(&g, &hd, file, len, storage, NULL, &why) ==
+	check(bloom_image_load(&g, &hd, file, len, storage, NULL, &why) ==
 	      -EOPNOTSUPP,
 	      "%s: loading it without room for stages is -EOPNOTSUPP",
 	      tname(type));
-	ret = bloom_snap_load(&g, &hd, file, len, storage, &chain, &why);
+	ret = bloom_image_load(&g, &hd, file, len, storage, &chain, &why);
 	check(!ret && bloom_core_is_scalable(&g) &&
 	      bloom_scale_stages(&g) == n,
 	      "%s: it loads as a scalable filter of %u stages (%s)",

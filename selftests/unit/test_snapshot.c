@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Unit tests of the snapshot format (module/core/snapshot.c), TAP 13:
+ * Unit tests of the snapshot format (module/core/snapshot*.c), TAP 13:
  *  - every type round-trips: same header fields, the same storage byte for
  *    byte, the same answers on present and absent keys, statistics recounted;
  *  - the position scheme is pinned: for fixed geometries, a fixed hash key
@@ -103,28 +103,28 @@ static void filter_geo(struct filter *f, const struct bloom_geometry *g)
 /* A snapshot of @f in memory. */
 static void save(const struct filter *f, const char *name, struct snap *s)
 {
-	struct bloom_snap_stats st = { .count = 123, .adds = 456 };
+	struct bloom_image_stats st = { .count = 123, .adds = 456 };
 
-	s->len = BLOOM_SNAP_HEADER_SIZE + f->bytes;
+	s->len = BLOOM_IMAGE_HEADER_SIZE + f->bytes;
 	s->buf = xalloc(s->len);
-	bloom_snap_header_make(s->buf, &f->core, name, &st);
-	memcpy(s->buf + BLOOM_SNAP_HEADER_SIZE, f->mem, f->bytes);
+	bloom_image_header_make(s->buf, &f->core, name, &st);
+	memcpy(s->buf + BLOOM_IMAGE_HEADER_SIZE, f->mem, f->bytes);
 }
 
 /* Parse + load; the error, and on success the filter in @out. */
 static int load(const u8 *buf, u64 len, struct filter *out, const char **why)
 {
-	struct bloom_snap_header h;
+	struct bloom_image_header h;
 	int ret;
 
 	*why = NULL;
 	memset(out, 0, sizeof(*out));
-	ret = bloom_snap_header_read(buf, len, &h, why);
+	ret = bloom_image_header_read(buf, len, &h, why);
 	if (ret)
 		return ret;
 	out->bytes = h.payload_bytes;
 	out->mem = xalloc(h.payload_bytes);
-	ret = bloom_snap_load(&out->core, &h, buf, len, out->mem, NULL, why);
+	ret = bloom_image_load(&out->core, &h, buf, len, out->mem, NULL, why);
 	if (ret) {
 		free(out->mem);
 		out->mem = NULL;
@@ -135,11 +135,11 @@ static int load(const u8 *buf, u64 len, struct filter *out, const char **why)
 /* Rewrites the header checksum after a deliberate change of a field. */
 static void reseal(u8 *buf)
 {
-	u64 h = bloom_snap_hash(buf, BLOOM_SNAP_HEADER_SIZE - 8);
+	u64 h = bloom_image_hash(buf, BLOOM_IMAGE_HEADER_SIZE - 8);
 	int i;
 
 	for (i = 0; i < 8; i++)
-		buf[BLOOM_SNAP_HEADER_SIZE - 8 + i] = (u8)(h >> (8 * i));
+		buf[BLOOM_IMAGE_HEADER_SIZE - 8 + i] = (u8)(h >> (8 * i));
 }
 
 static void put32(u8 *p, u32 v)
@@ -159,8 +159,8 @@ static void put64(u8 *p, u64 v)
 /* The payload hash field after a deliberate change of the payload. */
 static void reseal_payload(struct snap *s)
 {
-	put64(s->buf + 80, bloom_snap_hash(s->buf + BLOOM_SNAP_HEADER_SIZE,
-					   s->len - BLOOM_SNAP_HEADER_SIZE));
+	put64(s->buf + 80, bloom_image_hash(s->buf + BLOOM_IMAGE_HEADER_SIZE,
+					    s->len - BLOOM_IMAGE_HEADER_SIZE));
 	reseal(s->buf);
 }
 
@@ -233,7 +233,7 @@ static void test_round_trip(u32 type, bool sized)
 	      (unsigned long long)bloom_core_bits_set(&g.core));
 	/* the pin: only for the fixed geometry */
 	if (!sized) {
-		u64 img = bloom_snap_hash(f.mem, f.bytes);
+		u64 img = bloom_image_hash(f.mem, f.bytes);
 		size_t p;
 
 		for (p = 0; p < sizeof(pins) / sizeof(pins[0]); p++)
@@ -262,7 +262,7 @@ static void test_header_bytes(u32 type)
 	filter_geo(&f, &geo);
 	fill(&f);
 	save(&f, "hdr", &s);
-	for (i = 0; i < BLOOM_SNAP_HEADER_SIZE; i++) {
+	for (i = 0; i < BLOOM_IMAGE_HEADER_SIZE; i++) {
 		s.buf[i] ^= 0x01;
 		if (!load(s.buf, s.len, &g, &why)) {
 			accepted++;
@@ -277,7 +277,7 @@ static void test_header_bytes(u32 type)
 		s.buf[i] ^= 0x80;
 	}
 	check(!accepted, "%s: %u of %u single-bit header changes accepted",
-	      tname(type), accepted, 2 * BLOOM_SNAP_HEADER_SIZE);
+	      tname(type), accepted, 2 * BLOOM_IMAGE_HEADER_SIZE);
 	free(s.buf);
 	free(f.mem);
 }
@@ -325,13 +325,13 @@ static void test_payload_flips(u32 type)
 	save(&f, "flip", &s);
 	srand(type);
 	for (i = 0; i < 200; i++) {
-		off = BLOOM_SNAP_HEADER_SIZE + (u64)rand() % f.bytes;
+		off = BLOOM_IMAGE_HEADER_SIZE + (u64)rand() % f.bytes;
 		s.buf[off] ^= (u8)(1 << (rand() % 8));
 		if (!load(s.buf, s.len, &g, &why)) {
 			accepted++;
 			free(g.mem);
 		}
-		memcpy(s.buf + BLOOM_SNAP_HEADER_SIZE, f.mem, f.bytes);
+		memcpy(s.buf + BLOOM_IMAGE_HEADER_SIZE, f.mem, f.bytes);
 	}
 	check(!accepted, "%s: %u of 200 random payload bit flips accepted",
 	      tname(type), accepted);
@@ -376,11 +376,11 @@ static void test_fields(void)
 	r = field(BLOOM_CORE_STANDARD, 16, 8, 4, &why);
 	check(r == -EPROTONOSUPPORT, "unknown incompat flag refused: %d (%s)",
 	      r, why);
-	r = field(BLOOM_CORE_STANDARD, 16, BLOOM_SNAP_F_GENERATIONS, 4, &why);
+	r = field(BLOOM_CORE_STANDARD, 16, BLOOM_IMAGE_F_GENERATIONS, 4, &why);
 	check(r == -EBADMSG,
 	      "the generations flag on a plain filter's snapshot refused: %d (%s)",
 	      r, why);
-	r = field(BLOOM_CORE_STANDARD, 16, BLOOM_SNAP_F_STAGES, 4, &why);
+	r = field(BLOOM_CORE_STANDARD, 16, BLOOM_IMAGE_F_STAGES, 4, &why);
 	check(r == -EBADMSG,
 	      "the stage flag on a snapshot without a stage table refused: %d (%s)",
 	      r, why);
@@ -446,7 +446,7 @@ static void test_payload_values(void)
 	geo.bits = 8000;
 	filter_geo(&f, &geo);
 	save(&f, "pad", &s);
-	s.buf[BLOOM_SNAP_HEADER_SIZE + f.bytes - 1] = 0x80;
+	s.buf[BLOOM_IMAGE_HEADER_SIZE + f.bytes - 1] = 0x80;
 	reseal_payload(&s);
 	r = load(s.buf, s.len, &g, &why);
 	check(r == -EBADMSG, "standard: a bit set past m refused: %d (%s)", r,
@@ -459,7 +459,7 @@ static void test_payload_values(void)
 	geo.bits = 8000;
 	filter_geo(&f, &geo);
 	save(&f, "pad", &s);
-	s.buf[BLOOM_SNAP_HEADER_SIZE + 4000] = 0x10;
+	s.buf[BLOOM_IMAGE_HEADER_SIZE + 4000] = 0x10;
 	reseal_payload(&s);
 	r = load(s.buf, s.len, &g, &why);
 	check(r == -EBADMSG, "counting: a counter past m refused: %d (%s)", r,
@@ -472,7 +472,7 @@ static void test_payload_values(void)
 	filter_geo(&f, &geo);
 	fill(&f);
 	save(&f, "dl", &s);
-	cells = (u16 *)(s.buf + BLOOM_SNAP_HEADER_SIZE);
+	cells = (u16 *)(s.buf + BLOOM_IMAGE_HEADER_SIZE);
 	{
 		u64 i, n = f.bytes / 2, empty = n, used = n;
 
@@ -529,7 +529,7 @@ static void test_packed(void)
 	geo.bits = 427 * 64;
 	filter_geo(&f, &geo);
 	fill(&f);
-	img = bloom_snap_hash(f.mem, f.bytes);
+	img = bloom_image_hash(f.mem, f.bytes);
 	check(img == DL21_PIN,
 	      "d-left 21-bit cells: storage image 0x%016llx is the one pinned for scheme 2",
 	      (unsigned long long)img);
@@ -539,7 +539,7 @@ static void test_packed(void)
 	      "d-left 21-bit cells: round trip: %d (%s)", r, why ? why : "");
 	if (!r)
 		free(g.mem);
-	words = (u64 *)(s.buf + BLOOM_SNAP_HEADER_SIZE);
+	words = (u64 *)(s.buf + BLOOM_IMAGE_HEADER_SIZE);
 	words[5] |= 1ULL << 63;		/* the spare bit of a word */
 	reseal_payload(&s);
 	r = load(s.buf, s.len, &g, &why);
@@ -565,15 +565,15 @@ static void test_packed(void)
 	/* geometries: a width not in the table, bits of unpacked cells */
 	geo.cell_bits = 20;
 	geo.fingerprint_bits = 18;
-	check(bloom_snap_geometry_check(&geo) == -EINVAL,
+	check(bloom_image_geometry_check(&geo) == -EINVAL,
 	      "d-left 20-bit cells (3 to a word would be 21) refused");
 	geo.cell_bits = 21;
 	geo.fingerprint_bits = 19;
 	geo.bits = 1280 * 21;
-	check(bloom_snap_geometry_check(&geo) == -EINVAL,
+	check(bloom_image_geometry_check(&geo) == -EINVAL,
 	      "d-left 21-bit cells with bits = cells x 21 (not whole words) refused");
 	geo.bits = 427 * 64;
-	check(bloom_snap_geometry_check(&geo) == 0,
+	check(bloom_image_geometry_check(&geo) == 0,
 	      "d-left 21-bit cells, 427 words: valid");
 }
 
@@ -582,7 +582,7 @@ int main(void)
 	u32 t;
 
 	printf("TAP version 13\n");
-	if (!bloom_snap_native()) {
+	if (!bloom_image_native()) {
 		printf("1..0 # SKIP snapshots need a little-endian host\n");
 		return 0;
 	}

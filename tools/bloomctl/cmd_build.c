@@ -38,7 +38,7 @@
  * module allocates it.
  */
 struct build_chain {
-	struct bloom_snap_chain c;
+	struct bloom_image_chain c;
 	void *mem[BLOOM_CORE_STAGES_MAX];
 };
 
@@ -417,7 +417,7 @@ static int build_next_key(struct build_args *a, struct line_reader *lr,
 
 /* Hashes and adds the chunk's @used bytes of keys; counts them in @st. */
 static void build_add_chunk(struct chunk *ch, size_t used,
-			    unsigned int nthreads, struct bloom_snap_stats *st)
+			    unsigned int nthreads, struct bloom_image_stats *st)
 {
 	ch->off[ch->n] = used;
 	run_chunk(ch, nthreads);
@@ -454,7 +454,7 @@ static void build_add_chunk(struct chunk *ch, size_t used,
 
 /* Every key of the key file into the filter, a chunk at a time. */
 static void build_add_keys(struct build_args *a, struct chunk *ch,
-			   struct bloom_snap_stats *st)
+			   struct bloom_image_stats *st)
 {
 	struct line_reader lr;
 	size_t used = 0;
@@ -486,20 +486,20 @@ static void build_add_keys(struct build_args *a, struct chunk *ch,
 
 /* The snapshot of the filter to the output FILE. */
 static void build_write(const struct build_args *a, const struct bloom_core *f,
-			const struct bloom_snap_stats *st, const void *storage,
+			const struct bloom_image_stats *st, const void *storage,
 			u64 bytes)
 {
-	u8 hdr[BLOOM_SNAP_HEADER_MAX];
-	struct bloom_snap_header h;
+	u8 hdr[BLOOM_IMAGE_HEADER_MAX];
+	struct bloom_image_header h;
 	int err;
 
-	/* bloom_snap_header_make(), with the key kind and netblocks */
-	bloom_snap_header_init(&h, f);
+	/* bloom_image_header_make(), with the key kind and netblocks */
+	bloom_image_header_init(&h, f);
 	snprintf(h.name, sizeof(h.name), "%s", a->name);
 	h.stats = *st;
-	bloom_snap_header_netblocks(&h, &a->nb);
-	h.payload_hash = bloom_snap_payload_hash(f);
-	bloom_snap_header_write(hdr, &h, f);
+	bloom_image_header_netblocks(&h, &a->nb);
+	h.payload_hash = bloom_image_payload_hash(f);
+	bloom_image_header_write(hdr, &h, f);
 	err = snap_write(a->out, hdr, h.header_size, storage, bytes);
 	if (err)
 		die("cannot write snapshot '%s': %s", a->out, strerror(-err));
@@ -547,7 +547,7 @@ static void chain_free(struct chunk *ch)
 int cmd_build(const char *dev, int argc, char **argv)
 {
 	struct build_args a;
-	struct bloom_snap_stats st = { 0 };
+	struct bloom_image_stats st = { 0 };
 	struct bloom_core f;
 	struct chunk ch = { .add_lock = PTHREAD_MUTEX_INITIALIZER };
 	void *storage;

@@ -30,7 +30,7 @@ static void nb_words(const struct bloom_netblocks *nb, uint64_t w4[1],
 }
 
 /* "the whole file", "truncated" or "trailing bytes": the size said. */
-static const char *file_state(const struct bloom_snap_header *h,
+static const char *file_state(const struct bloom_image_header *h,
 			      int64_t file_bytes)
 {
 	uint64_t total = h->header_size + h->payload_bytes;
@@ -45,7 +45,7 @@ static const char *file_state(const struct bloom_snap_header *h,
 }
 
 static void print_text(const char *path, const u8 *hdr,
-		       const struct bloom_snap_header *h, int64_t file_bytes,
+		       const struct bloom_image_header *h, int64_t file_bytes,
 		       const struct bloom_netblocks *nb)
 {
 	uint64_t w4, w6[2];
@@ -80,9 +80,9 @@ static void print_text(const char *path, const u8 *hdr,
 		printf("stages:          %5s %12s %12s %14s %6s %12s\n", "STAGE",
 		       "CAPACITY", "FPP", "BITS", "HASHES", "COUNT");
 		for (i = 0; i < h->nstages; i++) {
-			struct bloom_snap_stage st;
+			struct bloom_image_stage st;
 
-			bloom_snap_stage_read(hdr, i, &st);
+			bloom_image_stage_read(hdr, i, &st);
 			printf("                 %5u %12" PRIu64 " %12.6g %14" PRIu64 " %6u %12" PRIu64 "\n",
 			       i, (uint64_t)st.capacity, st.fpp_ppb / 1e9,
 			       (uint64_t)st.bits, st.hashes, (uint64_t)st.count);
@@ -122,7 +122,7 @@ static void json_lengths(const char *key, const uint64_t *w, int nbits)
 }
 
 static void print_json(const char *path, const u8 *hdr,
-		       const struct bloom_snap_header *h, int64_t file_bytes,
+		       const struct bloom_image_header *h, int64_t file_bytes,
 		       const struct bloom_netblocks *nb, int checked)
 {
 	uint64_t w4, w6[2];
@@ -154,9 +154,9 @@ static void print_json(const char *path, const u8 *hdr,
 		       h->scale.fpp_ppb, h->scale.growth,
 		       h->scale.tightening_ppm / 1e6, h->nstages);
 		for (i = 0; i < h->nstages; i++) {
-			struct bloom_snap_stage st;
+			struct bloom_image_stage st;
 
-			bloom_snap_stage_read(hdr, i, &st);
+			bloom_image_stage_read(hdr, i, &st);
 			printf("%s\n    { \"capacity\": %" PRIu64 ", \"fpp_ppb\": %u, \"bits\": %" PRIu64 ", \"hashes\": %u, \"count\": %" PRIu64 " }",
 			       i ? "," : "", (uint64_t)st.capacity, st.fpp_ppb,
 			       (uint64_t)st.bits, st.hashes,
@@ -189,8 +189,8 @@ int cmd_inspect(const char *dev, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	u8 hdr[BLOOM_SNAP_HEADER_MAX];
-	struct bloom_snap_header h;
+	u8 hdr[BLOOM_IMAGE_HEADER_MAX];
+	struct bloom_image_header h;
 	struct bloom_netblocks nb;
 	int json = 0, check = 0, c, err;
 	const char *path, *why;
@@ -234,7 +234,7 @@ int cmd_inspect(const char *dev, int argc, char **argv)
 		die("%s: %s", strcmp(path, "-") ? path : "standard input", why);
 	if (err)
 		die("cannot read '%s': %s", path, strerror(-err));
-	bloom_snap_netblocks_load(hdr, &h, &nb);
+	bloom_image_netblocks_load(hdr, &h, &nb);
 	if (json) {
 		print_json(path, hdr, &h, file_bytes, &nb, check);
 	} else {

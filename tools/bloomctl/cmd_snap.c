@@ -96,9 +96,9 @@ static int save_one(int fd, const char *name, const char *path)
 		return -1;
 	}
 	/* the header is the first part; snap_write takes two pieces */
-	err = snap_write(path, buf, BLOOM_SNAP_HEADER_SIZE,
-			 (char *)buf + BLOOM_SNAP_HEADER_SIZE,
-			 len - BLOOM_SNAP_HEADER_SIZE);
+	err = snap_write(path, buf, BLOOM_IMAGE_HEADER_SIZE,
+			 (char *)buf + BLOOM_IMAGE_HEADER_SIZE,
+			 len - BLOOM_IMAGE_HEADER_SIZE);
 	memset(buf, 0, len);	/* it holds the hash key */
 	free(buf);
 	if (err) {
@@ -125,7 +125,7 @@ static int has_suffix(const char *s)
 static void prune(int fd, const char *dir)
 {
 	char path[PATH_MAX], name[BLOOM_NAME_LEN];
-	struct bloom_snap_header h;
+	struct bloom_image_header h;
 	struct bloom_info in;
 	struct snap_file sf;
 	const char *why;
@@ -308,7 +308,7 @@ static const char *file_name(const char *path)
  * when it said so, 0 when they are alike in all three.
  */
 static int replace_refused(int fd, const char *path, const char *name,
-			   const struct bloom_snap_header *h)
+			   const struct bloom_image_header *h)
 {
 	char why[1024] = "", snap[PATH_MAX + 32];
 	struct bloom_info in;
@@ -339,7 +339,7 @@ static int replace_refused(int fd, const char *path, const char *name,
 static int restore_one(const char *dev, int *fd, const char *path,
 		       const char *name, int from_dir, int replace)
 {
-	struct bloom_snap_header h;
+	struct bloom_image_header h;
 	struct snap_file sf;
 	const char *why;
 	char msg[512];

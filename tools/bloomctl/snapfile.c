@@ -110,37 +110,37 @@ static ssize_t read_full(int fd, void *p, size_t len)
 /*
  * The header, with the core's parser: its fixed prefix gives the header's
  * size, so input that is no snapshot (/dev/zero, a pipe that never ends)
- * is refused after 16 bytes. Into @hdr (BLOOM_SNAP_HEADER_MAX bytes) and
+ * is refused after 16 bytes. Into @hdr (BLOOM_IMAGE_HEADER_MAX bytes) and
  * @h; *@size gets the header's size. 0, or as snap_read().
  */
 static int read_header(int fd, u8 *hdr, u32 *size,
-		       struct bloom_snap_header *h, const char **why)
+		       struct bloom_image_header *h, const char **why)
 {
 	ssize_t n;
 	int err;
 
-	n = read_full(fd, hdr, BLOOM_SNAP_PREFIX);
+	n = read_full(fd, hdr, BLOOM_IMAGE_PREFIX);
 	if (n < 0)
 		return n;
-	err = bloom_snap_header_size(hdr, n, size);
+	err = bloom_image_header_size(hdr, n, size);
 	if (err && !n) {
 		*why = "empty file, not a bloom snapshot";
 		return -EBADMSG;
 	}
 	if (err) {
 		/* the beginning of a snapshot, cut short */
-		if (n && n < BLOOM_SNAP_PREFIX &&
-		    !memcmp(hdr, BLOOM_SNAP_MAGIC,
-			    n < BLOOM_SNAP_MAGIC_LEN ? n : BLOOM_SNAP_MAGIC_LEN)) {
+		if (n && n < BLOOM_IMAGE_PREFIX &&
+		    !memcmp(hdr, BLOOM_IMAGE_MAGIC,
+			    n < BLOOM_IMAGE_MAGIC_LEN ? n : BLOOM_IMAGE_MAGIC_LEN)) {
 			*why = "truncated header";
 			return -EBADMSG;
 		}
-		return bloom_snap_header_read(hdr, n, h, why);
+		return bloom_image_header_read(hdr, n, h, why);
 	}
-	n = read_full(fd, hdr + BLOOM_SNAP_PREFIX, *size - BLOOM_SNAP_PREFIX);
+	n = read_full(fd, hdr + BLOOM_IMAGE_PREFIX, *size - BLOOM_IMAGE_PREFIX);
 	if (n < 0)
 		return n;
-	return bloom_snap_header_read(hdr, BLOOM_SNAP_PREFIX + n, h, why);
+	return bloom_image_header_read(hdr, BLOOM_IMAGE_PREFIX + n, h, why);
 }
 
 /*
@@ -150,8 +150,8 @@ static int read_header(int fd, u8 *hdr, u32 *size,
 static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
 		     const char **why)
 {
-	u8 hdr[BLOOM_SNAP_HEADER_MAX], extra;
-	struct bloom_snap_header h;
+	u8 hdr[BLOOM_IMAGE_HEADER_MAX], extra;
+	struct bloom_image_header h;
 	size_t total;
 	ssize_t n;
 	u32 size;
@@ -256,15 +256,15 @@ void snap_free(struct snap_file *sf)
 	sf->buf = NULL;
 }
 
-int snap_check(const struct snap_file *sf, struct bloom_snap_header *h,
+int snap_check(const struct snap_file *sf, struct bloom_image_header *h,
 	       const char **why)
 {
-	struct bloom_snap_chain *chain = NULL;
+	struct bloom_image_chain *chain = NULL;
 	struct bloom_core f;
 	void *storage;
 	int err;
 
-	err = bloom_snap_header_read(sf->buf, sf->len, h, why);
+	err = bloom_image_header_read(sf->buf, sf->len, h, why);
 	if (err)
 		return err;
 	storage = aligned_alloc(BLOOM_CORE_ALIGN, h->payload_bytes);
@@ -276,13 +276,13 @@ int snap_check(const struct snap_file *sf, struct bloom_snap_header *h,
 		*why = "out of memory";
 		return -ENOMEM;
 	}
-	err = bloom_snap_load(&f, h, sf->buf, sf->len, storage, chain, why);
+	err = bloom_image_load(&f, h, sf->buf, sf->len, storage, chain, why);
 	free(chain);
 	free(storage);
 	return err;
 }
 
-int snap_read_header(const char *path, u8 *hdr, struct bloom_snap_header *h,
+int snap_read_header(const char *path, u8 *hdr, struct bloom_image_header *h,
 		     int64_t *file_bytes, const char **why)
 {
 	int fd = STDIN_FILENO, err;

@@ -43,17 +43,17 @@ void snap_free(struct snap_file *sf);
 
 /*
  * Reads and checks only the header of the snapshot at @path ("-": standard
- * input) into @hdr (BLOOM_SNAP_HEADER_MAX bytes) and @h: errors as
+ * input) into @hdr (BLOOM_IMAGE_HEADER_MAX bytes) and @h: errors as
  * snap_read(). *@file_bytes gets the size of a regular file, else -1.
  */
-int snap_read_header(const char *path, u8 *hdr, struct bloom_snap_header *h,
+int snap_read_header(const char *path, u8 *hdr, struct bloom_image_header *h,
 		     int64_t *file_bytes, const char **why);
 
 /*
  * Checks the snapshot as the kernel will (the same parser): 0, or -errno
  * with *@why saying what is wrong.
  */
-int snap_check(const struct snap_file *sf, struct bloom_snap_header *h,
+int snap_check(const struct snap_file *sf, struct bloom_image_header *h,
 	       const char **why);
 
 #endif /* BLOOMCTL_SNAPFILE_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * libFuzzer target for the snapshot parser (module/core/snapshot.c), the
+ * libFuzzer target for the snapshot parser (module/core/snapshot*.c), the
  * code bloom.ko runs on every RESTORE, built with ASan and UBSan.
  *
  * A random file almost never gets past the checksums, so the input is read
@@ -12,8 +12,8 @@
  *    input gets keys added and is serialised, then the rest of the input
  *    edits the file (byte changes, a truncation), again optionally
  *    resealing the checksums.
- * Either way the result goes through bloom_snap_header_read() and
- * bloom_snap_load(). Checked: nothing crashes or reads out of bounds; an
+ * Either way the result goes through bloom_image_header_read() and
+ * bloom_image_load(). Checked: nothing crashes or reads out of bounds; an
  * accepted snapshot is a working filter (adds, deletes and queries run on
  * it, and an added key is present); saving it again gives a snapshot that
  * loads to the same storage; an unchanged built snapshot always loads.
@@ -27,7 +27,7 @@
 #include "snapshot.h"
 
 #define MAX_PAYLOAD	(1U << 16)	/* bytes: keeps executions fast */
-#define MAX_FILE	(BLOOM_SNAP_HEADER_SIZE + MAX_PAYLOAD)
+#define MAX_FILE	(BLOOM_IMAGE_HEADER_SIZE + MAX_PAYLOAD)
 
 static void put64(u8 *p, u64 v)
 {
@@ -42,12 +42,12 @@ static void reseal(u8 *buf, size_t len, unsigned int mode)
 {
 	u32 hs;
 
-	if (bloom_snap_header_size(buf, len, &hs) || len < hs)
+	if (bloom_image_header_size(buf, len, &hs) || len < hs)
 		return;
-	if ((mode & 4) && len >= BLOOM_SNAP_HEADER_SIZE)
-		put64(buf + 80, bloom_snap_hash(buf + hs, len - hs));
+	if ((mode & 4) && len >= BLOOM_IMAGE_HEADER_SIZE)
+		put64(buf + 80, bloom_image_hash(buf + hs, len - hs));
 	if (mode & 2)
-		put64(buf + hs - 8, bloom_snap_hash(buf, hs - 8));
+		put64(buf + hs - 8, bloom_image_hash(buf, hs - 8));
 }
 
 /* Storage: aligned as the core needs it, a multiple of the alignment. */
@@ -74,24 +74,24 @@ static u8 *falloc(size_t n)
 /* Parses and loads; on success exercises the filter. 1 if accepted. */
 static int try_load(const u8 *buf, size_t len)
 {
-	static struct bloom_snap_chain cf, cg;
-	struct bloom_snap_header h;
+	static struct bloom_image_chain cf, cg;
+	struct bloom_image_header h;
 	struct bloom_core f, g;
 	const char *why = NULL;
 	/* any header this code writes: stages or generations, netblocks */
-	u8 hdr[BLOOM_SNAP_HEADER_MAX];
+	u8 hdr[BLOOM_IMAGE_HEADER_MAX];
 	u32 hs;
 	void *storage, *again;
 	u64 hsh;
 	int ret;
 
-	if (bloom_snap_header_read(buf, len, &h, &why))
+	if (bloom_image_header_read(buf, len, &h, &why))
 		return 0;
 	CHECK(why == NULL, "why set on success");
 	if (h.payload_bytes > MAX_PAYLOAD)
 		return 0;
 	storage = zalloc(h.payload_bytes);
-	ret = bloom_snap_load(&f, &h, buf, len, storage, &cf, &why);
+	ret = bloom_image_load(&f, &h, buf, len, storage, &cf, &why);
 	if (ret) {
 		CHECK(why != NULL, "no reason for %d", ret);
 		free(storage);
@@ -106,21 +106,21 @@ static int try_load(const u8 *buf, size_t len)
 	(void)bloom_core_bits_set(&f);
 
 	/* saved again, it loads to the same storage */
-	bloom_snap_header_make(hdr, &f, h.name, &h.stats);
-	hs = bloom_snap_header_bytes(&f);
+	bloom_image_header_make(hdr, &f, h.name, &h.stats);
+	hs = bloom_image_header_bytes(&f);
 	{
 		u8 *file = falloc(hs + h.payload_bytes);
-		struct bloom_snap_header h2;
+		struct bloom_image_header h2;
 
 		memcpy(file, hdr, hs);
 		/* a scalable filter's stages are slices of storage, in order */
 		memcpy(file + hs, storage, h.payload_bytes);
-		CHECK(!bloom_snap_header_read(file, hs + h.payload_bytes, &h2,
-					      &why),
+		CHECK(!bloom_image_header_read(file, hs + h.payload_bytes, &h2,
+					       &why),
 		      "re-saved header refused: %s", why);
 		again = zalloc(h.payload_bytes);
-		CHECK(!bloom_snap_load(&g, &h2, file, hs + h.payload_bytes,
-				       again, &cg, &why),
+		CHECK(!bloom_image_load(&g, &h2, file, hs + h.payload_bytes,
+					again, &cg, &why),
 		      "re-saved snapshot refused: %s", why);
 		CHECK(!memcmp(again, storage, h.payload_bytes),
 		      "re-saved storage differs");
@@ -157,10 +157,10 @@ static void built(struct input *in, unsigned int mode)
 
 		bloom_core_add_hash(&f, bloom_core_hash(&f, &k, sizeof(k)));
 	}
-	file = falloc(BLOOM_SNAP_HEADER_SIZE + len);
-	bloom_snap_header_make(file, &f, "fuzz", NULL);
-	memcpy(file + BLOOM_SNAP_HEADER_SIZE, storage, len);
-	len += BLOOM_SNAP_HEADER_SIZE;
+	file = falloc(BLOOM_IMAGE_HEADER_SIZE + len);
+	bloom_image_header_make(file, &f, "fuzz", NULL);
+	memcpy(file + BLOOM_IMAGE_HEADER_SIZE, storage, len);
+	len += BLOOM_IMAGE_HEADER_SIZE;
 
 	nedits = (u32)take(in, 1) % 8;
 	if (!nedits && !in->left)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
  * libbloom: a thin C library over the /dev/bloom ioctl ABI
- * (<linux/bloom.h>, whose top comment is the specification).
+ * (<linux/bloom.h>; what its commands mean is Documentation/userspace-api.rst
+ * in bloom's source tree, whose sections are named below in quotes).
  *
  * Conventions, for every function below:
  *  - no global state: everything lives in the caller's descriptor and
@@ -179,12 +180,12 @@ struct bloom_create_opts {
 	/*
 	 * What the keys are: BLOOM_KEYS_STRINGS, _IPV4, _IPV6, or 0 (not
 	 * said: the first add of addresses sets it). See "Key kinds" in
-	 * <linux/bloom.h>.
+	 * userspace-api.rst.
 	 */
 	enum bloom_key_kind keys;
 	/*
 	 * Keys that expire (standard and blocked only; see "Expiring
-	 * filters" in <linux/bloom.h>): a key tests present for at least
+	 * filters" in userspace-api.rst): a key tests present for at least
 	 * @timeout_ms after its last add, in @generations generations (0:
 	 * BLOOM_GENERATIONS_DEFAULT). The library sets
 	 * BLOOM_CREATE_F_TIMEOUT when @timeout_ms is given; @generations
@@ -209,7 +210,7 @@ int bloom_create_opts(int fd, const char *name,
 /*
  * Sizing, without the module: any two of capacity, rate, bits per key and
  * memory (the others 0), and a fixed k or 0, as for BLOOM_CREATE_F_SIZE
- * (see "Sizing" in <linux/bloom.h> and "Choosing a size" in bloom.rst).
+ * (see "Sizing" in userspace-api.rst and "Choosing a size" in bloom.rst).
  * bloom_size() runs the filter core's own sizing code, the one bloom.ko
  * runs: bloom_create_opts() with the same numbers creates exactly this
  * filter. Returns 0, -EINVAL (not two of the four, rate with bits per key,
@@ -283,9 +284,9 @@ int bloom_query(int fd, const void *key, size_t len);
  * changed; the module counts it in delete_misses), BLOOM_DELETE_PINNED (2)
  * when it was found but a saturated counter keeps it: it still tests
  * present and no delete can remove it for good (see "Deleting" in
- * <linux/bloom.h>). Deleting a key that was never added but happens to be a false
- * positive removes what other keys set: a later query of one of them may
- * then answer "absent". Delete only keys you added.
+ * userspace-api.rst). Deleting a key that was never added but happens to be
+ * a false positive removes what other keys set: a later query of one of
+ * them may then answer "absent". Delete only keys you added.
  */
 enum bloom_delete_status {
 	BLOOM_DELETE_NOT_FOUND = 0,
@@ -333,7 +334,7 @@ struct bloom_batch_opts {
 	size_t key_size;
 	/*
 	 * (n + 7) / 8 bytes, or NULL: bit (i % 8) of byte (i / 8) receives
-	 * key i's result (see "Results" in <linux/bloom.h>)
+	 * key i's result (see "Results" in userspace-api.rst)
 	 */
 	uint8_t *results;
 	/*
@@ -365,7 +366,7 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 		 const struct bloom_batch_opts *opts);
 
 /*
- * Netblocks ("Netblocks" in <linux/bloom.h>). The key of @addr/@plen of
+ * Netblocks ("Netblocks" in userspace-api.rst). The key of @addr/@plen of
  * @family (AF_INET: 4 bytes of @addr, @plen 0..32; AF_INET6: 16, 0..128)
  * into @key (BLOOM_NETBLOCK_KEY_MAX bytes): the address itself for a /32
  * or /128, else the address with its host bits cleared and the length

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
  * Netblock keys: an address, or a shorter prefix as its masked address
- * and one length byte ("Netblocks" in <linux/bloom.h>).
+ * and one length byte ("Netblocks" in
+ * Documentation/userspace-api.rst).
  */
 #include <arpa/inet.h>
 #include <stdlib.h>

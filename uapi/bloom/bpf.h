@@ -2,7 +2,7 @@
 /*
  * bloom's kfuncs for BPF C: XDP and tc (SCHED_CLS) programs look keys and
  * addresses up in bloom filters, named by id. The specification is
- * <linux/bloom.h>, "BPF programs".
+ * "BPF programs" in Documentation/userspace-api.rst of bloom's source tree.
  *
  * Include after the headers that define the context types (<linux/bpf.h>
  * or vmlinux.h) and <bpf/bpf_helpers.h> (__ksym):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rotations of expiring stores (expire.h has the rules). The policy,
+ * The rotations of expiring stores (clock.h has the rules). The policy,
  * which generation to clear and when, is the core's; this file reads the
  * clock, arms the work and waits for the grace period that seals a
  * generation.
@@ -11,19 +11,19 @@
 #include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
 
-#include "expire.h"
+#include "clock.h"
 
-static struct workqueue_struct *bloom_expiry_wq;
+static struct workqueue_struct *bloom_clock_wq;
 
-u64 bloom_expiry_now(void)
+u64 bloom_clock_now(void)
 {
 	return ktime_get_boottime_ns();
 }
 
 /* Arms the work for the next due rotation; under @x->lock. */
-static void bloom_expiry_arm(struct bloom_expiry *x)
+static void bloom_clock_arm(struct bloom_clock *x)
 {
-	u64 due = bloom_expire_due(x->core), now = bloom_expiry_now();
+	u64 due = bloom_expire_due(x->core), now = bloom_clock_now();
 	unsigned long delay = 0;
 
 	if (READ_ONCE(x->dying))
@@ -34,14 +34,14 @@ static void bloom_expiry_arm(struct bloom_expiry *x)
 	/* a jiffy more: a timer never fires early, so never before @due */
 	if (due > now)
 		delay = nsecs_to_jiffies(due - now) + 1;
-	queue_delayed_work(bloom_expiry_wq, &x->work, delay);
+	queue_delayed_work(bloom_clock_wq, &x->work, delay);
 }
 
 /*
  * One rotation when it is due: true if it ran. Not due yet (a flush or
  * merge moved an expiry): false, and the work is armed for when it is.
  */
-static bool bloom_expiry_step(struct bloom_expiry *x)
+static bool bloom_clock_step(struct bloom_clock *x)
 {
 	struct bloom_core *f = x->core;
 	bool rotated = false;
@@ -50,11 +50,11 @@ static bool bloom_expiry_step(struct bloom_expiry *x)
 	mutex_lock(&x->lock);
 	if (READ_ONCE(x->dying))
 		goto unlock;
-	if (bloom_expire_due(f) > bloom_expiry_now())
+	if (bloom_expire_due(f) > bloom_clock_now())
 		goto arm;
 	g = bloom_expire_unlink_oldest(f);
 	bloom_core_clear(&x->ring.gen[g].core);
-	old = bloom_expire_make_newest(f, g, bloom_expiry_now());
+	old = bloom_expire_make_newest(f, g, bloom_clock_now());
 	mutex_unlock(&x->lock);
 	/*
 	 * Adds run under RCU and add to the newest they read: after a grace
@@ -63,22 +63,22 @@ static bool bloom_expiry_step(struct bloom_expiry *x)
 	 */
 	synchronize_rcu();
 	mutex_lock(&x->lock);
-	bloom_expire_seal(f, old, bloom_expiry_now());
+	bloom_expire_seal(f, old, bloom_clock_now());
 	rotated = true;
 arm:
-	bloom_expiry_arm(x);
+	bloom_clock_arm(x);
 unlock:
 	mutex_unlock(&x->lock);
 	return rotated;
 }
 
-static void bloom_expiry_rotate(struct work_struct *work)
+static void bloom_clock_rotate(struct work_struct *work)
 {
-	bloom_expiry_step(container_of(to_delayed_work(work),
-				       struct bloom_expiry, work));
+	bloom_clock_step(container_of(to_delayed_work(work),
+				      struct bloom_clock, work));
 }
 
-int bloom_expiry_rotate_now(struct bloom_expiry *x)
+int bloom_clock_rotate_now(struct bloom_clock *x)
 {
 	u64 due, now;
 	int tries;
@@ -88,37 +88,37 @@ int bloom_expiry_rotate_now(struct bloom_expiry *x)
 		/* the work would run it: this task takes the rotation over */
 		cancel_delayed_work_sync(&x->work);
 		due = bloom_expire_due(x->core);
-		now = bloom_expiry_now();
+		now = bloom_clock_now();
 		if (due == BLOOM_EXPIRE_NEVER)
 			due = now + x->ring.period_ns;
 		if (due > now &&
 		    schedule_timeout_killable(nsecs_to_jiffies(due - now) + 1) &&
 		    fatal_signal_pending(current)) {
-			bloom_expiry_start(x);
+			bloom_clock_start(x);
 			return -EINTR;
 		}
-		if (bloom_expiry_step(x))
+		if (bloom_clock_step(x))
 			return 0;
 	}
 	return -EAGAIN;
 }
 
-void bloom_expiry_init(struct bloom_expiry *x, struct bloom_core *core)
+void bloom_clock_init(struct bloom_clock *x, struct bloom_core *core)
 {
 	mutex_init(&x->lock);
-	INIT_DELAYED_WORK(&x->work, bloom_expiry_rotate);
+	INIT_DELAYED_WORK(&x->work, bloom_clock_rotate);
 	x->core = core;
 	x->dying = false;
 }
 
-void bloom_expiry_start(struct bloom_expiry *x)
+void bloom_clock_start(struct bloom_clock *x)
 {
 	mutex_lock(&x->lock);
-	bloom_expiry_arm(x);
+	bloom_clock_arm(x);
 	mutex_unlock(&x->lock);
 }
 
-void bloom_expiry_stop(struct bloom_expiry *x)
+void bloom_clock_stop(struct bloom_clock *x)
 {
 	mutex_lock(&x->lock);
 	WRITE_ONCE(x->dying, true);
@@ -128,14 +128,14 @@ void bloom_expiry_stop(struct bloom_expiry *x)
 	mutex_destroy(&x->lock);
 }
 
-int bloom_expiry_module_init(void)
+int bloom_clock_module_init(void)
 {
 	/* unbound: a rotation clears memory and sleeps, no CPU of its own */
-	bloom_expiry_wq = alloc_workqueue("bloom_expire", WQ_UNBOUND, 0);
-	return bloom_expiry_wq ? 0 : -ENOMEM;
+	bloom_clock_wq = alloc_workqueue("bloom_expire", WQ_UNBOUND, 0);
+	return bloom_clock_wq ? 0 : -ENOMEM;
 }
 
-void bloom_expiry_module_exit(void)
+void bloom_clock_module_exit(void)
 {
-	destroy_workqueue(bloom_expiry_wq);
+	destroy_workqueue(bloom_clock_wq);
 }

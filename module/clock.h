@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The clock of an expiring store (expire.c): the delayed work that rotates
+ * The clock of an expiring store (clock.c): the delayed work that rotates
  * its generations (the ring and its policy are the core's:
  * module/core/expire.c), and the lock that keeps rotations apart from the
  * whole-store changes (flush, merge, save). A store has one when its core
@@ -14,8 +14,8 @@
  * old newest at the time it reads then. Times are CLOCK_BOOTTIME, which
  * counts suspend too: a machine that slept finds its keys aged.
  */
-#ifndef BLOOM_EXPIRE_H
-#define BLOOM_EXPIRE_H
+#ifndef BLOOM_CLOCK_H
+#define BLOOM_CLOCK_H
 
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -24,7 +24,7 @@
 #include "core.h"
 
 /**
- * struct bloom_expiry - an expiring store's generations and clock
+ * struct bloom_clock - an expiring store's generations and clock
  * @ring: the core's ring, behind the store's core.expire
  * @lock: held by a rotation (but not over its grace period) and by every
  *	change of the whole ring: clear, merge, the copy a save takes
@@ -33,7 +33,7 @@
  * @dying: set when the store is retired: no rotation runs or is armed
  *	after the store's bytes are given back
  */
-struct bloom_expiry {
+struct bloom_clock {
 	struct bloom_expire ring;
 	struct mutex lock;	/* rotations against whole-ring changes */
 	struct delayed_work work;
@@ -42,11 +42,11 @@ struct bloom_expiry {
 };
 
 /* Now, on the clock the generations' times are kept on (ns). */
-u64 bloom_expiry_now(void);
+u64 bloom_clock_now(void);
 /* Sets @x up for @core (whose expire is &@x->ring); not running yet. */
-void bloom_expiry_init(struct bloom_expiry *x, struct bloom_core *core);
+void bloom_clock_init(struct bloom_clock *x, struct bloom_core *core);
 /* Arms the first rotation, when the core says it is due. */
-void bloom_expiry_start(struct bloom_expiry *x);
+void bloom_clock_start(struct bloom_clock *x);
 /*
  * The next rotation, run in the calling task as soon as it is due (a
  * period at most), instead of in the workqueue: for tests (debug.c), so
@@ -55,17 +55,17 @@ void bloom_expiry_start(struct bloom_expiry *x);
  * merge away (the filter's write lock). 0 when it ran; -EINTR (killed
  * while waiting), -EAGAIN (still not due after a few periods).
  */
-int bloom_expiry_rotate_now(struct bloom_expiry *x);
+int bloom_clock_rotate_now(struct bloom_clock *x);
 /*
  * No rotation runs after this returns, nor is one armed. Sleeps (waits
  * for a running rotation, its grace period included): never on an ioctl
  * path; store.c calls it from the work that frees retired stores.
  */
-void bloom_expiry_stop(struct bloom_expiry *x);
+void bloom_clock_stop(struct bloom_clock *x);
 
 /* Module init and exit: the workqueue rotations run on. */
-int bloom_expiry_module_init(void);
+int bloom_clock_module_init(void);
 /* After every store was freed (bloom_store_exit()). */
-void bloom_expiry_module_exit(void);
+void bloom_clock_module_exit(void);
 
-#endif /* BLOOM_EXPIRE_H */
+#endif /* BLOOM_CLOCK_H */

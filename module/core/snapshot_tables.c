@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The tables a snapshot header ends with (snapshot.h,
+ * Documentation/snapshot.rst): a scalable filter's stages, an expiring
+ * filter's generations and the netblock counts, each written, read and
+ * checked here; snapshot.c calls them from the header's writer and reader.
+ */
+#include "internal.h"
+#include "snapshot_layout.h"
+
+void bloom_image_stage_get(const struct bloom_core *f, u32 i,
+			   struct bloom_image_stage *st)
+{
+	const struct bloom_scale_stage *s = bloom_scale_stage(f, i);
+
+	st->capacity = s->core.geo.capacity;
+	st->bits = s->core.geo.bits;
+	st->count = READ_ONCE(s->count);
+	st->keys = (u64)bloom_atomic64_read(&s->core.keys);
+	st->hashes = s->core.geo.hashes;
+	st->fpp_ppb = s->core.geo.fpp_ppb;
+}
+
+void bloom_image_stage_geometry(u32 type, const struct bloom_image_stage *st,
+				struct bloom_geometry *geo)
+{
+	memset(geo, 0, sizeof(*geo));
+	geo->type = type;
+	geo->hashes = st->hashes;
+	geo->fpp_ppb = st->fpp_ppb;
+	geo->bits = st->bits;
+	geo->capacity = st->capacity;
+}
+
+void bloom_image_stage_read(const u8 *buf, u32 i, struct bloom_image_stage *st)
+{
+	const u8 *p = buf + OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i;
+
+	st->capacity = get64(p + ST_CAPACITY);
+	st->bits = get64(p + ST_BITS);
+	st->count = get64(p + ST_COUNT);
+	st->keys = get64(p + ST_KEYS);
+	st->hashes = get32(p + ST_HASHES);
+	st->fpp_ppb = get32(p + ST_FPP);
+}
+
+/* The scalable filter's fields and stage table, at @buf (the whole header). */
+void bloom_image_stages_write(u8 *buf, const struct bloom_image_header *h,
+			      const struct bloom_core *f)
+{
+	struct bloom_image_stage e;
+	u8 *p;
+	u32 i;
+
+	put32(buf + OFF_GROWTH, h->scale.growth);
+	put32(buf + OFF_TIGHTEN, h->scale.tightening_ppm);
+	put32(buf + OFF_NSTAGES, h->nstages);
+	for (i = 0; i < h->nstages; i++) {
+		bloom_image_stage_get(f, i, &e);
+		p = buf + OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i;
+		put64(p + ST_CAPACITY, e.capacity);
+		put64(p + ST_BITS, e.bits);
+		put64(p + ST_COUNT, e.count);
+		put64(p + ST_KEYS, e.keys);
+		put32(p + ST_HASHES, e.hashes);
+		put32(p + ST_FPP, e.fpp_ppb);
+	}
+}
+
+/*
+ * A scalable filter's part of the header (h->header_size bytes at @buf,
+ * checksum checked, @h's fixed fields decoded and checked): the parameters
+ * as create checks them, the stage count against the header's size, and
+ * each stage: the capacity and rate its index gives, a valid geometry of
+ * the filter's type (stage 0's that of the header), a count within its
+ * capacity; the payload the sum of their storage.
+ */
+int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
+			     const char **why)
+{
+	struct bloom_image_stage st;
+	struct bloom_geometry geo;
+	u64 payload = 0, cap;
+	u32 i, ppb;
+	int ret;
+
+	if (h->geo.type != BLOOM_CORE_STANDARD &&
+	    h->geo.type != BLOOM_CORE_BLOCKED)
+		return bloom_image_fail(why, -EBADMSG,
+					"stages in a snapshot of a type that cannot have them");
+	h->scale.type = h->geo.type;
+	h->scale.growth = get32(buf + OFF_GROWTH);
+	h->scale.tightening_ppm = get32(buf + OFF_TIGHTEN);
+	h->scale.capacity = h->geo.capacity;
+	h->scale.fpp_ppb = h->geo.fpp_ppb;
+	if (bloom_scale_check(&h->scale))
+		return bloom_image_fail(why, -EBADMSG,
+					"growth or tightening out of range");
+	h->nstages = get32(buf + OFF_NSTAGES);
+	if (h->nstages < 1 || h->nstages > BLOOM_CORE_STAGES_MAX ||
+	    h->header_size != BLOOM_IMAGE_HEADER_BYTES(h->nstages) +
+	    (h->incompat & BLOOM_IMAGE_F_NETBLOCKS ? BLOOM_IMAGE_NB_SIZE : 0))
+		return bloom_image_fail(why, -EBADMSG,
+					"stage count out of range or not what the header's size says");
+	for (i = 0; i < h->nstages; i++) {
+		bloom_image_stage_read(buf, i, &st);
+		if (bloom_scale_stage_params(&h->scale, i, &cap, &ppb) ||
+		    st.capacity != cap || st.fpp_ppb != ppb)
+			return bloom_image_fail(why, -EBADMSG,
+						"a stage's capacity or rate is not the one its index gives");
+		bloom_image_stage_geometry(h->geo.type, &st, &geo);
+		ret = bloom_image_geometry_check(&geo);
+		if (ret)
+			return bloom_image_fail(why, ret, ret == -E2BIG ?
+						"stage larger than bloom's limit" :
+						"stage geometry not valid for its type");
+		if (!i && (st.bits != h->geo.bits ||
+			   st.hashes != h->geo.hashes))
+			return bloom_image_fail(why, -EBADMSG,
+						"stage 0's geometry is not the header's");
+		if (st.count > st.capacity)
+			return bloom_image_fail(why, -EBADMSG,
+						"a stage holds more keys than its capacity");
+		payload += bloom_core_storage_bytes(&geo);
+	}
+	if (h->payload_bytes != payload)
+		return bloom_image_fail(why, -EBADMSG,
+					"payload size does not match the stages");
+	return 0;
+}
+
+/* Milliseconds from @from to @to, rounded up; 0 when @to is not later. */
+static u64 bloom_image_ms_until(u64 from, u64 to)
+{
+	return to > from ? div64_u64(to - from + 999999, 1000000) : 0;
+}
+
+/* Generation @i of @f as a table entry, its times against @saved. */
+static void bloom_image_gen_get(const struct bloom_core *f, u32 i, u64 saved,
+				struct bloom_image_gen *g)
+{
+	const struct bloom_expire_gen *e = bloom_expire_gen(f, i);
+	u64 expires = READ_ONCE(e->expires_ns), born = READ_ONCE(e->born_ns);
+
+	g->keys = (u64)bloom_atomic64_read(&e->core.keys);
+	g->age_ms = born < saved ? div64_u64(saved - born, 1000000) : 0;
+	g->keep_ms = expires == BLOOM_EXPIRE_NEVER ? BLOOM_IMAGE_KEEP_ADDING :
+		     bloom_image_ms_until(saved, expires);
+}
+
+/* The generation table and its fields, at @buf (the whole header). */
+void bloom_image_gens_write(u8 *buf, const struct bloom_image_header *h,
+			    const struct bloom_core *f)
+{
+	struct bloom_image_gen g;
+	u8 *p;
+	u32 i;
+
+	put32(buf + OFF_NGENS, h->ngens);
+	put64(buf + OFF_TIMEOUT, h->expire.timeout_ms);
+	put64(buf + OFF_SAVED, h->saved_wall_ns);
+	for (i = 0; i < h->ngens; i++) {
+		bloom_image_gen_get(f, i, h->saved_ns, &g);
+		p = buf + OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i;
+		put64(p + GEN_KEYS, g.keys);
+		put64(p + GEN_AGE, g.age_ms);
+		put64(p + GEN_KEEP, g.keep_ms);
+	}
+}
+
+void bloom_image_gen_read(const u8 *buf, const struct bloom_image_header *h,
+			  u32 i, struct bloom_image_gen *g)
+{
+	const u8 *p = buf + OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i;
+
+	(void)h;
+	g->keys = get64(p + GEN_KEYS);
+	g->age_ms = get64(p + GEN_AGE);
+	g->keep_ms = get64(p + GEN_KEEP);
+}
+
+u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
+			   const struct bloom_image_header *h, u64 now_ns,
+			   u64 now_wall_ns)
+{
+	u64 elapsed = now_wall_ns > h->saved_wall_ns ?
+		      now_wall_ns - h->saved_wall_ns : 0;
+	/* the save on this clock; before it started: as early as it goes */
+	u64 saved = now_ns > elapsed ? now_ns - elapsed : 0, ns;
+	struct bloom_expire_gen *e;
+	struct bloom_image_gen g;
+	u32 i;
+
+	for (i = 0; i < h->ngens; i++) {
+		bloom_image_gen_read(buf, h, i, &g);
+		e = bloom_expire_gen(f, i);
+		bloom_atomic64_set(&e->core.keys, g.keys);
+		ns = g.age_ms > saved / 1000000 ? saved : g.age_ms * 1000000;
+		e->born_ns = saved - ns;
+		/*
+		 * A generation that still took adds took none after the
+		 * save: its timeout runs from then (the newest's too, which
+		 * bloom_expire_resume() decides about).
+		 */
+		if (g.keep_ms == BLOOM_IMAGE_KEEP_ADDING)
+			e->expires_ns = i == h->ngens - 1 ? BLOOM_EXPIRE_NEVER :
+					saved + h->expire.timeout_ms * 1000000;
+		else
+			e->expires_ns = g.keep_ms ? saved + g.keep_ms * 1000000 :
+					0;
+	}
+	return bloom_expire_resume(f, saved, now_ns);
+}
+
+/*
+ * An expiring filter's part of the header: the parameters as create
+ * checks them, the header's geometry a generation's, the table's size,
+ * its entries' unused bytes zero, and the payload G generations.
+ */
+int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
+			   const char **why)
+{
+	struct bloom_geometry geo;
+	u32 i, j;
+
+	if (h->incompat & BLOOM_IMAGE_F_STAGES)
+		return bloom_image_fail(why, -EBADMSG,
+					"both stages and generations");
+	h->expire = (struct bloom_expire_params) {
+		.type = h->geo.type,
+		.generations = get32(buf + OFF_NGENS),
+		.capacity = h->geo.capacity,
+		.fpp_ppb = h->geo.fpp_ppb,
+		.timeout_ms = get64(buf + OFF_TIMEOUT),
+	};
+	h->saved_wall_ns = get64(buf + OFF_SAVED);
+	if (bloom_expire_check(&h->expire) ||
+	    bloom_expire_gen_geometry(&h->expire, &geo))
+		return bloom_image_fail(why, -EBADMSG,
+					"timeout, generations, type, capacity or rate out of range");
+	if (geo.bits != h->geo.bits || geo.hashes != h->geo.hashes)
+		return bloom_image_fail(why, -EBADMSG,
+					"the geometry is not a generation's");
+	h->ngens = h->expire.generations;
+	if (h->header_size != BLOOM_IMAGE_HEADER_BYTES(h->ngens) +
+	    (h->incompat & BLOOM_IMAGE_F_NETBLOCKS ? BLOOM_IMAGE_NB_SIZE : 0))
+		return bloom_image_fail(why, -EBADMSG,
+					"generation count not what the header's size says");
+	for (i = 0; i < h->ngens; i++)
+		for (j = GEN_KEEP + 8; j < BLOOM_IMAGE_STAGE_SIZE; j++)
+			if (buf[OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i + j])
+				return bloom_image_fail(why, -EBADMSG,
+							"reserved bytes of a generation are not zero");
+	if (h->payload_bytes != bloom_core_storage_bytes(&geo) * h->ngens)
+		return bloom_image_fail(why, -EBADMSG,
+					"payload size does not match the generations");
+	return 0;
+}
+
+void bloom_image_header_netblocks(struct bloom_image_header *h,
+				  const struct bloom_netblocks *nb)
+{
+	h->nb = nb;
+	h->key_kind = READ_ONCE(nb->kind);
+	if (h->key_kind)
+		h->compat |= BLOOM_IMAGE_C_KEYS;
+	if (!bloom_nb_any(nb))
+		return;
+	h->incompat |= BLOOM_IMAGE_F_NETBLOCKS;
+	h->nb_offset = OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * bloom_image_entries(h);
+	h->header_size += BLOOM_IMAGE_NB_SIZE;
+}
+
+void bloom_image_netblocks_load(const u8 *buf, const struct bloom_image_header *h,
+				struct bloom_netblocks *nb)
+{
+	u32 i, fam, l;
+	u64 c;
+
+	bloom_nb_clear(nb);
+	nb->kind = h->key_kind;
+	for (i = 0; h->nb_offset && i < BLOOM_NB_LENS; i++) {
+		c = get64(buf + h->nb_offset + 8 * i);
+		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
+		l = fam == BLOOM_NB_IPV4 ? i : i - BLOOM_NB_LENS4;
+		if (c)
+			bloom_nb_account(nb, fam, l, (s64)c);
+	}
+}
+
+void bloom_image_netblocks_write(u8 *buf, const struct bloom_image_header *h)
+{
+	u32 i;
+
+	for (i = 0; i < BLOOM_NB_LENS; i++)
+		put64(buf + h->nb_offset + 8 * i,
+		      bloom_atomic64_read(&h->nb->count[i]));
+}
+
+/*
+ * The key kind (compat KEYS) and the netblock table (incompat NETBLOCKS):
+ * the table where the stage table ends, inside the header; a count of a
+ * family the kind excludes is refused.
+ */
+int bloom_image_keys_check(const u8 *buf, struct bloom_image_header *h,
+			   const char **why)
+{
+	u32 i, fam;
+
+	if (h->compat & BLOOM_IMAGE_C_KEYS) {
+		h->key_kind = get32(buf + OFF_KIND);
+		if (h->key_kind > BLOOM_CORE_KIND_MAX)
+			h->key_kind = BLOOM_CORE_KIND_UNKNOWN;
+	}
+	if (!(h->incompat & BLOOM_IMAGE_F_NETBLOCKS))
+		return 0;
+	h->nb_offset = OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * bloom_image_entries(h);
+	if ((u64)h->nb_offset + BLOOM_IMAGE_NB_SIZE + 8 > h->header_size)
+		return bloom_image_fail(why, -EBADMSG,
+					"netblock table past the header's end");
+	for (i = 0; i < BLOOM_NB_LENS; i++) {
+		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
+		if (get64(buf + h->nb_offset + 8 * i) &&
+		    h->key_kind != BLOOM_CORE_KIND_UNKNOWN &&
+		    h->key_kind != bloom_nb_kind(fam))
+			return bloom_image_fail(why, -EBADMSG,
+						"netblocks of a family the key kind excludes");
+	}
+	return 0;
+}
