@@ -36,7 +36,8 @@ int bloom_ioc_version(struct bloom_ucmd *ucmd)
 		.size = size,
 		.abi_version = BLOOM_ABI_VERSION,
 		.types = BIT(BLOOM_TYPE_STANDARD) | BIT(BLOOM_TYPE_BLOCKED) |
-			 BIT(BLOOM_TYPE_COUNTING) | BIT(BLOOM_TYPE_DLEFT),
+			 BIT(BLOOM_TYPE_COUNTING) | BIT(BLOOM_TYPE_DLEFT) |
+			 BIT(BLOOM_TYPE_TIMED),
 		.create_flags = BLOOM_CREATE_F_ALL,
 		.batch_flags = BLOOM_BATCH_F_ALL,
 		.key_max = BLOOM_KEY_MAX,

@@ -59,6 +59,10 @@ static void bloom_store_free(struct bloom_store *s)
 		memzero_explicit(&s->clock->ring.gen, sizeof(s->clock->ring.gen));
 		bloom_kfree(s->clock);
 	}
+	if (s->sweep) {
+		bloom_sweep_stop(s->sweep);
+		bloom_kfree(s->sweep);
+	}
 	bloom_store_free_stages(s);
 	bloom_free_percpu(s->stats);
 	bloom_kvfree(s->mem);
@@ -116,6 +120,8 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		storage_bytes += BLOOM_CORE_ALIGN + sizeof(struct bloom_clock);
 	} else if (!p) {
 		storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+		if (geo->type == BLOOM_CORE_TIMED)
+			storage_bytes += sizeof(struct bloom_sweep);
 	}
 	memory_bytes = storage_bytes + sizeof(*s) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
@@ -135,6 +141,12 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 			goto err_free;
 		bloom_clock_init(s->clock, &s->core);
 		storage_bytes -= sizeof(struct bloom_clock);
+	} else if (!p && geo->type == BLOOM_CORE_TIMED) {
+		s->sweep = bloom_kzalloc(sizeof(*s->sweep), GFP_KERNEL_ACCOUNT);
+		if (!s->sweep)
+			goto err_free;
+		bloom_sweep_init(s->sweep, &s->core);
+		storage_bytes -= sizeof(struct bloom_sweep);
 	}
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
@@ -178,11 +190,29 @@ err_release:
 	return ERR_PTR(ret);
 }
 
+struct bloom_store *bloom_store_new_stopped(struct bloom_account *acct,
+					    const struct bloom_geometry *geo,
+					    const u8 *hash_key)
+{
+	return bloom_store_make(acct, geo, NULL, NULL, hash_key);
+}
+
+void bloom_store_sweep_start(struct bloom_store *s)
+{
+	if (s->sweep)
+		bloom_sweep_start(s->sweep);
+}
+
 struct bloom_store *bloom_store_new(struct bloom_account *acct,
 				    const struct bloom_geometry *geo,
 				    const u8 *hash_key)
 {
-	return bloom_store_make(acct, geo, NULL, NULL, hash_key);
+	struct bloom_store *s = bloom_store_make(acct, geo, NULL, NULL,
+						 hash_key);
+
+	if (!IS_ERR(s))
+		bloom_store_sweep_start(s);
+	return s;
 }
 
 struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
@@ -324,10 +354,12 @@ int bloom_store_clear(struct bloom_store *s)
 {
 	int cpu, ret;
 
-	/* no rotation clears a generation meanwhile */
+	/* no rotation clears a generation meanwhile, no sweep a cell */
 	if (s->clock)
 		mutex_lock(&s->clock->lock);
+	bloom_store_writers_lock(s);
 	ret = bloom_core_clear(&s->core);
+	bloom_store_writers_unlock(s);
 	if (s->clock)
 		mutex_unlock(&s->clock->lock);
 	if (ret)
@@ -378,12 +410,20 @@ int bloom_store_init(void)
 
 	if (ret)
 		return ret;
+	ret = bloom_sweep_module_init();
+	if (ret)
+		goto err_clock;
 	bloom_free_wq = alloc_workqueue("bloom_free", 0, 0);
 	if (!bloom_free_wq) {
-		bloom_clock_module_exit();
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err_sweep;
 	}
 	return 0;
+err_sweep:
+	bloom_sweep_module_exit();
+err_clock:
+	bloom_clock_module_exit();
+	return ret;
 }
 
 void bloom_store_exit(void)
@@ -395,6 +435,7 @@ void bloom_store_exit(void)
 	 */
 	rcu_barrier();
 	destroy_workqueue(bloom_free_wq);
-	/* every clock was stopped by the free work of its store */
+	/* every clock and sweep was stopped by the free work of its store */
+	bloom_sweep_module_exit();
 	bloom_clock_module_exit();
 }

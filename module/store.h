@@ -25,6 +25,7 @@
 #include "core.h"
 #include "clock.h"
 #include "netblock.h"
+#include "sweep.h"
 
 /* Hot-path counters, per CPU; summed when read. */
 struct bloom_stats {
@@ -60,6 +61,9 @@ struct bloom_stats {
  * @clock: an expiring store's generations and their clock, behind
  *	@core.expire; else NULL. The clock goes with the store (swap,
  *	replace) and stops before the store is freed.
+ * @sweep: a timed store's sweep (sweep.h); else NULL. It goes with the
+ *	store as the clock does; its lock is the store's writers' beside
+ *	the filter's write_lock (bloom_store_writers_lock()).
  */
 struct bloom_store {
 	struct bloom_core core;
@@ -71,7 +75,24 @@ struct bloom_store {
 	struct bloom_scale scale;
 	struct bloom_netblocks nb;
 	struct bloom_clock *clock;
+	struct bloom_sweep *sweep;
 };
+
+/*
+ * The writers of a timed store (adds, deletes, clear, a restore filling
+ * it) exclude its sweep; nothing for other stores. Sleeps.
+ */
+static inline void bloom_store_writers_lock(struct bloom_store *s)
+{
+	if (s->sweep)
+		mutex_lock(&s->sweep->lock);
+}
+
+static inline void bloom_store_writers_unlock(struct bloom_store *s)
+{
+	if (s->sweep)
+		mutex_unlock(&s->sweep->lock);
+}
 
 /*
  * A new, empty store of @geo (checked by the caller with
@@ -83,6 +104,14 @@ struct bloom_store {
 struct bloom_store *bloom_store_new(struct bloom_account *acct,
 				    const struct bloom_geometry *geo,
 				    const u8 *hash_key);
+/*
+ * The same with a timed store's sweep not started, for a restore to fill
+ * the table first (then bloom_store_sweep_start()).
+ */
+struct bloom_store *bloom_store_new_stopped(struct bloom_account *acct,
+					    const struct bloom_geometry *geo,
+					    const u8 *hash_key);
+void bloom_store_sweep_start(struct bloom_store *s);
 /*
  * A new chain of @p (checked by bloom_scale_check()) with its first stage;
  * errors as bloom_store_new().

@@ -41,6 +41,7 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		f->subtable_used[i] = 0;
 	f->key_timeout_s = 0;
+	f->key_timeout_max_s = BLOOM_CORE_KEY_TIMEOUT_MAX;
 	f->reclaimed = 0;
 	f->scale = NULL;
 	f->expire = NULL;

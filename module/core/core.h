@@ -104,6 +104,8 @@ struct bloom_expire;
  * @dl_recip: d-left: ceil(2^63 / @dl_per_word), to find a cell's word
  * @key_timeout_s: timed: the timeout of keys added without one (the
  *	type's table, bloom_core_add_*()); 0: none
+ * @key_timeout_max_s: timed: the largest timeout a key may be given (the
+ *	caller checks it; restores are bounded by it)
  * @reclaimed: timed: expired cells emptied (statistics)
  * @scale: a scalable filter's stages (bloom_scale_init()); else NULL.
  *	@words is then NULL: the stages hold the storage
@@ -133,6 +135,7 @@ struct bloom_core {
 	u32 dl_per_word;
 	u64 dl_recip;
 	u32 key_timeout_s;
+	u32 key_timeout_max_s;
 	u64 reclaimed;
 	struct bloom_scale *scale;
 	struct bloom_expire *expire;
@@ -682,7 +685,10 @@ u32 bloom_expire_resume(struct bloom_core *f, u64 saved, u64 now);
 /* The unit expiries of a timeout T are kept in: max(1, T / 16) or less. */
 u32 bloom_timed_resolution_s(u32 timeout_s);
 bool bloom_core_is_timed(const struct bloom_core *f);
-void bloom_timed_set_timeout(struct bloom_core *f, u32 timeout_s);
+/* The default and the largest timeout; @max_s 0: BLOOM_CORE_KEY_TIMEOUT_MAX. */
+void bloom_timed_set_timeouts(struct bloom_core *f, u32 timeout_s, u32 max_s);
+/* The bits beside the fingerprint that adds and deletes compare. */
+u32 bloom_timed_tag_bits(const struct bloom_core *f);
 bool bloom_timed_query(const struct bloom_core *f, u64 h, u64 now);
 u32 bloom_timed_query_batch(const struct bloom_core *f, const u64 *hashes,
 			    u32 n, u8 *results, u64 now);

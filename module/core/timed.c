@@ -281,9 +281,15 @@ bool bloom_core_is_timed(const struct bloom_core *f)
 	return f->geo.type == BLOOM_CORE_TIMED;
 }
 
-void bloom_timed_set_timeout(struct bloom_core *f, u32 timeout_s)
+void bloom_timed_set_timeouts(struct bloom_core *f, u32 timeout_s, u32 max_s)
 {
 	f->key_timeout_s = timeout_s;
+	f->key_timeout_max_s = max_s ?: BLOOM_CORE_KEY_TIMEOUT_MAX;
+}
+
+u32 bloom_timed_tag_bits(const struct bloom_core *f)
+{
+	return bloom_core_is_timed(f) ? bloom_tm_tag_bits(f) : 0;
 }
 
 bool bloom_timed_query(const struct bloom_core *f, u64 h, u64 now)
