@@ -64,8 +64,9 @@ TEST_F(ioctl, version)
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_BLOCKED));
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_COUNTING));
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_DLEFT));
+	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_TIMED));
 	/* Only the types this header defines can be implemented. */
-	EXPECT_EQ(0, v.types & ~0x1eU);
+	EXPECT_EQ(0, v.types & ~0x3eU);
 	EXPECT_EQ(BLOOM_CREATE_F_ALL, v.create_flags);
 	EXPECT_EQ(BLOOM_BATCH_F_ALL, v.batch_flags);
 	EXPECT_EQ(BLOOM_KEY_MAX, v.key_max);
@@ -162,6 +163,10 @@ struct field_case {
 	FIELD("nkeys over the maximum", bloom_batch, nkeys,		\
 	      BLOOM_BATCH_MAX_KEYS + 1, E2BIG),				\
 	FIELD("lens with fixed-size keys", bloom_batch, lens,		\
+	      KERNEL_PTR, EINVAL),					\
+	FIELD("timeout_s without the flag", bloom_batch, timeout_s,	\
+	      60, EINVAL),						\
+	FIELD("timeouts without the flag", bloom_batch, timeouts,	\
 	      KERNEL_PTR, EINVAL)
 
 /* The errno cases of a bloom_name naming an existing filter. */
@@ -463,7 +468,7 @@ static const struct cmd_case {
 		NAME_FIELD("like without LIKE", bloom_create, like, "tbl",
 			   EINVAL),
 		FIELD("type 0", bloom_create, type, 0, EOPNOTSUPP),
-		FIELD("type 5", bloom_create, type, 5, EOPNOTSUPP),
+		FIELD("type 6", bloom_create, type, 6, EOPNOTSUPP),
 		FIELD("capacity 0", bloom_create, capacity, 0, EINVAL),
 		FIELD("fpp_ppb 0", bloom_create, fpp_ppb, 0, EINVAL),
 		FIELD("fpp_ppb over the maximum", bloom_create, fpp_ppb,
@@ -502,14 +507,17 @@ static const struct cmd_case {
 		      EFAULT),
 	} },
 	/* BLOOM_BATCH_F_NET: the keys are addresses (test_netblock.sh) */
-	{ CMD(ADD, bloom_batch, BLOOM_BATCH_F_NET, .bind = STD,
+	{ CMD(ADD, bloom_batch, BLOOM_BATCH_F_NET | BLOOM_BATCH_F_TIMEOUT,
+	      .bind = STD, .v1_len = BT_BATCH_V1_SIZE,
 	      .writes = true, .req = req_add, .check = check_add),
 	  .bad = { BATCH_CASES } },
 	{ CMD(QUERY, bloom_batch, BLOOM_BATCH_F_NET, .bind = STD,
+	      .v1_len = BT_BATCH_V1_SIZE,
 	      .req = req_batch, .check = check_query),
 	  .bad = { BATCH_CASES } },
 	{ CMD(DELETE, bloom_batch, BLOOM_BATCH_F_ALL,
-	      .bind = CNT, .writes = true, .req = req_batch,
+	      .bind = CNT, .v1_len = BT_BATCH_V1_SIZE, .writes = true,
+	      .req = req_batch,
 	      .check = check_delete),
 	  .bad = { BATCH_CASES } },
 	{ CMD(SAVE, bloom_save, 0,

@@ -318,6 +318,6 @@ extern const struct bloom_core_ops bloom_tm_ops;
 int bloom_tm_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
 int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
 int bloom_tm_geometry_check(const struct bloom_geometry *geo);
-int bloom_tm_snap_check(struct bloom_core *f);
+int bloom_tm_image_check(struct bloom_core *f);
 
 #endif /* BLOOM_CORE_INTERNAL_H */

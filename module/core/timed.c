@@ -589,7 +589,7 @@ int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
  * among the value's candidates (what add and delete rely on). Recounts the
  * cells in use. 0 or -EBADMSG.
  */
-int bloom_tm_snap_check(struct bloom_core *f)
+int bloom_tm_image_check(struct bloom_core *f)
 {
 	u64 n = bloom_timed_buckets(f) * BLOOM_DLEFT_CELLS;
 	u64 nw = f->geo.bits / BLOOM_DL_WORD_BITS, mask = bloom_dl_cell_mask(f);

@@ -39,6 +39,7 @@
  */
 #include "unit.h"
 #include "internal.h"
+#include "snapshot.h"
 
 #define DAY	86400U
 #define T0	1000000ULL	/* the clock at the first add */
@@ -287,12 +288,26 @@ static void test_snapshot(void)
 	int err;
 
 	tfilter(&a, 1000, 100000);
+	bloom_timed_set_timeouts(&a.core, 30, 7200);
 	for (i = 0; i < 4; i++) {
 		h[i] = rng();
 		bloom_timed_add(&a.core, h[i], to[i], t0);
 	}
+	{
+		u8 hdr[BLOOM_IMAGE_HEADER_BYTES(0)];
+		struct bloom_image_header ih;
+		const char *why = "";
+
+		bloom_image_header_make(hdr, &a.core, "t", NULL);
+		err = bloom_image_header_read(hdr, sizeof(hdr), &ih, &why);
+		check(!err && ih.incompat & BLOOM_IMAGE_F_KEY_TIMEOUTS &&
+		      ih.geo.type == BLOOM_CORE_TIMED &&
+		      ih.key_timeout_s == 30 && ih.key_timeout_max_s == 7200,
+		      "a timed filter's header: its feature and timeouts read "
+		      "back (%d %s)", err, why);
+	}
 	tcopy(&b, &a);
-	check(!bloom_tm_snap_check(&b.core) && bloom_core_bits_set(&b.core) == 4,
+	check(!bloom_tm_image_check(&b.core) && bloom_core_bits_set(&b.core) == 4,
 	      "a saved table passes the load check, 4 cells in use");
 	err = bloom_timed_rebase(&b.core, saved, 100, now,
 				 BLOOM_CORE_KEY_TIMEOUT_MAX);
@@ -327,10 +342,10 @@ static void test_snapshot(void)
 	slot = i % 8 == 7 ? i - 1 : i + 1;
 	cells[slot] = cells[i];
 	bloom_core_init(&b.core, &a.core.geo, &b.core.key, b.mem);
-	check(bloom_tm_snap_check(&b.core) == -EBADMSG,
+	check(bloom_tm_image_check(&b.core) == -EBADMSG,
 	      "a key's cell twice among its candidates: refused");
 	cells[slot] = 0x12345000;	/* no class */
-	check(bloom_tm_snap_check(&b.core) == -EBADMSG,
+	check(bloom_tm_image_check(&b.core) == -EBADMSG,
 	      "a used cell without a class: refused");
 	filter_free(&b);
 	filter_free(&a);
