@@ -113,6 +113,14 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	 * (with room to align it to a cache line), the per-CPU counters and
 	 * the struct; an expiring store's generations and clock too.
 	 */
+	/*
+	 * Rotations run on CPU nobody is charged for: a namespace other
+	 * than the initial one gets at most BLOOM_NETNS_ROTATIONS_HZ per
+	 * filter (create, like and restore alike).
+	 */
+	if (xp && !acct->initial &&
+	    bloom_expire_period_ns(xp) < NSEC_PER_SEC / BLOOM_NETNS_ROTATIONS_HZ)
+		return ERR_PTR(-EINVAL);
 	if (xp) {
 		ret = bloom_store_ring_bytes(xp, &storage_bytes);
 		if (ret)

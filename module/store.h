@@ -124,8 +124,17 @@ struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
 					      const struct bloom_scale_params *p,
 					      const u8 *hash_key);
 /*
+ * Rotations a second an expiring filter of a network namespace other than
+ * the initial one may make at most: its period, timeout / (G - 1), is at
+ * least a quarter of a second.
+ */
+#define BLOOM_NETNS_ROTATIONS_HZ	4
+
+/*
  * A new expiring store of @p (checked by bloom_expire_check()), its
- * generations empty and its clock running; errors as bloom_store_new().
+ * generations empty and its clock running; errors as bloom_store_new(),
+ * and -EINVAL for a period under 1 / BLOOM_NETNS_ROTATIONS_HZ s charged
+ * to a namespace other than the initial one.
  * bloom_store_new_expiring_stopped() leaves the clock stopped, for a
  * restore to fill the generations first (then bloom_store_clock_start()).
  */
