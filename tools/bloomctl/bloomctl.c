@@ -18,7 +18,7 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "create", cmd_create,
-	  "create NAME [--type standard|blocked|counting|dleft] two of:\n"
+	  "create NAME [--type standard|blocked|counting|dleft|timed] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--hash-key HEX32 | --hash-key-file FILE]\n"
 	  "       [--bits M --hashes K] [--scalable [--growth S] [--tightening R]]\n"
@@ -96,7 +96,7 @@ static const struct verb verbs[] = {
 	  "Numbers that cannot make a filter are refused (exit 2) with the numbers\n"
 	  "that would fit.\n" },
 	{ "calc", cmd_calc,
-	  "calc [--type standard|blocked|counting|dleft] two of:\n"
+	  "calc [--type standard|blocked|counting|dleft|timed] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--netblock-lengths L] [--json]\n"
 	  "       calc --scalable [--type standard|blocked] --capacity N --fpp P\n"

@@ -33,6 +33,9 @@ static void create_timeouts(struct create_args *ca)
 {
 	struct bloom_create_opts *o = &ca->o;
 
+	/* --type timed says --key-timeouts */
+	if (ca->have_type && o->type == BLOOM_TYPE_TIMED)
+		ca->key_timeouts = 1;
 	if (!ca->key_timeouts) {
 		if (o->key_timeout_max_s)
 			die_usage("create", "--max-timeout goes with --key-timeouts");
