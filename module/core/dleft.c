@@ -63,28 +63,34 @@
 
 /* ---- sizing ---- */
 
-static void bloom_dl_geo_fill(struct bloom_geometry *geo, u64 capacity,
-			      u32 fpp_ppb, u64 buckets, u32 w)
+/*
+ * The geometry of @sh for cells with @low bits beside an @r-bit
+ * fingerprint: d-left's (a 2-bit counter, r = w - 2) or timed.c's.
+ */
+void bloom_dl_geo_fill(struct bloom_geometry *geo, u32 type, u64 capacity,
+		       u32 fpp_ppb, const struct bloom_dl_shape *sh, u32 r)
 {
-	geo->type = BLOOM_CORE_DLEFT;
+	geo->type = type;
 	geo->hashes = BLOOM_DLEFT_SUBTABLES;
-	geo->bits = bloom_dl_table_bits(buckets, w);
+	geo->bits = bloom_dl_table_bits(sh->buckets, sh->w);
 	geo->capacity = capacity;
 	geo->fpp_ppb = fpp_ppb;
-	geo->fingerprint_bits = w - BLOOM_DL_CTR_BITS;
-	geo->cell_bits = w;
-	geo->buckets = buckets;
+	geo->fingerprint_bits = r;
+	geo->cell_bits = sh->w;
+	geo->buckets = sh->buckets;
 }
 
-int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
+int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb, u32 per_max, u32 low,
+		      struct bloom_dl_shape *sh)
 {
-	u64 l16, buckets, bits, best_bits = ~0ULL, best_b = 0;
-	u32 per, w, best_w = 0;
+	u64 l16, buckets, bits, best_bits = ~0ULL;
+	u32 per, w;
 
+	sh->w = 0;
 	/* fewest bits; on a tie the wider cell (the lower rate) */
-	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
+	for (per = per_max; per >= 1; per--) {
 		w = bloom_dl_width(per);
-		l16 = bloom_dl_load16(w - BLOOM_DL_CTR_BITS, fpp_ppb);
+		l16 = bloom_dl_load16(w - low, fpp_ppb);
 		if (!l16)
 			continue;
 		/* n = 4 * B * L  =>  B = ceil(4 * n / (16 * L)) */
@@ -92,14 +98,59 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 		bits = bloom_dl_table_bits(buckets, w);
 		if (bits <= best_bits) {
 			best_bits = bits;
-			best_b = buckets;
-			best_w = w;
+			*sh = (struct bloom_dl_shape) {
+				.w = w, .buckets = buckets, .l16 = l16,
+			};
 		}
 	}
-	/* r = 62 always has a load: p >= 1e-9 gives L = 6 */
-	if (!best_w || best_bits > BLOOM_CORE_BITS_MAX)
+	if (!sh->w || best_bits > BLOOM_CORE_BITS_MAX)
 		return -E2BIG;
-	bloom_dl_geo_fill(geo, capacity, fpp_ppb, best_b, best_w);
+	return 0;
+}
+
+int bloom_dl_shape_nb(u64 capacity, u64 budget, u32 per_max, u32 low,
+		      struct bloom_dl_shape *sh)
+{
+	u64 b, l16, ppb, words;
+	u32 per, w;
+
+	sh->w = 0;
+	sh->ppb = ~0ULL;
+	if (budget > BLOOM_CORE_BITS_MAX)
+		budget = BLOOM_CORE_BITS_MAX;
+	words = budget / BLOOM_DL_WORD_BITS;
+	for (per = per_max; per >= 1; per--) {
+		w = bloom_dl_width(per);
+		b = div64_u64(words * per,
+			      BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS);
+		if (!b)
+			continue;
+		/* 16 L = 16 n / (4 B), rounded up */
+		l16 = div64_u64(4 * capacity + b - 1, b);
+		if (l16 > BLOOM_DL_LOAD_MAX16)
+			continue;
+		ppb = bloom_dl_rate_ppb(l16, w - low);
+		if (ppb < sh->ppb)
+			*sh = (struct bloom_dl_shape) {
+				.w = w, .buckets = b, .l16 = l16, .ppb = ppb,
+			};
+	}
+	if (!sh->w || sh->ppb > BLOOM_CORE_FPP_PPB_MAX)
+		return -ERANGE;
+	return 0;
+}
+
+int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
+{
+	struct bloom_dl_shape sh;
+	/* r = 62 always has a load: p >= 1e-9 gives L = 6 */
+	int ret = bloom_dl_shape_np(capacity, fpp_ppb, BLOOM_DL_PER_WORD_MAX,
+				    BLOOM_DL_CTR_BITS, &sh);
+
+	if (ret)
+		return ret;
+	bloom_dl_geo_fill(geo, BLOOM_CORE_DLEFT, capacity, fpp_ppb, &sh,
+			  sh.w - BLOOM_DL_CTR_BITS);
 	return 0;
 }
 
@@ -112,32 +163,14 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
  */
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 {
-	u64 b, l16, ppb, best_ppb = ~0ULL, best_b = 0, words;
-	u32 per, w, best_w = 0;
+	struct bloom_dl_shape sh;
+	int ret = bloom_dl_shape_nb(capacity, budget, BLOOM_DL_PER_WORD_MAX,
+				    BLOOM_DL_CTR_BITS, &sh);
 
-	if (budget > BLOOM_CORE_BITS_MAX)
-		budget = BLOOM_CORE_BITS_MAX;
-	words = budget / BLOOM_DL_WORD_BITS;
-	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
-		w = bloom_dl_width(per);
-		b = div64_u64(words * per,
-			      BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS);
-		if (!b)
-			continue;
-		/* 16 L = 16 n / (4 B), rounded up */
-		l16 = div64_u64(4 * capacity + b - 1, b);
-		if (l16 > BLOOM_DL_LOAD_MAX16)
-			continue;
-		ppb = bloom_dl_rate_ppb(l16, w - BLOOM_DL_CTR_BITS);
-		if (ppb < best_ppb) {
-			best_ppb = ppb;
-			best_b = b;
-			best_w = w;
-		}
-	}
-	if (!best_w || best_ppb > BLOOM_CORE_FPP_PPB_MAX)
-		return -ERANGE;
-	bloom_dl_geo_fill(geo, capacity, (u32)best_ppb, best_b, best_w);
+	if (ret)
+		return ret;
+	bloom_dl_geo_fill(geo, BLOOM_CORE_DLEFT, capacity, (u32)sh.ppb, &sh,
+			  sh.w - BLOOM_DL_CTR_BITS);
 	return 0;
 }
 
@@ -386,29 +419,36 @@ static u64 bloom_dl_scan(const struct bloom_core *f)
  * (4 subtables of 8-cell buckets of one of the cell widths above, packed
  * into whole words), whatever the sizing rule of the module that wrote it.
  */
-int bloom_dl_geometry_check(const struct bloom_geometry *geo)
+int bloom_dl_shape_check(const struct bloom_geometry *geo, u32 per_max,
+			 u32 fp_min, u32 fp_max)
 {
 	u32 w = geo->cell_bits;
-	u64 cells_max;
 
 	if (geo->bits > BLOOM_CORE_BITS_MAX)
 		return -E2BIG;
-	if (w < bloom_dl_width(BLOOM_DL_PER_WORD_MAX) ||
-	    w > BLOOM_DL_WORD_BITS ||
+	if (w < bloom_dl_width(per_max) || w > BLOOM_DL_WORD_BITS ||
 	    w != bloom_dl_width(BLOOM_DL_WORD_BITS / w))
 		return -EINVAL;
-	if (geo->fingerprint_bits != w - BLOOM_DL_CTR_BITS ||
+	if (geo->fingerprint_bits < fp_min || geo->fingerprint_bits > w - fp_max ||
 	    geo->hashes != BLOOM_DLEFT_SUBTABLES || !geo->buckets)
 		return -EINVAL;
-	cells_max = BLOOM_CORE_BITS_MAX / w;
-	if (geo->buckets > cells_max / (BLOOM_DLEFT_SUBTABLES *
-					BLOOM_DLEFT_CELLS))
+	if (geo->buckets > BLOOM_CORE_BITS_MAX / w /
+			   (BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS))
 		return -E2BIG;
 	if (geo->bits != bloom_dl_table_bits(geo->buckets, w))
 		return -EINVAL;
 	if (!bloom_capacity_rate_valid(geo->capacity, geo->fpp_ppb))
 		return -EINVAL;
 	return 0;
+}
+
+int bloom_dl_geometry_check(const struct bloom_geometry *geo)
+{
+	/* the fingerprint is the cell but its counter */
+	if (geo->fingerprint_bits + BLOOM_DL_CTR_BITS != geo->cell_bits)
+		return geo->bits > BLOOM_CORE_BITS_MAX ? -E2BIG : -EINVAL;
+	return bloom_dl_shape_check(geo, BLOOM_DL_PER_WORD_MAX, 0,
+				    BLOOM_DL_CTR_BITS);
 }
 
 /* A used cell's value x must be the only one among its candidates. */

@@ -184,4 +184,38 @@ static inline void bloom_dl_cand_of_cell(const struct bloom_core *f, u64 i,
 			mask, c);
 }
 
+/**
+ * struct bloom_dl_shape - a table's shape as the sizing rule chose it
+ * @w: cell width
+ * @buckets: buckets per subtable
+ * @l16: 16 x the load at capacity
+ * @ppb: from a budget (bloom_dl_shape_nb()): the rate it gives
+ */
+struct bloom_dl_shape {
+	u32 w;
+	u64 buckets;
+	u64 l16;
+	u64 ppb;
+};
+
+/*
+ * The sizing rule (dleft.c) for cells of at most @per_max to a word with
+ * @low bits beside the fingerprint: from capacity and rate, the fewest
+ * table bits (-E2BIG over the limit); from capacity and a budget of bits,
+ * the lowest rate (-ERANGE when none keeps the load or the rate).
+ */
+int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb, u32 per_max, u32 low,
+		      struct bloom_dl_shape *sh);
+int bloom_dl_shape_nb(u64 capacity, u64 budget, u32 per_max, u32 low,
+		      struct bloom_dl_shape *sh);
+void bloom_dl_geo_fill(struct bloom_geometry *geo, u32 type, u64 capacity,
+		       u32 fpp_ppb, const struct bloom_dl_shape *sh, u32 r);
+/*
+ * A geometry from outside: cells of a width the layout has (at most
+ * @per_max to a word), a fingerprint of @fp_min to w - @fp_low bits, the
+ * table's size for its buckets, capacity and rate in range.
+ */
+int bloom_dl_shape_check(const struct bloom_geometry *geo, u32 per_max,
+			 u32 fp_min, u32 fp_low);
+
 #endif /* BLOOM_CORE_DLEFT_H */

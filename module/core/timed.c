@@ -497,50 +497,25 @@ const struct bloom_core_ops bloom_tm_ops = {
 
 /* ---- sizing ---- */
 
-static void bloom_tm_geo_fill(struct bloom_geometry *geo, u64 capacity,
-			      u32 fpp_ppb, u64 buckets, u32 w, u32 r)
-{
-	geo->type = BLOOM_CORE_TIMED;
-	geo->hashes = BLOOM_DLEFT_SUBTABLES;
-	geo->bits = bloom_dl_table_bits(buckets, w);
-	geo->capacity = capacity;
-	geo->fpp_ppb = fpp_ppb;
-	geo->fingerprint_bits = r;
-	geo->cell_bits = w;
-	geo->buckets = buckets;
-}
-
 /*
- * The d-left rule with w - 11 bits for the fingerprint: the width whose
- * table takes the fewest bits at its largest load (on a tie the wider).
- * The fingerprint then takes the fewest bits that keep p at that load, and
- * the tag the rest of the cell: spare bits make the case where two keys
- * are one rarer, instead of a rate nobody asked for.
+ * The d-left rule (dleft.h) with w - 11 bits for the fingerprint: the
+ * width whose table takes the fewest bits at its largest load (on a tie
+ * the wider). The fingerprint then takes the fewest bits that keep p at
+ * that load, and the tag the rest of the cell: spare bits make the case
+ * where two keys are one rarer, instead of a rate nobody asked for.
  */
 int bloom_tm_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 {
-	u64 l16, buckets, bits, best_bits = ~0ULL, best_b = 0, best_l16 = 0;
-	u32 per, w, r, best_w = 0;
+	struct bloom_dl_shape sh;
+	int ret = bloom_dl_shape_np(capacity, fpp_ppb, BLOOM_TM_PER_WORD_MAX,
+				    BLOOM_TM_LOW_BITS, &sh);
+	u32 r;
 
-	for (per = BLOOM_TM_PER_WORD_MAX; per >= 1; per--) {
-		w = bloom_dl_width(per);
-		l16 = bloom_dl_load16(w - BLOOM_TM_LOW_BITS, fpp_ppb);
-		if (!l16)
-			continue;
-		buckets = div64_u64(4 * capacity + l16 - 1, l16);
-		bits = bloom_dl_table_bits(buckets, w);
-		if (bits <= best_bits) {
-			best_bits = bits;
-			best_b = buckets;
-			best_w = w;
-			best_l16 = l16;
-		}
-	}
-	if (!best_w || best_bits > BLOOM_CORE_BITS_MAX)
-		return -E2BIG;
-	for (r = BLOOM_TM_FP_MIN; bloom_dl_load16(r, fpp_ppb) < best_l16; r++)
+	if (ret)
+		return ret;
+	for (r = BLOOM_TM_FP_MIN; bloom_dl_load16(r, fpp_ppb) < sh.l16; r++)
 		;
-	bloom_tm_geo_fill(geo, capacity, fpp_ppb, best_b, best_w, r);
+	bloom_dl_geo_fill(geo, BLOOM_CORE_TIMED, capacity, fpp_ppb, &sh, r);
 	return 0;
 }
 
@@ -551,32 +526,14 @@ int bloom_tm_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
  */
 int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 {
-	u64 b, l16, ppb, best_ppb = ~0ULL, best_b = 0, words;
-	u32 per, w, best_w = 0;
+	struct bloom_dl_shape sh;
+	int ret = bloom_dl_shape_nb(capacity, budget, BLOOM_TM_PER_WORD_MAX,
+				    BLOOM_TM_LOW_BITS, &sh);
 
-	if (budget > BLOOM_CORE_BITS_MAX)
-		budget = BLOOM_CORE_BITS_MAX;
-	words = budget / BLOOM_DL_WORD_BITS;
-	for (per = BLOOM_TM_PER_WORD_MAX; per >= 1; per--) {
-		w = bloom_dl_width(per);
-		b = div64_u64(words * per,
-			      BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS);
-		if (!b)
-			continue;
-		l16 = div64_u64(4 * capacity + b - 1, b);
-		if (l16 > BLOOM_DL_LOAD_MAX16)
-			continue;
-		ppb = bloom_dl_rate_ppb(l16, w - BLOOM_TM_LOW_BITS);
-		if (ppb < best_ppb) {
-			best_ppb = ppb;
-			best_b = b;
-			best_w = w;
-		}
-	}
-	if (!best_w || best_ppb > BLOOM_CORE_FPP_PPB_MAX)
-		return -ERANGE;
-	bloom_tm_geo_fill(geo, capacity, (u32)best_ppb, best_b, best_w,
-			  best_w - BLOOM_TM_LOW_BITS);
+	if (ret)
+		return ret;
+	bloom_dl_geo_fill(geo, BLOOM_CORE_TIMED, capacity, (u32)sh.ppb, &sh,
+			  sh.w - BLOOM_TM_LOW_BITS);
 	return 0;
 }
 
@@ -677,24 +634,6 @@ int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 /* A geometry from outside (a snapshot): the shape the code above needs. */
 int bloom_tm_geometry_check(const struct bloom_geometry *geo)
 {
-	u32 w = geo->cell_bits;
-
-	if (geo->bits > BLOOM_CORE_BITS_MAX)
-		return -E2BIG;
-	if (w < bloom_dl_width(BLOOM_TM_PER_WORD_MAX) ||
-	    w > BLOOM_DL_WORD_BITS ||
-	    w != bloom_dl_width(BLOOM_DL_WORD_BITS / w))
-		return -EINVAL;
-	if (geo->fingerprint_bits < BLOOM_TM_FP_MIN ||
-	    geo->fingerprint_bits > w - BLOOM_TM_LOW_BITS ||
-	    geo->hashes != BLOOM_DLEFT_SUBTABLES || !geo->buckets)
-		return -EINVAL;
-	if (geo->buckets > BLOOM_CORE_BITS_MAX / w /
-			   (BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS))
-		return -E2BIG;
-	if (geo->bits != bloom_dl_table_bits(geo->buckets, w))
-		return -EINVAL;
-	if (!bloom_capacity_rate_valid(geo->capacity, geo->fpp_ppb))
-		return -EINVAL;
-	return 0;
+	return bloom_dl_shape_check(geo, BLOOM_TM_PER_WORD_MAX, BLOOM_TM_FP_MIN,
+				    BLOOM_TM_LOW_BITS);
 }

@@ -124,7 +124,7 @@ fail2ban_part() {
 	# fail2ban runs the action's ban again for the banned address, as
 	# it does when it re-bans (after a repair, a restart that kept the
 	# filter, a prolonged ban): a second add of the same key
-	run f2b_run set t1 action bloom ban '{"ip": "10.0.0.1", "bantime": 3600}'
+	run f2b_run set t1 action bloom ban '{"aInfo": {"ip": "10.0.0.1", "bantime": 3600}}'
 	check "fail2ban bans 10.0.0.1 a second time through the action" [ "$rc" = 0 ]
 	inB bloomctl info --json f2b-t1 >"$W/json" 2>/dev/null
 	check "the second ban added it again (adds $(json_field "$W/json" adds)), one cell (bits_set $(json_field "$W/json" bits_set))" \
