@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 
 #include "core.h"
+#include "expire.h"
 
 /**
  * struct bloom_clock - an expiring store's generations and clock

@@ -23,6 +23,9 @@
 
 #include "account.h"
 #include "core.h"
+#include "expire.h"
+#include "scale.h"
+#include "timed.h"
 #include "clock.h"
 #include "netblock.h"
 #include "sweep.h"

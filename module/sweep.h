@@ -22,7 +22,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "core.h"
+#include "timed.h"
 
 #define BLOOM_SWEEP_PERIOD_S	8
 /* buckets a chunk sweeps under the lock: 512 KiB of 64-bit cells at most */

@@ -37,6 +37,7 @@
  * underflows.
  */
 #include "internal.h"
+#include "fixedpoint.h"
 
 #define BLOOM_Q64_ONE		(~0ULL)
 #define BLOOM_LN2_Q56		49946518145322872ULL	/* ln 2 * 2^56 */
@@ -81,7 +82,7 @@ static u32 bloom_q64_ppb(u64 p)
  * log2(m) - log2(m - x) (to about 2^-31, a relative error under 1e-8
  * there).
  */
-static u64 bloom_neg_ln1m(u64 x, u64 m)
+static u64 bloom_neg_ln1m_ratio(u64 x, u64 m)
 {
 	u64 t, term, sum = 0;
 	u32 j;
@@ -190,7 +191,7 @@ static u64 bloom_estimate_bits(const struct bloom_core *f,
 		e->keys = BLOOM_CORE_KEYS_UNKNOWN;
 		return BLOOM_Q64_ONE;
 	}
-	l56 = bloom_neg_ln1m(x, m);
+	l56 = bloom_neg_ln1m_ratio(x, m);
 	if (geo->type != BLOOM_CORE_BLOCKED) {
 		e->keys = div64_u64(mul_u64_u64_shr(m, l56, 56) + k / 2, k);
 		p = bloom_bits_fpp(x, m, k);

@@ -9,6 +9,9 @@
 #define BLOOM_CORE_INTERNAL_H
 
 #include "core.h"
+#include "expire.h"
+#include "scale.h"
+#include "timed.h"
 
 #define BLOOM_GOLDEN		0x9e3779b97f4a7c15ULL
 
@@ -301,9 +304,6 @@ u32 bloom_cores_query_batch(const struct bloom_core *const *cores,
 /* counting.c */
 extern const struct bloom_core_ops bloom_cnt_ops;
 u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);
-
-/* sizing.c: log2(@v) in 32.32 fixed point, for @v >= 1 */
-u64 bloom_log2_fp(u64 v);
 
 /* dleft.c */
 extern const struct bloom_core_ops bloom_dl_ops;

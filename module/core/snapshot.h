@@ -21,6 +21,8 @@
 #define BLOOM_CORE_SNAPSHOT_H
 
 #include "core.h"
+#include "expire.h"
+#include "scale.h"
 #include "netblock.h"
 
 #define BLOOM_IMAGE_MAGIC	"\211BLOOM\r\n"	/* 0x89, "BLOOM", CR, LF */

@@ -10,6 +10,7 @@
  * period of GP ns between the switch of the newest and the seal.
  */
 #include "unit.h"
+#include "expire.h"
 #include "snapshot.h"
 
 #define MS		1000000ULL	/* ns */

@@ -9,6 +9,7 @@
  * does: the core says when and how big, the caller allocates and publishes.
  */
 #include "unit.h"
+#include "scale.h"
 #include "snapshot.h"
 #include "../stages.h"
 

@@ -40,6 +40,7 @@
 #include "unit.h"
 #include "internal.h"
 #include "snapshot.h"
+#include "timed.h"
 
 #define DAY	86400U
 #define T0	1000000ULL	/* the clock at the first add */

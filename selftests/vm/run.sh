@@ -352,7 +352,7 @@ result=$run/result
 # 12.0 s and 0.9 s without ERMS against 22.6 s and 21.5 s with it, and a
 # 4,096-key QUERY batch (which copies the keys in and the results out) cost
 # 0.92x-0.99x the filter core in guest userspace against 1.07x-1.42x.
-vm_cpu=max,-erms,-fsrm
+vm_cpu=${BLOOM_VM_CPU:-max,-erms,-fsrm}
 
 # shellcheck disable=SC2054 # the commas are QEMU's
 qemu=(qemu-system-x86_64 -accel tcg -cpu "$vm_cpu" -smp "$smp" -m "$mem"

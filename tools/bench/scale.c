@@ -28,6 +28,7 @@
 #include <linux/bloom.h>	/* BLOOM_TYPE_NAMES */
 #include "clock.h"
 #include "core.h"
+#include "scale.h"
 #include "json.h"
 #include "keys.h"
 #include "mem.h"

@@ -13,6 +13,8 @@
 #include <string.h>
 #include "bloomctl.h"
 #include "core.h"
+#include "expire.h"
+#include "scale.h"
 #include "netblock.h"
 
 /* calc --netblock-lengths: an IPv6 filter may hold lengths 0..127 */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "bloomctl.h"
 #include "core.h"
+#include "expire.h"
 
 /*
  * "90", "90s", "15m", "1h", "1.5h", "7d", "1y": seconds, or a number with
