@@ -157,7 +157,7 @@ struct bloom_image_gen {
  * @key_timeout_s: with BLOOM_IMAGE_F_KEY_TIMEOUTS: the keys' default
  *	timeout
  * @key_timeout_max_s: with it: the largest (no expiry lies further than
- *	it, and its unit, after the save)
+ *	it, and three of the key's units, after the save)
  * @saved_s: with it: the save's time in whole seconds of the filter's
  *	clock (bloom_clock_s()), which the cells' ticks are taken against;
  *	@saved_wall_ns is the save's wall-clock time

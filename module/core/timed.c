@@ -614,7 +614,8 @@ int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 		if (j > jmax)
 			return -EBADMSG;	/* no timeout up to max_s has it */
 		left = bloom_tm_left(cell, cls, saved_s);
-		if (left > (u64)max_s + (1ULL << j) + 1)
+		/* T + 1 s rounded up, and two units of restores' rounding */
+		if (left > (u64)max_s + (3ULL << j) + 1)
 			return -EBADMSG;
 		if (left <= elapsed_s) {
 			sub = (u32)div64_u64(i, f->geo.buckets *
@@ -623,8 +624,16 @@ int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 			f->subtable_used[sub]--;
 			continue;
 		}
-		/* the same expiry on this clock, rounded up to its unit */
+		/*
+		 * The same expiry on this clock, rounded up to its unit. Each
+		 * restore may round up once more, but the key's own expiry is
+		 * never more than 33 units ahead (T + 1 <= 32 units, plus the
+		 * unit now is in): what a chain of restores added beyond
+		 * BLOOM_TM_AHEAD is rounding, and goes.
+		 */
 		u = (now_s + left - elapsed_s + (1ULL << j) - 1) >> j;
+		if (u - (now_s >> j) > BLOOM_TM_AHEAD)
+			u = (now_s >> j) + BLOOM_TM_AHEAD;
 		bloom_dl_put(f, i, (cell & ~BLOOM_TM_TICK_MASK) |
 			     (u & BLOOM_TM_TICK_MASK));
 	}

@@ -61,8 +61,8 @@ u64 bloom_timed_count_live(const struct bloom_core *f, u64 now);
  * wall clock, made right for this clock, where it is @now_s: each key
  * keeps the time it had left less @elapsed_s (rounded up to its unit);
  * keys with none left, or none at the save, are emptied. -EBADMSG when a
- * key had more left than @max_s (the filter's largest timeout) and its
- * unit, or has a unit no timeout up to @max_s has: nothing a filter with
+ * key had more left than @max_s (the filter's largest timeout) and three
+ * of its units, or has a unit no timeout up to @max_s has: nothing a filter with
  * that largest timeout can hold (the table is then part done: discard
  * it). Writers excluded; O(size), may reschedule in the kernel.
  */
