@@ -11,7 +11,8 @@
 #                     lockdep, UBSAN, ...) built once from linux-source-6.1
 #                     and cached (selftests/debug-kernel/README)
 #   make demo         the main job, in the VM: a blacklist of 1,000,000 keys
-#   make vm CMD=...   run CMD as root in the VM with bloom.ko loaded
+#   make vm CMD=...   run CMD as root in the VM with bloom.ko loaded (and
+#                     xt_bloom.ko: iptables -m bloom works there)
 #   make bench        benchmarks (tools/bench/)
 #   make install      install bloom.ko, libbloom, bloomctl, headers, man pages,
 #                     udev rule, bash completion (DESTDIR, PREFIX; see
@@ -102,7 +103,7 @@ vm:
 	@test -n "$$CMD" || { echo "usage: make vm CMD='shell command'" >&2; exit 2; }
 	tools/deps.sh
 	$(MAKE) -C $(CURDIR) all
-	KVER=$$(tools/kver.sh) selftests/vm/run.sh -- sh -c "$$CMD"
+	KVER=$$(tools/kver.sh) selftests/vm/run.sh --firewall -- sh -c "$$CMD"
 
 bench:
 	tools/deps.sh bench

@@ -37,6 +37,11 @@ static void bloom_clock_arm(struct bloom_clock *x)
 	queue_delayed_work(bloom_clock_wq, &x->work, delay);
 }
 
+u64 bloom_clock_late_ns(const struct bloom_clock *x)
+{
+	return max_t(u64, div_u64(x->ring.period_ns, 100), 2 * TICK_NSEC);
+}
+
 /*
  * One rotation when it is due: true if it ran. Not due yet (a flush or
  * merge moved an expiry): false, and the work is armed for when it is.
@@ -45,16 +50,20 @@ static bool bloom_clock_step(struct bloom_clock *x)
 {
 	struct bloom_core *f = x->core;
 	bool rotated = false;
+	u64 due, start, newest;
 	u32 g, old;
 
 	mutex_lock(&x->lock);
 	if (READ_ONCE(x->dying))
 		goto unlock;
-	if (bloom_expire_due(f) > bloom_clock_now())
+	due = bloom_expire_due(f);
+	start = bloom_clock_now();
+	if (due > start)
 		goto arm;
 	g = bloom_expire_unlink_oldest(f);
 	bloom_core_clear(&x->ring.gen[g].core);
-	old = bloom_expire_make_newest(f, g, bloom_clock_now());
+	newest = bloom_clock_now();
+	old = bloom_expire_make_newest(f, g, newest);
 	mutex_unlock(&x->lock);
 	/*
 	 * Adds run under RCU and add to the newest they read: after a grace
@@ -64,6 +73,13 @@ static bool bloom_clock_step(struct bloom_clock *x)
 	synchronize_rcu();
 	mutex_lock(&x->lock);
 	bloom_expire_seal(f, old, bloom_clock_now());
+	/*
+	 * What lengthens lives: starting after @due (the keys cleared now
+	 * lived that much longer) and sealing after the generation stopped
+	 * being the newest (its keys' timeouts count from the seal).
+	 */
+	if (start - due + (bloom_clock_now() - newest) > bloom_clock_late_ns(x))
+		atomic64_inc(&x->late);
 	rotated = true;
 arm:
 	bloom_clock_arm(x);
@@ -109,6 +125,7 @@ void bloom_clock_init(struct bloom_clock *x, struct bloom_core *core)
 	INIT_DELAYED_WORK(&x->work, bloom_clock_rotate);
 	x->core = core;
 	x->dying = false;
+	atomic64_set(&x->late, 0);
 }
 
 void bloom_clock_start(struct bloom_clock *x)

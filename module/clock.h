@@ -17,6 +17,7 @@
 #ifndef BLOOM_CLOCK_H
 #define BLOOM_CLOCK_H
 
+#include <linux/atomic.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -33,6 +34,10 @@
  * @core: the store's core
  * @dying: set when the store is retired: no rotation runs or is armed
  *	after the store's bytes are given back
+ * @late: rotations that ran late: started more than bloom_clock_late_ns()
+ *	after they were due, or sealed more than that after they made a
+ *	generation the newest (a long grace period), or both together. Each lengthens
+ *	the lives of some keys past timeout x (1 + 1/(G - 1)) by as much.
  */
 struct bloom_clock {
 	struct bloom_expire ring;
@@ -40,7 +45,14 @@ struct bloom_clock {
 	struct delayed_work work;
 	struct bloom_core *core;
 	bool dying;
+	atomic64_t late;
 };
+
+/*
+ * A rotation this much later than due (a period / 100, at least two
+ * jiffies: a timer's own slack is one) counts as late.
+ */
+u64 bloom_clock_late_ns(const struct bloom_clock *x);
 
 /* Now, on the clock the generations' times are kept on (ns). */
 u64 bloom_clock_now(void);

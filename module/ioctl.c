@@ -150,7 +150,7 @@ int bloom_ioc_info(struct bloom_ucmd *ucmd)
 	struct bloom_filter *f;
 	int ret;
 
-	if (info->flags || info->reserved)
+	if (info->flags || info->reserved || info->reserved1)
 		return -EINVAL;
 	f = bloom_file_or_named(ucmd->bf, info->name);
 	if (IS_ERR(f))

@@ -348,6 +348,7 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 		info->generations = s->clock->ring.p.generations;
 		info->timeout_ms = s->clock->ring.p.timeout_ms;
 		info->next_rotation_ms = bloom_store_next_rotation_ms(s);
+		info->late_rotations = bloom_store_late_rotations(s);
 	}
 	info->rules = atomic_read(&f->rules);
 	info->packets = sum.packets;

@@ -412,6 +412,11 @@ u64 bloom_store_next_rotation_ms(const struct bloom_store *s)
 				   NSEC_PER_MSEC) : 0;
 }
 
+u64 bloom_store_late_rotations(const struct bloom_store *s)
+{
+	return s->clock ? atomic64_read(&s->clock->late) : 0;
+}
+
 int bloom_store_init(void)
 {
 	int ret = bloom_clock_module_init();

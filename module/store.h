@@ -223,6 +223,8 @@ int bloom_store_merge(struct bloom_store *dst, struct bloom_store *src);
  * due); 0 for other stores. Read racily.
  */
 u64 bloom_store_next_rotation_ms(const struct bloom_store *s);
+/* An expiring store's rotations that ran late (clock.h); else 0. */
+u64 bloom_store_late_rotations(const struct bloom_store *s);
 
 /*
  * Module init and exit: the workqueues that free retired stores and rotate

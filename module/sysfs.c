@@ -150,6 +150,7 @@ static struct kobj_attribute field##_attr = __ATTR_RO(field)
 BLOOM_STORE_ATTR(generations, s->clock ? s->clock->ring.p.generations : 0);
 BLOOM_MS_ATTR(timeout, s->clock ? s->clock->ring.p.timeout_ms : 0);
 BLOOM_MS_ATTR(next_rotation, bloom_store_next_rotation_ms(s));
+BLOOM_STORE_ATTR(late_rotations, bloom_store_late_rotations(s));
 
 /* Computed from the kept statistics: a bounded number of steps. */
 static struct bloom_core_estimate bloom_sysfs_estimate(const struct bloom_store *s)
@@ -435,6 +436,7 @@ static struct attribute *bloom_expire_attrs[] = {
 	&generations_attr.attr,
 	&timeout_attr.attr,
 	&next_rotation_attr.attr,
+	&late_rotations_attr.attr,
 	NULL,
 };
 

@@ -52,7 +52,8 @@
 #define BT_VERSION_SIZE	64
 #define BT_CREATE_SIZE	168
 #define BT_NAME_SIZE		48
-#define BT_INFO_SIZE		352
+/* 328 before late_rotations, 336 before the key timeouts */
+#define BT_INFO_SIZE		360
 /* The structs that grew since ABI version 1, as they were there. */
 #define BT_CREATE_V1_SIZE	144
 #define BT_INFO_V1_SIZE	288

@@ -9,6 +9,8 @@
 #   2. build the kselftests:      make -C selftests
 #      and check that the VM reaches a directory under /tmp:
 #                                     selftests/vm/test_share.sh (TAP)
+#      and that the README's iptables recipe runs in "make vm":
+#                                     selftests/vm/test_readme.sh (TAP)
 #      and that make install/uninstall work into a DESTDIR:
 #                                     selftests/install/test_install.sh (TAP)
 #   3. the kselftests in the VM:  selftests/vm/run.sh --timeout 3600 -- \
@@ -197,17 +199,26 @@ if ! make -C "$here" 2>&1; then
 	step_fail "kselftests did not build (make -C selftests)"
 fi
 
+# host_tap TEST NAME: a TAP test run on the host (selftests/TEST), its
+# output kept in $work/NAME.tap and counted.
+host_tap() {
+	echo "# check.sh: selftests/$1"
+	if [ -x "$here/$1" ]; then
+		"$here/$1" 2>&1 | tee "$work/$2.tap"
+		count_tap "$work/$2.tap"
+		[ "$last_total" -gt 0 ] || step_fail "selftests/$1: no TAP results"
+	else
+		step_fail "selftests/$1 is missing"
+	fi
+}
+
 # 2b. The VM harness itself: it reaches a current directory under the host's
 # /tmp, which the guest's own tmpfs /tmp hides (selftests/vm/test_share.sh,
-# one short VM boot without the module; TAP).
-echo "# check.sh: selftests/vm/test_share.sh"
-if [ -x "$here/vm/test_share.sh" ]; then
-	"$here/vm/test_share.sh" 2>&1 | tee "$work/share.tap"
-	count_tap "$work/share.tap"
-	[ "$last_total" -gt 0 ] || step_fail "selftests/vm/test_share.sh: no TAP results"
-else
-	step_fail "selftests/vm/test_share.sh is missing"
-fi
+# one short VM boot without the module; TAP). The README's iptables recipe
+# runs as it is in what "make vm" gives (run.sh --firewall;
+# selftests/vm/test_readme.sh, one VM boot; TAP).
+host_tap vm/test_share.sh share
+host_tap vm/test_readme.sh readme
 
 # 2c. Installing: make install/uninstall into a DESTDIR, a program built with
 # pkg-config against it and run in the VM (selftests/install/test_install.sh,

@@ -53,6 +53,9 @@ cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh
 # the verbs at their edges: refusals, scalable flush, inspect, calc
 cli_edges=$here/cli/test_edges.sh
+# what add/test/del --ipv4/--ipv6 take; help, man page, JSON and sysfs agree
+cli_feeds=$here/cli/test_feeds.sh
+cli_docs=$here/cli/test_docs.sh
 # snapshots through bloomctl; it unloads and reloads the module
 snapcli=$here/cli/test_snapshot.sh
 # Network namespaces, then the firewall match (it loads the netfilter
@@ -66,6 +69,8 @@ if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	cli=/nonexistent
 	cli_sizing=/nonexistent
 	cli_edges=/nonexistent
+	cli_feeds=/nonexistent
+	cli_docs=/nonexistent
 	snapcli=/nonexistent
 	net=()
 fi
@@ -74,6 +79,8 @@ ntests=$((${#progs[@]} + ${#net[@]} + 2))
 [ -e "$cli" ] && ntests=$((ntests + 1))
 [ -e "$cli_sizing" ] && ntests=$((ntests + 1))
 [ -e "$cli_edges" ] && ntests=$((ntests + 1))
+[ -e "$cli_feeds" ] && ntests=$((ntests + 1))
+[ -e "$cli_docs" ] && ntests=$((ntests + 1))
 [ -e "$snapcli" ] && ntests=$((ntests + 1))
 
 num=0
@@ -140,6 +147,12 @@ if [ -e "$cli_sizing" ]; then
 fi
 if [ -e "$cli_edges" ]; then
 	run_one bloomctl_edges "$cli_edges"
+fi
+if [ -e "$cli_feeds" ]; then
+	run_one bloomctl_feeds "$cli_feeds"
+fi
+if [ -e "$cli_docs" ]; then
+	run_one bloomctl_docs "$cli_docs"
 fi
 if [ -e "$snapcli" ]; then
 	t0=$(date +%s)

@@ -40,8 +40,11 @@ int bloom_nb_parse(const u8 *key, u32 len, struct bloom_nb_key *k)
 	k->plen = (u8)bloom_nb_full(k->family);
 	if (len > k->alen) {
 		k->plen = key[k->alen];
-		/* a full-length netblock is the address, and only that */
-		if (k->plen >= bloom_nb_full(k->family) ||
+		/*
+		 * a full-length netblock is the address, and only that; a
+		 * /0 holds every address (ipset refuses it too)
+		 */
+		if (!k->plen || k->plen >= bloom_nb_full(k->family) ||
 		    bloom_nb_host_bits(k->family, key, k->plen))
 			return -EINVAL;
 	}

@@ -93,8 +93,8 @@ static inline u32 bloom_nb_kind(u32 family)
 
 /*
  * Reads the @len-byte @key as an address (4 or 16 bytes) or a netblock
- * (5 or 17 bytes, the last the length, shorter than an address, host bits
- * zero): 0, or -EINVAL for any other key.
+ * (5 or 17 bytes, the last the length, 1 to one less than an address's,
+ * host bits zero): 0, or -EINVAL for any other key, a /0 included.
  */
 int bloom_nb_parse(const u8 *key, u32 len, struct bloom_nb_key *k);
 

@@ -161,7 +161,7 @@ check "inspect --json agrees with info --json of the filter saved" \
 import json
 s = json.load(open('$W/out'))
 i = json.load(open('$W/v.info'))
-for k in ('name', 'type', 'keys', 'capacity', 'fpp_ppb', 'bits', 'hashes', 'count', 'adds', 'prefixes4'):
+for k in ('name', 'type', 'key_kind', 'capacity', 'fpp_ppb', 'bits', 'hashes', 'count', 'adds', 'prefixes4'):
     assert s[k] == i[k], (k, s[k], i[k])
 assert s['complete'] is True and s['checked'] is False, s
 assert s['file_bytes'] == s['header_bytes'] + s['payload_bytes'], s
@@ -299,7 +299,7 @@ check "  its key kind, netblock lengths and keys are the kernel filter's" \
 import json
 b = json.load(open('$W/bf.json'))
 k = json.load(open('$W/kf.json'))
-assert b['keys'] == k['keys'] == 'ipv4', (b, k)
+assert b['key_kind'] == k['key_kind'] == 'ipv4', (b, k)
 assert b['prefixes4'] == k['prefixes4'] == [25, 24, 8], (b, k)
 assert b['adds'] == k['adds'] == 4 and b['header_bytes'] == k['header_bytes'], (b, k)
 "
@@ -384,6 +384,39 @@ check "bash completion: second filter names, files, directories, --type and --ke
 unit=${BUILD:-$(dirname "$0")/../../build}/systemd/bloom-persistent.service
 check "bloom-persistent.service runs before the services that load firewall rules" \
 	sh -c "grep -q '^Before=.*netfilter-persistent.service' '$unit' && grep -q '^Before=.*nftables.service' '$unit' && grep -q '^Before=.*iptables.service' '$unit'"
+
+# --- an expiring filter: capacity per timeout, taken evenly ------------------
+run create ${P}x --capacity 20000 --fpp 0.001 --timeout 40s
+seq 1 8000 | sed 's/^/burst-/' >"$W/burst"
+run add ${P}x -f "$W/burst"
+check "a burst of 8000 keys into 20000 per 40 s warns naming the generation and its share of 5000" \
+	sh -c "[ $rc = 0 ] && grep -Eq 'warning: ${P}x: generation 4 of 5 .*holds about [0-9]+ keys, more than its share of 5000: a capacity of 20000 keys per timeout \(40 s\) is taken evenly, capacity / \(G - 1\) = 5000 keys in each period of 10 s' '$W/err' && grep -Eq 'For bursts of [0-9]+ keys, create the filter with --capacity [0-9]+ or more' '$W/err' && ! grep -q 'more than its capacity of 20000' '$W/err'"
+run info ${P}x
+check "info says the capacity is per timeout, taken evenly, and what a burst does" \
+	sh -c "grep -q '^capacity: *20000 keys per timeout, taken evenly: 5000 (capacity / (G - 1)) in each generation.s period of 10 s; a burst of more' '$W/out'"
+run list
+check "list shows the capacity info shows (keys per timeout, not G x share)" \
+	sh -c "grep -Eq '^${P}x +standard +[a-z]+ +20000 ' '$W/out'"
+
+# --- late rotations: counted, in sysfs and info ------------------------------
+# a rotation waits for the lock a save holds while it copies the ring: 27 MB
+# of generations of a 1 s period, saved again and again, make rotations late
+run create ${P}h --capacity 1000 --fpp 0.01 --timeout 1h
+late=$(sysval ${P}h late_rotations)
+run info --json ${P}h
+check "an expiring filter whose first rotation is an hour away has late_rotations 0 (sysfs, info --json)" \
+	sh -c "[ '$late' = 0 ] && grep -q '\"late_rotations\": 0,' '$W/out'"
+run create ${P}l --capacity 10M --fpp 0.01 --timeout 1s --generations 2
+i=0
+while [ $i -lt 8 ] && [ "$(sysval ${P}l late_rotations)" = 0 ]; do
+	timeout "$LIMIT" bloomctl save ${P}l - >/dev/null
+	i=$((i + 1))
+done
+late=$(sysval ${P}l late_rotations)
+echo "# late rotations after $i saves: $late"
+run info ${P}l
+check "rotations kept waiting by saves count as late, in sysfs and info" \
+	sh -c "[ '${late:-0}' -gt 0 ] && grep -Eq '^late rotations: +[1-9][0-9]* \(rotations that ran over a period / 100 late' '$W/out'"
 
 # --- the end ----------------------------------------------------------------
 for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done

@@ -157,9 +157,12 @@ for be in legacy nft; do
 	check "$be: ping from 10.7.0.1, outside it, passes" ping4 10.7.0.1 10.7.0.254
 	run inB $ipt -I INPUT -m bloom --bloom-set ${P}v6 --bloom-dir src -j DROP
 	check "$be: an iptables rule naming a filter of ipv6 keys is refused" [ "$rc" != 0 ]
-	check "$be: dmesg says why" eval 'dmesg | tail -n 5 | grep -q "holds ipv6 keys, not ipv4"'
+	check "$be: iptables says why and what to do, not only EPROTOTYPE's words" \
+		grep -q 'filter "'${P}v6'" holds ipv6 keys, and an iptables rule matches ipv4 addresses: name a filter of ipv4 keys.*or use ip6tables for it' "$W/err"
 	run inB ip6tables-$be -I INPUT -m bloom --bloom-set ${P}fw --bloom-dir src -j DROP
 	check "$be: an ip6tables rule naming a filter of ipv4 keys is refused" [ "$rc" != 0 ]
+	check "$be: ip6tables says why" \
+		grep -q 'holds ipv4 keys, and an ip6tables rule matches ipv6 addresses' "$W/err"
 	ip netns del "$A"; ip netns del "$B"
 done
 

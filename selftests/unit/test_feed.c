@@ -44,11 +44,24 @@ static void expect(const char *text, int family, int want, const char *re)
 	      want == FEED_BAD ? "bad" : "key", why ? ": " : "", why ? why : "");
 }
 
+/* A bad line under @flags, its reason matching @re. */
+static void expect_flags(const char *text, int family, unsigned int flags,
+			 const char *re)
+{
+	uint8_t key[FEED_KEY_MAX];
+	const char *why;
+	int klen, r = parse(text, family, flags, key, &klen, &why);
+
+	check(r == FEED_BAD && why && strstr(why, re),
+	      "'%s' (flags %#x): bad: %s", text, flags, why ? why : "?");
+}
+
 int main(void)
 {
 	static const u8 a[4] = { 203, 0, 113, 77 };
 	static const u8 n24[5] = { 203, 0, 113, 0, 24 };
-	static const u8 n0[5] = { 0, 0, 0, 0, 0 };
+	static const u8 n8[5] = { 10, 0, 0, 0, 8 };
+	static const u8 n3[5] = { 224, 0, 0, 0, 3 };
 	u8 v6[17] = { 0x20, 0x01, 0x0d, 0xb8, [16] = 32 };
 	u8 v6a[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 	double t0 = now();
@@ -61,7 +74,8 @@ int main(void)
 	expect_key("203.0.113.0/24 # firehol comment", AF_INET, 0, n24, 5);
 	expect_key("203.0.113.0/24;comment", AF_INET, 0, n24, 5);
 	expect_key("203.0.113.0/24\r", AF_INET, 0, n24, 5);
-	expect_key("0.0.0.0/0", AF_INET, 0, n0, 5);
+	expect_key("10.0.0.0/8", AF_INET, 0, n8, 5);
+	expect_key("224.0.0.0/3", AF_INET, FEED_F_SHORT, n3, 5);
 	expect_key("add blacklist 203.0.113.0/24", AF_INET, 0, n24, 5);
 	expect_key("add blacklist 203.0.113.0/24 timeout 3600 comment \"x\"",
 		   AF_INET, 0, n24, 5);
@@ -78,6 +92,16 @@ int main(void)
 	expect("203.0.113.9/24", AF_INET, FEED_BAD, "host bits");
 	expect("2001:db8::/32", AF_INET, FEED_BAD, "use --ipv6");
 	expect("203.0.113.0/24", AF_INET6, FEED_BAD, "use --ipv4");
+	/* /0 holds every address: refused, as ipset refuses it */
+	expect("0.0.0.0/0", AF_INET, FEED_BAD, "a /0 netblock");
+	expect("::/0", AF_INET6, FEED_BAD, "a /0 netblock");
+	expect_flags("0.0.0.0/0", AF_INET, FEED_F_SHORT, "a /0 netblock");
+	expect_flags("1.2.3.4/0", AF_INET, FEED_F_MASK, "a /0 netblock");
+	expect("add bl 0.0.0.0/0", AF_INET, FEED_BAD, "a /0 netblock");
+	/* shorter than /8: only when --allow-short-prefixes says it is meant */
+	expect("224.0.0.0/3", AF_INET, FEED_BAD, "--allow-short-prefixes");
+	expect("128.0.0.0/1", AF_INET, FEED_BAD, "--allow-short-prefixes");
+	expect("fc00::/7", AF_INET6, FEED_BAD, "--allow-short-prefixes");
 	expect("203.0.113.0/33", AF_INET, FEED_BAD, "length");
 	expect("203.0.113.0/", AF_INET, FEED_BAD, "length");
 	expect("203.0.113.0/-1", AF_INET, FEED_BAD, "length");
@@ -117,7 +141,7 @@ int main(void)
 			enum feed_result r;
 
 			snprintf(line, sizeof(line), "%s", tos[i].text);
-			r = feed_parse_entry(line, strlen(line), AF_INET, 0,
+			r = feed_parse_line_timeout(line, strlen(line), AF_INET, 0,
 					     key, &klen, &to, &why);
 			if (tos[i].ok ? r != FEED_KEY || to != tos[i].timeout :
 					r != FEED_BAD) {
@@ -144,6 +168,26 @@ int main(void)
 		check(feed_parse_line(line, 10, AF_INET, 0, key, &klen,
 				      &why) == FEED_BAD && strstr(why, "NUL"),
 		      "a NUL byte inside the line is bad");
+	}
+	{
+		/* a command-line key is an entry alone: no comment, no blank */
+		static const char *const not_keys[] = { "", " ", "# x", ";",
+			"203.0.113.1 # x", "add bl 203.0.113.1" };
+		uint8_t key[FEED_KEY_MAX];
+		const char *why;
+		size_t i;
+		int klen;
+
+		for (i = 0; i < sizeof(not_keys) / sizeof(not_keys[0]); i++) {
+			why = NULL;
+			check(feed_parse_entry(not_keys[i], AF_INET, 0, key,
+					       &klen, &why) == FEED_BAD && why,
+			      "entry '%s' is bad: %s", not_keys[i],
+			      why ? why : "?");
+		}
+		check(feed_parse_entry("203.0.113.0/24", AF_INET, 0, key,
+				       &klen, &why) == FEED_KEY && klen == 5,
+		      "entry '203.0.113.0/24' is a key");
 	}
 	printf("1..%d\n", test_no);
 	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,

@@ -31,7 +31,8 @@ static void test_parse(void)
 	      "203.0.113.9/24: host bits set, refused");
 	check(bloom_nb_parse(f4, 5, &k) == -EINVAL,
 	      "a 5-byte /32: refused (a /32 is the 4-byte address)");
-	check(!bloom_nb_parse(z4, 5, &k) && k.plen == 0, "0.0.0.0/0");
+	check(bloom_nb_parse(z4, 5, &k) == -EINVAL,
+	      "0.0.0.0/0: refused (it holds every address)");
 	n6[16] = 32;
 	check(!bloom_nb_parse(n6, 17, &k) && k.family == BLOOM_NB_IPV6 &&
 	      k.plen == 32 && k.alen == 16, "17 bytes: 2001:db8::/32");

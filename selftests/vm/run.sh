@@ -33,6 +33,9 @@ options:
   --no-module     do not load any module
   --rmmod         rmmod the module after CMD; the run fails if that fails
   --dmesg         print the guest's dmesg (to stderr) after CMD
+  --firewall      get the iptables match ready for CMD: the netfilter
+                  modules, then xt_bloom.ko of this tree, and XTABLES_LIBDIR
+                  with build/xt first, so iptables -m bloom works (make vm)
   --smp N         virtual CPUs (default 2)
   --mem SIZE      guest memory, QEMU syntax (default 2G)
   --timeout SECS  kill the VM after SECS seconds (default 600)
@@ -63,6 +66,7 @@ module=$REPO/bloom.ko
 load_module=1
 rmmod=0
 show_dmesg=0
+firewall=0
 smp=2
 mem=2G
 timeout_s=600
@@ -81,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--no-module) load_module=0; shift ;;
 	--rmmod) rmmod=1; shift ;;
 	--dmesg) show_dmesg=1; shift ;;
+	--firewall) firewall=1; shift ;;
 	--smp) [ $# -ge 2 ] || die "--smp needs a number"; smp=$2; shift 2 ;;
 	--smp=*) smp=${1#*=}; shift ;;
 	--mem) [ $# -ge 2 ] || die "--mem needs a size"; mem=$2; shift 2 ;;
@@ -101,6 +106,14 @@ for e in "${extra_env[@]+"${extra_env[@]}"}"; do
 	[[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env wants NAME=VALUE, not '$e'"
 done
 [ $rmmod = 0 ] || [ $load_module = 1 ] || die "--rmmod makes no sense with --no-module"
+xtmod=$REPO/xt_bloom.ko
+if [ $firewall = 1 ]; then
+	[ $load_module = 1 ] || die "--firewall needs bloom.ko: xt_bloom.ko depends on it"
+	[ -e "$xtmod" ] && [ -e "$BUILD/xt/libxt_bloom.so" ] ||
+		die "--firewall: $xtmod or $BUILD/xt/libxt_bloom.so missing: run make"
+	xtlibdir=$(pkg-config --variable=xtlibdir xtables 2>/dev/null)
+	extra_env+=("XTABLES_LIBDIR=$BUILD/xt:${xtlibdir:-/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/xtables}")
+fi
 
 # --- what to boot ----------------------------------------------------------
 image_release() { # the release string in a vmlinux or a bzImage, or nothing
@@ -293,7 +306,7 @@ job=$run/stage/job/job.sh
 	done
 	printf 'guest_path=%q\n' "$gpath"
 	printf 'cwd=%q\n' "$cwd"
-	printf 'load_module=%s rmmod=%s show_dmesg=%s\n' $load_module $rmmod $show_dmesg
+	printf 'load_module=%s rmmod=%s show_dmesg=%s firewall=%s\n' $load_module $rmmod $show_dmesg $firewall
 	printf 'modname=%q modfile=%q\n' "${modname:-}" "/run/bloom-vm/$(basename "${module:-none}")"
 	printf 'cmd=('; printf '%q ' "$@"; printf ')\n'
 	# a small, predictable environment: locale, home, the build, python
@@ -307,6 +320,7 @@ job=$run/stage/job/job.sh
 	sed -n '/^#@JOB-BEGIN$/,/^#@JOB-END$/{//!p}' "$SELF"
 } >"$job"
 [ $load_module = 0 ] || cp "$module" "$run/stage/job/$(basename "$module")"
+[ $firewall = 0 ] || cp "$xtmod" "$run/stage/job/xt_bloom.ko"
 # the extra 9p shares: "TAG PATH" per line, read by /init
 : >"$run/stage/job/shares"
 virtfs_extra=()
@@ -516,6 +530,19 @@ read -r before </run/bloom-vm/dmesg-lines
 if [ "$load_module" = 1 ]; then
 	if insmod "$modfile"; then insmod=ok; else insmod=fail; report; fi
 fi
+# --firewall: the guest autoloads no module; iptables (either backend) and
+# ip6tables need these, xt_bloom.ko needs x_tables. A kernel with them
+# built in has no /lib/modules directory for them.
+if [ "$firewall" = 1 ]; then
+	if [ -d "/lib/modules/$(uname -r)" ] &&
+	   ! modprobe -a nf_tables nft_compat x_tables ip_tables iptable_filter \
+		ip6_tables ip6table_filter; then
+		echo "run.sh: --firewall: the netfilter modules did not load" >&2
+		insmod=fail
+		report
+	fi
+	if ! insmod /run/bloom-vm/xt_bloom.ko; then insmod=fail; report; fi
+fi
 if ! cd -- "$cwd"; then
 	echo "run.sh: cannot cd to $cwd in the guest" >&2
 	cd=fail
@@ -542,7 +569,9 @@ done
 kill $cat_out $cat_err 2>/dev/null
 wait $cat_out $cat_err 2>/dev/null
 if [ "$rmmod" = 1 ]; then
-	if rmmod "$modname"; then rm=ok; else rm=fail; fi
+	# xt_bloom holds bloom: it goes first
+	[ "$firewall" = 0 ] || rmmod xt_bloom || rm=fail
+	if [ "$rm" != fail ] && rmmod "$modname"; then rm=ok; else rm=fail; fi
 fi
 # (BUG: covers KASAN, sleeping in atomic, soft lockups; INFO: hung tasks,
 # RCU stalls and some lockdep reports; UBSAN: its own prefix)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bloomctl.h"
+#include "feed.h"
 
 struct verb {
 	const char *name;
@@ -73,13 +74,15 @@ static const struct verb verbs[] = {
 	  "      --timeout DURATION  keys expire (standard and blocked only): a key\n"
 	  "                    tests present for at least DURATION after its last\n"
 	  "                    add and is gone DURATION x (1 + 1/(G-1)) after it at\n"
-	  "                    most; N is the keys per DURATION (the rate stays\n"
+	  "                    most (plus the delay of a rotation a loaded machine\n"
+	  "                    runs late); N is the keys per DURATION (the rate stays\n"
 	  "                    under P for up to N keys per DURATION); seconds, or\n"
 	  "                    a number with s, m, h or d (90s, 15m, 1h, 7d), from\n"
 	  "                    1 s to 2147483 s; with --capacity N and --fpp P only\n"
 	  "      --generations G  with --timeout: G generations (2 to 16, default\n"
-	  "                    5: 1.7 times a plain filter's memory, a key gone\n"
-	  "                    1.25 x DURATION after its last add at most)\n"
+	  "                    5: 1.7 times a plain filter's memory at p = 0.01,\n"
+	  "                    1.55 at 1e-4, a key gone 1.25 x DURATION after its\n"
+	  "                    last add at most)\n"
 	  "      --like OTHER  an empty filter with the type, geometry and hash key\n"
 	  "                    of filter OTHER, so that the two can be merged\n"
 	  "                    (bloomctl merge); takes no other option\n"
@@ -145,8 +148,9 @@ static const struct verb verbs[] = {
 	  "                    vs_plain, longest_life_ms)\n"
 	  "The other options are those of create.\n" },
 	{ "add", cmd_add,
-	  "add NAME [--ipv4|--ipv6] [--timeout T] [--exist] KEY...\n"
-	  "       add NAME [--ipv4|--ipv6] [--timeout T] [--skip-empty] [-v] -f FILE",
+	  "add NAME [--ipv4|--ipv6] [--allow-short-prefixes] [--timeout T] [--exist] KEY...\n"
+	  "       add NAME [--ipv4|--ipv6] [--skip-empty] [--skip-invalid]\n"
+	  "       [--mask-host-bits] [--allow-short-prefixes] [--timeout T] [-v] -f FILE",
 	  "Adds keys to filter NAME (needs CAP_NET_ADMIN).\n"
 	  "      --timeout T   a filter created with --key-timeouts: the keys test\n"
 	  "                    present for at least T (0: no timeout; whole seconds\n"
@@ -161,14 +165,31 @@ static const struct verb verbs[] = {
 	  "                    \"\\r\\n\" ends a line; sent in batches of thousands;\n"
 	  "                    repeatable: the files are read in order\n"
 	  "      --skip-empty  skip empty lines instead of stopping at them\n"
-	  "      --ipv4        keys are IPv4 addresses: add their 4 bytes\n"
-	  "      --ipv6        keys are IPv6 addresses: add their 16 bytes\n"
+	  "      --ipv4        keys are IPv4 addresses or netblocks (A.B.C.D/LEN);\n"
+	  "                    a file is a feed: '#' and ';' comments, blank lines\n"
+	  "                    and ipset save lines are fine\n"
+	  "      --ipv6        the same for IPv6\n"
+	  "      --skip-invalid  with --ipv4/--ipv6 -f: send the good entries of a\n"
+	  "                    feed with bad lines, naming the bad ones\n"
+	  "      --mask-host-bits  with --ipv4/--ipv6: take 203.0.113.9/24 as\n"
+	  "                    203.0.113.0/24 instead of refusing it\n"
+	  "      --allow-short-prefixes  with --ipv4/--ipv6: take netblocks\n"
+	  "                    shorter than /" FEED_SHORT_PREFIX_STR " (each holds more than 1/256 of all\n"
+	  "                    addresses, and all of them would test present);\n"
+	  "                    /0 is refused always, as ipset refuses it\n"
 	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n"
-	  "A bad line (empty, over " BLOOM_KEY_MAX_STR " bytes, not an address) stops the command:\n"
-	  "the keys before it are added, none after.\n" },
+	  "Keys on the command line are all checked first: one that is not a key\n"
+	  "(empty; with --ipv4/--ipv6 not an address or netblock, blank and '#'\n"
+	  "included) refuses the command and nothing is added.\n"
+	  "In a file of strings, a bad line (empty, over " BLOOM_KEY_MAX_STR " bytes) stops the\n"
+	  "command: the keys before it are added, none after. A feed of addresses\n"
+	  "(--ipv4/--ipv6) is read and checked whole first: a bad line refuses it\n"
+	  "and nothing is added (unless --skip-invalid).\n" },
 	{ "test", cmd_test,
-	  "test NAME [--ipv4|--ipv6] [-q] KEY...\n"
-	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--absent] [-q] [-v] -f FILE",
+	  "test NAME [--ipv4|--ipv6] [--allow-short-prefixes] [-q] KEY...\n"
+	  "       test NAME [--ipv4|--ipv6] [--skip-empty] [--skip-invalid]\n"
+	  "       [--mask-host-bits] [--allow-short-prefixes] [--absent] [-q] [-v]\n"
+	  "       -f FILE",
 	  "Asks filter NAME about keys.\n"
 	  "With KEYs, prints \"KEY: may be present\" or \"KEY: absent\" for each.\n"
 	  "With -f FILE, works as a filter: prints the lines that may be present\n"
@@ -179,19 +200,23 @@ static const struct verb verbs[] = {
 	  "                    the files are read in order, as grep -f does\n"
 	  "      --absent      with -f: print the lines that are definitely absent\n"
 	  "      --skip-empty  skip empty lines instead of stopping at them\n"
-	  "      --ipv4/--ipv6 keys are addresses, as with add\n"
+	  "      --ipv4/--ipv6 keys are addresses, as with add; --skip-invalid,\n"
+	  "                    --mask-host-bits and --allow-short-prefixes as add\n"
+	  "                    takes them\n"
 	  "  -q, --quiet       print nothing, only set the exit status (keys or -f)\n"
 	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n" },
 	{ "del", cmd_del,
-	  "del NAME [--ipv4|--ipv6] [--exist] KEY...\n"
-	  "       del NAME [--ipv4|--ipv6] [--exist] [--skip-empty] [-v] -f FILE",
+	  "del NAME [--ipv4|--ipv6] [--allow-short-prefixes] [--exist] KEY...\n"
+	  "       del NAME [--ipv4|--ipv6] [--skip-empty] [--skip-invalid]\n"
+	  "       [--mask-host-bits] [--allow-short-prefixes] [--exist] [-v] -f FILE",
 	  "Deletes keys from filter NAME, which must be a counting, dleft or timed\n"
 	  "filter\n"
 	  "(needs CAP_NET_ADMIN). Prints \"KEY: not found\" for each command-line key\n"
 	  "that was not in the filter, then \"NAME: removed R keys, M not found\".\n"
 	  "Exits 0 if every key was found and removed, 1 if some key was not found.\n"
-	  "Takes -f, --skip-empty, --ipv4, --ipv6 and -v as add does; a bad line\n"
-	  "stops the command: the keys before it are deleted, none after.\n"
+	  "Takes -f (--file), --skip-empty, --ipv4, --ipv6, --skip-invalid,\n"
+	  "--mask-host-bits, --allow-short-prefixes and -v (--verbose) as add does,\n"
+	  "and refuses bad keys and lines as add does.\n"
 	  "Warning: delete only keys you added. A key never added that the filter\n"
 	  "takes for present (a false positive) is \"removed\" from what other keys\n"
 	  "set, and some of those may then be reported absent (false negatives).\n"
@@ -278,9 +303,12 @@ static const struct verb verbs[] = {
 	  "back to its first stage, empty, and the other stages' memory is freed\n"
 	  "(the new first stage must fit under max_memory beside the old ones).\n" },
 	{ "build", cmd_build,
-	  "build FILE --name NAME [--type T] SIZE -f KEYS\n"
-	  "       [--hash-key HEX32 | --hash-key-file F] [--ipv4|--ipv6]\n"
-	  "       [--skip-empty] [--threads N] [-v]",
+	  "build FILE --name NAME [--type T] two of:\n"
+	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
+	  "       [--hashes K] [--scalable [--growth S] [--tightening R]]\n"
+	  "       [--hash-key HEX32 | --hash-key-file F]\n"
+	  "       [--ipv4|--ipv6 [--allow-short-prefixes]] [--skip-empty]\n"
+	  "       [--threads N] [-v] -f KEYS",
 	  "Builds a filter from a key file without the module, with the kernel's\n"
 	  "own filter code on every CPU, and writes it to FILE as a snapshot\n"
 	  "('-': standard output; a file is written atomically, mode 0600: it\n"
@@ -306,6 +334,8 @@ static const struct verb verbs[] = {
 	  "      --ipv4/--ipv6    a feed of addresses and netblocks, as add reads\n"
 	  "                       it ('#' and ';' comments, ipset save lines); the\n"
 	  "                       snapshot keeps the key kind and the lengths\n"
+	  "      --allow-short-prefixes  with --ipv4/--ipv6: take netblocks\n"
+	  "                       shorter than /" FEED_SHORT_PREFIX_STR ", as add does\n"
 	  "      --skip-empty     skip empty lines instead of stopping at them\n"
 	  "      --threads N      hashing threads (default: the online CPUs)\n"
 	  "  -v, --verbose        print keys, time and rate on stderr\n"

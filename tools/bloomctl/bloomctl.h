@@ -55,6 +55,19 @@ int open_device(const char *dev);
 int open_bound(const char *dev, const char *name);
 void check_name(const char *verb, const char *name);
 double now_seconds(void);
+/*
+ * Progress of a long add, test or del on stderr ("\rVERB NAME: N keys,
+ * R keys/s"), only for a person watching a terminal: progress_start()
+ * notes the time and whether stderr is one; progress() prints at most
+ * every 0.2 s, and always (ending the line) when @final.
+ */
+struct progress {
+	int on;
+	double start, last;
+};
+void progress_start(struct progress *p);
+void progress(struct progress *p, const char *verb, const char *name,
+	      uint64_t n, int final);
 /* 1234567 -> "1.2 MiB": memory sizes for people; returns @buf. */
 const char *human_bytes(uint64_t v, char *buf, size_t len);
 
@@ -156,6 +169,15 @@ size_t get_stages(int fd, const struct bloom_info *in,
 		  struct bloom_stage st[BLOOM_SCALE_STAGES_MAX]);
 uint64_t info_table_bytes(const struct bloom_info *in);
 
+/*
+ * capacity.c: after an add, one warning on stderr when filter @name (bound
+ * to @fd) is over its capacity; for an expiring filter, which generation
+ * took more than its share and the capacity a burst like it needs.
+ */
+void warn_over_capacity(int fd, const char *name);
+/* cmd_show.c: "1 h 15 min", "90 s", "2.5 s": a duration for people. */
+const char *duration_text(uint64_t ms, char *buf, size_t len);
+
 /* cmd_calc.c: the sizing options of create and calc. */
 struct size_args {
 	struct bloom_size_opts o;
@@ -200,6 +222,11 @@ struct expire_args {
 	uint64_t timeout_ms;	/* --timeout DURATION; 0: none */
 	uint32_t generations;	/* --generations G; 0: the default */
 };
+/*
+ * An expiring filter's rotation period: the timeout over G - 1
+ * generations, rounded up to a millisecond, as the module rotates.
+ */
+uint64_t expire_period_ms(uint64_t timeout_ms, uint32_t generations);
 /* "3600", "90s", "15m", "1h", "7d" into milliseconds: 0 or -1. */
 int parse_duration_ms(const char *s, uint64_t *ms);
 /* Handles --timeout (-T) and --generations (-G): 1 if one. */

@@ -123,6 +123,7 @@ struct build_args {
 	double fpp;
 	u8 key[BLOOM_HASH_KEY_LEN];
 	int have_key, family, skip_empty, verbose;
+	unsigned int feed_flags;	/* FEED_F_SHORT: --allow-short-prefixes */
 	long nthreads;
 	/* --ipv4/--ipv6: the kind and the netblock lengths, as add counts */
 	struct bloom_netblocks nb;
@@ -149,6 +150,7 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		{ "ipv4", no_argument, NULL, '4' },
 		{ "ipv6", no_argument, NULL, '6' },
 		{ "skip-empty", no_argument, NULL, 'e' },
+		{ "allow-short-prefixes", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -208,6 +210,9 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		case 'e':
 			a->skip_empty = 1;
 			break;
+		case 'P':
+			a->feed_flags |= FEED_F_SHORT;
+			break;
 		case 'v':
 			a->verbose = 1;
 			break;
@@ -226,6 +231,8 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 	if (!a->name)
 		die_usage("build", "build needs --name NAME (the name the filter gets when restored)");
 	check_name("build", a->name);
+	if (a->feed_flags && !a->family)
+		die_usage("build", "--allow-short-prefixes goes with --ipv4 or --ipv6");
 	if (!a->keys)
 		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
 	/* what create refuses of --scalable, refused alike */
@@ -382,7 +389,8 @@ static int build_next_key(struct build_args *a, struct line_reader *lr,
 			int n;
 
 			/* a feed, as add --ipv4/--ipv6 reads it */
-			switch (feed_parse_line(line, len, a->family, 0, addr,
+			switch (feed_parse_line(line, len, a->family,
+						a->feed_flags, addr,
 						&n, &why)) {
 			case FEED_SKIP:
 				continue;

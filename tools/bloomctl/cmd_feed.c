@@ -15,6 +15,9 @@
 #include "bloomctl.h"
 #include "feed.h"
 
+/* Entries per call to the library: a multiple of 8 (a results byte). */
+#define FEED_SLICE	65536
+
 struct feed {
 	struct bloom_key *keys;
 	uint8_t (*slot)[FEED_KEY_MAX + 1];
@@ -22,7 +25,7 @@ struct feed {
 	size_t n, cap;
 	uint64_t nbad, lines;
 	uint64_t line_timeouts;	/* entries whose ipset line gave one */
-	char bad[FEED_BAD_SHOWN][160];
+	char bad[FEED_BAD_SHOWN][320];
 };
 
 static void feed_push(struct feed *f, const uint8_t *key, int klen,
@@ -52,6 +55,13 @@ static void feed_bad(struct feed *f, const char *where, uint64_t line,
 	f->nbad++;
 }
 
+/* For "nothing was ..." in messages. */
+static const char *feed_done(const struct feed_args *a)
+{
+	return a->op == BLOOM_OP_ADD ? "added" :
+	       a->op == BLOOM_OP_QUERY ? "tested" : "deleted";
+}
+
 static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 		     size_t len, const char *where, uint64_t lineno)
 {
@@ -61,8 +71,8 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 	int klen;
 
 	f->lines++;
-	switch (feed_parse_entry(line, len, a->family, a->flags, key, &klen,
-				 &timeout, &why)) {
+	switch (feed_parse_line_timeout(line, len, a->family, a->flags, key,
+					&klen, &timeout, &why)) {
 	case FEED_KEY:
 		f->line_timeouts += timeout >= 0;
 		feed_push(f, key, klen, timeout >= 0 ? (uint32_t)timeout :
@@ -76,6 +86,29 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 	}
 }
 
+/*
+ * A command-line key is a key: an address or netblock, refused (exit 3,
+ * nothing sent) if it is anything else, blank or "#..." included, so that
+ * every result printed is the result of the key it is printed against.
+ */
+static void feed_arg(struct feed *f, const struct feed_args *a, int i)
+{
+	const char *text = a->keys[i], *why = NULL;
+	uint8_t key[FEED_KEY_MAX];
+	int klen;
+
+	f->lines++;
+	if (!*text)
+		why = "empty key";
+	else if (feed_parse_entry(text, a->family, a->flags, key, &klen,
+				  &why) == FEED_KEY)
+		why = NULL;
+	if (why)
+		die("key %d ('%.64s'): %s; nothing was %s", i + 1, text, why,
+		    feed_done(a));
+	feed_push(f, key, klen, a->has_timeout ? a->timeout_s : a->default_s);
+}
+
 static void feed_file(struct feed *f, const struct feed_args *a,
 		      const char *path)
 {
@@ -87,8 +120,7 @@ static void feed_file(struct feed *f, const struct feed_args *a,
 	err = lr_open(&lr, path);
 	if (err)
 		die("cannot open %s: %s; nothing was %s", path, strerror(-err),
-		    a->op == BLOOM_OP_ADD ? "added" : a->op == BLOOM_OP_QUERY ?
-		    "tested" : "deleted");
+		    feed_done(a));
 	while ((len = lr_next(&lr, &line)) != LR_END) {
 		if (len == LR_ERROR)
 			die("cannot read %s after line %" PRIu64 ": %s; nothing was sent",
@@ -115,8 +147,55 @@ static const char *feed_text(const struct feed *f, size_t i, int family,
 	return buf;
 }
 
+/*
+ * The entries in slices of FEED_SLICE, so that a person at a terminal sees
+ * the progress. Returns the hits, or exits saying what failed and how
+ * many entries were done before it.
+ */
+static long feed_send(const struct feed_args *a, const struct feed *f,
+		      uint8_t *results, uint8_t *pinned, size_t *npinned,
+		      struct progress *prog)
+{
+	size_t start, n;
+	long hits = 0, r;
+
+	/* a timed filter's keys get their own timeouts when any was given */
+	int timed = a->timed && (a->has_timeout || f->line_timeouts);
+
+	*npinned = 0;
+	for (start = 0; start < f->n; start += n) {
+		size_t done = 0, np = 0;
+		BLOOM_BATCH_OPTS(bo, .results = results + start / 8,
+				 .pinned = a->op == BLOOM_OP_DELETE ?
+					   pinned + start / 8 : NULL,
+				 .npinned = &np, .done = &done,
+				 .flags = BLOOM_BATCH_F_NET |
+					  (timed ? BLOOM_BATCH_F_TIMEOUT : 0),
+				 .timeouts = timed ? f->timeouts + start : NULL);
+
+		n = f->n - start < FEED_SLICE ? f->n - start : FEED_SLICE;
+		r = bloom_batch(a->fd, a->op, f->keys + start, n, &bo);
+		if (r < 0) {
+			char msg[768];
+
+			progress(prog, a->verb, a->name, start + done, 1);
+			op_message(msg, sizeof(msg), a->op, a->name, (int)r);
+			if (!start && !done)
+				die("%s; nothing was %s", msg, feed_done(a));
+			die("%s; the first %zu of the %zu entries were %s, none after",
+			    msg, start + done, f->n, feed_done(a));
+		}
+		hits += r;
+		*npinned += np;
+		progress(prog, a->verb, a->name, start + n, 0);
+	}
+	progress(prog, a->verb, a->name, f->n, 1);
+	return hits;
+}
+
 static int feed_report(const struct feed_args *a, const struct feed *f,
-		       const uint8_t *results, long hits, size_t npinned)
+		       const uint8_t *results, long hits, size_t npinned,
+		       double t0)
 {
 	char text[INET6_ADDRSTRLEN + 8];
 	int absent = 0;
@@ -143,43 +222,40 @@ static int feed_report(const struct feed_args *a, const struct feed *f,
 		putchar('\n');
 		return (size_t)hits == f->n || a->exist ? EXIT_OK : EXIT_ABSENT;
 	}
-	if (a->verbose)
-		fprintf(stderr, "bloomctl: %s: %s %zu entries, %ld %s\n", a->name,
-			a->op == BLOOM_OP_ADD ? "added" : "tested", f->n, hits,
+	if (a->verbose) {
+		double t = now_seconds() - t0;
+
+		fprintf(stderr, "bloomctl: %s: %s %zu entries in %.3f s (%.0f entries/s): %ld %s\n",
+			a->name, feed_done(a), f->n, t, f->n / (t + 1e-9), hits,
 			a->op == BLOOM_OP_QUERY ? "may be listed" :
 			"probably present already");
+	}
 	return a->op == BLOOM_OP_QUERY && absent ? EXIT_ABSENT : EXIT_OK;
 }
 
 int feed_verb(const struct feed_args *a)
 {
 	struct feed f = { 0 };
+	struct progress prog;
 	uint8_t *results, *pinned;
 	size_t npinned = 0, i;
 	long hits;
 	int i2, ret;
 
+	progress_start(&prog);
 	for (i2 = 0; i2 < a->nfiles; i2++)
 		feed_file(&f, a, a->files[i2]);
-	for (i2 = 0; i2 < a->nkeys; i2++) {
-		char *copy = strdup(a->keys[i2]);
-
-		if (!copy)
-			die("out of memory");
-		/* a command-line key is an entry: comments make no sense */
-		feed_one(&f, a, copy, strlen(copy), "key", i2 + 1);
-		free(copy);
-	}
+	for (i2 = 0; i2 < a->nkeys; i2++)
+		feed_arg(&f, a, i2);
 	if (f.nbad) {
 		for (i = 0; i < f.nbad && i < FEED_BAD_SHOWN; i++)
 			fprintf(stderr, "bloomctl: %s\n", f.bad[i]);
 		if (f.nbad > FEED_BAD_SHOWN)
 			fprintf(stderr, "bloomctl: ... and %" PRIu64 " more bad lines\n",
 				f.nbad - FEED_BAD_SHOWN);
-		if (!a->skip_invalid || a->nkeys)
-			die("%s: %" PRIu64 " bad line%s of %" PRIu64 ": nothing was sent%s",
-			    a->name, f.nbad, f.nbad == 1 ? "" : "s", f.lines,
-			    a->nkeys ? "" : " (--skip-invalid sends the good ones)");
+		if (!a->skip_invalid)
+			die("%s: %" PRIu64 " bad line%s of %" PRIu64 ": nothing was sent (--skip-invalid sends the good ones)",
+			    a->name, f.nbad, f.nbad == 1 ? "" : "s", f.lines);
 		fprintf(stderr, "bloomctl: %s: skipped %" PRIu64 " bad line%s, sending the %zu good entr%s\n",
 			a->name, f.nbad, f.nbad == 1 ? "" : "s", f.n,
 			f.n == 1 ? "y" : "ies");
@@ -197,23 +273,8 @@ int feed_verb(const struct feed_args *a)
 		fprintf(stderr, "bloomctl: note: %s: the timeouts of %" PRIu64 " ipset entr%s were not kept: its keys have no timeouts of their own (a filter created with --key-timeouts keeps them)\n",
 			a->name, f.line_timeouts,
 			f.line_timeouts == 1 ? "y" : "ies");
-	{
-		int timed = a->timed && (a->has_timeout || f.line_timeouts);
-		BLOOM_BATCH_OPTS(bo, .results = results,
-				 .pinned = a->op == BLOOM_OP_DELETE ? pinned : NULL,
-				 .npinned = &npinned,
-				 .flags = BLOOM_BATCH_F_NET |
-					  (timed ? BLOOM_BATCH_F_TIMEOUT : 0),
-				 .timeouts = timed ? f.timeouts : NULL);
-
-		hits = f.n ? bloom_batch(a->fd, a->op, f.keys, f.n, &bo) : 0;
-	}
-	if (hits < 0) {
-		char msg[768];
-
-		die("%s", op_message(msg, sizeof(msg), a->op, a->name, (int)hits));
-	}
-	ret = feed_report(a, &f, results, hits, npinned);
+	hits = feed_send(a, &f, results, pinned, &npinned, &prog);
+	ret = feed_report(a, &f, results, hits, npinned, prog.start);
 	free(f.keys);
 	free(f.slot);
 	free(f.timeouts);

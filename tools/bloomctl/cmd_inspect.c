@@ -141,7 +141,7 @@ static void print_json(const char *path, const u8 *hdr,
 		       "true" : "false");
 	printf("  \"checked\": %s,\n  \"name\": ", checked ? "true" : "false");
 	json_string(stdout, h->name);
-	printf(",\n  \"type\": \"%s\",\n  \"keys\": \"%s\",\n",
+	printf(",\n  \"type\": \"%s\",\n  \"key_kind\": \"%s\",\n",
 	       type_name(h->geo.type), keys_kind_name(h->key_kind));
 	json_lengths("prefixes4", &w4, 32);
 	json_lengths("prefixes6", w6, 128);

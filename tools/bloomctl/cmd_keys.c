@@ -14,7 +14,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "bloomctl.h"
 #include "feed.h"
 
@@ -47,6 +46,7 @@ struct key_opts {
 	int skip_empty;
 	int skip_invalid;	/* --ipv4/--ipv6: send the good entries */
 	int mask;		/* --ipv4/--ipv6: clear host bits */
+	int short_prefixes;	/* --ipv4/--ipv6: take netblocks shorter than /8 */
 	int absent;		/* test -f: print the absent lines instead */
 	int verbose;
 	int quiet;
@@ -95,6 +95,7 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 		{ "skip-empty", no_argument, NULL, 'E' },
 		{ "skip-invalid", no_argument, NULL, 'I' },
 		{ "mask-host-bits", no_argument, NULL, 'M' },
+		{ "allow-short-prefixes", no_argument, NULL, 'S' },
 		{ "absent", no_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -129,6 +130,9 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 			break;
 		case 'M':
 			o->mask = 1;
+			break;
+		case 'S':
+			o->short_prefixes = 1;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -173,8 +177,8 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 			  o->verb);
 	if (o->absent && !o->nfiles)
 		die_usage(o->verb, "--absent works with -f FILE only");
-	if ((o->skip_invalid || o->mask) && !o->family)
-		die_usage(o->verb, "--skip-invalid and --mask-host-bits go with --ipv4 or --ipv6");
+	if ((o->skip_invalid || o->mask || o->short_prefixes) && !o->family)
+		die_usage(o->verb, "--skip-invalid, --mask-host-bits and --allow-short-prefixes go with --ipv4 or --ipv6");
 }
 
 /*
@@ -204,28 +208,6 @@ static int del_summary(const struct key_opts *o, uint64_t keys,
 }
 
 /*
- * After add: once per run, a warning when the filter holds more keys than
- * it was sized for (its count: keys that set a new bit). The keys are in;
- * the exit status stays 0. A failing INFO (an old module) says nothing.
- */
-static void warn_over_capacity(const struct key_opts *o, int fd)
-{
-	struct info_derived d;
-	struct bloom_info in;
-
-	/* a scalable filter grows instead */
-	if (o->op != OP_ADD || bloom_info(fd, NULL, &in))
-		return;
-	info_derive(&in, &d);
-	if (!d.over_capacity)
-		return;
-	fprintf(stderr, "bloomctl: warning: %s holds about %.0f keys, more than its capacity of %" PRIu64 " (keys %s): its false-positive rate is now about %.3g, not the %.3g it was created for; create a larger filter and add the keys again\n",
-		o->name, d.keys, (uint64_t)in.capacity,
-		d.keys_added ? "added" : "estimated", in.estimated_fpp_ppb / 1e9,
-		in.fpp_ppb / 1e9);
-}
-
-/*
  * The sentence for a failed batch. ENOSPC on ADD is a d-left bucket
  * overflow (bloom_strerror()'s sentence) or, for a scalable filter, its
  * last stage: which one, the filter's info says.
@@ -237,10 +219,9 @@ static const char *key_error(char *msg, size_t len, int fd,
 
 	if (err == -EPROTOTYPE && !o->family && !bloom_info(fd, NULL, &in) &&
 	    (in.keys == BLOOM_KEYS_IPV4 || in.keys == BLOOM_KEYS_IPV6)) {
-		snprintf(msg, len, "%s holds %s addresses and netblocks: give --%s (the keys were taken as text, which this filter cannot hold); nothing was %s",
+		snprintf(msg, len, "%s holds %s addresses and netblocks: give --%s (the keys were taken as text, which this filter cannot hold)",
 			 o->name, in.keys == BLOOM_KEYS_IPV4 ? "IPv4" : "IPv6",
-			 in.keys == BLOOM_KEYS_IPV4 ? "ipv4" : "ipv6",
-			 op_done[o->op]);
+			 in.keys == BLOOM_KEYS_IPV4 ? "ipv4" : "ipv6");
 		return msg;
 	}
 	if (o->op == OP_ADD && err == -ENOSPC && !bloom_info(fd, NULL, &in) &&
@@ -317,7 +298,8 @@ static int keys_from_args(const struct key_opts *o, int fd)
 		fprintf(stderr, "bloomctl: %s: %s %zu keys, %ld %s\n", o->name,
 			op_done[op], n, ret,
 			op == OP_TEST ? "may be present" : "probably present already");
-	warn_over_capacity(o, fd);
+	if (op == OP_ADD)
+		warn_over_capacity(fd, o->name);
 	free(keys);
 	free(packed);
 	free(results);
@@ -325,25 +307,6 @@ static int keys_from_args(const struct key_opts *o, int fd)
 	if (op == OP_DEL)
 		return del_summary(o, n, ret, npinned);
 	return op == OP_TEST && absent ? EXIT_ABSENT : EXIT_OK;
-}
-
-/* Progress on stderr, only for a person watching a terminal. */
-struct progress {
-	int on;
-	double start, last;
-};
-
-static void progress(struct progress *p, const struct key_opts *o,
-		     uint64_t n, int final)
-{
-	double t = now_seconds();
-
-	if (!p->on || (!final && t - p->last < 0.2))
-		return;
-	p->last = t;
-	fprintf(stderr, "\r%s %s: %" PRIu64 " keys, %.0f keys/s%s",
-		o->verb, o->name, n, n / (t - p->start + 1e-9),
-		final ? "\n" : "");
 }
 
 /* Side buffer of the input lines for --ipv4/--ipv6, whose keys are not
@@ -381,7 +344,7 @@ static void flush(struct batch_state *s)
 		char msg[768];
 
 		key_error(msg, sizeof(msg), s->fd, s->o, ret);
-		progress(&s->prog, s->o, total, 1);
+		progress(&s->prog, s->o->verb, s->o->name, total, 1);
 		/* a full filter keeps the keys before the first misfit */
 		die("%s; %" PRIu64 " key%s %s %s, none from %s on (resume there)",
 		    msg, total, total == 1 ? "" : "s",
@@ -430,7 +393,7 @@ static void flush(struct batch_state *s)
 		/* a full disk stops the command now, not at the end */
 		check_output();
 	}
-	progress(&s->prog, s->o, s->keys, 0);
+	progress(&s->prog, s->o->verb, s->o->name, s->keys, 0);
 }
 
 /* Everything before the bad line is done, nothing after: say so and exit. */
@@ -441,7 +404,7 @@ stop_at(struct batch_state *s, const struct line_reader *lr, const char *why,
 	enum key_op op = s->o->op;
 
 	flush(s);
-	progress(&s->prog, s->o, s->keys, 1);
+	progress(&s->prog, s->o->verb, s->o->name, s->keys, 1);
 	die("%s: %s%s; the %" PRIu64 " key%s before it %s %s, none after",
 	    file_line(lr->path, lr->lineno), why, extra, s->keys,
 	    s->keys == 1 ? "" : "s", s->keys == 1 ? "was" : "were",
@@ -473,7 +436,7 @@ static void keys_from_file(struct batch_state *s, const char *path)
 		if (len == LR_ERROR) {
 			err = errno;
 			flush(s);
-			progress(&s->prog, o, s->keys, 1);
+			progress(&s->prog, o->verb, o->name, s->keys, 1);
 			die("cannot read %s after line %" PRIu64 ": %s; the %" PRIu64 " keys before were %s",
 			    lr.path, lr.lineno, strerror(err), s->keys,
 			    op_done[op]);
@@ -522,13 +485,13 @@ static int keys_from_files(const struct key_opts *o, int fd)
 		die("cannot set up a batch: %s", strerror(-err));
 	if (op == OP_TEST)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	s.prog.on = isatty(STDERR_FILENO);
-	s.prog.start = s.prog.last = t0 = now_seconds();
+	progress_start(&s.prog);
+	t0 = s.prog.start;
 
 	for (i = 0; i < o->nfiles; i++)
 		keys_from_file(&s, o->files[i]);
 	flush(&s);
-	progress(&s.prog, o, s.keys, 1);
+	progress(&s.prog, o->verb, o->name, s.keys, 1);
 	check_output();
 	if (o->verbose) {
 		double t = now_seconds() - t0;
@@ -543,7 +506,8 @@ static int keys_from_files(const struct key_opts *o, int fd)
 	free(s.texts);
 	free(s.lines);
 	bloom_builder_free(s.b);
-	warn_over_capacity(o, fd);
+	if (op == OP_ADD)
+		warn_over_capacity(fd, o->name);
 	if (op == OP_DEL)
 		return del_summary(o, s.keys, s.hits, s.pinned);
 	/* test: the rule of keys on the command line, --absent or not */
@@ -563,7 +527,8 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 	if (o.family) {
 		struct feed_args fa = {
 			.verb = verb, .name = o.name, .fd = fd, .op = op_lib[op],
-			.family = o.family, .flags = o.mask ? FEED_F_MASK : 0,
+			.family = o.family, .flags = (o.mask ? FEED_F_MASK : 0) |
+				 (o.short_prefixes ? FEED_F_SHORT : 0),
 			.skip_invalid = o.skip_invalid, .files = o.files,
 			.nfiles = o.nfiles, .keys = o.keys, .nkeys = o.nkeys,
 			.absent = o.absent, .quiet = o.quiet,

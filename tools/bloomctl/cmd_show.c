@@ -95,8 +95,7 @@ static void print_stages_text(const struct bloom_info *in,
 		       (uint64_t)st[i].count, st[i].estimated_fpp_ppb / 1e9);
 }
 
-/* "1 h 15 min", "90 s", "2.5 s": a duration for people. */
-static const char *duration(uint64_t ms, char *buf, size_t len)
+const char *duration_text(uint64_t ms, char *buf, size_t len)
 {
 	static const struct { uint64_t ms; const char *unit; } u[] = {
 		{ 86400000, "d" }, { 3600000, "h" }, { 60000, "min" },
@@ -125,25 +124,25 @@ static const char *duration(uint64_t ms, char *buf, size_t len)
 static void print_expire_text(const struct bloom_info *in,
 			      const struct bloom_stage *st, size_t n)
 {
-	uint64_t most = in->timeout_ms +
-			(in->timeout_ms + in->generations - 2) /
-			(in->generations - 1);
+	uint64_t period = expire_period_ms(in->timeout_ms, in->generations);
+	uint64_t most = in->timeout_ms + period;
 	char a[64], b[64];
 	size_t i;
 
-	printf("timeout:         %s (a key tests present for at least that long after its last add, and is gone %s after it at most)\n",
-	       duration(in->timeout_ms, a, sizeof(a)),
-	       duration(most, b, sizeof(b)));
+	printf("timeout:         %s (a key tests present for at least that long after its last add, and is gone %s after it at most while the rotations run on time: one a loaded machine runs late adds its delay)\n",
+	       duration_text(in->timeout_ms, a, sizeof(a)),
+	       duration_text(most, b, sizeof(b)));
 	printf("next rotation:   in %.3f s (every %s the oldest of the %u generations is cleared and becomes the newest)\n",
 	       in->next_rotation_ms / 1e3,
-	       duration((in->timeout_ms + in->generations - 2) /
-			(in->generations - 1), a, sizeof(a)),
+	       duration_text(period, a, sizeof(a)),
 	       in->generations);
+	printf("late rotations:  %" PRIu64 " (rotations that ran over a period / 100 late, on a loaded machine: each lengthens some keys' lives past the bound above by its delay)\n",
+	       (uint64_t)in->late_rotations);
 	printf("generations:     %3s %12s %12s %12s %12s %10s   (oldest first)\n",
 	       "GEN", "AGE", "CAPACITY", "FPP", "COUNT", "EST FPP");
 	for (i = 0; i < n; i++)
 		printf("                 %3zu %12s %12" PRIu64 " %12.6g %12" PRIu64
-		       " %10.4g%s\n", i, duration(st[i].age_ms, a, sizeof(a)),
+		       " %10.4g%s\n", i, duration_text(st[i].age_ms, a, sizeof(a)),
 		       (uint64_t)st[i].capacity, st[i].fpp_ppb / 1e9,
 		       (uint64_t)st[i].count, st[i].estimated_fpp_ppb / 1e9,
 		       st[i].count > st[i].capacity ? "  over its share" : "");
@@ -166,8 +165,13 @@ static void print_info_text(const struct bloom_info *in,
 		       d.capacity, in->stages, in->stages == 1 ? "" : "s",
 		       (uint64_t)in->capacity);
 	else if (in->generations)
-		printf("capacity:        %" PRIu64 " keys per timeout\n",
-		       (uint64_t)in->capacity);
+		printf("capacity:        %" PRIu64 " keys per timeout, taken evenly: %" PRIu64 " (capacity / (G - 1)) in each generation's period of %s; a burst of more in one period overfills that generation, and the rate is above the one asked for until it is cleared\n",
+		       (uint64_t)in->capacity,
+		       (uint64_t)(in->capacity + in->generations - 2) /
+		       (in->generations - 1),
+		       duration_text(expire_period_ms(in->timeout_ms,
+						      in->generations),
+				     hb, sizeof(hb)));
 	else
 		printf("capacity:        %" PRIu64 " keys\n", d.capacity);
 	printf("fpp:             %.9g (%u ppb)%s\n", in->fpp_ppb / 1e9,
@@ -193,7 +197,7 @@ static void print_info_text(const struct bloom_info *in,
 	       d.keys_added ? "as added: every bit is set, so there is no estimate" :
 			      "estimated");
 	if (d.over_capacity && in->generations)
-		printf("over capacity:   more than %" PRIu64 " keys came in one timeout: the false-positive rate is above the one asked for (no key is lost; it comes down as the generations rotate); create the filter with a larger --capacity\n",
+		printf("over capacity:   more than %" PRIu64 " keys came in one timeout, or a burst overfilled a generation's share (\"over its share\" below): the false-positive rate is above the one asked for (no key is lost; it comes down as the generations rotate); create the filter with a larger --capacity (for bursts: the burst x (G - 1))\n",
 		       (uint64_t)in->capacity);
 	else if (d.over_capacity)
 		printf("over capacity:   %.0f keys in a filter sized for %" PRIu64 " (keys %s): the false-positive rate is above the one asked for; create a larger filter and add the keys again\n",
@@ -342,13 +346,17 @@ int cmd_list(const char *dev, int argc, char **argv)
 			print_info_json(stdout, &in, st, get_stages(fd, &in, st),
 					"  ");
 		} else {
-			/* a scalable filter: its stages' capacity so far */
+			/*
+			 * As info says it: a scalable filter's stages so far,
+			 * an expiring filter's keys per timeout
+			 */
 			info_derive(&in, &d);
 			snprintf(type, sizeof(type), "%s%s", type_name(in.type),
 				 in.stages ? " (scalable)" : "");
 			printf("%-31s %-18s %-8s %12" PRIu64 " %12" PRIu64 " %12s\n",
 			       in.name, type, keys_kind_name(in.keys),
-			       d.capacity, (uint64_t)in.count,
+			       in.generations ? (uint64_t)in.capacity :
+						d.capacity, (uint64_t)in.count,
 			       human_bytes(in.memory_bytes, hb, sizeof(hb)));
 		}
 		shown++;

@@ -30,8 +30,16 @@ struct snap_opts {
 	const char *name;
 };
 
+/* The options a verb of this file takes (parse_snap_opts()'s @takes). */
+enum {
+	SNAP_ALL = 1 << 0,
+	SNAP_NAME = 1 << 1,
+	SNAP_REPLACE = 1 << 2,
+	SNAP_PRUNE = 1 << 3,
+};
+
 static int parse_snap_opts(const char *verb, int argc, char **argv,
-			   struct snap_opts *o, int allow_name)
+			   struct snap_opts *o, unsigned int takes)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
@@ -41,27 +49,31 @@ static int parse_snap_opts(const char *verb, int argc, char **argv,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct { int c; unsigned int bit; const char *name; }
+	option_bit[] = {
+		{ 'a', SNAP_ALL, "--all" }, { 'n', SNAP_NAME, "--name" },
+		{ 'r', SNAP_REPLACE, "--replace" }, { 'P', SNAP_PRUNE, "--prune" },
+	};
+	size_t i;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	while ((c = getopt_long(argc, argv, ":an:h", opts, NULL)) != -1) {
+		for (i = 0; i < sizeof(option_bit) / sizeof(option_bit[0]); i++)
+			if (c == option_bit[i].c && !(takes & option_bit[i].bit))
+				die_usage(verb, "%s takes no %s", verb,
+					  option_bit[i].name);
 		switch (c) {
 		case 'a':
 			o->all = 1;
 			break;
 		case 'n':
-			if (!allow_name)
-				die_usage(verb, "%s takes no --name", verb);
 			o->name = optarg;
 			break;
 		case 'r':
-			if (!allow_name)
-				die_usage(verb, "%s takes no --replace", verb);
 			o->replace = 1;
 			break;
 		case 'P':
-			if (strcmp(verb, "save"))
-				die_usage(verb, "%s takes no --prune", verb);
 			o->prune = 1;
 			break;
 		case 'h':
@@ -171,7 +183,7 @@ int cmd_save(const char *dev, int argc, char **argv)
 	size_t n, i;
 	int ind, fd, err, failed = 0;
 
-	ind = parse_snap_opts("save", argc, argv, &o, 0);
+	ind = parse_snap_opts("save", argc, argv, &o, SNAP_ALL | SNAP_PRUNE);
 	if (o.prune && !o.all)
 		die_usage("save", "--prune goes with --all DIR");
 	if (o.all) {
@@ -414,7 +426,8 @@ int cmd_restore(const char *dev, int argc, char **argv)
 	struct snap_opts o;
 	int ind, fd = -1, n, i, failed = 0;
 
-	ind = parse_snap_opts("restore", argc, argv, &o, 1);
+	ind = parse_snap_opts("restore", argc, argv, &o,
+			      SNAP_ALL | SNAP_NAME | SNAP_REPLACE);
 	if (o.all) {
 		if (argc - ind != 1)
 			die_usage("restore", "restore --all takes one directory");
@@ -519,7 +532,7 @@ int cmd_merge(const char *dev, int argc, char **argv)
 	int ind, fd, err;
 
 	ind = parse_snap_opts("merge", argc, argv, &o, 0);
-	if (o.all || argc - ind != 2)
+	if (argc - ind != 2)
 		die_usage("merge", "merge needs a destination and a source filter: merge DST SRC");
 	check_pair("merge", argv[ind], argv[ind + 1]);
 	fd = open_device(dev);
@@ -536,7 +549,7 @@ int cmd_swap(const char *dev, int argc, char **argv)
 	int ind, fd, err;
 
 	ind = parse_snap_opts("swap", argc, argv, &o, 0);
-	if (o.all || argc - ind != 2)
+	if (argc - ind != 2)
 		die_usage("swap", "swap needs two filter names: swap NAME1 NAME2");
 	check_pair("swap", argv[ind], argv[ind + 1]);
 	fd = open_device(dev);
@@ -553,7 +566,7 @@ int cmd_flush(const char *dev, int argc, char **argv)
 	int ind, fd, err;
 
 	ind = parse_snap_opts("flush", argc, argv, &o, 0);
-	if (o.all || argc - ind != 1)
+	if (argc - ind != 1)
 		die_usage("flush", "flush takes exactly one filter name");
 	check_name("flush", argv[ind]);
 	fd = open_device(dev);

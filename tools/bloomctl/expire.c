@@ -20,6 +20,11 @@
  * one of the suffixes s, m, h, d, y (365 days); whole milliseconds. 0 or
  * -1.
  */
+uint64_t expire_period_ms(uint64_t timeout_ms, uint32_t generations)
+{
+	return (timeout_ms + generations - 2) / (generations - 1);
+}
+
 int parse_duration_ms(const char *s, uint64_t *ms)
 {
 	double v, unit = 1000;
@@ -73,7 +78,7 @@ int expire_opt(const char *verb, int c, const char *arg, struct expire_args *x)
 	case 'G':
 		if (parse_count(arg, &v) || v < BLOOM_GENERATIONS_MIN ||
 		    v > BLOOM_GENERATIONS_MAX)
-			die_usage(verb, "bad generation count '%s': give %d to %d (the default, %d, costs about 1.7 times a plain filter's memory)",
+			die_usage(verb, "bad generation count '%s': give %d to %d (the default, %d, costs about 1.7 times a plain filter's memory at p = 0.01, 1.55 at 1e-4)",
 				  arg, BLOOM_GENERATIONS_MIN,
 				  BLOOM_GENERATIONS_MAX,
 				  BLOOM_GENERATIONS_DEFAULT);

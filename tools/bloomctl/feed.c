@@ -72,23 +72,55 @@ static int ipset_options(char *p, int64_t *timeout, const char **why)
 	return 0;
 }
 
+enum feed_result feed_parse_entry(const char *entry, int family,
+				  unsigned int flags, uint8_t *key, int *klen,
+				  const char **why)
+{
+	unsigned int full = family == AF_INET ? 32 : 128;
+	unsigned int plen;
+	int ret;
+
+	if (other_family(entry, family))
+		return bad(why, family == AF_INET ?
+			   "an IPv6 entry in an IPv4 feed (use --ipv6)" :
+			   "an IPv4 entry in an IPv6 feed (use --ipv4)");
+	ret = bloom_netblock_parse(entry, family,
+				   flags & FEED_F_MASK ? BLOOM_NETBLOCK_F_MASK : 0,
+				   key);
+	if (ret == -EDOM)
+		return bad(why, "host bits set under the prefix length (give the network address, or --mask-host-bits)");
+	if (ret < 0)
+		return bad(why, strchr(entry, '/') ?
+			   "not an address/length (length 0..32 for IPv4, 0..128 for IPv6)" :
+			   family == AF_INET ? "not an IPv4 address or netblock" :
+					       "not an IPv6 address or netblock");
+	plen = ret == (int)full / 8 ? full : key[ret - 1];
+	/* a filter is a blocklist: one such line blocks everything */
+	if (plen == 0)
+		return bad(why, "a /0 netblock holds every address, so every address would test present (ipset refuses it too)");
+	if (plen < FEED_SHORT_PREFIX && !(flags & FEED_F_SHORT))
+		return bad(why, "a netblock shorter than /" FEED_SHORT_PREFIX_STR " holds more than 1/256 of all addresses, and every one of them would test present (--allow-short-prefixes if that is meant)");
+	*klen = ret;
+	return FEED_KEY;
+}
+
 enum feed_result feed_parse_line(char *line, size_t len, int family,
 				 unsigned int flags, uint8_t *key, int *klen,
 				 const char **why)
 {
 	int64_t timeout;
 
-	return feed_parse_entry(line, len, family, flags, key, klen, &timeout,
-				why);
+	return feed_parse_line_timeout(line, len, family, flags, key, klen,
+				       &timeout, why);
 }
 
-enum feed_result feed_parse_entry(char *line, size_t len, int family,
-				  unsigned int flags, uint8_t *key, int *klen,
-				  int64_t *timeout, const char **why)
+enum feed_result feed_parse_line_timeout(char *line, size_t len, int family,
+					 unsigned int flags, uint8_t *key,
+					 int *klen, int64_t *timeout,
+					 const char **why)
 {
 	char *p = line, *w, *entry;
 	size_t i;
-	int ret;
 
 	*timeout = -1;
 	if (strlen(line) != len)
@@ -117,20 +149,5 @@ enum feed_result feed_parse_entry(char *line, size_t len, int family,
 		if (word(&p))
 			return bad(why, "text after the entry (one address or address/length a line; comments start with # or ;)");
 	}
-	if (other_family(entry, family))
-		return bad(why, family == AF_INET ?
-			   "an IPv6 entry in an IPv4 feed (use --ipv6)" :
-			   "an IPv4 entry in an IPv6 feed (use --ipv4)");
-	ret = bloom_netblock_parse(entry, family,
-				   flags & FEED_F_MASK ? BLOOM_NETBLOCK_F_MASK : 0,
-				   key);
-	if (ret == -EDOM)
-		return bad(why, "host bits set under the prefix length (give the network address, or --mask-host-bits)");
-	if (ret < 0)
-		return bad(why, strchr(entry, '/') ?
-			   "not an address/length (length 0..32 for IPv4, 0..128 for IPv6)" :
-			   family == AF_INET ? "not an IPv4 address or netblock" :
-					       "not an IPv6 address or netblock");
-	*klen = ret;
-	return FEED_KEY;
+	return feed_parse_entry(entry, family, flags, key, klen, why);
 }

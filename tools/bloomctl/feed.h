@@ -23,6 +23,18 @@ enum feed_result {
 
 /* feed_parse_line(): clear host bits instead of refusing the line. */
 #define FEED_F_MASK	(1U << 0)
+/* feed_parse_line(): take netblocks shorter than FEED_SHORT_PREFIX. */
+#define FEED_F_SHORT	(1U << 1)
+
+/*
+ * A netblock shorter than this holds more than 1/256 of its family's
+ * addresses: refused unless FEED_F_SHORT says it is meant. /0 is refused
+ * always, as ipset refuses it: it would make every address test present.
+ */
+#define FEED_SHORT_PREFIX	8
+#define FEED_STR_(x)		#x
+#define FEED_STR(x)		FEED_STR_(x)
+#define FEED_SHORT_PREFIX_STR	FEED_STR(FEED_SHORT_PREFIX)
 
 /*
  * One line (@len bytes, NUL-terminated, "\n" stripped; changed in place)
@@ -33,13 +45,21 @@ enum feed_result feed_parse_line(char *line, size_t len, int family,
 				 unsigned int flags, uint8_t *key, int *klen,
 				 const char **why);
 /*
- * The same, and the "timeout N" option of an ipset "add" line into
+ * One entry alone, "ADDRESS" or "ADDRESS/LENGTH", as a command-line key
+ * is: FEED_KEY or FEED_BAD (no comments, blanks or ipset lines).
+ */
+enum feed_result feed_parse_entry(const char *entry, int family,
+				  unsigned int flags, uint8_t *key, int *klen,
+				  const char **why);
+/*
+ * feed_parse_line(), and the "timeout N" option of an ipset "add" line into
  * *@timeout (seconds, at most BLOOM_KEY_TIMEOUT_MAX), or -1 when the line
  * has none.
  */
-enum feed_result feed_parse_entry(char *line, size_t len, int family,
-				  unsigned int flags, uint8_t *key, int *klen,
-				  int64_t *timeout, const char **why);
+enum feed_result feed_parse_line_timeout(char *line, size_t len, int family,
+					 unsigned int flags, uint8_t *key,
+					 int *klen, int64_t *timeout,
+					 const char **why);
 
 /* What "add/test/del --ipv4/--ipv6" was asked (cmd_keys.c fills it). */
 struct feed_args {

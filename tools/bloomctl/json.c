@@ -115,7 +115,8 @@ static void print_keys_json(FILE *f, const struct bloom_info *in,
 	uint64_t p4 = in->prefixes4;
 	int fam, l, n;
 
-	fprintf(f, "%s  \"keys\": \"%s\",\n", ind, keys_kind_name(in->keys));
+	fprintf(f, "%s  \"key_kind\": \"%s\",\n", ind,
+		keys_kind_name(in->keys));
 	for (fam = 0; fam < 2; fam++) {
 		const uint64_t *w = fam ? (const uint64_t *)in->prefixes6 : &p4;
 
@@ -218,6 +219,8 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 			in->generations);
 		fprintf(f, "%s  \"next_rotation_ms\": %" PRIu64 ",\n", ind,
 			(uint64_t)in->next_rotation_ms);
+		fprintf(f, "%s  \"late_rotations\": %" PRIu64 ",\n", ind,
+			(uint64_t)in->late_rotations);
 		print_generations_json(f, st, nst, ind);
 	}
 	fprintf(f, "%s  \"rules\": %u,\n", ind, in->rules);

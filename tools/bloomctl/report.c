@@ -5,6 +5,7 @@
  * small helpers every verb may use: the device, names, time, sizes.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -89,6 +90,12 @@ static const char *cli_sentence(enum bloom_op op, int err)
 		return "%s: the bloom module does not implement this filter type or option (a dleft filter takes no --bits; only standard and blocked filters can be --scalable): 'bloomctl version' lists what it supports";
 	if (err == EINVAL && op == BLOOM_OP_CREATE)
 		return "the module rejected the parameters of filter %s: name, capacity, false-positive rate or geometry out of range (see 'bloomctl help create')";
+	if (op != BLOOM_OP_ADD && op != BLOOM_OP_QUERY && op != BLOOM_OP_DELETE)
+		return NULL;
+	if (err == EINVAL)
+		return "%s: the module refused a key: empty or over " BLOOM_KEY_MAX_STR " bytes, or with --ipv4/--ipv6 not an address or netblock of that family, or one with host bits set";
+	if (err == EPROTOTYPE)
+		return "%s holds keys of another kind ('bloomctl info' shows it): a filter of IPv4 keys takes addresses and netblocks with --ipv4, one of IPv6 keys with --ipv6, one of strings keys without either";
 	return NULL;
 }
 
@@ -187,6 +194,24 @@ const char *human_bytes(uint64_t v, char *buf, size_t len)
 	}
 	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", d, unit[u]);
 	return buf;
+}
+
+void progress(struct progress *p, const char *verb, const char *name,
+	      uint64_t n, int final)
+{
+	double t = now_seconds();
+
+	if (!p->on || (!final && t - p->last < 0.2))
+		return;
+	p->last = t;
+	fprintf(stderr, "\r%s %s: %" PRIu64 " keys, %.0f keys/s%s", verb, name,
+		n, n / (t - p->start + 1e-9), final ? "\n" : "");
+}
+
+void progress_start(struct progress *p)
+{
+	p->on = isatty(STDERR_FILENO);
+	p->start = p->last = now_seconds();
 }
 
 double now_seconds(void)

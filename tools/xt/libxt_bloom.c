@@ -101,12 +101,33 @@ static void bloom_mt_parse(struct xt_option_call *cb)
 }
 
 /*
+ * A rule of iptables matches IPv4 addresses, one of ip6tables IPv6: the
+ * kernel refuses a filter of another key kind with a bare EPROTOTYPE
+ * ("Protocol wrong type for socket"); say which kinds and what to do.
+ */
+static void bloom_check_kind(const char *name, uint32_t kind, uint32_t want)
+{
+	static const char *const kinds[] = BLOOM_KEYS_NAMES;
+	const char *tool = want == BLOOM_KEYS_IPV6 ? "ip6tables" : "iptables";
+
+	if (kind == BLOOM_KEYS_UNKNOWN || kind == want)
+		return;
+	xtables_error(PARAMETER_PROBLEM,
+		      "bloom: filter \"%s\" holds %s keys, and an %s rule matches %s addresses: name a filter of %s keys (bloomctl create NAME --keys %s ...)%s",
+		      name, kind < sizeof(kinds) / sizeof(kinds[0]) ?
+		      kinds[kind] : "unknown", tool, kinds[want], kinds[want],
+		      kinds[want], kind == BLOOM_KEYS_STRINGS ? "" :
+		      want == BLOOM_KEYS_IPV6 ? ", or use iptables for it" :
+						", or use ip6tables for it");
+}
+
+/*
  * The kernel would refuse a rule naming a filter that does not exist with a
  * bare ENOENT; ask /dev/bloom first and say what to do. Only a definite "no
  * such filter" or "no module" stops the rule: anything else (an older module,
  * a descriptor refused) is left to the kernel's own check.
  */
-static void bloom_mt_check(struct xt_fcheck_call *cb)
+static void bloom_mt_check(struct xt_fcheck_call *cb, uint32_t want)
 {
 	const struct xt_bloom_mtinfo *info = cb->data;
 	struct bloom_info in;
@@ -128,6 +149,19 @@ static void bloom_mt_check(struct xt_fcheck_call *cb)
 		xtables_error(PARAMETER_PROBLEM,
 			      "bloom: no filter named \"%s\" in this network namespace: create it first (bloomctl create %s ...), see 'bloomctl list'",
 			      info->name, info->name);
+	if (!err)
+		bloom_check_kind(info->name, in.keys, want);
+}
+
+/* One match per family: what a rule's addresses are decides the kind. */
+static void bloom_mt4_check(struct xt_fcheck_call *cb)
+{
+	bloom_mt_check(cb, BLOOM_KEYS_IPV4);
+}
+
+static void bloom_mt6_check(struct xt_fcheck_call *cb)
+{
+	bloom_mt_check(cb, BLOOM_KEYS_IPV6);
 }
 
 static const char *bloom_dir_name(const struct xt_bloom_mtinfo *info)
@@ -160,24 +194,42 @@ static void bloom_mt_save(const void *ip, const struct xt_entry_match *match)
 	printf(" --bloom-dir %s", bloom_dir_name(info));
 }
 
-static struct xtables_match bloom_mt_reg = {
-	.version = XTABLES_VERSION,
-	.name = "bloom",
-	.revision = 0,
-	.family = NFPROTO_UNSPEC,
-	.size = XT_ALIGN(sizeof(struct xt_bloom_mtinfo)),
-	.userspacesize = offsetof(struct xt_bloom_mtinfo, filter),
-	.help = bloom_mt_help,
-	.init = bloom_mt_init,
-	.x6_parse = bloom_mt_parse,
-	.x6_fcheck = bloom_mt_check,
-	.x6_options = bloom_mt_opts,
-	.print = bloom_mt_print,
-	.save = bloom_mt_save,
+static struct xtables_match bloom_mt_reg[] = {
+	{
+		.version = XTABLES_VERSION,
+		.name = "bloom",
+		.revision = 0,
+		.family = NFPROTO_IPV4,
+		.size = XT_ALIGN(sizeof(struct xt_bloom_mtinfo)),
+		.userspacesize = offsetof(struct xt_bloom_mtinfo, filter),
+		.help = bloom_mt_help,
+		.init = bloom_mt_init,
+		.x6_parse = bloom_mt_parse,
+		.x6_fcheck = bloom_mt4_check,
+		.x6_options = bloom_mt_opts,
+		.print = bloom_mt_print,
+		.save = bloom_mt_save,
+	},
+	{
+		.version = XTABLES_VERSION,
+		.name = "bloom",
+		.revision = 0,
+		.family = NFPROTO_IPV6,
+		.size = XT_ALIGN(sizeof(struct xt_bloom_mtinfo)),
+		.userspacesize = offsetof(struct xt_bloom_mtinfo, filter),
+		.help = bloom_mt_help,
+		.init = bloom_mt_init,
+		.x6_parse = bloom_mt_parse,
+		.x6_fcheck = bloom_mt6_check,
+		.x6_options = bloom_mt_opts,
+		.print = bloom_mt_print,
+		.save = bloom_mt_save,
+	},
 };
 
 /* libxtables dlopen()s the extension; registering is its constructor. */
 static void __attribute__((constructor)) bloom_mt_ldr(void)
 {
-	xtables_register_match(&bloom_mt_reg);
+	xtables_register_matches(bloom_mt_reg,
+				 sizeof(bloom_mt_reg) / sizeof(bloom_mt_reg[0]));
 }

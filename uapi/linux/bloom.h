@@ -32,8 +32,8 @@
  *              does not fit the type; BLOOM_BATCH_F_PINNED without a
  *              pinned bitmap, a pinned bitmap without it, or either on ADD
  *              or QUERY; with BLOOM_BATCH_F_NET, a key that is not an
- *              address or netblock (host bits set, a length over the
- *              family's) or keys of both families; CREATE's @keys over
+ *              address or netblock (host bits set, a length of 0 or
+ *              over the family's) or keys of both families; CREATE's @keys over
  *              BLOOM_KEYS_IPV6; a timeout or generations out of range
  *              or with a type that cannot expire (see Expiring filters);
  *              a key's timeout over its filter's largest, or key timeouts
@@ -430,16 +430,22 @@ struct bloom_name {
  *	else 0
  * @bpf_calls: out: lookups BPF programs made in the filter (kfuncs)
  * @bpf_hits: out: of those, lookups that answered "may be present"
+ * @reserved: in: must be 0; out: 0
+ * @late_rotations: out: expiring: the rotations that ran late (a loaded
+ *	machine: the work started over a period / 100 after it was due, or
+ *	its grace period was that long); each lengthens some keys' lives
+ *	past timeout x (1 + 1/(G - 1)) by its delay; else 0. A caller whose
+ *	struct ends before it does not get it.
  * @key_timeout_s: out: timed: the timeout of keys added without one; else 0
  * @key_timeout_max_s: out: timed: the largest timeout; else 0
  * @tag_bits: out: timed: the bits beside the fingerprint that ADD and
  *	DELETE compare (see Keys with their own timeouts); else 0
- * @expired: out: timed: cells of expired keys reclaimed
- * @reserved: in: must be 0; out: 0
+ * @reserved1: in: must be 0; out: 0
+ * @expired: out: timed: cells of expired keys reclaimed; else 0
  *
  * A caller built against ABI version 1 passes the struct up to and
  * including @generations (then named reserved): it gets that much; so
- * does one that ends at @key_timeout_s.
+ * does one whose struct ends at @reserved or @late_rotations.
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
  * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
@@ -488,12 +494,13 @@ struct bloom_info {
 	__aligned_u64 next_rotation_ms;
 	__aligned_u64 bpf_calls;
 	__aligned_u64 bpf_hits;
+	__aligned_u64 reserved;
+	__aligned_u64 late_rotations;
 	__u32 key_timeout_s;
 	__u32 key_timeout_max_s;
 	__u32 tag_bits;
-	__u32 reserved0;
+	__u32 reserved1;
 	__aligned_u64 expired;
-	__aligned_u64 reserved;
 };
 
 #define BLOOM_IOC_INFO		_IO(BLOOM_IOC_MAGIC, 0x04)
