@@ -968,15 +968,16 @@ TEST_F(ioctl, info_output_zeroed)
 	ASSERT_OK(bt_create(self->fd, "z", STD, 1000, 10000000,
 			    BLOOM_CREATE_F_BIND));
 	/*
-	 * Garbage in every output field except reserved (input too, and
-	 * refused when not zero): all must come back overwritten, the
-	 * name's tail zero.
+	 * Garbage in every output field except the reserved ones (input
+	 * too, and refused when not zero): all must come back overwritten,
+	 * the name's tail zero.
 	 */
 	memset(&info, 0xaa, sizeof(info));
 	info.size = sizeof(info);
 	info.flags = 0;
 	memset(info.name, 0, sizeof(info.name));
 	info.reserved = 0;
+	info.reserved1 = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_INFO, &info));
 	EXPECT_STREQ("z", info.name);
 	for (j = 1; j < BLOOM_NAME_LEN; j++) {
@@ -1017,6 +1018,12 @@ TEST_F(ioctl, info_output_zeroed)
 	EXPECT_EQ(0, info.packets);
 	EXPECT_EQ(0, info.packet_hits);
 	EXPECT_EQ(0, info.reserved);
+	/* not timed */
+	EXPECT_EQ(0, info.key_timeout_s);
+	EXPECT_EQ(0, info.key_timeout_max_s);
+	EXPECT_EQ(0, info.tag_bits);
+	EXPECT_EQ(0, info.reserved1);
+	EXPECT_EQ(0, info.expired);
 
 	/* A non-zero reserved on input is refused, and nothing written. */
 	{
@@ -1029,6 +1036,10 @@ TEST_F(ioctl, info_output_zeroed)
 		EXPECT_EQ(0, bad.name[0]);
 		EXPECT_EQ(0, bad.type);
 		EXPECT_EQ(0, bad.bits);
+		bad.reserved = 0;
+		bad.reserved1 = 1;
+		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_INFO, &bad));
+		EXPECT_EQ(0, bad.type);
 	}
 
 	/* By name, from another (unbound) descriptor: the same answer. */
