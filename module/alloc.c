@@ -49,6 +49,15 @@ void *bloom_kvzalloc(size_t size, gfp_t gfp)
 	return bloom_kvmalloc(size, gfp | __GFP_ZERO);
 }
 
+/*
+ * Always vmalloc, so always whole pages that can be mapped into a process
+ * (map.c), page-aligned; free with bloom_kvfree().
+ */
+void *bloom_vzalloc_pages(size_t size, gfp_t gfp)
+{
+	return bloom_count(__vmalloc(size, gfp | __GFP_ZERO | __GFP_NOWARN));
+}
+
 void __percpu *bloom_alloc_percpu(size_t size, size_t align, gfp_t gfp)
 {
 	void __percpu *p = __alloc_percpu_gfp(size, align, gfp);

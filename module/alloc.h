@@ -14,6 +14,7 @@
 void *bloom_kzalloc(size_t size, gfp_t gfp);
 void *bloom_kvmalloc(size_t size, gfp_t gfp);
 void *bloom_kvzalloc(size_t size, gfp_t gfp);
+void *bloom_vzalloc_pages(size_t size, gfp_t gfp);
 void __percpu *bloom_alloc_percpu(size_t size, size_t align, gfp_t gfp);
 void bloom_kfree(const void *p);
 void bloom_kvfree(const void *p);

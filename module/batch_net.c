@@ -106,8 +106,10 @@ int bloom_net_kind(const struct bloom_net *net, enum bloom_batch_op op,
 	if (!kind && op == BLOOM_BATCH_ADD) {
 		kind = cmpxchg(&s->nb.kind, 0, want);
 		/* 0: this adder gave the store its kind */
-		if (!kind)
+		if (!kind) {
 			kind = want;
+			bloom_store_keys_changed(s, true);
+		}
 	}
 	return kind && kind != want ? -EPROTOTYPE : 0;
 }

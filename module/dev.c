@@ -17,6 +17,7 @@
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/nsproxy.h>
@@ -236,12 +237,46 @@ static long bloom_dev_ioctl(struct file *file, unsigned int cmd, unsigned long u
 	return op->fn(&ucmd);
 }
 
+/*
+ * A read-only mapping of the bound filter's bits behind a header page
+ * (map.h; the ABI is struct bloom_map_header's). Whoever may save the
+ * filter may map it, through a descriptor opened for writing: the header
+ * holds the hash key, as a snapshot does, and a read-only descriptor is
+ * the one a daemon that must not learn it is given.
+ */
+static int bloom_dev_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct bloom_file *bf = file->private_data;
+	struct bloom_filter *f = bloom_file_filter(bf);
+	struct bloom_store *s;
+	int ret;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (!bloom_file_admin(bf))
+		return -EPERM;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EACCES;
+	/* the store is not freed before a grace period: its area lives */
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (!s)
+		ret = -ESTALE;
+	else if (!s->map)
+		ret = -EOPNOTSUPP;
+	else
+		ret = bloom_map_vma(s->map, vma);
+	rcu_read_unlock();
+	return ret;
+}
+
 static const struct file_operations bloom_fops = {
 	.owner = THIS_MODULE,
 	.open = bloom_dev_open,
 	.release = bloom_dev_release,
 	.unlocked_ioctl = bloom_dev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = bloom_dev_mmap,
 	.llseek = noop_llseek,
 };
 

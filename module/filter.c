@@ -95,6 +95,7 @@ int bloom_filter_new(const char *name, struct bloom_store *s,
 	f->type = s->core.geo.type;
 	f->scalable = bloom_core_is_scalable(&s->core);
 	f->expiring = bloom_core_is_expiring(&s->core);
+	bloom_store_keys_changed(s, false);
 	RCU_INIT_POINTER(f->store, s);
 	strscpy(f->name, name, sizeof(f->name));
 	INIT_LIST_HEAD(&f->node);
@@ -158,6 +159,11 @@ void bloom_filter_destroy_and_unlock(struct bloom_filter *f)
 
 	s = bloom_filter_store_locked(f);
 	RCU_INIT_POINTER(f->store, NULL);
+	if (s) {
+		bloom_store_changing(s);
+		bloom_store_unpublished(s);
+		bloom_store_changed(s);
+	}
 	mutex_unlock(&f->write_lock);
 	__release(&f->write_lock);
 	if (!s)
@@ -211,7 +217,11 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
 		/* contents of no kind keep the filter's (rules rely on it) */
 		if (!s->nb.kind)
 			s->nb.kind = READ_ONCE(old->nb.kind);
+		bloom_store_keys_changed(s, false);
+		bloom_store_changing(old);
 		rcu_assign_pointer(f->store, s);
+		bloom_store_unpublished(old);
+		bloom_store_changed(old);
 	}
 	mutex_unlock(&f->write_lock);
 	if (ret)
@@ -258,8 +268,13 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	sb = bloom_filter_store_locked(b);
 	ret = sa && sb ? bloom_filter_kinds(sa, sb) : -ESTALE;
 	if (!ret) {
+		/* each mapping shows the other filter's contents from now */
+		bloom_store_changing(sa);
+		bloom_store_changing(sb);
 		rcu_assign_pointer(a->store, sb);
 		rcu_assign_pointer(b->store, sa);
+		bloom_store_changed(sa);
+		bloom_store_changed(sb);
 	}
 	bloom_filter_unlock_two(a, b);
 	return ret;
@@ -311,17 +326,24 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 	sd = bloom_filter_store_locked(dst);
 	ss = bloom_filter_store_locked(src);
 	ret = sd && ss ? bloom_filter_kinds(sd, ss) : -ESTALE;
+	if (ret)
+		goto out;
+	bloom_store_changing(sd);
 	/* the core refuses d-left and incompatible filters */
-	if (!ret && (bloom_core_is_scalable(&sd->core) ||
-		     bloom_core_is_scalable(&ss->core)))
+	if (bloom_core_is_scalable(&sd->core) ||
+	    bloom_core_is_scalable(&ss->core))
 		ret = bloom_filter_merge_chain(sd, ss);
-	else if (!ret)
+	else
 		ret = bloom_store_merge(sd, ss);
 	if (!ret) {
 		bloom_nb_merge(&sd->nb, &ss->nb);
 		if (!READ_ONCE(sd->nb.kind))
 			WRITE_ONCE(sd->nb.kind, READ_ONCE(ss->nb.kind));
+		/* inside the merge's change */
+		bloom_store_keys_changed(sd, false);
 	}
+	bloom_store_changed(sd);
+out:
 	bloom_filter_unlock_two(dst, src);
 	return ret;
 }
@@ -366,7 +388,9 @@ int bloom_filter_flush(struct bloom_filter *f)
 		ret = bloom_filter_flush_chain(f, s);
 		replaced = !ret;
 	} else {
+		bloom_store_changing(s);
 		ret = bloom_store_clear(s);
+		bloom_store_changed(s);
 	}
 	mutex_unlock(&f->write_lock);
 	if (replaced)

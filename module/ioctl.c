@@ -45,6 +45,7 @@ int bloom_ioc_version(struct bloom_ucmd *ucmd)
 		.batch_max_bytes = BLOOM_BATCH_MAX_BYTES,
 		.memory_limit = bloom_account_shown_limit(acct),
 		.memory_used = bloom_account_shown_used(acct),
+		.features = BLOOM_FEATURE_ALL,
 	};
 	return bloom_ucmd_respond(ucmd);
 }

@@ -24,6 +24,7 @@
 #include <linux/workqueue.h>
 
 #include "alloc.h"
+#include "map.h"
 #include "store.h"
 
 /* A stage of a chain and the allocation behind its core's words. */
@@ -65,6 +66,8 @@ static void bloom_store_free(struct bloom_store *s)
 	}
 	bloom_store_free_stages(s);
 	bloom_free_percpu(s->stats);
+	if (s->map)
+		bloom_map_put(s->map);
 	bloom_kvfree(s->mem);
 	memzero_explicit(&s->core.key, sizeof(s->core.key));
 	bloom_kfree(s);
@@ -92,6 +95,18 @@ static int bloom_store_ring_bytes(const struct bloom_expire_params *xp,
 }
 
 /*
+ * A standard or blocked filter of one table can be mapped (map.h): its
+ * table lives in a mappable area behind a header page.
+ */
+static bool bloom_store_mappable(const struct bloom_geometry *geo,
+				 const struct bloom_scale_params *p,
+				 const struct bloom_expire_params *xp)
+{
+	return !p && !xp && (geo->type == BLOOM_CORE_STANDARD ||
+			     geo->type == BLOOM_CORE_BLOCKED);
+}
+
+/*
  * The store of @geo, or with @p a chain without stages yet (its stage 0's
  * geometry is @geo; bloom_store_new_chain() adds the stage), or with @xp
  * an expiring store, its clock stopped.
@@ -103,9 +118,11 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 					    const u8 *hash_key)
 {
 	u8 key_bytes[BLOOM_CORE_HASH_KEY_LEN];
+	bool mappable = bloom_store_mappable(geo, p, xp);
 	struct bloom_store *s;
-	u64 storage_bytes = 0, memory_bytes;
+	u64 storage_bytes = 0, memory_bytes, map_bytes = 0;
 	bloom_hash_key_t key;
+	void *words = NULL;
 	int ret;
 
 	/*
@@ -126,12 +143,14 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		if (ret)
 			return ERR_PTR(ret);
 		storage_bytes += BLOOM_CORE_ALIGN + sizeof(struct bloom_clock);
+	} else if (mappable) {
+		map_bytes = bloom_map_bytes(bloom_core_storage_bytes(geo));
 	} else if (!p) {
 		storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
 		if (geo->type == BLOOM_CORE_TIMED)
 			storage_bytes += sizeof(struct bloom_sweep);
 	}
-	memory_bytes = storage_bytes + sizeof(*s) +
+	memory_bytes = storage_bytes + map_bytes + sizeof(*s) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
 	ret = bloom_account_reserve(acct, memory_bytes);
 	if (ret)
@@ -161,11 +180,18 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	 * cgroup must fail the create with -ENOMEM, not wake the cgroup's
 	 * OOM killer on the creator.
 	 */
-	if (!p) {
+	if (mappable) {
+		s->map = bloom_map_new(acct, bloom_core_storage_bytes(geo),
+				       map_bytes);
+		if (!s->map)
+			goto err_free;
+		words = bloom_map_bits(s->map);
+	} else if (!p) {
 		s->mem = bloom_kvzalloc(storage_bytes,
 					GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
 		if (!s->mem)
 			goto err_free;
+		words = PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN);
 	}
 	s->stats = bloom_alloc_percpu(sizeof(struct bloom_stats),
 				      __alignof__(struct bloom_stats),
@@ -186,12 +212,18 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	else if (p)
 		bloom_scale_init(&s->core, &s->scale, p, &key);
 	else
-		bloom_core_init(&s->core, geo, &key,
-				PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN));
+		bloom_core_init(&s->core, geo, &key, words);
 	memzero_explicit(&key, sizeof(key));
+	if (s->map)
+		bloom_map_describe(s->map, &s->core, 0);
 	return s;
 
 err_free:
+	/* the area's bytes go back with its last user */
+	if (s->map) {
+		memory_bytes -= s->map->charged;
+		bloom_map_retire(s->map);
+	}
 	bloom_store_free(s);
 err_release:
 	bloom_account_release(acct, memory_bytes);
@@ -272,9 +304,23 @@ void bloom_store_clock_start(struct bloom_store *s)
 	bloom_clock_start(s->clock);
 }
 
+/*
+ * The store's bytes go back now, but for a mappable area's: those with
+ * its last user, a process that still maps it (map.h).
+ */
+static void bloom_store_release(struct bloom_store *s)
+{
+	if (!s->map) {
+		bloom_account_release(s->acct, s->memory_bytes);
+		return;
+	}
+	bloom_account_release(s->acct, s->memory_bytes - s->map->charged);
+	bloom_map_retire(s->map);
+}
+
 void bloom_store_retire(struct bloom_store *s)
 {
-	bloom_account_release(s->acct, s->memory_bytes);
+	bloom_store_release(s);
 	INIT_RCU_WORK(&s->free_work, bloom_store_free_work);
 	queue_rcu_work(bloom_free_wq, &s->free_work);
 }
@@ -286,7 +332,7 @@ void bloom_store_discard(struct bloom_store *s)
 		bloom_store_retire(s);
 		return;
 	}
-	bloom_account_release(s->acct, s->memory_bytes);
+	bloom_store_release(s);
 	bloom_store_free(s);
 }
 

@@ -27,6 +27,7 @@
 #include "scale.h"
 #include "timed.h"
 #include "clock.h"
+#include "map.h"
 #include "netblock.h"
 #include "sweep.h"
 
@@ -48,7 +49,10 @@ struct bloom_stats {
  * struct bloom_store - what a filter holds
  * @core: the core filter: geometry, hash key, @core.words into @mem, or
  *	the head of a chain of stages (@scale)
- * @mem: the allocation behind @core.words; NULL for a chain
+ * @mem: the allocation behind @core.words; NULL for a chain and for a
+ *	mappable store
+ * @map: a standard or blocked store of one table: the mappable area
+ *	(map.h) that holds @core.words; else NULL
  * @acct: what @memory_bytes is charged to (account.h): the account of the
  *	namespace whose filter holds the store; the store never outlives
  *	its bytes' release (bloom_store_retire() gives them back at once)
@@ -71,6 +75,7 @@ struct bloom_stats {
 struct bloom_store {
 	struct bloom_core core;
 	void *mem;
+	struct bloom_map *map;
 	struct bloom_account *acct;
 	struct bloom_stats __percpu *stats;
 	u64 memory_bytes;
@@ -204,6 +209,42 @@ static inline bool bloom_store_query_addr(const struct bloom_store *s,
 	return bloom_nb_query(&s->core, &s->nb,
 			      len == 16 ? BLOOM_NB_IPV6 : BLOOM_NB_IPV4,
 			      addr, len * 8);
+}
+
+/*
+ * Around a change of what @s holds that is not an add (map.h: the
+ * mapping's sequence number), by its writers; nothing without a mapping.
+ * bloom_store_unpublished() inside such a change: the filter no longer
+ * holds @s (destroyed, or replaced).
+ */
+static inline void bloom_store_changing(struct bloom_store *s)
+{
+	if (s->map)
+		bloom_map_change_begin(s->map);
+}
+
+static inline void bloom_store_changed(struct bloom_store *s)
+{
+	if (s->map)
+		bloom_map_change_end(s->map);
+}
+
+static inline void bloom_store_unpublished(struct bloom_store *s)
+{
+	if (s->map)
+		bloom_map_set_stale(s->map);
+}
+
+/*
+ * The key kind of @s was set: the mapping's header says it too, as a
+ * change (bloom_store_changing()) when readers may see @s already and the
+ * caller is not inside a change of its own.
+ */
+static inline void bloom_store_keys_changed(struct bloom_store *s,
+					    bool published)
+{
+	if (s->map)
+		bloom_map_set_keys(s->map, READ_ONCE(s->nb.kind), published);
 }
 
 /* The statistics, summed over CPUs; read racily. */

@@ -69,6 +69,7 @@ TEST_F(ioctl, version)
 	EXPECT_EQ(0, v.types & ~0x3eU);
 	EXPECT_EQ(BLOOM_CREATE_F_ALL, v.create_flags);
 	EXPECT_EQ(BLOOM_BATCH_F_ALL, v.batch_flags);
+	EXPECT_EQ(BLOOM_FEATURE_ALL, v.features);
 	EXPECT_EQ(BLOOM_KEY_MAX, v.key_max);
 	EXPECT_EQ(BLOOM_BATCH_MAX_KEYS, v.batch_max_keys);
 	EXPECT_EQ(BLOOM_BATCH_MAX_BYTES, v.batch_max_bytes);

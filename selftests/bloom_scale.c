@@ -585,17 +585,6 @@ TEST_F(scale, sysfs_stages)
 	EXPECT_EQ(-1, stage_attr("sys", "capacity", 0));
 }
 
-static int pair_ioctl(int fd, unsigned long cmd, const char *a,
-		      const char *b)
-{
-	struct bloom_pair p;
-
-	memset(&p, 0, sizeof(p));
-	p.size = sizeof(p);
-	set_name(p.name, a);
-	set_name(p.other, b);
-	return ioctl(fd, cmd, &p);
-}
 
 /* Keys [0, n) of @fd's bound filter that test absent (0: all present). */
 static long long absent16(int fd, __u32 n)
@@ -643,12 +632,12 @@ TEST_F(scale, snapshot_ops)
 	ASSERT_OK(bt_info(self->fd, NULL, &ia));
 	ASSERT_EQ(3, ia.stages);
 
-	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
+	EXPECT_ERRNO(EOPNOTSUPP, bt_pair(self->fd, BLOOM_IOC_MERGE, "sa",
 					    "pl"));
-	EXPECT_ERRNO(EOPNOTSUPP, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "pl",
+	EXPECT_ERRNO(EOPNOTSUPP, bt_pair(self->fd, BLOOM_IOC_MERGE, "pl",
 					    "sa"));
 	/* alike but for their random hash keys: stages that do not line up */
-	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "sa",
+	EXPECT_ERRNO(EINVAL, bt_pair(self->fd, BLOOM_IOC_MERGE, "sa",
 					"sb"));
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
@@ -660,7 +649,7 @@ TEST_F(scale, snapshot_ops)
 	ASSERT_OK(bt_info(self->fd, "lk", &ia));
 	EXPECT_EQ(1, ia.stages);
 	EXPECT_EQ(0, ia.count);
-	EXPECT_OK(pair_ioctl(self->fd, BLOOM_IOC_MERGE, "lk", "sa"));
+	EXPECT_OK(bt_pair(self->fd, BLOOM_IOC_MERGE, "lk", "sa"));
 	ASSERT_OK(bt_info(self->fd, "lk", &ia));
 	EXPECT_EQ(3, ia.stages);
 	ASSERT_OK(bt_name_ioctl(self->fd, BLOOM_IOC_DESTROY, "lk"));
@@ -673,8 +662,8 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	EXPECT_ERRNO(ENOENT, bt_info(self->fd, "lk", &ib));
 
-	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "sa", "pl"));
-	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_SWAP, "pl", "sa"));
+	EXPECT_ERRNO(EINVAL, bt_pair(self->fd, BLOOM_IOC_SWAP, "sa", "pl"));
+	EXPECT_ERRNO(EINVAL, bt_pair(self->fd, BLOOM_IOC_SWAP, "pl", "sa"));
 
 	/* a plain snapshot does not replace a scalable filter's stages */
 	buf = bt_save_alloc(self->fd, "pl", &len);
@@ -698,7 +687,7 @@ TEST_F(scale, snapshot_ops)
 	EXPECT_EQ(3, filter_attr("sa", "stages"));
 
 	/* two scalable filters swap; each shows the stages it holds now */
-	ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_SWAP, "sa", "sb"));
+	ASSERT_OK(bt_pair(self->fd, BLOOM_IOC_SWAP, "sa", "sb"));
 	EXPECT_EQ(1, filter_attr("sa", "stages"));
 	EXPECT_EQ(3, filter_attr("sb", "stages"));
 	EXPECT_EQ(4000, stage_attr("sb", "capacity", 2));
@@ -758,11 +747,11 @@ TEST_F(scale, merge)
 	c = keyed_req("mk", 1000, 2, 8);
 	c.flags &= ~BLOOM_CREATE_F_BIND;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "md", "mg"));
-	EXPECT_ERRNO(EINVAL, pair_ioctl(self->fd, BLOOM_IOC_MERGE, "md", "mk"));
+	EXPECT_ERRNO(EINVAL, bt_pair(self->fd, BLOOM_IOC_MERGE, "md", "mg"));
+	EXPECT_ERRNO(EINVAL, bt_pair(self->fd, BLOOM_IOC_MERGE, "md", "mk"));
 	EXPECT_EQ(1, filter_attr("md", "stages"));
 
-	ASSERT_OK(pair_ioctl(self->fd, BLOOM_IOC_MERGE, "md", "ms"));
+	ASSERT_OK(bt_pair(self->fd, BLOOM_IOC_MERGE, "md", "ms"));
 	EXPECT_EQ(3, filter_attr("md", "stages"));
 	EXPECT_EQ(2000, stage_attr("md", "capacity", 1));
 	ASSERT_LE(0, run_keys16(fd_dst, BLOOM_IOC_QUERY, keys, res, 4096, 0,

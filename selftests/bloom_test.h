@@ -244,6 +244,19 @@ static inline int bt_one(int fd, unsigned long cmd, const void *key,
 	return res & 1;
 }
 
+/* MERGE or SWAP (@cmd) of the filters @a and @b. */
+static inline int bt_pair(int fd, unsigned long cmd, const char *a,
+			  const char *b)
+{
+	struct bloom_pair p;
+
+	memset(&p, 0, sizeof(p));
+	p.size = sizeof(p);
+	set_name(p.name, a);
+	set_name(p.other, b);
+	return ioctl(fd, cmd, &p);
+}
+
 /* Reads one unsigned decimal value from a sysfs file; -1 on any error. */
 static inline long long read_u64_file(const char *path)
 {

@@ -13,7 +13,9 @@
 #        and ping (the network tests), dwarves (pahole), libelf-dev and
 #        zlib1g-dev (module BTF: tools/btf.sh, which this script runs to
 #        build resolve_btfids once), bpftool and libbpf-dev (bloom-xdp and
-#        the BPF tests)
+#        the BPF tests), libxdp-dev and xdp-tools (bloom-xdp attaches
+#        through libxdp's dispatcher; its tests run xdp-filter and
+#        xdp-loader beside it)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
 #        the firewall benchmark's exact-set peer)
 # debug: the above (check) plus what building a kernel from linux-source-6.1
@@ -29,7 +31,7 @@ pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev sparse \
 iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
-bpftool libbpf-dev"
+bpftool libbpf-dev libxdp-dev xdp-tools"
 if [ "$1" = bench ]; then
 	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi

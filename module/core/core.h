@@ -235,6 +235,12 @@ u64 bloom_core_storage_bytes(const struct bloom_geometry *geo);
 void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 		     const bloom_hash_key_t *key, void *storage);
 
+/*
+ * The hash and position scheme this core implements (a snapshot's, and a
+ * mapping's header's): a reader of another scheme's bits must not test them.
+ */
+u32 bloom_core_scheme(void);
+
 /* The one keyed hash of a key; everything else is derived from it. */
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len);
 /* The same under @key alone: hashes made before the core is at hand. */

@@ -5,7 +5,7 @@
  * from libsodium (see shim.h). bloom_core_selftest() checks both builds
  * against the published test vectors.
  */
-#include "core.h"
+#include "internal.h"
 
 void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
 			       const u8 bytes[BLOOM_CORE_HASH_KEY_LEN])
@@ -40,4 +40,9 @@ u64 bloom_hash(const bloom_hash_key_t *key, const void *data, size_t len)
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len)
 {
 	return bloom_hash(&f->key, data, len);
+}
+
+u32 bloom_core_scheme(void)
+{
+	return BLOOM_SCHEME_ID;
 }

@@ -62,7 +62,9 @@ int bloom_add(int fd, const void *key, size_t len)
 
 int bloom_query(int fd, const void *key, size_t len)
 {
-	return one_key(fd, BLOOM_IOC_QUERY, key, len);
+	int r = lb_map_query(fd, key, len);
+
+	return r >= 0 ? r : one_key(fd, BLOOM_IOC_QUERY, key, len);
 }
 
 int bloom_delete(int fd, const void *key, size_t len)
@@ -208,6 +210,12 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 	if (npinned)
 		*npinned = 0;
 	err = chunker_init(&c, keys, n, OPTS_GET(opts, key_size, 0));
+	/* a plain query through the mapping; the ioctl from where it stopped */
+	if (!err && cmd == BLOOM_IOC_QUERY && !flags) {
+		total = lb_map_batch(fd, keys, n, c.key_size, results, &start);
+		if (done)
+			*done = start;
+	}
 	while (!err && start < n) {
 		struct bloom_batch b;
 

@@ -193,7 +193,11 @@ int bloom_create_opts(int fd, const char *name,
 	err = OPTS_CHECK(o, bloom_create_opts);
 	if (!err)
 		err = create_request(&c, name, o);
-	return err ? err : bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
+	if (!err)
+		err = bloom_ioctl(fd, BLOOM_IOC_CREATE, &c);
+	if (!err && (c.flags & BLOOM_CREATE_F_BIND))
+		lb_fd_renew(fd);
+	return err;
 }
 
 int bloom_create(int fd, const char *name, enum bloom_type type,

@@ -18,11 +18,17 @@ int bloom_open(const char *devpath)
 	 */
 	if (fd < 0 && errno == EACCES)
 		fd = open(devpath, O_RDONLY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	lb_fd_renew(fd);
+	return fd;
 }
 
 int bloom_close(int fd)
 {
+	lb_fd_renew(fd);
+	if (lb_map_forget)
+		lb_map_forget(fd);
 	return close(fd) < 0 ? -errno : 0;
 }
 

@@ -22,7 +22,11 @@ int bloom_destroy(int fd, const char *name)
 
 int bloom_bind(int fd, const char *name)
 {
-	return name_ioctl(fd, BLOOM_IOC_BIND, name);
+	int err = name_ioctl(fd, BLOOM_IOC_BIND, name);
+
+	if (!err)
+		lb_fd_renew(fd);
+	return err;
 }
 
 int bloom_info(int fd, const char *name, struct bloom_info *info)

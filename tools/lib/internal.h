@@ -4,6 +4,7 @@
 #define LIBBLOOM_INTERNAL_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
 #include "libbloom.h"
 
@@ -49,5 +50,31 @@ int lb_bpk_milli(double bpk, uint32_t *milli);
  * with a pinned bitmap.
  */
 int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b);
+
+/*
+ * Descriptor generations (fdgen.c): lb_fd_renew() when the library opens,
+ * binds or closes @fd; lb_fd_gen() of an @fd under LB_FD_GEN_MAX. A
+ * descriptor at or over it is never mapped.
+ */
+#define LB_FD_GEN_MAX	16384
+void lb_fd_renew(int fd);
+uint32_t lb_fd_gen(int fd);
+
+/*
+ * The bound filter's mapping (map.c): a query of one key, 0 or 1, or -1
+ * when the mapping cannot answer (not mapped, refused, a change under
+ * way, an address filter): then the ioctl does. lb_map_batch() answers
+ * the first *@done of bloom_batch()'s QUERY of @n keys (key_size 0:
+ * struct bloom_key; *@done a multiple of 8 or @n), filling @results (may
+ * be NULL) and returning their hits; the ioctl answers the rest.
+ */
+int lb_map_query(int fd, const void *key, size_t len);
+long lb_map_batch(int fd, const void *keys, size_t n, size_t key_size,
+		  uint8_t *results, size_t *done);
+/*
+ * The calling thread lets go of its mapping of @fd (bloom_close()). Weak:
+ * a program that never queries links no map.c.
+ */
+void lb_map_forget(int fd) __attribute__((weak));
 
 #endif /* LIBBLOOM_INTERNAL_H */

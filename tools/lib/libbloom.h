@@ -278,6 +278,33 @@ int bloom_add(int fd, const void *key, size_t len);
 int bloom_query(int fd, const void *key, size_t len);
 
 /*
+ * Mapped queries. bloom_query() and bloom_batch()'s BLOOM_OP_QUERY (without
+ * BLOOM_BATCH_F_NET) read a standard or blocked filter's bits where the
+ * module keeps them, through a read-only mapping of the descriptor
+ * (struct bloom_map_header), with no system call per key, when the caller
+ * may map it (CAP_NET_ADMIN, as for bloom_save()); else, and for other
+ * types and address filters, through the ioctl. The answers are the same.
+ * Each thread maps a descriptor the first time it queries it; a descriptor
+ * the library opened, bound or queried must be closed with bloom_close(),
+ * which drops the calling thread's mapping (another thread's goes at its
+ * next query of that descriptor, or when it exits). Mapped queries are not
+ * counted in the filter's queries and hits statistics.
+ *
+ * bloom_set_mapping(0) turns mapped queries off for the process (1: on,
+ * the default unless the environment variable BLOOM_NO_MAP is set to
+ * anything but "" or "0"); it returns the previous setting.
+ * bloom_map_stats() fills @s with the calling thread's counts.
+ */
+struct bloom_map_stats {
+	uint64_t queries;	/* keys answered through a mapping */
+	uint64_t retries;	/* tests repeated: the filter changed meanwhile */
+	uint64_t remaps;	/* mappings made again after such a change */
+	uint64_t fallbacks;	/* calls the ioctl answered (in part) instead */
+};
+int bloom_set_mapping(int on);
+void bloom_map_stats(struct bloom_map_stats *s);
+
+/*
  * Counting and d-left filters only (-EOPNOTSUPP on the others): removes one
  * copy of the key. Returns BLOOM_DELETE_REMOVED (1) when it was found and
  * removed, BLOOM_DELETE_NOT_FOUND (0) when it was not found (nothing

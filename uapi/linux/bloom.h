@@ -213,6 +213,8 @@ enum bloom_key_kind {
  * @memory_used: out: in the initial network namespace: bytes all filters
  *	take now; in any other: bytes that namespace's filters take (no
  *	namespace learns what the others use)
+ * @features: out: BLOOM_FEATURE_* the module has (0 from a module older
+ *	than the first feature)
  * @reserved: must be 0
  */
 struct bloom_version {
@@ -227,8 +229,13 @@ struct bloom_version {
 	__aligned_u64 batch_max_bytes;
 	__aligned_u64 memory_limit;
 	__aligned_u64 memory_used;
-	__aligned_u64 reserved;
+	__u32 features;
+	__u32 reserved;
 };
+
+/* mmap() of a bound descriptor: see struct bloom_map_header. */
+#define BLOOM_FEATURE_MAP	(1U << 0)
+#define BLOOM_FEATURE_ALL	BLOOM_FEATURE_MAP
 
 #define BLOOM_IOC_VERSION	_IO(BLOOM_IOC_MAGIC, 0x00)
 
@@ -727,5 +734,68 @@ struct bloom_stages {
 };
 
 #define BLOOM_IOC_STAGES	_IO(BLOOM_IOC_MAGIC, 0x0e)
+
+/*
+ * Mapping a filter (see Mappings): mmap() of a descriptor bound to a
+ * standard or blocked filter (not scalable, not expiring), PROT_READ,
+ * MAP_SHARED (or MAP_PRIVATE), offset 0, at most the header's @map_len
+ * bytes: a header page, struct bloom_map_header, then the filter's bits.
+ * The mapping is read-only for good: PROT_WRITE, mprotect() to write and
+ * writes through /proc/PID/mem or ptrace are refused. Errors (errno after
+ * mmap() returns MAP_FAILED):
+ *   EBADFD     the descriptor is not bound
+ *   ESTALE     its filter was destroyed
+ *   EPERM      without CAP_NET_ADMIN (SAVE's rule: the header holds the
+ *              hash key)
+ *   EACCES     PROT_WRITE (on a descriptor opened O_RDONLY with MAP_SHARED
+ *              the kernel says EACCES before the module is asked), or a
+ *              descriptor opened O_RDONLY (even root's)
+ *   EOPNOTSUPP a counting, d-left, scalable or expiring filter
+ *   EINVAL     an offset other than 0, or a length over @map_len
+ */
+#define BLOOM_MAP_MAGIC		0x50414d42	/* "BMAP", little-endian */
+/* The filter no longer holds these bits (destroyed, or replaced). */
+#define BLOOM_MAP_F_STALE	(1U << 0)
+
+/**
+ * struct bloom_map_header - the first page of a filter's mapping
+ * @magic: BLOOM_MAP_MAGIC
+ * @header_size: sizeof(struct bloom_map_header) of the module; fields are
+ *	only ever added at the end
+ * @seq: even while the bits are what the filter holds; bumped to odd
+ *	before and to even after every change other than an add: a swap, a
+ *	replacing restore, a flush, a merge into it, the first add that sets
+ *	the key kind, a destroy. Adds set bits in place without a bump
+ *	(the mapping sees them). A reader reads @seq (acquire), tests bits,
+ *	reads @seq again; a change means: map the descriptor again
+ * @flags: BLOOM_MAP_F_STALE once the filter no longer holds these bits;
+ *	they stay mapped (and frozen) until unmapped
+ * @type: enum bloom_type, BLOOM_TYPE_STANDARD or BLOOM_TYPE_BLOCKED
+ * @hashes: k
+ * @keys: enum bloom_key_kind, kept current (an ipv4 or ipv6 filter's
+ *	queries look netblocks up: see Netblocks)
+ * @scheme: the hash and position scheme (a snapshot's; see Hashing)
+ * @bits: m
+ * @bits_offset: where the bits start in the mapping, in bytes (a page)
+ * @bits_len: bytes of bits: whole 64-byte lines, native 64-bit words
+ * @map_len: bytes of the whole mapping, header page included
+ * @hash_key: the filter's SipHash key (BLOOM_HASH_KEY_LEN bytes)
+ */
+struct bloom_map_header {
+	__u32 magic;
+	__u32 header_size;
+	__aligned_u64 seq;
+	__u32 flags;
+	__u32 type;
+	__u32 hashes;
+	__u32 keys;
+	__u32 scheme;
+	__u32 reserved;
+	__aligned_u64 bits;
+	__aligned_u64 bits_offset;
+	__aligned_u64 bits_len;
+	__aligned_u64 map_len;
+	__u8 hash_key[BLOOM_HASH_KEY_LEN];
+};
 
 #endif /* _UAPI_LINUX_BLOOM_H */
