@@ -52,13 +52,13 @@ mem0=$(cat $SYS/memory_used 2>/dev/null)
 
 # --- version, help, usage errors -------------------------------------------
 run version
-check "version exits 0, reports module ABI 1 and the four types by name" \
-	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *1$' '$W/out' && grep -Eq '^filter types: +standard blocked counting dleft$' '$W/out'"
+check "version exits 0, reports module ABI 1 and the five types by name" \
+	sh -c "[ $rc = 0 ] && grep -q '^module ABI: *1$' '$W/out' && grep -Eq '^filter types: +standard blocked counting dleft timed$' '$W/out'"
 check "version names the create options by name, scalable and like among them" \
 	sh -c "grep -Eq '^create options: +bind hash-key geometry scalable size like$' '$W/out'"
 run version --json
 check "version --json parses and has abi_version, type names and limits" \
-	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==1 and d[\"types\"]==30 and d[\"type_names\"]==[\"standard\",\"blocked\",\"counting\",\"dleft\"] and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
+	sh -c "[ $rc = 0 ] && '$PY' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"abi_version\"]==1 and d[\"types\"]==62 and d[\"type_names\"]==[\"standard\",\"blocked\",\"counting\",\"dleft\",\"timed\"] and d[\"key_max\"]==4096 and d[\"batch_max_keys\"]>0' <'$W/out'"
 run help
 check "help exits 0 and lists every verb" \
 	sh -c "[ $rc = 0 ] && for v in create add test del info list destroy version help; do grep -q \"bloomctl \$v\" '$W/out' || exit 1; done"

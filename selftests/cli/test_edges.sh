@@ -375,7 +375,7 @@ comp=$(BLOOMCTL_FILTERS_DIR=$W/filters bash -c '
 printf '%s\n' "$comp" >"$W/comp"
 printf '%s\n' "seen spam" "seen spam" "$W/c/snap.bloom" "$W/c/snap.bloom" \
 	"$W/c/snap.bloom" "$W/c/dir1" "$W/c/snap.bloom" "$W/c/snap.bloom" \
-	"standard blocked counting dleft" "strings ipv4 ipv6" "--netblock-lengths" \
+	"standard blocked counting dleft timed" "strings ipv4 ipv6" "--netblock-lengths" \
 	"--check" "" "seen spam" >"$W/comp.want"
 check "bash completion: second filter names, files, directories, --type and --keys values, new options" \
 	sh -c "cmp -s '$W/comp.want' '$W/comp' || { diff '$W/comp.want' '$W/comp' | sed 's/^/# /'; false; }"

@@ -178,12 +178,12 @@ else
 	result FAIL "calc --timeout: G = 3..9; create --timeout 90m --generations 6 is the row calc shows"
 fi
 
-# calc without --type: all four side by side
+# calc without --type: all five side by side
 if timeout "$LIMIT" bloomctl calc --capacity 1M --fpp 0.01 --json >"$W/calc.json" &&
-   "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["type"] for x in d]==["standard","blocked","counting","dleft"]' "$W/calc.json"; then
-	result OK "calc without --type: a JSON array of the four types"
+   "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["type"] for x in d]==["standard","blocked","counting","dleft","timed"]' "$W/calc.json"; then
+	result OK "calc without --type: a JSON array of the five types"
 else
-	result FAIL "calc without --type: a JSON array of the four types"
+	result FAIL "calc without --type: a JSON array of the five types"
 fi
 
 echo "1..$n"

@@ -136,9 +136,12 @@ int main(void)
 	return err;
 }
 EOF
+# libbloom.pc requires libsodium (privately): the system's .pc files after
+# the installed one
+pcdirs=$P/lib/pkgconfig:$(pkg-config --variable pc_path pkg-config)
 # shellcheck disable=SC2046 # pkg-config's words are the compiler's arguments
 check "a program builds with \$(pkg-config --cflags --libs libbloom)" \
-	sh -c "cc -Wall -Werror -o '$work/tiny' '$work/tiny.c' \$(PKG_CONFIG_SYSROOT_DIR='$D' PKG_CONFIG_LIBDIR='$P/lib/pkgconfig' pkg-config --cflags --libs libbloom)"
+	sh -c "cc -Wall -Werror -o '$work/tiny' '$work/tiny.c' \$(PKG_CONFIG_SYSROOT_DIR='$D' PKG_CONFIG_LIBDIR='$pcdirs' pkg-config --cflags --libs libbloom)"
 check "it is linked to libbloom.so.$MAJOR" \
 	sh -c "readelf -d '$work/tiny' | grep -q 'NEEDED.*\\[libbloom.so.$MAJOR\\]'"
 out=$("$repo/selftests/vm/run.sh" --module "$D/lib/modules/$KVER/updates/bloom.ko" --rmmod \
@@ -158,7 +161,7 @@ printf '%s\n' "$comp" >"$work/log"
 check "bash completion: verbs, filter names, types and options from bloomctl" \
 	test "$comp" = "create
 seen spam
-standard blocked counting dleft
+standard blocked counting dleft timed
 --absent"
 
 # --- 3. uninstall -----------------------------------------------------------------
