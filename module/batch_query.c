@@ -23,7 +23,6 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -245,8 +244,6 @@ int bloom_query_apply(struct bloom_apply *a)
 		} else if (!bloom_same_key(&s->core.key, &a->key)) {
 			key = s->core.key;
 			rcu_read_unlock();
-			if (fatal_signal_pending(current))
-				return -EINTR;
 			ret = bloom_apply_rehash(a, &key);
 			memzero_explicit(&key, sizeof(key));
 			if (ret)

@@ -79,6 +79,9 @@
  *              while a batch is hashed again after its filter's contents
  *              were replaced with another hash key; RESTORE: or while
  *              reading a large snapshot)
+ *   EAGAIN     ADD, QUERY or DELETE whose filter's hash key changed (a
+ *              swap, a replacing restore, a flush) more than 8 times during
+ *              the call: nothing was added or deleted; try again
  *   EBADMSG    RESTORE: not a snapshot, or a damaged one (a checksum, a
  *              length, a field or a counter or cell out of range)
  *   EPROTONOSUPPORT RESTORE: a snapshot of another format version, with an
