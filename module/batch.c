@@ -242,7 +242,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	if (b->nkeys > BLOOM_SMALL_KEYS) {
 		a.hashes = bloom_kvmalloc(array_size(b->nkeys,
 						     sizeof(*a.hashes)) +
-					  2 * result_bytes, GFP_KERNEL);
+					  2 * result_bytes, GFP_KERNEL_ACCOUNT);
 		if (!a.hashes) {
 			ret = -ENOMEM;
 			goto out_key;

@@ -189,7 +189,7 @@ int bloom_query_chunks(struct bloom_filter *f, struct bloom_batch *b)
 	chunk = min(chunk, round_up(nkeys, 8));
 	nb_bytes = net.on ? array_size(chunk, sizeof(*net.keys)) : 0;
 	hashes = bloom_kvmalloc(array_size(chunk, sizeof(*hashes) + size) +
-				nb_bytes + result_bytes, GFP_KERNEL);
+				nb_bytes + result_bytes, GFP_KERNEL_ACCOUNT);
 	if (!hashes)
 		return -ENOMEM;
 	buf = (u8 *)(hashes + chunk);

@@ -449,7 +449,7 @@ int bloom_registry_names(struct net *net, char **names, u32 *count)
 	*names = NULL;
 	if (bn->count) {
 		*names = bloom_kvzalloc(array_size(bn->count, BLOOM_NAME_LEN),
-					GFP_KERNEL);
+					GFP_KERNEL_ACCOUNT);
 		if (!*names) {
 			mutex_unlock(&bn->lock);
 			return -ENOMEM;
