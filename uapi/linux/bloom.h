@@ -59,7 +59,10 @@
  *              descriptor that is not bound
  *   EBUSY      BIND, or CREATE with BLOOM_CREATE_F_BIND, on a descriptor
  *              that is bound already; DESTROY of a filter that firewall
- *              rules use (delete the rules first)
+ *              rules use (delete the rules first): DESTROY waits up to 2 s
+ *              for rules to let go of the filter before it fails (the nft
+ *              backend of iptables frees a deleted rule a moment after
+ *              iptables returns)
  *   ESTALE     ADD, QUERY, DELETE or INFO of the bound filter after that
  *              filter was destroyed (also when the destroy happens during
  *              the call)
