@@ -48,6 +48,10 @@ static int bloom_batch_check(const struct bloom_batch *b,
 {
 	if (b->flags & ~BLOOM_BATCH_F_ALL || b->reserved)
 		return -EINVAL;
+	/* keys' own timeouts: ADD only, with its flag */
+	if (b->flags & BLOOM_BATCH_F_TIMEOUT ? op != BLOOM_BATCH_ADD ||
+	    (b->timeouts && b->timeout_s) : b->timeouts || b->timeout_s)
+		return -EINVAL;
 	/* The pinned bitmap: DELETE only, with its flag, both or neither. */
 	if (!(b->flags & BLOOM_BATCH_F_PINNED) != !b->pinned ||
 	    (b->pinned && op != BLOOM_BATCH_DELETE))
@@ -109,6 +113,12 @@ static bool bloom_apply_chunk(struct bloom_apply *a, struct bloom_store *s,
 		a->hits += bloom_scale_add_batch(&s->core, a->hashes, end,
 						 a->results, &done);
 		done -= from;
+	} else if (a->op == BLOOM_BATCH_ADD && a->timed) {
+		a->hits += bloom_timed_add_batch(&s->core, a->hashes + from,
+						 len, a->timeouts ?
+						 a->timeouts + from : NULL,
+						 a->timeout_s, bloom_clock_s(),
+						 results, &done);
 	} else if (a->op == BLOOM_BATCH_ADD) {
 		a->hits += bloom_core_add_batch_done(&s->core,
 						     a->hashes + from, len,
@@ -160,6 +170,28 @@ static int bloom_apply_lock(struct bloom_apply *a, struct bloom_store **s)
 }
 
 /*
+ * Keys' own timeouts fit @s: a timed store (else -EOPNOTSUPP), none over
+ * its largest (else -EINVAL). Under the write lock: the store is the one
+ * the keys go to.
+ */
+static int bloom_apply_timeouts(const struct bloom_apply *a,
+				const struct bloom_store *s)
+{
+	u32 max = s->core.key_timeout_max_s, i;
+
+	if (!a->timed)
+		return 0;
+	if (!bloom_core_is_timed(&s->core))
+		return -EOPNOTSUPP;
+	if (!a->timeouts)
+		return a->timeout_s > max ? -EINVAL : 0;
+	for (i = 0; i < a->b->nkeys; i++)
+		if (a->timeouts[i] > max)
+			return -EINVAL;
+	return 0;
+}
+
+/*
  * ADD and DELETE: every writer of a filter holds its write_lock (the core
  * needs its writers serialised, core.h), taken once for the whole batch;
  * under it the store cannot change or go. The keys go in
@@ -180,8 +212,12 @@ static int bloom_apply_locked(struct bloom_apply *a)
 	if (ret)
 		return ret;
 	ret = bloom_net_kind(&a->net, a->op, s);
+	if (!ret)
+		ret = bloom_apply_timeouts(a, s);
 	if (ret)
 		goto out;
+	/* a timed store's sweep waits (sweep.h) */
+	bloom_store_writers_lock(s);
 	while (a->done < n) {
 		rcu_read_lock();
 		all = bloom_apply_chunk(a, s, min_t(u32, n - a->done,
@@ -198,6 +234,7 @@ static int bloom_apply_locked(struct bloom_apply *a)
 		}
 		cond_resched();
 	}
+	bloom_store_writers_unlock(s);
 	bloom_apply_stats(s, a->op, a->done, a->hits, a->npinned);
 out:
 	mutex_unlock(&a->f->write_lock);
@@ -210,6 +247,29 @@ static int bloom_batch_apply(struct bloom_apply *a)
 	if (a->op == BLOOM_BATCH_QUERY)
 		return bloom_query_apply(a);
 	return bloom_apply_locked(a);
+}
+
+/*
+ * Pass one of an ADD with BLOOM_BATCH_F_TIMEOUT: the keys' timeouts, copied
+ * in before the write lock is taken (no user memory is read under it).
+ */
+static int bloom_batch_timeouts(struct bloom_apply *a,
+				const struct bloom_batch *b)
+{
+	if (!(b->flags & BLOOM_BATCH_F_TIMEOUT))
+		return 0;
+	a->timed = true;
+	a->timeout_s = b->timeout_s;
+	if (!b->timeouts)
+		return 0;
+	a->timeouts = bloom_kvmalloc(array_size(b->nkeys, sizeof(u32)),
+				     GFP_KERNEL_ACCOUNT);
+	if (!a->timeouts)
+		return -ENOMEM;
+	if (copy_from_user(a->timeouts, u64_to_user_ptr(b->timeouts),
+			   array_size(b->nkeys, sizeof(u32))))
+		return -EFAULT;
+	return 0;
 }
 
 /*
@@ -256,6 +316,8 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 		a.pinned = (u8 *)(a.hashes + b->nkeys) + result_bytes;
 
 	ret = bloom_batch_hash(&a.key, &a.net, b, a.hashes);
+	if (!ret)
+		ret = bloom_batch_timeouts(&a, b);
 	if (ret)
 		goto out;
 	/*
@@ -295,6 +357,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 out:
 	if (a.hashes != small)
 		bloom_kvfree(a.hashes);
+	bloom_kvfree(a.timeouts);
 out_key:
 	bloom_net_free(&a.net);
 	memzero_explicit(&a.key, sizeof(a.key));

@@ -81,6 +81,10 @@ struct bloom_apply {
 	u32 npinned;	/* DELETE: keys pinned */
 	u32 rehashes;	/* times the hash key changed during the call */
 	bool partial;	/* failed, but done and hits are what went in */
+	/* ADD with BLOOM_BATCH_F_TIMEOUT: each key's, or NULL: @timeout_s */
+	bool timed;
+	u32 timeout_s;
+	u32 *timeouts;
 };
 
 /* batch_keys.c: pass one. */

@@ -36,7 +36,8 @@ int bloom_ioc_version(struct bloom_ucmd *ucmd)
 		.size = size,
 		.abi_version = BLOOM_ABI_VERSION,
 		.types = BIT(BLOOM_TYPE_STANDARD) | BIT(BLOOM_TYPE_BLOCKED) |
-			 BIT(BLOOM_TYPE_COUNTING) | BIT(BLOOM_TYPE_DLEFT),
+			 BIT(BLOOM_TYPE_COUNTING) | BIT(BLOOM_TYPE_DLEFT) |
+			 BIT(BLOOM_TYPE_TIMED),
 		.create_flags = BLOOM_CREATE_F_ALL,
 		.batch_flags = BLOOM_BATCH_F_ALL,
 		.key_max = BLOOM_KEY_MAX,
@@ -150,7 +151,7 @@ int bloom_ioc_info(struct bloom_ucmd *ucmd)
 	struct bloom_filter *f;
 	int ret;
 
-	if (info->flags || info->reserved)
+	if (info->flags || info->reserved || info->reserved1)
 		return -EINVAL;
 	f = bloom_file_or_named(ucmd->bf, info->name);
 	if (IS_ERR(f))

@@ -27,6 +27,8 @@ static_assert((int)BLOOM_CORE_STANDARD == (int)BLOOM_TYPE_STANDARD);
 static_assert((int)BLOOM_CORE_BLOCKED == (int)BLOOM_TYPE_BLOCKED);
 static_assert((int)BLOOM_CORE_COUNTING == (int)BLOOM_TYPE_COUNTING);
 static_assert((int)BLOOM_CORE_DLEFT == (int)BLOOM_TYPE_DLEFT);
+static_assert((int)BLOOM_CORE_TIMED == (int)BLOOM_TYPE_TIMED);
+static_assert(BLOOM_CORE_KEY_TIMEOUT_MAX == BLOOM_KEY_TIMEOUT_MAX);
 static_assert(BLOOM_CORE_CAPACITY_MAX == BLOOM_CAPACITY_MAX);
 static_assert(BLOOM_CORE_FPP_PPB_MIN == BLOOM_FPP_PPB_MIN);
 static_assert(BLOOM_CORE_FPP_PPB_MAX == BLOOM_FPP_PPB_MAX);

@@ -55,7 +55,7 @@ static int bloom_create_explicit(const struct bloom_create *c,
 				 struct bloom_geometry *geo)
 {
 	/* A d-left table's shape is the core's choice alone. */
-	if (c->type == BLOOM_TYPE_DLEFT)
+	if (c->type == BLOOM_TYPE_DLEFT || c->type == BLOOM_TYPE_TIMED)
 		return -EOPNOTSUPP;
 	*geo = (struct bloom_geometry) {
 		.type = c->type,
@@ -145,6 +145,7 @@ static struct bloom_store *bloom_create_store(struct bloom_account *acct,
 	case BLOOM_TYPE_BLOCKED:
 	case BLOOM_TYPE_COUNTING:
 	case BLOOM_TYPE_DLEFT:
+	case BLOOM_TYPE_TIMED:
 		break;
 	default:
 		return ERR_PTR(-EOPNOTSUPP);
@@ -185,13 +186,14 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	struct bloom_filter *like;
 	struct bloom_store *s;
 	bool expiring = false, scalable = false;
-	u32 kind = 0;
+	u32 kind = 0, tdef = 0, tmax = 0;
 	int ret;
 
 	if (c->flags & ~(BLOOM_CREATE_F_LIKE | BLOOM_CREATE_F_BIND) ||
 	    c->type || c->hashes || c->capacity || c->bits || c->fpp_ppb ||
 	    !bloom_create_sizing_zero(c) || c->growth || c->tightening_ppm ||
-	    c->generations || c->timeout_ms ||
+	    c->generations || c->timeout_ms || c->key_timeout_s ||
+	    c->key_timeout_max_s ||
 	    !bloom_zeroed(c->hash_key, sizeof(c->hash_key)))
 		return ERR_PTR(-EINVAL);
 	if (!bloom_name_valid(c->like))
@@ -209,6 +211,9 @@ static struct bloom_store *bloom_create_like(struct net *net,
 		if (scalable)
 			sp = s->core.scale->p;
 		kind = READ_ONCE(s->nb.kind);
+		/* a timed model: its keys' timeouts too */
+		tdef = s->core.key_timeout_s;
+		tmax = s->core.key_timeout_max_s;
 		bloom_hash_key_to_bytes(&s->core.key, key);
 		/* an expiring model: its generations and timeout too */
 		expiring = s->clock;
@@ -228,9 +233,25 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	else
 		s = bloom_store_new(bloom_registry_account(net), &geo, key);
 	memzero_explicit(key, sizeof(key));
-	if (!IS_ERR(s))
-		s->nb.kind = kind;
+	if (IS_ERR(s))
+		return s;
+	s->nb.kind = kind;
+	if (bloom_core_is_timed(&s->core))
+		bloom_timed_set_timeouts(&s->core, tdef, tmax);
 	return s;
+}
+
+/* BLOOM_TYPE_TIMED's timeouts: in range, the default within the largest. */
+static int bloom_create_timeouts(const struct bloom_create *c)
+{
+	u32 max = c->key_timeout_max_s ?: BLOOM_KEY_TIMEOUT_MAX;
+
+	if (!c->key_timeout_s && !c->key_timeout_max_s)
+		return 0;
+	if (c->type != BLOOM_TYPE_TIMED || c->flags & BLOOM_CREATE_F_LIKE ||
+	    max > BLOOM_KEY_TIMEOUT_MAX || c->key_timeout_s > max)
+		return -EINVAL;
+	return 0;
 }
 
 int bloom_request_create(struct net *net, const struct bloom_create *c,
@@ -244,6 +265,8 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 	if (!(c->flags & BLOOM_CREATE_F_TIMEOUT) &&
 	    (c->generations || c->timeout_ms))
 		return -EINVAL;
+	if (bloom_create_timeouts(c))
+		return -EINVAL;
 	if (c->flags & BLOOM_CREATE_F_LIKE)
 		s = bloom_create_like(net, c);
 	else if (!bloom_zeroed(c->like, sizeof(c->like)))
@@ -254,6 +277,9 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 		return PTR_ERR(s);
 	if (c->keys)
 		s->nb.kind = c->keys;
+	if (c->type == BLOOM_TYPE_TIMED)
+		bloom_timed_set_timeouts(&s->core, c->key_timeout_s,
+					 c->key_timeout_max_s);
 	return bloom_filter_new(c->name, s, out);
 }
 
@@ -330,6 +356,12 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 	info->id = f->id;
 	info->bpf_calls = sum.bpf_calls;
 	info->bpf_hits = sum.bpf_hits;
+	if (bloom_core_is_timed(&s->core)) {
+		info->key_timeout_s = s->core.key_timeout_s;
+		info->key_timeout_max_s = s->core.key_timeout_max_s;
+		info->tag_bits = bloom_timed_tag_bits(&s->core);
+		info->expired = READ_ONCE(s->core.reclaimed);
+	}
 	bloom_info_fill_keys(info, &s->nb);
 }
 

@@ -216,6 +216,15 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 		h->saved_ns = bloom_clock_now();
 		h->saved_wall_ns = ktime_get_real_ns();
 	}
+	/*
+	 * A timed store: no sweep while its cells are copied; their ticks
+	 * are taken against the clock now, the wall clock's for a restore.
+	 */
+	bloom_store_writers_lock(s);
+	if (s->sweep) {
+		h->saved_s = bloom_clock_s();
+		h->saved_wall_ns = ktime_get_real_ns();
+	}
 	xxh64_reset(&xs, 0);
 	bloom_snap_copy_payload(&s->core, img->buf + h->header_size, &xs);
 	memcpy(h->name, f->name, sizeof(h->name));
@@ -223,6 +232,7 @@ static int bloom_snap_image_make(struct bloom_filter *f,
 	h->payload_hash = xxh64_digest(&xs);
 	/* after the payload: stage counts cover every key it holds */
 	bloom_image_header_write(img->buf, h, &s->core);
+	bloom_store_writers_unlock(s);
 	if (s->clock)
 		mutex_unlock(&s->clock->lock);
 	mutex_unlock(&f->write_lock);
@@ -370,7 +380,7 @@ static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
 
 	s = h->ngens ?
 	    bloom_store_new_expiring_stopped(acct, &h->expire, h->hash_key) :
-	    bloom_store_new(acct, &h->geo, h->hash_key);
+	    bloom_store_new_stopped(acct, &h->geo, h->hash_key);
 	if (IS_ERR(s))
 		return s;
 	first = h->ngens ? &bloom_expire_gen(&s->core, 0)->core : &s->core;
@@ -386,6 +396,30 @@ static struct bloom_store *bloom_snap_new_plain(struct bloom_account *acct,
 	}
 	*hash = xxh64_digest(&xs);
 	return s;
+}
+
+/*
+ * A timed store, loaded and checked: each key keeps the time it had left
+ * at the save less the wall-clock time since, on this clock; what expired
+ * meanwhile goes before anyone sees the filter. A key with more left than
+ * the filter's largest timeout allows: -EBADMSG.
+ */
+static int bloom_snap_timed_apply(struct bloom_store *s,
+				  const struct bloom_image_header *h)
+{
+	u64 now_wall = ktime_get_real_ns(), elapsed = 0;
+	int ret;
+
+	if (now_wall > h->saved_wall_ns)
+		elapsed = div_u64(now_wall - h->saved_wall_ns, NSEC_PER_SEC);
+	ret = bloom_timed_rebase(&s->core, h->saved_s, elapsed,
+				 bloom_clock_s(), h->key_timeout_max_s);
+	if (ret)
+		return ret;
+	bloom_timed_set_timeouts(&s->core, h->key_timeout_s,
+				 h->key_timeout_max_s);
+	bloom_store_sweep_start(s);
+	return 0;
 }
 
 /* Into a store nobody else sees yet. */
@@ -497,6 +531,13 @@ int bloom_snap_restore(struct net *net, struct bloom_restore *arg)
 		bloom_image_gens_apply(&s->core, hdr, &h, bloom_clock_now(),
 				       ktime_get_real_ns());
 		bloom_store_clock_start(s);
+	}
+	if (bloom_core_is_timed(&s->core)) {
+		ret = bloom_snap_timed_apply(s, &h);
+		if (ret) {
+			bloom_store_discard(s);
+			goto out;
+		}
 	}
 	ret = bloom_snap_publish(net, name, s,
 				 arg->flags & BLOOM_RESTORE_F_REPLACE);

@@ -60,6 +60,10 @@ static void bloom_store_free(struct bloom_store *s)
 		memzero_explicit(&s->clock->ring.gen, sizeof(s->clock->ring.gen));
 		bloom_kfree(s->clock);
 	}
+	if (s->sweep) {
+		bloom_sweep_stop(s->sweep);
+		bloom_kfree(s->sweep);
+	}
 	bloom_store_free_stages(s);
 	bloom_free_percpu(s->stats);
 	if (s->map)
@@ -126,6 +130,14 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	 * (with room to align it to a cache line), the per-CPU counters and
 	 * the struct; an expiring store's generations and clock too.
 	 */
+	/*
+	 * Rotations run on CPU nobody is charged for: a namespace other
+	 * than the initial one gets at most BLOOM_NETNS_ROTATIONS_HZ per
+	 * filter (create, like and restore alike).
+	 */
+	if (xp && !acct->initial &&
+	    bloom_expire_period_ns(xp) < NSEC_PER_SEC / BLOOM_NETNS_ROTATIONS_HZ)
+		return ERR_PTR(-EINVAL);
 	if (xp) {
 		ret = bloom_store_ring_bytes(xp, &storage_bytes);
 		if (ret)
@@ -135,6 +147,8 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		map_bytes = bloom_map_bytes(bloom_core_storage_bytes(geo));
 	} else if (!p) {
 		storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+		if (geo->type == BLOOM_CORE_TIMED)
+			storage_bytes += sizeof(struct bloom_sweep);
 	}
 	memory_bytes = storage_bytes + map_bytes + sizeof(*s) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
@@ -154,6 +168,12 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 			goto err_free;
 		bloom_clock_init(s->clock, &s->core);
 		storage_bytes -= sizeof(struct bloom_clock);
+	} else if (!p && geo->type == BLOOM_CORE_TIMED) {
+		s->sweep = bloom_kzalloc(sizeof(*s->sweep), GFP_KERNEL_ACCOUNT);
+		if (!s->sweep)
+			goto err_free;
+		bloom_sweep_init(s->sweep, &s->core);
+		storage_bytes -= sizeof(struct bloom_sweep);
 	}
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
@@ -210,11 +230,29 @@ err_release:
 	return ERR_PTR(ret);
 }
 
+struct bloom_store *bloom_store_new_stopped(struct bloom_account *acct,
+					    const struct bloom_geometry *geo,
+					    const u8 *hash_key)
+{
+	return bloom_store_make(acct, geo, NULL, NULL, hash_key);
+}
+
+void bloom_store_sweep_start(struct bloom_store *s)
+{
+	if (s->sweep)
+		bloom_sweep_start(s->sweep);
+}
+
 struct bloom_store *bloom_store_new(struct bloom_account *acct,
 				    const struct bloom_geometry *geo,
 				    const u8 *hash_key)
 {
-	return bloom_store_make(acct, geo, NULL, NULL, hash_key);
+	struct bloom_store *s = bloom_store_make(acct, geo, NULL, NULL,
+						 hash_key);
+
+	if (!IS_ERR(s))
+		bloom_store_sweep_start(s);
+	return s;
 }
 
 struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
@@ -370,10 +408,12 @@ int bloom_store_clear(struct bloom_store *s)
 {
 	int cpu, ret;
 
-	/* no rotation clears a generation meanwhile */
+	/* no rotation clears a generation meanwhile, no sweep a cell */
 	if (s->clock)
 		mutex_lock(&s->clock->lock);
+	bloom_store_writers_lock(s);
 	ret = bloom_core_clear(&s->core);
+	bloom_store_writers_unlock(s);
 	if (s->clock)
 		mutex_unlock(&s->clock->lock);
 	if (ret)
@@ -429,12 +469,20 @@ int bloom_store_init(void)
 
 	if (ret)
 		return ret;
+	ret = bloom_sweep_module_init();
+	if (ret)
+		goto err_clock;
 	bloom_free_wq = alloc_workqueue("bloom_free", 0, 0);
 	if (!bloom_free_wq) {
-		bloom_clock_module_exit();
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err_sweep;
 	}
 	return 0;
+err_sweep:
+	bloom_sweep_module_exit();
+err_clock:
+	bloom_clock_module_exit();
+	return ret;
 }
 
 void bloom_store_exit(void)
@@ -446,6 +494,7 @@ void bloom_store_exit(void)
 	 */
 	rcu_barrier();
 	destroy_workqueue(bloom_free_wq);
-	/* every clock was stopped by the free work of its store */
+	/* every clock and sweep was stopped by the free work of its store */
+	bloom_sweep_module_exit();
 	bloom_clock_module_exit();
 }

@@ -25,9 +25,11 @@
 #include "core.h"
 #include "expire.h"
 #include "scale.h"
+#include "timed.h"
 #include "clock.h"
 #include "map.h"
 #include "netblock.h"
+#include "sweep.h"
 
 /* Hot-path counters, per CPU; summed when read. */
 struct bloom_stats {
@@ -66,6 +68,9 @@ struct bloom_stats {
  * @clock: an expiring store's generations and their clock, behind
  *	@core.expire; else NULL. The clock goes with the store (swap,
  *	replace) and stops before the store is freed.
+ * @sweep: a timed store's sweep (sweep.h); else NULL. It goes with the
+ *	store as the clock does; its lock is the store's writers' beside
+ *	the filter's write_lock (bloom_store_writers_lock()).
  */
 struct bloom_store {
 	struct bloom_core core;
@@ -78,7 +83,24 @@ struct bloom_store {
 	struct bloom_scale scale;
 	struct bloom_netblocks nb;
 	struct bloom_clock *clock;
+	struct bloom_sweep *sweep;
 };
+
+/*
+ * The writers of a timed store (adds, deletes, clear, a restore filling
+ * it) exclude its sweep; nothing for other stores. Sleeps.
+ */
+static inline void bloom_store_writers_lock(struct bloom_store *s)
+{
+	if (s->sweep)
+		mutex_lock(&s->sweep->lock);
+}
+
+static inline void bloom_store_writers_unlock(struct bloom_store *s)
+{
+	if (s->sweep)
+		mutex_unlock(&s->sweep->lock);
+}
 
 /*
  * A new, empty store of @geo (checked by the caller with
@@ -91,6 +113,14 @@ struct bloom_store *bloom_store_new(struct bloom_account *acct,
 				    const struct bloom_geometry *geo,
 				    const u8 *hash_key);
 /*
+ * The same with a timed store's sweep not started, for a restore to fill
+ * the table first (then bloom_store_sweep_start()).
+ */
+struct bloom_store *bloom_store_new_stopped(struct bloom_account *acct,
+					    const struct bloom_geometry *geo,
+					    const u8 *hash_key);
+void bloom_store_sweep_start(struct bloom_store *s);
+/*
  * A new chain of @p (checked by bloom_scale_check()) with its first stage;
  * errors as bloom_store_new().
  */
@@ -102,8 +132,17 @@ struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
 					      const struct bloom_scale_params *p,
 					      const u8 *hash_key);
 /*
+ * Rotations a second an expiring filter of a network namespace other than
+ * the initial one may make at most: its period, timeout / (G - 1), is at
+ * least a quarter of a second.
+ */
+#define BLOOM_NETNS_ROTATIONS_HZ	4
+
+/*
  * A new expiring store of @p (checked by bloom_expire_check()), its
- * generations empty and its clock running; errors as bloom_store_new().
+ * generations empty and its clock running; errors as bloom_store_new(),
+ * and -EINVAL for a period under 1 / BLOOM_NETNS_ROTATIONS_HZ s charged
+ * to a namespace other than the initial one.
  * bloom_store_new_expiring_stopped() leaves the clock stopped, for a
  * restore to fill the generations first (then bloom_store_clock_start()).
  */

@@ -350,8 +350,8 @@ static umode_t bloom_delete_visible(struct kobject *kobj,
 {
 	u32 type = to_filter(kobj)->type;
 
-	return type == BLOOM_TYPE_COUNTING || type == BLOOM_TYPE_DLEFT ?
-	       attr->mode : 0;
+	return type == BLOOM_TYPE_COUNTING || type == BLOOM_TYPE_DLEFT ||
+	       type == BLOOM_TYPE_TIMED ? attr->mode : 0;
 }
 
 static const struct attribute_group bloom_delete_group = {
@@ -371,12 +371,38 @@ static struct attribute *bloom_dleft_attrs[] = {
 static umode_t bloom_dleft_visible(struct kobject *kobj,
 				   struct attribute *attr, int n)
 {
-	return to_filter(kobj)->type == BLOOM_TYPE_DLEFT ? attr->mode : 0;
+	u32 type = to_filter(kobj)->type;
+
+	return type == BLOOM_TYPE_DLEFT || type == BLOOM_TYPE_TIMED ?
+	       attr->mode : 0;
 }
 
 static const struct attribute_group bloom_dleft_group = {
 	.attrs = bloom_dleft_attrs,
 	.is_visible = bloom_dleft_visible,
+};
+
+/* Files that only the timed filter has: its keys' timeouts. */
+BLOOM_STORE_ATTR(key_timeout_s, s->core.key_timeout_s);
+BLOOM_STORE_ATTR(key_timeout_max_s, s->core.key_timeout_max_s);
+BLOOM_STORE_ATTR(expired, READ_ONCE(s->core.reclaimed));
+
+static struct attribute *bloom_timed_attrs[] = {
+	&key_timeout_s_attr.attr,
+	&key_timeout_max_s_attr.attr,
+	&expired_attr.attr,
+	NULL,
+};
+
+static umode_t bloom_timed_visible(struct kobject *kobj,
+				   struct attribute *attr, int n)
+{
+	return to_filter(kobj)->type == BLOOM_TYPE_TIMED ? attr->mode : 0;
+}
+
+static const struct attribute_group bloom_timed_group = {
+	.attrs = bloom_timed_attrs,
+	.is_visible = bloom_timed_visible,
 };
 
 /* Files that only scalable filters have. */
@@ -430,6 +456,7 @@ const struct attribute_group *bloom_filter_groups[] = {
 	&bloom_filter_group,
 	&bloom_delete_group,
 	&bloom_dleft_group,
+	&bloom_timed_group,
 	&bloom_scale_group,
 	&bloom_expire_group,
 	NULL,

@@ -64,8 +64,9 @@ TEST_F(ioctl, version)
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_BLOCKED));
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_COUNTING));
 	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_DLEFT));
+	EXPECT_TRUE(v.types & (1U << BLOOM_TYPE_TIMED));
 	/* Only the types this header defines can be implemented. */
-	EXPECT_EQ(0, v.types & ~0x1eU);
+	EXPECT_EQ(0, v.types & ~0x3eU);
 	EXPECT_EQ(BLOOM_CREATE_F_ALL, v.create_flags);
 	EXPECT_EQ(BLOOM_BATCH_F_ALL, v.batch_flags);
 	EXPECT_EQ(BLOOM_FEATURE_ALL, v.features);
@@ -163,6 +164,10 @@ struct field_case {
 	FIELD("nkeys over the maximum", bloom_batch, nkeys,		\
 	      BLOOM_BATCH_MAX_KEYS + 1, E2BIG),				\
 	FIELD("lens with fixed-size keys", bloom_batch, lens,		\
+	      KERNEL_PTR, EINVAL),					\
+	FIELD("timeout_s without the flag", bloom_batch, timeout_s,	\
+	      60, EINVAL),						\
+	FIELD("timeouts without the flag", bloom_batch, timeouts,	\
 	      KERNEL_PTR, EINVAL)
 
 /* The errno cases of a bloom_name naming an existing filter. */
@@ -464,7 +469,7 @@ static const struct cmd_case {
 		NAME_FIELD("like without LIKE", bloom_create, like, "tbl",
 			   EINVAL),
 		FIELD("type 0", bloom_create, type, 0, EOPNOTSUPP),
-		FIELD("type 5", bloom_create, type, 5, EOPNOTSUPP),
+		FIELD("type 6", bloom_create, type, 6, EOPNOTSUPP),
 		FIELD("capacity 0", bloom_create, capacity, 0, EINVAL),
 		FIELD("fpp_ppb 0", bloom_create, fpp_ppb, 0, EINVAL),
 		FIELD("fpp_ppb over the maximum", bloom_create, fpp_ppb,
@@ -503,14 +508,17 @@ static const struct cmd_case {
 		      EFAULT),
 	} },
 	/* BLOOM_BATCH_F_NET: the keys are addresses (test_netblock.sh) */
-	{ CMD(ADD, bloom_batch, BLOOM_BATCH_F_NET, .bind = STD,
+	{ CMD(ADD, bloom_batch, BLOOM_BATCH_F_NET | BLOOM_BATCH_F_TIMEOUT,
+	      .bind = STD, .v1_len = BT_BATCH_V1_SIZE,
 	      .writes = true, .req = req_add, .check = check_add),
 	  .bad = { BATCH_CASES } },
 	{ CMD(QUERY, bloom_batch, BLOOM_BATCH_F_NET, .bind = STD,
+	      .v1_len = BT_BATCH_V1_SIZE,
 	      .req = req_batch, .check = check_query),
 	  .bad = { BATCH_CASES } },
 	{ CMD(DELETE, bloom_batch, BLOOM_BATCH_F_ALL,
-	      .bind = CNT, .writes = true, .req = req_batch,
+	      .bind = CNT, .v1_len = BT_BATCH_V1_SIZE, .writes = true,
+	      .req = req_batch,
 	      .check = check_delete),
 	  .bad = { BATCH_CASES } },
 	{ CMD(SAVE, bloom_save, 0,
@@ -961,15 +969,16 @@ TEST_F(ioctl, info_output_zeroed)
 	ASSERT_OK(bt_create(self->fd, "z", STD, 1000, 10000000,
 			    BLOOM_CREATE_F_BIND));
 	/*
-	 * Garbage in every output field except reserved (input too, and
-	 * refused when not zero): all must come back overwritten, the
-	 * name's tail zero.
+	 * Garbage in every output field except the reserved ones (input
+	 * too, and refused when not zero): all must come back overwritten,
+	 * the name's tail zero.
 	 */
 	memset(&info, 0xaa, sizeof(info));
 	info.size = sizeof(info);
 	info.flags = 0;
 	memset(info.name, 0, sizeof(info.name));
 	info.reserved = 0;
+	info.reserved1 = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_INFO, &info));
 	EXPECT_STREQ("z", info.name);
 	for (j = 1; j < BLOOM_NAME_LEN; j++) {
@@ -1010,6 +1019,12 @@ TEST_F(ioctl, info_output_zeroed)
 	EXPECT_EQ(0, info.packets);
 	EXPECT_EQ(0, info.packet_hits);
 	EXPECT_EQ(0, info.reserved);
+	/* not timed */
+	EXPECT_EQ(0, info.key_timeout_s);
+	EXPECT_EQ(0, info.key_timeout_max_s);
+	EXPECT_EQ(0, info.tag_bits);
+	EXPECT_EQ(0, info.reserved1);
+	EXPECT_EQ(0, info.expired);
 
 	/* A non-zero reserved on input is refused, and nothing written. */
 	{
@@ -1022,6 +1037,10 @@ TEST_F(ioctl, info_output_zeroed)
 		EXPECT_EQ(0, bad.name[0]);
 		EXPECT_EQ(0, bad.type);
 		EXPECT_EQ(0, bad.bits);
+		bad.reserved = 0;
+		bad.reserved1 = 1;
+		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_INFO, &bad));
+		EXPECT_EQ(0, bad.type);
 	}
 
 	/* By name, from another (unbound) descriptor: the same answer. */

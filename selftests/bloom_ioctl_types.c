@@ -3,7 +3,9 @@
  * bloom_ioctl_types: the filter types: unknown ones, a given geometry, the
  * hash key, and for each type (the "type" fixture, once per filter type)
  * its range errors, its sizing as INFO and sysfs report it, and whether
- * DELETE works on it; and the filter core's self-test in the kernel.
+ * DELETE works on it; the timed type's key timeouts (create, ADD with
+ * BLOOM_BATCH_F_TIMEOUT, expiry, set semantics, INFO); and the filter
+ * core's self-test in the kernel.
  *
  * The bloom_ioctl_* programs test /dev/bloom's commands themselves, by
  * subject: the ABI (bloom_ioctl_abi); names, the list and a filter's
@@ -21,7 +23,7 @@ BT_TYPE_FIXTURE();
 
 TEST_F(ioctl, create_type_errors)
 {
-	const __u32 unknown[] = { 0, 5, 6, 0x100, 0xffffffff };
+	const __u32 unknown[] = { 0, 6, 7, 0x100, 0xffffffff };
 	size_t k;
 
 	/* The types that exist: type.create_and_destroy, per type. */
@@ -31,6 +33,78 @@ TEST_F(ioctl, create_type_errors)
 			TH_LOG("type %u", unknown[k]);
 	}
 	EXPECT_EQ(0, nfilters(self->fd));
+}
+
+/* An ADD of @n 4-byte keys with their own timeouts, or @t for all. */
+static int timed_add(int fd, const __u32 *keys, __u32 n, const __u32 *t,
+		     __u32 t_all, struct bloom_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->size = sizeof(*b);
+	b->flags = BLOOM_BATCH_F_TIMEOUT;
+	b->nkeys = n;
+	b->key_size = 4;
+	b->keys = u64_ptr(keys);
+	b->keys_len = 4ULL * n;
+	b->timeouts = u64_ptr(t);
+	b->timeout_s = t ? 0 : t_all;
+	return ioctl(fd, BLOOM_IOC_ADD, b);
+}
+
+TEST_F(ioctl, timed_key_timeouts)
+{
+	struct bloom_create c = bt_create_req("tm", BLOOM_TYPE_TIMED, 1000,
+					      100000, 0);
+	const __u32 keys[3] = { 1, 2, 3 }, t[3] = { 2, 600, 0 };
+	struct bloom_info info;
+	struct bloom_batch b;
+	int fd2;
+
+	/* timeouts: only a timed filter's, the default within the largest */
+	c.key_timeout_s = 61;
+	c.key_timeout_max_s = 60;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c.type = STD;
+	c.key_timeout_s = 10;
+	c.key_timeout_max_s = 0;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	c.type = BLOOM_TYPE_TIMED;
+	c.key_timeout_max_s = 3600;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	ASSERT_OK(bt_info(self->fd, "tm", &info));
+	EXPECT_EQ(BLOOM_TYPE_TIMED, info.type);
+	EXPECT_EQ(10, info.key_timeout_s);
+	EXPECT_EQ(3600, info.key_timeout_max_s);
+	EXPECT_LE(1, info.tag_bits);
+	ASSERT_OK(bt_create(self->fd, "plain", STD, 1000, 100000, 0));
+	fd2 = bt_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_OK(bt_bind(fd2, "plain"));
+	EXPECT_ERRNO(EOPNOTSUPP, timed_add(fd2, keys, 1, NULL, 60, &b));
+	close(fd2);
+
+	ASSERT_OK(bt_bind(self->fd, "tm"));
+	EXPECT_ERRNO(EINVAL, timed_add(self->fd, keys, 1, NULL, 3601, &b));
+	ASSERT_OK(timed_add(self->fd, keys, 3, t, 0, &b));
+	EXPECT_EQ(3, b.out_done);
+	EXPECT_EQ(0, b.out_hits);
+	/* a set: again, present already; one delete removes it */
+	ASSERT_OK(timed_add(self->fd, keys + 1, 1, NULL, 60, &b));
+	EXPECT_EQ(1, b.out_hits);
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_QUERY, &keys[1], 4));
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_DELETE, &keys[1], 4));
+	EXPECT_EQ(0, bt_one(self->fd, BLOOM_IOC_QUERY, &keys[1], 4));
+	EXPECT_EQ(0, bt_one(self->fd, BLOOM_IOC_DELETE, &keys[1], 4));
+	/* the 2 s key is gone by 2 + 1 + 1 s, the one without timeout stays */
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_QUERY, &keys[0], 4));
+	sleep(5);
+	EXPECT_EQ(0, bt_one(self->fd, BLOOM_IOC_QUERY, &keys[0], 4));
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_QUERY, &keys[2], 4));
+	/* a plain ADD takes the default, 10 s */
+	EXPECT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, &keys[1], 4));
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_QUERY, &keys[1], 4));
+	ASSERT_OK(bt_destroy(self->fd, "tm"));
+	ASSERT_OK(bt_destroy(self->fd, "plain"));
 }
 
 TEST_F(ioctl, create_geometry)

@@ -315,7 +315,7 @@ TEST_F(snap, corrupt_fields)
 		{ 8, 4, 0, EPROTONOSUPPORT, "version 0" },
 		{ 12, 4, 8, EBADMSG, "header size 8" },
 		{ 12, 4, 1 << 20, EBADMSG, "header size 1 MiB" },
-		{ 16, 4, 8, EPROTONOSUPPORT, "incompat flag 3" },
+		{ 16, 4, 16, EPROTONOSUPPORT, "incompat flag 4" },
 		/* flag 0 is STAGES: a scalable filter, and there is no table */
 		{ 16, 4, 1, EBADMSG, "incompat flag 0 without stages" },
 		/* flag 2 is GENERATIONS: an expiring filter, no table either */

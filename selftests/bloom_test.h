@@ -50,15 +50,16 @@
  * change of the header that moves one is caught by struct_sizes_are_abi.
  */
 #define BT_VERSION_SIZE	64
-#define BT_CREATE_SIZE	160
+#define BT_CREATE_SIZE	168
 #define BT_NAME_SIZE		48
-/* 328 before late_rotations: such a caller gets the struct up to reserved */
-#define BT_INFO_SIZE		336
-/* The two structs that grew since ABI version 1, as they were there. */
+/* 328 before late_rotations, 336 before the key timeouts */
+#define BT_INFO_SIZE		360
+/* The structs that grew since ABI version 1, as they were there. */
 #define BT_CREATE_V1_SIZE	144
 #define BT_INFO_V1_SIZE	288
+#define BT_BATCH_V1_SIZE	72
 #define BT_LIST_SIZE		32
-#define BT_BATCH_SIZE	72
+#define BT_BATCH_SIZE	88
 #define BT_SAVE_SIZE		72
 #define BT_RESTORE_SIZE	64
 #define BT_PAIR_SIZE		80

@@ -62,7 +62,8 @@ snapcli=$here/cli/test_snapshot.sh
 # modules and xt_bloom.ko, and unloads xt_bloom.ko again).
 net=("$here/net/test_netns.sh" "$here/net/test_rootless.sh"
      "$here/net/test_netblock.sh" "$here/net/test_xt_bloom.sh"
-     "$here/net/test_xt_expire.sh" "$here/net/test_bpf.sh")
+     "$here/net/test_xt_expire.sh" "$here/net/test_bpf.sh"
+     "$here/net/test_xdp_share.sh" "$here/net/test_clients.sh")
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent

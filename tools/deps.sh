@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Installs what building and testing bloom needs, from Debian's packages, on a
-# machine that lacks it. Usage: tools/deps.sh [check|bench|debug|dkms]
+# machine that lacks it. Usage: tools/deps.sh [check|bench|debug|dkms|clients]
 #
 # check: compiler, kernel image and headers for the test VM, QEMU, busybox,
 #        libsodium (the userspace SipHash), libxxhash (the snapshot checksum,
@@ -13,24 +13,33 @@
 #        and ping (the network tests), dwarves (pahole), libelf-dev and
 #        zlib1g-dev (module BTF: tools/btf.sh, which this script runs to
 #        build resolve_btfids once), bpftool and libbpf-dev (bloom-xdp and
-#        the BPF tests)
+#        the BPF tests), libxdp-dev and xdp-tools (bloom-xdp attaches
+#        through libxdp's dispatcher; its tests run xdp-filter and
+#        xdp-loader beside it)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
 #        the firewall benchmark's exact-set peer)
 # debug: the above (check) plus what building a kernel from linux-source-6.1
 #        needs, for make check-debug (selftests/debug-kernel/)
 # dkms:  the above (check) plus dkms, for make check-install
+# clients: the above (check) plus the programs that ban addresses and the
+#        backends bloom ships for them (selftests/net/test_clients.sh):
+#        fail2ban, crowdsec with crowdsec-custom-bouncer, sshguard; their
+#        services are not started (policy-rc.d), the tests run them
 set -e
 
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev sparse \
 iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
-bpftool libbpf-dev"
+bpftool libbpf-dev libxdp-dev xdp-tools"
 if [ "$1" = bench ]; then
 	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi
 if [ "$1" = dkms ]; then
 	pkgs="$pkgs dkms"
+fi
+if [ "$1" = clients ]; then
+	pkgs="$pkgs fail2ban crowdsec crowdsec-custom-bouncer sshguard"
 fi
 if [ "$1" = debug ]; then
 	pkgs="$pkgs bc bison flex libssl-dev"
@@ -53,6 +62,19 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+# the clients' daemons are for the tests to start, not for this machine
+if [ "$1" = clients ] && [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+	chmod 755 /usr/sbin/policy-rc.d
+	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+# crowdsec's postinst registers with its Central API over the network
+# unless this file exists and is not empty (Debian's way to opt out)
+if [ "$1" = clients ] && [ ! -s /etc/crowdsec/online_api_credentials.yaml ]; then
+	mkdir -p /etc/crowdsec
+	echo "# no Central API: registration skipped by bloom's tools/deps.sh" \
+		>/etc/crowdsec/online_api_credentials.yaml
+fi
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -3,7 +3,7 @@
  * The core's face: the functions core.h declares for every filter, each a
  * call through the filter's type table (struct bloom_core_ops, internal.h):
  * bloom_std_ops and bloom_blk_ops (bits.c), bloom_cnt_ops (counting.c),
- * bloom_dl_ops (dleft.c) and, for a chain of stages, bloom_scale_ops
+ * bloom_dl_ops (dleft.c), bloom_tm_ops (timed.c) and, for a chain of stages, bloom_scale_ops
  * (scale.c, which sets it itself). Nothing here knows one type from
  * another beyond choosing its table.
  */
@@ -18,6 +18,8 @@ static const struct bloom_core_ops *bloom_type_ops(u32 type)
 		return &bloom_cnt_ops;
 	case BLOOM_CORE_DLEFT:
 		return &bloom_dl_ops;
+	case BLOOM_CORE_TIMED:
+		return &bloom_tm_ops;
 	default:
 		return &bloom_std_ops;
 	}
@@ -38,11 +40,14 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	f->insert_failures = 0;
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		f->subtable_used[i] = 0;
+	f->key_timeout_s = 0;
+	f->key_timeout_max_s = BLOOM_CORE_KEY_TIMEOUT_MAX;
+	f->reclaimed = 0;
 	f->scale = NULL;
 	f->expire = NULL;
 	bloom_atomic64_set(&f->in_use, 0);
 	bloom_atomic64_set(&f->keys, 0);
-	if (geo->type == BLOOM_CORE_DLEFT)
+	if (geo->type == BLOOM_CORE_DLEFT || geo->type == BLOOM_CORE_TIMED)
 		bloom_dl_init(f);
 }
 
@@ -130,7 +135,8 @@ u64 bloom_core_count_in_use(const struct bloom_core *f)
 
 void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s)
 {
-	bool dl = f->geo.type == BLOOM_CORE_DLEFT;
+	bool dl = f->geo.type == BLOOM_CORE_DLEFT ||
+		  f->geo.type == BLOOM_CORE_TIMED;
 	s64 keys = (s64)bloom_atomic64_read(&f->keys);
 	u32 i;
 

@@ -53,6 +53,7 @@ enum bloom_core_type {
 	BLOOM_CORE_BLOCKED = 2,
 	BLOOM_CORE_COUNTING = 3,
 	BLOOM_CORE_DLEFT = 4,
+	BLOOM_CORE_TIMED = 5,
 };
 
 /* d-left: subtables (d) and cells per bucket; fixed by the design. */
@@ -101,6 +102,11 @@ struct bloom_expire;
  * @subtable_used: d-left: cells in use in each subtable
  * @dl_per_word: d-left: cells per 64-bit word, 64 / @geo.cell_bits
  * @dl_recip: d-left: ceil(2^63 / @dl_per_word), to find a cell's word
+ * @key_timeout_s: timed: the timeout of keys added without one (the
+ *	type's table, bloom_core_add_*()); 0: none
+ * @key_timeout_max_s: timed: the largest timeout a key may be given (the
+ *	caller checks it; restores are bounded by it)
+ * @reclaimed: timed: expired cells emptied (statistics)
  * @scale: a scalable filter's stages (bloom_scale_init()); else NULL.
  *	@words is then NULL: the stages hold the storage
  * @expire: an expiring filter's generations (bloom_expire_init()); else
@@ -128,6 +134,9 @@ struct bloom_core {
 	u64 subtable_used[BLOOM_DLEFT_SUBTABLES];
 	u32 dl_per_word;
 	u64 dl_recip;
+	u32 key_timeout_s;
+	u32 key_timeout_max_s;
+	u64 reclaimed;
 	struct bloom_scale *scale;
 	struct bloom_expire *expire;
 	bloom_atomic64_t in_use;

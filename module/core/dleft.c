@@ -55,83 +55,42 @@
  * 64 / cells-per-word * 8 / L per key: 10.67 at p = 0.5, 14.2 at 0.1, 21.3
  * at 0.01, 28.4 at 0.001 and 1e-4, 42.7 from 1e-5 to 1e-7, 85.3 at 1e-9.
  */
-#include "internal.h"
+#include "dleft.h"
 
 #define BLOOM_DL_CTR_MASK	3ULL
 #define BLOOM_DL_CTR_MAX	3ULL
 #define BLOOM_DL_CTR_BITS	2
-#define BLOOM_DL_WORD_BITS	64
-#define BLOOM_DL_PER_WORD_MAX	8	/* 8-bit cells, r = 6 */
-#define BLOOM_DL_LOAD_MAX16	96	/* L = 6 cells per bucket, 1/16ths */
-#define BLOOM_DL_PPB_ONE	1000000000ULL
 
 /* ---- sizing ---- */
 
-/* The cell width with @per cells in a word: the widest that fits. */
-static inline u32 bloom_dl_width(u32 per)
-{
-	return BLOOM_DL_WORD_BITS / per;
-}
-
-/* Table bits for @buckets buckets per subtable of w-bit cells: whole words. */
-static u64 bloom_dl_table_bits(u64 buckets, u32 w)
-{
-	u64 cells = buckets * BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS;
-	u32 per = BLOOM_DL_WORD_BITS / w;
-
-	return div64_u64(cells + per - 1, per) * BLOOM_DL_WORD_BITS;
-}
-
-/* 16 * the largest load L (see above) for w-bit cells, 0 when none. */
-static u64 bloom_dl_load16(u32 w, u32 fpp_ppb)
-{
-	u32 shift = w - BLOOM_DL_CTR_BITS - 3;
-	/* 16 * L <= p * 2^r * 31 / 8; p_ppb * 31 < 2^34 */
-	u64 a = (u64)fpp_ppb * 31, l16;
-
-	if (shift >= 64 - 34 && a >> (64 - shift))
-		return BLOOM_DL_LOAD_MAX16;	/* over 2^64 / 10^9: way over */
-	l16 = div64_u64(a << shift, BLOOM_DL_PPB_ONE);
-	return l16 < BLOOM_DL_LOAD_MAX16 ? l16 : BLOOM_DL_LOAD_MAX16;
-}
-
 /*
- * The rate in ppb at 16 * L = @l16 for w-bit cells, rounded up:
- * p = 4 L 2^-r * 32 / 31, the inverse of bloom_dl_load16().
+ * The geometry of @sh for cells with @low bits beside an @r-bit
+ * fingerprint: d-left's (a 2-bit counter, r = w - 2) or timed.c's.
  */
-static u64 bloom_dl_rate_ppb(u64 l16, u32 w)
+void bloom_dl_geo_fill(struct bloom_geometry *geo, u32 type, u64 capacity,
+		       u32 fpp_ppb, const struct bloom_dl_shape *sh, u32 r)
 {
-	u32 r = w - BLOOM_DL_CTR_BITS;
-
-	/* 8e9 * 96 < 2^40, over 31 * 2^40 it is below 1 ppb */
-	if (r >= 40)
-		return 1;
-	return div64_u64(BLOOM_DL_PPB_ONE * 8 * l16 + (31ULL << r) - 1,
-			 31ULL << r);
-}
-
-static void bloom_dl_geo_fill(struct bloom_geometry *geo, u64 capacity,
-			      u32 fpp_ppb, u64 buckets, u32 w)
-{
-	geo->type = BLOOM_CORE_DLEFT;
+	geo->type = type;
 	geo->hashes = BLOOM_DLEFT_SUBTABLES;
-	geo->bits = bloom_dl_table_bits(buckets, w);
+	geo->bits = bloom_dl_table_bits(sh->buckets, sh->w);
 	geo->capacity = capacity;
 	geo->fpp_ppb = fpp_ppb;
-	geo->fingerprint_bits = w - BLOOM_DL_CTR_BITS;
-	geo->cell_bits = w;
-	geo->buckets = buckets;
+	geo->fingerprint_bits = r;
+	geo->cell_bits = sh->w;
+	geo->buckets = sh->buckets;
 }
 
-int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
+int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb, u32 per_max, u32 low,
+		      struct bloom_dl_shape *sh)
 {
-	u64 l16, buckets, bits, best_bits = ~0ULL, best_b = 0;
-	u32 per, w, best_w = 0;
+	u64 l16, buckets, bits, best_bits = ~0ULL;
+	u32 per, w;
 
+	sh->w = 0;
 	/* fewest bits; on a tie the wider cell (the lower rate) */
-	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
+	for (per = per_max; per >= 1; per--) {
 		w = bloom_dl_width(per);
-		l16 = bloom_dl_load16(w, fpp_ppb);
+		l16 = bloom_dl_load16(w - low, fpp_ppb);
 		if (!l16)
 			continue;
 		/* n = 4 * B * L  =>  B = ceil(4 * n / (16 * L)) */
@@ -139,14 +98,59 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 		bits = bloom_dl_table_bits(buckets, w);
 		if (bits <= best_bits) {
 			best_bits = bits;
-			best_b = buckets;
-			best_w = w;
+			*sh = (struct bloom_dl_shape) {
+				.w = w, .buckets = buckets, .l16 = l16,
+			};
 		}
 	}
-	/* r = 62 always has a load: p >= 1e-9 gives L = 6 */
-	if (!best_w || best_bits > BLOOM_CORE_BITS_MAX)
+	if (!sh->w || best_bits > BLOOM_CORE_BITS_MAX)
 		return -E2BIG;
-	bloom_dl_geo_fill(geo, capacity, fpp_ppb, best_b, best_w);
+	return 0;
+}
+
+int bloom_dl_shape_nb(u64 capacity, u64 budget, u32 per_max, u32 low,
+		      struct bloom_dl_shape *sh)
+{
+	u64 b, l16, ppb, words;
+	u32 per, w;
+
+	sh->w = 0;
+	sh->ppb = ~0ULL;
+	if (budget > BLOOM_CORE_BITS_MAX)
+		budget = BLOOM_CORE_BITS_MAX;
+	words = budget / BLOOM_DL_WORD_BITS;
+	for (per = per_max; per >= 1; per--) {
+		w = bloom_dl_width(per);
+		b = div64_u64(words * per,
+			      BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS);
+		if (!b)
+			continue;
+		/* 16 L = 16 n / (4 B), rounded up */
+		l16 = div64_u64(4 * capacity + b - 1, b);
+		if (l16 > BLOOM_DL_LOAD_MAX16)
+			continue;
+		ppb = bloom_dl_rate_ppb(l16, w - low);
+		if (ppb < sh->ppb)
+			*sh = (struct bloom_dl_shape) {
+				.w = w, .buckets = b, .l16 = l16, .ppb = ppb,
+			};
+	}
+	if (!sh->w || sh->ppb > BLOOM_CORE_FPP_PPB_MAX)
+		return -ERANGE;
+	return 0;
+}
+
+int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
+{
+	struct bloom_dl_shape sh;
+	/* r = 62 always has a load: p >= 1e-9 gives L = 6 */
+	int ret = bloom_dl_shape_np(capacity, fpp_ppb, BLOOM_DL_PER_WORD_MAX,
+				    BLOOM_DL_CTR_BITS, &sh);
+
+	if (ret)
+		return ret;
+	bloom_dl_geo_fill(geo, BLOOM_CORE_DLEFT, capacity, fpp_ppb, &sh,
+			  sh.w - BLOOM_DL_CTR_BITS);
 	return 0;
 }
 
@@ -159,32 +163,14 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
  */
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 {
-	u64 b, l16, ppb, best_ppb = ~0ULL, best_b = 0, words;
-	u32 per, w, best_w = 0;
+	struct bloom_dl_shape sh;
+	int ret = bloom_dl_shape_nb(capacity, budget, BLOOM_DL_PER_WORD_MAX,
+				    BLOOM_DL_CTR_BITS, &sh);
 
-	if (budget > BLOOM_CORE_BITS_MAX)
-		budget = BLOOM_CORE_BITS_MAX;
-	words = budget / BLOOM_DL_WORD_BITS;
-	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
-		w = bloom_dl_width(per);
-		b = div64_u64(words * per,
-			      BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS);
-		if (!b)
-			continue;
-		/* 16 L = 16 n / (4 B), rounded up */
-		l16 = div64_u64(4 * capacity + b - 1, b);
-		if (l16 > BLOOM_DL_LOAD_MAX16)
-			continue;
-		ppb = bloom_dl_rate_ppb(l16, w);
-		if (ppb < best_ppb) {
-			best_ppb = ppb;
-			best_b = b;
-			best_w = w;
-		}
-	}
-	if (!best_w || best_ppb > BLOOM_CORE_FPP_PPB_MAX)
-		return -ERANGE;
-	bloom_dl_geo_fill(geo, capacity, (u32)best_ppb, best_b, best_w);
+	if (ret)
+		return ret;
+	bloom_dl_geo_fill(geo, BLOOM_CORE_DLEFT, capacity, (u32)sh.ppb, &sh,
+			  sh.w - BLOOM_DL_CTR_BITS);
 	return 0;
 }
 
@@ -204,106 +190,9 @@ void bloom_dl_init(struct bloom_core *f)
 	f->dl_recip = ((1ULL << 63) - 1) / f->dl_per_word + 1;
 }
 
-static inline u64 bloom_dl_cell_mask(const struct bloom_core *f)
-{
-	return ~0ULL >> (BLOOM_DL_WORD_BITS - f->geo.cell_bits);
-}
-
-/* Word of cell @idx, and its slot in that word. */
-static inline u64 bloom_dl_word(const struct bloom_core *f, u64 idx,
-				u32 *slot)
-{
-	u64 wi = mul_u64_u64_shr(idx, f->dl_recip, 63);
-
-	*slot = (u32)(idx - wi * f->dl_per_word);
-	return wi;
-}
-
-static inline u64 bloom_dl_get(const struct bloom_core *f, u64 idx)
-{
-	const u64 *words = (const u64 *)f->words;
-	u32 slot;
-	u64 wi = bloom_dl_word(f, idx, &slot);
-
-	return READ_ONCE(words[wi]) >> (slot * f->geo.cell_bits) &
-	       bloom_dl_cell_mask(f);
-}
-
-/* Writers only: one store of the cell's whole word. */
-static inline void bloom_dl_put(struct bloom_core *f, u64 idx, u64 v)
-{
-	u64 *words = (u64 *)f->words, mask = bloom_dl_cell_mask(f), old;
-	u32 slot, shift;
-	u64 wi = bloom_dl_word(f, idx, &slot);
-
-	shift = slot * f->geo.cell_bits;
-	old = READ_ONCE(words[wi]);
-	WRITE_ONCE(words[wi], (old & ~(mask << shift)) | (v & mask) << shift);
-}
-
 static inline bool bloom_dl_match(u64 cell, u64 fp)
 {
 	return (cell & BLOOM_DL_CTR_MASK) && (cell >> BLOOM_DL_CTR_BITS) == fp;
-}
-
-/**
- * struct bloom_dl_cand - a key's place in each subtable
- * @cell: index of the first cell of its bucket
- * @fp: its fingerprint there
- */
-struct bloom_dl_cand {
-	u64 cell[BLOOM_DLEFT_SUBTABLES];
-	u64 fp[BLOOM_DLEFT_SUBTABLES];
-};
-
-/* The candidates of x = (@q, the low fingerprint bits of @x). */
-static inline void bloom_dl_cand_x(const struct bloom_core *f, u64 q, u64 x,
-				   struct bloom_dl_cand *c)
-{
-	u64 nb = f->geo.buckets, b;
-	u64 mask = (1ULL << f->geo.fingerprint_bits) - 1, fp;
-	u32 i;
-
-	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++) {
-		fp = (x ^ bloom_mix64(q + (i + 1) * BLOOM_GOLDEN)) & mask;
-		b = q + mul_u64_u64_shr(bloom_mix64(fp + (i + 5) * BLOOM_GOLDEN),
-					nb, 64);
-		if (b >= nb)
-			b -= nb;
-		c->cell[i] = (i * nb + b) * BLOOM_DLEFT_CELLS;
-		c->fp[i] = fp;
-	}
-}
-
-static inline void bloom_dl_cand(const struct bloom_core *f, u64 h,
-				 struct bloom_dl_cand *c)
-{
-	bloom_dl_cand_x(f, mul_u64_u64_shr(h, f->geo.buckets, 64), h, c);
-}
-
-/*
- * The 8 cells of the bucket whose first cell is @first, into @cells: each
- * word read once (READ_ONCE), each cell whole.
- */
-static inline void bloom_dl_bucket(const struct bloom_core *f, u64 first,
-				   u64 *cells)
-{
-	const u64 *words = (const u64 *)f->words;
-	u64 mask = bloom_dl_cell_mask(f), v;
-	u32 w = f->geo.cell_bits, per = f->dl_per_word, slot, j;
-	u64 wi = bloom_dl_word(f, first, &slot);
-
-	v = READ_ONCE(words[wi]) >> (slot * w);
-	for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
-		if (slot == per) {
-			v = READ_ONCE(words[++wi]);
-			slot = 0;
-		}
-		cells[j] = v & mask;
-		/* two shifts: w = 64 must not shift by 64 */
-		v = v >> (w - 1) >> 1;
-		slot++;
-	}
 }
 
 /*
@@ -530,23 +419,21 @@ static u64 bloom_dl_scan(const struct bloom_core *f)
  * (4 subtables of 8-cell buckets of one of the cell widths above, packed
  * into whole words), whatever the sizing rule of the module that wrote it.
  */
-int bloom_dl_geometry_check(const struct bloom_geometry *geo)
+int bloom_dl_shape_check(const struct bloom_geometry *geo, u32 per_max,
+			 u32 fp_min, u32 fp_max)
 {
 	u32 w = geo->cell_bits;
-	u64 cells_max;
 
 	if (geo->bits > BLOOM_CORE_BITS_MAX)
 		return -E2BIG;
-	if (w < bloom_dl_width(BLOOM_DL_PER_WORD_MAX) ||
-	    w > BLOOM_DL_WORD_BITS ||
+	if (w < bloom_dl_width(per_max) || w > BLOOM_DL_WORD_BITS ||
 	    w != bloom_dl_width(BLOOM_DL_WORD_BITS / w))
 		return -EINVAL;
-	if (geo->fingerprint_bits != w - BLOOM_DL_CTR_BITS ||
+	if (geo->fingerprint_bits < fp_min || geo->fingerprint_bits > w - fp_max ||
 	    geo->hashes != BLOOM_DLEFT_SUBTABLES || !geo->buckets)
 		return -EINVAL;
-	cells_max = BLOOM_CORE_BITS_MAX / w;
-	if (geo->buckets > cells_max / (BLOOM_DLEFT_SUBTABLES *
-					BLOOM_DLEFT_CELLS))
+	if (geo->buckets > BLOOM_CORE_BITS_MAX / w /
+			   (BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS))
 		return -E2BIG;
 	if (geo->bits != bloom_dl_table_bits(geo->buckets, w))
 		return -EINVAL;
@@ -555,25 +442,25 @@ int bloom_dl_geometry_check(const struct bloom_geometry *geo)
 	return 0;
 }
 
+int bloom_dl_geometry_check(const struct bloom_geometry *geo)
+{
+	/* the fingerprint is the cell but its counter */
+	if (geo->fingerprint_bits + BLOOM_DL_CTR_BITS != geo->cell_bits)
+		return geo->bits > BLOOM_CORE_BITS_MAX ? -E2BIG : -EINVAL;
+	return bloom_dl_shape_check(geo, BLOOM_DL_PER_WORD_MAX, 0,
+				    BLOOM_DL_CTR_BITS);
+}
+
 /* A used cell's value x must be the only one among its candidates. */
 static int bloom_dl_snap_cell(struct bloom_core *f, u64 i, u64 v)
 {
-	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
-	u64 cells[BLOOM_DLEFT_CELLS], q, b, fp;
+	u64 cells[BLOOM_DLEFT_CELLS];
 	struct bloom_dl_cand c;
 	u32 sub, s, j;
 
-	sub = (u32)div64_u64(i, nb * BLOOM_DLEFT_CELLS);
-	b = div64_u64(i, BLOOM_DLEFT_CELLS) - sub * nb;
-	fp = v >> BLOOM_DL_CTR_BITS;
+	bloom_dl_cand_of_cell(f, i, v >> BLOOM_DL_CTR_BITS, &c, &sub);
 	f->subtable_used[sub]++;
 	f->saturated += (v & BLOOM_DL_CTR_MASK) == BLOOM_DL_CTR_MAX;
-	q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + (sub + 5) * BLOOM_GOLDEN),
-				     nb, 64);
-	if (q >= nb)
-		q -= nb;
-	bloom_dl_cand_x(f, q, (fp ^ bloom_mix64(q + (sub + 1) * BLOOM_GOLDEN)) &
-			mask, &c);
 	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++) {
 		bloom_dl_bucket(f, c.cell[s], cells);
 		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)

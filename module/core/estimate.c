@@ -260,7 +260,7 @@ void bloom_core_estimate(const struct bloom_core *f,
 	x = bloom_core_bits_set(f);
 	if (!x)
 		return;
-	if (geo->type == BLOOM_CORE_DLEFT) {
+	if (geo->type == BLOOM_CORE_DLEFT || geo->type == BLOOM_CORE_TIMED) {
 		u64 cells = geo->buckets * BLOOM_DLEFT_CELLS;
 		u32 shift = geo->fingerprint_bits + 20;
 		/* 8 x used x 1e9 / cells, times 2^20 (used <= 4 cells) */

@@ -11,6 +11,7 @@
 #include "core.h"
 #include "expire.h"
 #include "scale.h"
+#include "timed.h"
 
 #define BLOOM_GOLDEN		0x9e3779b97f4a7c15ULL
 
@@ -311,5 +312,12 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
 int bloom_dl_geometry_check(const struct bloom_geometry *geo);
 int bloom_dl_image_check(struct bloom_core *f);
+
+/* timed.c */
+extern const struct bloom_core_ops bloom_tm_ops;
+int bloom_tm_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
+int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
+int bloom_tm_geometry_check(const struct bloom_geometry *geo);
+int bloom_tm_image_check(struct bloom_core *f);
 
 #endif /* BLOOM_CORE_INTERNAL_H */

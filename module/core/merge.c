@@ -61,7 +61,8 @@ int bloom_core_merge(struct bloom_core *dst, const struct bloom_core *src)
 	s64 keys;
 
 	if (dst->scale || src->scale || dst->expire || src->expire ||
-	    dst->geo.type == BLOOM_CORE_DLEFT)
+	    dst->geo.type == BLOOM_CORE_DLEFT ||
+	    dst->geo.type == BLOOM_CORE_TIMED)
 		return -EOPNOTSUPP;
 	if (!bloom_core_compatible(dst, src))
 		return -EINVAL;

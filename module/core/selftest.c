@@ -81,7 +81,7 @@ static int bloom_selftest_sizing(void)
 	    bloom_geometry_check(&g))
 		return -EINVAL;
 	if (bloom_geometry_size(BLOOM_CORE_STANDARD, 0, 10000000, &g) != -EINVAL ||
-	    bloom_geometry_size(5, 1, 10000000, &g) != -EOPNOTSUPP)
+	    bloom_geometry_size(6, 1, 10000000, &g) != -EOPNOTSUPP)
 		return -EINVAL;
 	/* counting: the standard geometry, 4 bits per position */
 	if (bloom_geometry_size(BLOOM_CORE_COUNTING, 1000000, 10000000, &g) ||
@@ -107,6 +107,14 @@ static int bloom_selftest_sizing(void)
 	if (bloom_geometry_size(BLOOM_CORE_DLEFT, 1000000, 100000000, &g) ||
 	    g.cell_bits != 10 || g.fingerprint_bits != 8 ||
 	    g.buckets != 41667 || g.bits != 222224ULL * 64)
+		return -EINVAL;
+	/*
+	 * timed, p = 1e-4: 32-bit cells (18 fingerprint, 3 tag bits beside
+	 * the 11 of the expiry), 6 of 8 in use: 42.7 bits per key
+	 */
+	if (bloom_geometry_size(BLOOM_CORE_TIMED, 1000000, 100000, &g) ||
+	    g.cell_bits != 32 || g.fingerprint_bits != 18 ||
+	    g.buckets != 41667 || g.bits != 41667ULL * 4 * 8 * 32)
 		return -EINVAL;
 	return 0;
 }

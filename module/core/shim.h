@@ -35,6 +35,7 @@
 #include <linux/atomic.h>
 #include <linux/xxhash.h>
 #include <linux/sched.h>
+#include <linux/timekeeping.h>
 
 /* a macro, not a typedef: the key type is the kernel's own */
 #define bloom_hash_key_t	siphash_key_t
@@ -46,6 +47,12 @@
 
 /* Long scans (snapshot checks) yield now and then. */
 #define bloom_cond_resched()	cond_resched()
+
+/* Whole seconds of CLOCK_BOOTTIME (coarse: no clock read per packet). */
+static inline u64 bloom_clock_s(void)
+{
+	return (u64)ktime_get_boottime_seconds();
+}
 
 #define bloom_atomic64_t	atomic64_t
 
@@ -240,6 +247,16 @@ static inline u64 siphash(const void *data, size_t len,
 #define bloom_xxh64_digest(s)	((u64)XXH64_digest(s))
 
 #define bloom_cond_resched()	do { } while (0)
+
+#include <time.h>
+
+static inline u64 bloom_clock_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (u64)ts.tv_sec;
+}
 
 #endif /* __KERNEL__ */
 

@@ -184,6 +184,8 @@ static int bloom_size_np(u32 type, u64 n, u32 ppb, u32 fixed_k,
 
 	if (type == BLOOM_CORE_DLEFT)
 		return bloom_dl_size(n, ppb, geo);
+	if (type == BLOOM_CORE_TIMED)
+		return bloom_tm_size(n, ppb, geo);
 
 	l = bloom_neg_log2_p(ppb);
 	if (type != BLOOM_CORE_BLOCKED) {
@@ -255,6 +257,8 @@ static int bloom_size_nb(u32 type, u64 n, u64 budget, u32 fixed_k,
 		l = lo;
 		bloom_blk_bpk(l, &k);
 		break;
+	case BLOOM_CORE_TIMED:
+		return bloom_tm_size_bits(n, budget, geo);
 	default:
 		return bloom_dl_size_bits(n, budget, geo);
 	}
@@ -280,7 +284,7 @@ int bloom_core_size(const struct bloom_core_size_req *r, struct bloom_geometry *
 	u32 type = r->type, given;
 	struct bloom_geometry g;
 
-	if (type < BLOOM_CORE_STANDARD || type > BLOOM_CORE_DLEFT)
+	if (type < BLOOM_CORE_STANDARD || type > BLOOM_CORE_TIMED)
 		return -EOPNOTSUPP;
 	given = !!r->capacity + !!r->fpp_ppb + !!r->bpk_milli +
 		!!r->memory_bytes;
@@ -348,7 +352,7 @@ int bloom_geometry_size(u32 type, u64 capacity, u32 fpp_ppb,
 		.fpp_ppb = fpp_ppb,
 	};
 
-	if (type < BLOOM_CORE_STANDARD || type > BLOOM_CORE_DLEFT)
+	if (type < BLOOM_CORE_STANDARD || type > BLOOM_CORE_TIMED)
 		return -EOPNOTSUPP;
 	if (!bloom_capacity_rate_valid(capacity, fpp_ppb))
 		return -EINVAL;

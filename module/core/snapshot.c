@@ -46,6 +46,12 @@ void bloom_image_header_init(struct bloom_image_header *h,
 	h->geo = f->geo;
 	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
 	bloom_hash_key_to_bytes(&f->key, h->hash_key);
+	if (bloom_core_is_timed(f)) {
+		h->incompat |= BLOOM_IMAGE_F_KEY_TIMEOUTS;
+		h->key_timeout_s = f->key_timeout_s;
+		h->key_timeout_max_s = f->key_timeout_max_s;
+		return;
+	}
 	if (f->expire) {
 		h->incompat |= BLOOM_IMAGE_F_GENERATIONS;
 		h->expire = f->expire->p;
@@ -103,6 +109,12 @@ void bloom_image_header_write(u8 *buf, const struct bloom_image_header *h,
 		bloom_image_stages_write(buf, h, f);
 	if (h->incompat & BLOOM_IMAGE_F_GENERATIONS)
 		bloom_image_gens_write(buf, h, f);
+	if (h->incompat & BLOOM_IMAGE_F_KEY_TIMEOUTS) {
+		put32(buf + OFF_KEY_TIMEOUT, h->key_timeout_s);
+		put32(buf + OFF_KEY_TMAX, h->key_timeout_max_s);
+		put64(buf + OFF_TM_WALL, h->saved_wall_ns);
+		put64(buf + OFF_TM_SAVED, h->saved_s);
+	}
 	if (h->compat & BLOOM_IMAGE_C_KEYS)
 		put32(buf + OFF_KIND, h->key_kind);
 	if (h->incompat & BLOOM_IMAGE_F_NETBLOCKS)
@@ -132,6 +144,8 @@ int bloom_image_geometry_check(const struct bloom_geometry *geo)
 {
 	if (geo->type == BLOOM_CORE_DLEFT)
 		return bloom_dl_geometry_check(geo);
+	if (geo->type == BLOOM_CORE_TIMED)
+		return bloom_tm_geometry_check(geo);
 	if (geo->type == BLOOM_CORE_COUNTING && geo->cell_bits != 4)
 		return -EINVAL;
 	if (geo->type != BLOOM_CORE_COUNTING && geo->cell_bits)
@@ -139,6 +153,35 @@ int bloom_image_geometry_check(const struct bloom_geometry *geo)
 	if (geo->fingerprint_bits || geo->buckets)
 		return -EINVAL;
 	return bloom_geometry_check(geo);
+}
+
+/*
+ * A timed filter's part of the header: the feature exactly with the type,
+ * alone, and timeouts a create could have given.
+ */
+static int bloom_image_timeouts_check(const u8 *buf,
+				      struct bloom_image_header *h,
+				      const char **why)
+{
+	bool timed = h->geo.type == BLOOM_CORE_TIMED;
+
+	if (!timed != !(h->incompat & BLOOM_IMAGE_F_KEY_TIMEOUTS) ||
+	    (timed && h->incompat & (BLOOM_IMAGE_F_STAGES |
+				     BLOOM_IMAGE_F_GENERATIONS)))
+		return bloom_image_fail(why, -EBADMSG,
+					"key timeouts without a timed filter, or the other way round");
+	if (!timed)
+		return 0;
+	h->key_timeout_s = get32(buf + OFF_KEY_TIMEOUT);
+	h->key_timeout_max_s = get32(buf + OFF_KEY_TMAX);
+	h->saved_wall_ns = get64(buf + OFF_TM_WALL);
+	h->saved_s = get64(buf + OFF_TM_SAVED);
+	if (!h->key_timeout_max_s ||
+	    h->key_timeout_max_s > BLOOM_CORE_KEY_TIMEOUT_MAX ||
+	    h->key_timeout_s > h->key_timeout_max_s)
+		return bloom_image_fail(why, -EBADMSG,
+					"key timeouts out of range");
+	return 0;
 }
 
 int bloom_image_header_read(const u8 *buf, u64 len,
@@ -191,8 +234,11 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 		return bloom_image_fail(why, -EPROTONOSUPPORT,
 					"another hash or position scheme: rebuild it from the keys");
 	if (h->geo.type < BLOOM_CORE_STANDARD ||
-	    h->geo.type > BLOOM_CORE_DLEFT)
+	    h->geo.type > BLOOM_CORE_TIMED)
 		return bloom_image_fail(why, -EOPNOTSUPP, "unknown filter type");
+	ret = bloom_image_timeouts_check(buf, h, why);
+	if (ret)
+		return ret;
 	ret = bloom_image_geometry_check(&h->geo);
 	if (ret)
 		return bloom_image_fail(why, ret, ret == -E2BIG ?

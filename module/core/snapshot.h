@@ -45,8 +45,15 @@
  */
 #define BLOOM_IMAGE_F_GENERATIONS	4U	/* bit 2 */
 /* Feature flags this code knows. */
+/*
+ * Incompatible feature: a timed filter (keys with their own timeouts): the
+ * header carries the keys' timeouts and the save's two clocks, which the
+ * cells' expiries are taken against.
+ */
+#define BLOOM_IMAGE_F_KEY_TIMEOUTS	8U	/* bit 3 */
 #define BLOOM_IMAGE_INCOMPAT_KNOWN	(BLOOM_IMAGE_F_STAGES | BLOOM_IMAGE_F_NETBLOCKS | \
-					 BLOOM_IMAGE_F_GENERATIONS)
+					 BLOOM_IMAGE_F_GENERATIONS | \
+					 BLOOM_IMAGE_F_KEY_TIMEOUTS)
 /* Compatible feature: the filter's key kind, at offset 204. */
 #define BLOOM_IMAGE_C_KEYS		1U	/* bit 0 */
 #define BLOOM_IMAGE_COMPAT_KNOWN		BLOOM_IMAGE_C_KEYS
@@ -147,6 +154,13 @@ struct bloom_image_gen {
  *	a restore after a reboot can still compare with)
  * @saved_ns: writing, with @ngens: the save's time on the filter's own
  *	clock, which the generation table's times are taken against
+ * @key_timeout_s: with BLOOM_IMAGE_F_KEY_TIMEOUTS: the keys' default
+ *	timeout
+ * @key_timeout_max_s: with it: the largest (no expiry lies further than
+ *	it, and three of the key's units, after the save)
+ * @saved_s: with it: the save's time in whole seconds of the filter's
+ *	clock (bloom_clock_s()), which the cells' ticks are taken against;
+ *	@saved_wall_ns is the save's wall-clock time
  */
 struct bloom_image_header {
 	u32 version;
@@ -169,6 +183,9 @@ struct bloom_image_header {
 	struct bloom_expire_params expire;
 	u64 saved_wall_ns;
 	u64 saved_ns;
+	u32 key_timeout_s;
+	u32 key_timeout_max_s;
+	u64 saved_s;
 };
 
 /*

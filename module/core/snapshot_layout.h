@@ -41,6 +41,11 @@
 #define OFF_NGENS	208
 #define OFF_TIMEOUT	216
 #define OFF_SAVED	224
+/* With BLOOM_IMAGE_F_KEY_TIMEOUTS (no stages, no generations): */
+#define OFF_KEY_TIMEOUT	208
+#define OFF_KEY_TMAX	212
+#define OFF_TM_WALL	216
+#define OFF_TM_SAVED	224
 #define OFF_STAGES	248	/* the stage table, the netblock table, the checksum */
 /* A stage table entry (BLOOM_IMAGE_STAGE_SIZE bytes). */
 #define ST_CAPACITY	0

@@ -96,6 +96,10 @@ int bloom_image_payload_check(struct bloom_core *f)
 		if (!bloom_image_tail_zero(f, f->geo.bits))
 			return -EBADMSG;
 		return bloom_dl_image_check(f);
+	case BLOOM_CORE_TIMED:
+		if (!bloom_image_tail_zero(f, f->geo.bits))
+			return -EBADMSG;
+		return bloom_tm_image_check(f);
 	}
 	return -EBADMSG;
 }

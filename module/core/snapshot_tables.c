@@ -222,6 +222,7 @@ int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
 {
 	struct bloom_geometry geo;
 	u32 i, j;
+	u64 keep;
 
 	if (h->incompat & BLOOM_IMAGE_F_STAGES)
 		return bloom_image_fail(why, -EBADMSG,
@@ -246,11 +247,26 @@ int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
 	    (h->incompat & BLOOM_IMAGE_F_NETBLOCKS ? BLOOM_IMAGE_NB_SIZE : 0))
 		return bloom_image_fail(why, -EBADMSG,
 					"generation count not what the header's size says");
-	for (i = 0; i < h->ngens; i++)
+	for (i = 0; i < h->ngens; i++) {
 		for (j = GEN_KEEP + 8; j < BLOOM_IMAGE_STAGE_SIZE; j++)
 			if (buf[OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i + j])
 				return bloom_image_fail(why, -EBADMSG,
 							"reserved bytes of a generation are not zero");
+		/*
+		 * What a filter can hold: a sealed generation may be cleared
+		 * at most a timeout after the save (sealed at or before it);
+		 * only the newest two may still take adds (the previous
+		 * newest until its rotation seals it). More would keep keys
+		 * past their timeout, in the restored filter and in any it
+		 * is merged into.
+		 */
+		keep = get64(buf + OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * i +
+			     GEN_KEEP);
+		if (keep == BLOOM_IMAGE_KEEP_ADDING ? i + 2 < h->ngens :
+		    keep > h->expire.timeout_ms)
+			return bloom_image_fail(why, -EBADMSG,
+						"a generation kept longer than the timeout allows");
+	}
 	if (h->payload_bytes != bloom_core_storage_bytes(&geo) * h->ngens)
 		return bloom_image_fail(why, -EBADMSG,
 					"payload size does not match the generations");

@@ -232,7 +232,7 @@ check "test --ipv4 -f prints the present lines as given" \
 	sh -c "[ $rc = 1 ] && printf '192.168.1.254\n10.0.0.1\n' | cmp -s - '$W/out'"
 run add ${P}a4 --ipv4 10.0.0.256
 check "a bad IPv4 address exits 3, naming it, and nothing is sent" \
-	sh -c "[ $rc = 3 ] && grep -q 'not an IPv4 address' '$W/err' && grep -q 'nothing was sent' '$W/err'"
+	sh -c "[ $rc = 3 ] && grep -q 'not an IPv4 address' '$W/err' && grep -q 'nothing was added' '$W/err'"
 expect "create a filter for IPv6 addresses" 0 create ${P}a6 --capacity 1000 --fpp 1e-6
 expect "add --ipv6 two addresses" 0 add ${P}a6 --ipv6 2001:db8::1 ::1
 run test ${P}a6 --ipv6 2001:0db8:0:0:0:0:0:1 0:0:0:0:0:0:0:1

@@ -6,8 +6,10 @@
 # netblocks, every type, the counters, sizes the calls refuse, the id
 # after swap and restore --replace, a destroyed filter, another network
 # namespace), a program the verifier refuses, pings from listed and
-# unlisted IPv4 and IPv6 sources through bloom-xdp in native and generic
-# mode and through a tc program, a filter destroyed under a running
+# unlisted IPv4 and IPv6 sources through bloom-xdp attached alone
+# (--direct: ip netns exec mounts no BPF filesystem, which libxdp's
+# dispatcher needs; test_xdp_share.sh tests that path) in native and
+# generic mode and through a tc program, a filter destroyed under a running
 # program, rmmod refused while a program is attached, and a module
 # without BTF. Runs as root in the VM with bloom.ko loaded:
 #   selftests/vm/run.sh -- selftests/net/test_bpf.sh
@@ -167,7 +169,7 @@ check "filters of namespace b" [ $? = 0 ]
 ping4() { inA ping -q -c1 -W2 -I "$1" 10.9.0.2 >/dev/null 2>&1; }
 ping6() { inA ping -6 -q -c1 -W2 -I "$1" fd09::2 >/dev/null 2>&1; }
 # stat DEV COLUMN: a counter of bloom-xdp show (5: packets ... 8: errors)
-stat() { inB "$XDP" show | awk -v d="$1" -v c="$2" '$1 == d { print $(c + 2) }'; }
+stat() { inB "$XDP" show | awk -v d="$1" -v c="$2" '$1 == d { print $(c + 3) }'; }
 # Both pings from listed sources fail and both from unlisted ones get
 # through, with DESC.
 # Unlisted first: a neighbour solicitation for a queued packet from a
@@ -180,16 +182,16 @@ pings() {
 	check "$1: IPv6 from a listed source dropped" eval '! ping6 fd09::1'
 }
 for mode in native generic; do
-	run inB "$XDP" attach vb --set ${P}d4 --set ${P}d6 --mode $mode
-	check "bloom-xdp attach vb --mode $mode" [ "$rc" = 0 ]
-	check "bloom-xdp show: vb, $mode, both filters" \
-		eval 'inB "$XDP" show | grep -Eq "^vb +$mode +${P}d4\([0-9]+\) +${P}d6\([0-9]+\) +src +drop"'
+	run inB "$XDP" attach vb --set ${P}d4 --set ${P}d6 --mode $mode --direct
+	check "bloom-xdp attach vb --mode $mode --direct" [ "$rc" = 0 ]
+	check "bloom-xdp show: vb, $mode, alone, both filters" \
+		eval 'inB "$XDP" show | grep -Eq "^vb +$mode +alone +${P}d4\([0-9]+\) +${P}d6\([0-9]+\) +src +drop"'
 	pings "XDP $mode"
 	# IPv6 neighbour solicitations from the listed source are dropped too
 	check "XDP $mode: listed frames counted and dropped, no lookup failed" \
 		eval '[ "$(stat vb 6)" -ge 2 ] && [ "$(stat vb 7)" = "$(stat vb 6)" ] &&
 		      [ "$(stat vb 8)" = 0 ]'
-	run inB "$XDP" attach vb --set ${P}d4
+	run inB "$XDP" attach vb --set ${P}d4 --direct
 	check "a second attach is refused while one is attached" \
 		eval '[ "$rc" != 0 ] && grep -q "detach" "$W/err"'
 	run inB "$XDP" detach vb
@@ -199,13 +201,13 @@ done
 check "the filters count the programs' hits (bpf_hits)" \
 	eval '[ "$(inB cat $SYS/filters/${P}d4/bpf_hits)" -ge 2 ] &&
 	      [ "$(inB cat $SYS/filters/${P}d6/bpf_hits)" -ge 2 ]'
-run inB "$XDP" attach vb --set ${P}d4 --dir dst --pass
+run inB "$XDP" attach vb --set ${P}d4 --dir dst --pass --direct
 check "attach --dir dst --pass" [ "$rc" = 0 ]
 check "--pass drops nothing" ping4 10.9.0.1
 inB bloomctl destroy ${P}d4 && inB bloomctl create ${P}d4 --capacity 10 --fpp 0.01 >/dev/null &&
 	inB bloomctl add ${P}d4 --ipv4 10.9.0.9 >/dev/null
 run inB "$XDP" detach vb
-run inB "$XDP" attach vb --set ${P}d4 --mode generic
+run inB "$XDP" attach vb --set ${P}d4 --mode generic --direct
 inB bloomctl destroy ${P}d4
 check "a destroyed filter: the program runs on, frames pass" ping4 10.9.0.1
 check "a destroyed filter: bloom-xdp show counts the errors" \

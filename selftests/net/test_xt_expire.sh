@@ -80,7 +80,10 @@ check "bloomctl info: the rule's packets were counted (packet_hits $(json_field 
 	eval '[ "$(json_field "$W/json" packet_hits)" -ge 2 ]'
 
 # the namespace goes with its rule, its filter and the filter's clock
-inB bloomctl create ${P}more --capacity 100000 --fpp 0.01 --timeout 1s --generations 16 >/dev/null
+inB bloomctl create ${P}more --capacity 100000 --fpp 0.01 --timeout 4s --generations 16 >/dev/null
+# a namespace's filters rotate 4 times a second at most
+expect_fail "in a namespace, 1 s in 16 generations (66 ms periods) is refused" "." \
+	inB bloomctl create ${P}fast --capacity 1000 --fpp 0.01 --timeout 1s --generations 16
 ip netns del "$B"
 # the kernel tears a namespace down in a work item of its own (test_xt_bloom.sh)
 check "namespace teardown with running clocks gives the memory back (within 300 s)" \

@@ -269,7 +269,7 @@ static void test_sizing_errors(void)
 	SIZE_ERR(BLOOM_CORE_STANDARD, 1000, 500000001, -EINVAL);
 	SIZE_ERR(BLOOM_CORE_BLOCKED, 1000, 1000000000, -EINVAL);
 	SIZE_ERR(0, 1000, 10000000, -EOPNOTSUPP);
-	SIZE_ERR(5, 1000, 10000000, -EOPNOTSUPP);
+	SIZE_ERR(6, 1000, 10000000, -EOPNOTSUPP);
 	SIZE_ERR(BLOOM_CORE_COUNTING, 0, 10000000, -EINVAL);
 	SIZE_ERR(BLOOM_CORE_DLEFT, 0, 10000000, -EINVAL);
 	SIZE_ERR(BLOOM_CORE_DLEFT, 1000, 500000001, -EINVAL);
@@ -295,7 +295,7 @@ static void test_sizing_errors(void)
 	CHECK_ERR(type, 0, -EOPNOTSUPP);
 	CHECK_ERR(type, 3, 0);		/* counting: m counters, k */
 	CHECK_ERR(type, 4, -EOPNOTSUPP);	/* d-left: sized by the core only */
-	CHECK_ERR(type, 5, -EOPNOTSUPP);
+	CHECK_ERR(type, 5, -EOPNOTSUPP);	/* timed: likewise */
 	CHECK_ERR(hashes, 0, -EINVAL);
 	CHECK_ERR(hashes, 33, -EINVAL);
 	CHECK_ERR(hashes, 32, 0);

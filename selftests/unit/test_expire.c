@@ -11,6 +11,7 @@
  */
 #include "unit.h"
 #include "expire.h"
+#include "snapshot.h"
 
 #define MS		1000000ULL	/* ns */
 #define GP		(10 * MS)	/* a grace period, simulated */
@@ -300,6 +301,51 @@ static void test_merge(void)
 	free(c.mem);
 }
 
+/*
+ * A snapshot's generation table holds only what a filter can: a keep time
+ * over the timeout, or "still adding" for a generation older than the
+ * previous newest, is refused (a keep of 2^40 ms kept a 2 s key present
+ * for 35 years before the check).
+ */
+static void test_image_keep(void)
+{
+	static const struct {
+		u32 gen;
+		u64 keep;
+		int err;
+		const char *what;
+	} c[] = {
+		{ 0, 2000, 0, "the timeout itself" },
+		{ 0, 2001, -EBADMSG, "a millisecond over the timeout" },
+		{ 0, 1ULL << 40, -EBADMSG, "2^40 ms" },
+		{ 2, BLOOM_IMAGE_KEEP_ADDING, 0, "the previous newest still adding" },
+		{ 1, BLOOM_IMAGE_KEEP_ADDING, -EBADMSG, "an older one still adding" },
+	};
+	u8 hdr[BLOOM_IMAGE_HEADER_BYTES(4)];
+	struct bloom_image_header h;
+	struct efilter f;
+	const char *why;
+	u32 i, k;
+	u64 v;
+	int r;
+
+	efilter_new(&f, BLOOM_CORE_BLOCKED, 4, 1000, 1000000, 2000, MS);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		bloom_image_header_make(hdr, &f.core, "keep", NULL);
+		/* generation table entry, its keep field (snapshot.rst) */
+		for (k = 0, v = c[i].keep; k < 8; k++, v >>= 8)
+			hdr[248 + 40 * c[i].gen + 16 + k] = (u8)v;
+		v = bloom_image_hash(hdr, sizeof(hdr) - 8);
+		for (k = 0; k < 8; k++, v >>= 8)
+			hdr[sizeof(hdr) - 8 + k] = (u8)v;
+		why = "";
+		r = bloom_image_header_read(hdr, sizeof(hdr), &h, &why);
+		check(r == c[i].err, "generation %u kept %s: %d (%s)", c[i].gen,
+		      c[i].what, r, why);
+	}
+	free(f.mem);
+}
+
 int main(void)
 {
 	static const u32 gens[] = { 2, 3, 5, 8, 16 };
@@ -308,6 +354,7 @@ int main(void)
 	printf("TAP version 13\n");
 	rng_seed("BLOOM_TEST_SEED");
 	test_check();
+	test_image_keep();
 	for (i = 0; i < sizeof(gens) / sizeof(gens[0]); i++) {
 		test_life(BLOOM_CORE_STANDARD, gens[i], 4000, 13 * MS);
 		test_life(BLOOM_CORE_BLOCKED, gens[i], 1000, 3 * MS);

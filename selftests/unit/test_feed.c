@@ -115,6 +115,44 @@ int main(void)
 	expect("add", AF_INET, FEED_BAD, "without a set name");
 	expect("1.2.3.4-1.2.3.9", AF_INET, FEED_BAD, "not an IPv4");
 	{
+		static const struct {
+			const char *text;
+			int64_t timeout;
+			int ok;
+		} tos[] = {
+			{ "add bl 203.0.113.77 timeout 3600", 3600, 1 },
+			{ "add bl 203.0.113.77 comment x timeout 0", 0, 1 },
+			{ "add bl 203.0.113.77 timeout 2147483647", 2147483647, 1 },
+			{ "add bl 203.0.113.77", -1, 1 },
+			{ "203.0.113.77", -1, 1 },
+			{ "add bl 203.0.113.77 timeout", 0, 0 },
+			{ "add bl 203.0.113.77 timeout -1", 0, 0 },
+			{ "add bl 203.0.113.77 timeout 2147483648", 0, 0 },
+			{ "add bl 203.0.113.77 timeout 9x", 0, 0 },
+		};
+		uint8_t key[FEED_KEY_MAX];
+		const char *why = NULL;
+		int64_t to;
+		int klen, ok = 1;
+		size_t i;
+
+		for (i = 0; i < sizeof(tos) / sizeof(tos[0]); i++) {
+			char line[80];
+			enum feed_result r;
+
+			snprintf(line, sizeof(line), "%s", tos[i].text);
+			r = feed_parse_line_timeout(line, strlen(line), AF_INET, 0,
+					     key, &klen, &to, &why);
+			if (tos[i].ok ? r != FEED_KEY || to != tos[i].timeout :
+					r != FEED_BAD) {
+				printf("# '%s': %d, timeout %lld\n", tos[i].text,
+				       r, (long long)to);
+				ok = 0;
+			}
+		}
+		check(ok, "ipset 'timeout N' is read (0 to 2147483647), -1 without it, refused out of range");
+	}
+	{
 		char line[5000];
 		uint8_t key[FEED_KEY_MAX];
 		const char *why = NULL;

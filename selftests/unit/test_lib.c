@@ -384,11 +384,11 @@ static void test_types(void)
 	uint32_t t;
 	int ok = 1;
 
-	for (t = BLOOM_TYPE_STANDARD; t <= BLOOM_TYPE_DLEFT; t++)
+	for (t = BLOOM_TYPE_STANDARD; t <= BLOOM_TYPE_TIMED; t++)
 		ok &= bloom_type_name(t) == names[t] &&
 		      bloom_type_from_name(bloom_type_name(t)) == t;
 	check(ok, "every type's name comes from BLOOM_TYPE_NAMES and parses back");
-	check(!bloom_type_name(0) && !bloom_type_name(BLOOM_TYPE_DLEFT + 1) &&
+	check(!bloom_type_name(0) && !bloom_type_name(BLOOM_TYPE_TIMED + 1) &&
 	      !bloom_type_name(UINT32_MAX), "no name for a value that is no type");
 	check(bloom_type_from_name("d-left") == BLOOM_TYPE_DLEFT &&
 	      !bloom_type_from_name("cuckoo") && !bloom_type_from_name(NULL) &&

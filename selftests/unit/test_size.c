@@ -194,7 +194,7 @@ static void test_bad(void)
 	      size(1, 0, 1000, 10000000, 0, 4096, &g) == -EINVAL &&
 	      size(1, 0, 0, 10000000, 10000, 0, &g) == -EINVAL &&
 	      size(1, 0, 0, 0, 0, 0, &g) == -EINVAL &&
-	      size(5, 0, 1000, 10000000, 0, 0, &g) == -EOPNOTSUPP,
+	      size(6, 0, 1000, 10000000, 0, 0, &g) == -EOPNOTSUPP,
 	      "one, three or none of the four, rate with bits per key, an unknown type: refused");
 }
 

@@ -152,7 +152,17 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 b = int(ipaddress.IPv4Address("16.0.0.0"))
 sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range(int(sys.argv[1]))))' \
 			$n >"$out/xdp/listed.txt"
-		vm 2400 "$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$raw/xdp.json"
+		# first, natively: bloom's address lookup against a model of
+		# the BPF Bloom map's (bpfmap.c), the same N addresses, and
+		# 50M (--big) out of cache
+		echo "bench: xdp: bench-bpfmap on this host" >&2
+		"$out/bench-bpfmap" --count $n ${quick:+--big 0 --rounds 3} \
+			> "$out/xdp/native.json"
+		vm 2400 "$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$out/xdp/vm.json"
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["native"] = json.load(open(sys.argv[2]))
+print(json.dumps(d))' "$out/xdp/vm.json" "$out/xdp/native.json" > "$raw/xdp.json"
 		;;
 	expire)
 		echo "bench: expire (QEMU, TCG): expiring filters against ipset timeout" >&2

@@ -3,7 +3,9 @@
 bloom kfunc against the BPF Bloom filter map and a hash map, from
 xdp_bench.sh's JSON. Targets X1 (cost per packet above xdp_pass, <= 1.0x
 the BPF Bloom map's, present and absent) and X2 (memory <= the BPF Bloom
-map's)."""
+map's); natively (bench-bpfmap, "native"), X3: bloom's blocked address
+lookup <= 1.0x the map model's for listed addresses, <= 1.5x for unlisted
+ones."""
 
 from mdtable import md_table
 
@@ -23,10 +25,36 @@ def _kfuncs(d):
     return [v for v in d["variants"] if v.get("kfunc")]
 
 
+NATIVE_MAP = "bpf_bloom_map_model"
+NATIVE_OURS = "bloom_blocked"
+X3_LIMIT = {"listed": 1.0, "unlisted": 1.5}
+
+
+def _native_rows(n):
+    """(set, order, which, ours, theirs) of bench-bpfmap's figures."""
+    for st in n["sets"]:
+        vs = {v["name"]: v for v in st["variants"]}
+        for order in ("hot", "scattered"):
+            if st["set"] == "big" and order == "hot":
+                continue
+            for which in ("listed", "unlisted"):
+                yield (st, order, which,
+                       vs[NATIVE_OURS][order][which]["ns_median"],
+                       vs[NATIVE_MAP][order][which]["ns_median"])
+
+
 def check(d, target):
-    """Adds X1 and X2 through target(tid, text, value, limit, ok, note)."""
+    """Adds X1, X2 and X3 through target(tid, text, value, limit, ok,
+    note)."""
     if d.get("skipped"):
         return
+    for st, order, which, ours, theirs in _native_rows(d.get("native") or
+                                                       {"sets": []}):
+        r = ours / theirs
+        target("X3", f"native, {st['count']:,} addresses, {order}, "
+               f"{which}: bloom's blocked lookup against the BPF Bloom "
+               "map model's", r, X3_LIMIT[which], r <= X3_LIMIT[which],
+               f"{ours:.1f} ns against {theirs:.1f} ns")
     for v in _kfuncs(d):
         for which in ("present", "absent"):
             ours = _above(d, v["name"], which)
@@ -77,4 +105,36 @@ def markdown(d):
            "only ratios mean anything.\n",
            md_table(["variant", "present ns", "absent ns", "present hits",
                      "absent hits (rate)", "memory bytes"], rows)]
+    if d.get("native"):
+        out += ["", native_markdown(d["native"])]
     return "\n".join(out)
+
+
+def native_markdown(n):
+    """bench-bpfmap's table: ns per lookup, natively."""
+    rows = []
+    for st in n["sets"]:
+        for v in st["variants"]:
+            row = [f"{st['count']:,}", f"`{v['name']}`",
+                   f"{v['memory_bytes']:,}"]
+            for order in ("hot", "scattered"):
+                for which in ("listed", "unlisted"):
+                    s = v[order][which]
+                    row.append(f"{s['ns_median']:.1f} ({s['ns_min']:.1f})")
+            row.append(f"{v['scattered']['unlisted']['hit_rate']:.2e}")
+            rows.append(row)
+    return "\n".join([
+        "Natively (this host, `bench-bpfmap`): bloom's address lookup "
+        "(the core's `bloom_nb_query()`: SipHash of the address and the "
+        "filter's test, what the kfunc runs) against a model of the BPF "
+        "Bloom map's lookup in Linux 6.1 (jhash2 of the 4-byte value with "
+        f"the seed plus i for each of {n['hashes']} hashes, a power-of-two "
+        "bit array, stopping at the first clear bit), the filters sized "
+        "for the map's rate, the same addresses. hot: "
+        f"{n['hot']:,} addresses again and again; scattered: drawn at "
+        f"random from the set. ns per lookup, median (min) of "
+        f"{n['rounds']} rounds of {n['sample']:,} lookups, the variants "
+        "taking turns.\n",
+        md_table(["addresses", "variant", "memory bytes", "hot listed",
+                  "hot unlisted", "scattered listed", "scattered unlisted",
+                  "unlisted hit rate"], rows)])

@@ -19,12 +19,14 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "create", cmd_create,
-	  "create NAME [--type standard|blocked|counting|dleft] two of:\n"
+	  "create NAME [--type standard|blocked|counting|dleft|timed] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--hash-key HEX32 | --hash-key-file FILE]\n"
 	  "       [--bits M --hashes K] [--scalable [--growth S] [--tightening R]]\n"
 	  "       [--keys strings|ipv4|ipv6]\n"
 	  "       [--timeout DURATION [--generations G]]\n"
+	  "       create NAME --capacity N --fpp P --key-timeouts [--timeout DEFAULT]\n"
+	  "       [--max-timeout MAX] [--keys ipv4|ipv6] [--exist]\n"
 	  "       create NAME --like OTHER",
 	  "Creates filter NAME from any two of: N keys (capacity), false-positive\n"
 	  "rate P at N keys, C bits per key, SIZE bytes of memory for the table.\n"
@@ -84,10 +86,20 @@ static const struct verb verbs[] = {
 	  "      --like OTHER  an empty filter with the type, geometry and hash key\n"
 	  "                    of filter OTHER, so that the two can be merged\n"
 	  "                    (bloomctl merge); takes no other option\n"
+	  "      --key-timeouts  each key has its own timeout and can be deleted, as\n"
+	  "                    in ipset's hash:ip timeout (type timed: d-left cells\n"
+	  "                    that hold each key's expiry, 42.7 bits a key at\n"
+	  "                    1e-4); --timeout is then the timeout of keys added\n"
+	  "                    without one: 0 (the default) for none, or whole\n"
+	  "                    seconds up to 2147483647 (600, 10m, 4h, 30d, 1y)\n"
+	  "      --max-timeout MAX  with --key-timeouts: the largest timeout a key\n"
+	  "                    may get (default 2147483647 s)\n"
+	  "  -exist, --exist   succeed when a filter of that name with the same\n"
+	  "                    type, capacity, rate, key kind and timeouts exists\n"
 	  "Numbers that cannot make a filter are refused (exit 2) with the numbers\n"
 	  "that would fit.\n" },
 	{ "calc", cmd_calc,
-	  "calc [--type standard|blocked|counting|dleft] two of:\n"
+	  "calc [--type standard|blocked|counting|dleft|timed] two of:\n"
 	  "       --capacity N --fpp P --bits-per-key C --memory SIZE\n"
 	  "       [--hashes K] [--netblock-lengths L] [--json]\n"
 	  "       calc --scalable [--type standard|blocked] --capacity N --fpp P\n"
@@ -97,7 +109,7 @@ static const struct verb verbs[] = {
 	  "Shows the filter that create would make from the same numbers, without\n"
 	  "the module: bits, hashes, memory (the table), bits per key and its ratio\n"
 	  "to the theory (-log2(p) / ln 2), and the expected false-positive rate at\n"
-	  "capacity. Without --type, all four types side by side.\n"
+	  "capacity. Without --type, all five types side by side.\n"
 	  "  -t, --type T      one type only\n"
 	  "  -j, --json        a JSON object (an array without --type) with the keys\n"
 	  "                    of 'info --json': type, capacity, fpp, fpp_ppb, bits,\n"
@@ -136,10 +148,19 @@ static const struct verb verbs[] = {
 	  "                    vs_plain, longest_life_ms)\n"
 	  "The other options are those of create.\n" },
 	{ "add", cmd_add,
-	  "add NAME [--ipv4|--ipv6] [--allow-short-prefixes] KEY...\n"
+	  "add NAME [--ipv4|--ipv6] [--allow-short-prefixes] [--timeout T] [--exist] KEY...\n"
 	  "       add NAME [--ipv4|--ipv6] [--skip-empty] [--skip-invalid]\n"
-	  "       [--mask-host-bits] [--allow-short-prefixes] [-v] -f FILE",
+	  "       [--mask-host-bits] [--allow-short-prefixes] [--timeout T] [-v] -f FILE",
 	  "Adds keys to filter NAME (needs CAP_NET_ADMIN).\n"
+	  "      --timeout T   a filter created with --key-timeouts: the keys test\n"
+	  "                    present for at least T (0: no timeout; whole seconds\n"
+	  "                    up to the filter's largest, 600, 10m, 4h, 30d, 1y)\n"
+	  "                    and are gone by T + max(1 s, T/16); a key added\n"
+	  "                    again keeps the later of its expiries. Without it,\n"
+	  "                    the filter's default. The \"timeout N\" of ipset save\n"
+	  "                    lines gives that line's key its own\n"
+	  "  -exist, --exist   ipset's -exist: accepted (a key present already is\n"
+	  "                    never an error)\n"
 	  "  -f, --file FILE   one key per line ('-': standard input); \"\\n\" or\n"
 	  "                    \"\\r\\n\" ends a line; sent in batches of thousands;\n"
 	  "                    repeatable: the files are read in order\n"
@@ -185,10 +206,11 @@ static const struct verb verbs[] = {
 	  "  -q, --quiet       print nothing, only set the exit status (keys or -f)\n"
 	  "  -v, --verbose     print a summary (keys, time, rate) on stderr\n" },
 	{ "del", cmd_del,
-	  "del NAME [--ipv4|--ipv6] [--allow-short-prefixes] KEY...\n"
+	  "del NAME [--ipv4|--ipv6] [--allow-short-prefixes] [--exist] KEY...\n"
 	  "       del NAME [--ipv4|--ipv6] [--skip-empty] [--skip-invalid]\n"
-	  "       [--mask-host-bits] [--allow-short-prefixes] [-v] -f FILE",
-	  "Deletes keys from filter NAME, which must be a counting or dleft filter\n"
+	  "       [--mask-host-bits] [--allow-short-prefixes] [--exist] [-v] -f FILE",
+	  "Deletes keys from filter NAME, which must be a counting, dleft or timed\n"
+	  "filter\n"
 	  "(needs CAP_NET_ADMIN). Prints \"KEY: not found\" for each command-line key\n"
 	  "that was not in the filter, then \"NAME: removed R keys, M not found\".\n"
 	  "Exits 0 if every key was found and removed, 1 if some key was not found.\n"
@@ -198,7 +220,9 @@ static const struct verb verbs[] = {
 	  "Warning: delete only keys you added. A key never added that the filter\n"
 	  "takes for present (a false positive) is \"removed\" from what other keys\n"
 	  "set, and some of those may then be reported absent (false negatives).\n"
-	  "A key added twice must be deleted twice to go.\n" },
+	  "A key added twice must be deleted twice to go, but in a filter created\n"
+	  "with --key-timeouts once (it is a set).\n"
+	  "  -exist, --exist   exit 0 also when a key was not found (ipset's -exist)\n" },
 	{ "info", cmd_info,
 	  "info NAME [--json]",
 	  "Prints the parameters and statistics of filter NAME, the fill ratio and\n"

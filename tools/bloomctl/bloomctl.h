@@ -157,6 +157,8 @@ struct info_derived {
 };
 void info_derive(const struct bloom_info *in, struct info_derived *d);
 int type_can_delete(uint32_t type);
+/* d-left cells: dleft and timed (keys with their own timeouts). */
+int type_has_cells(uint32_t type);
 void json_string(FILE *f, const char *s);
 /* @st: the @nst stages of a scalable filter (get_stages()), else NULL, 0 */
 void print_info_json(FILE *f, const struct bloom_info *in,
@@ -241,6 +243,21 @@ void expire_check(const char *verb, const struct expire_args *x,
 /* calc --timeout: the memory of each G (3..9, or the one given). */
 int calc_expiring(enum bloom_type type, const struct size_args *a,
 		  const struct expire_args *x, int json);
+
+/*
+ * Keys with their own timeouts (keytime.c). parse_key_timeout(): a
+ * duration of whole seconds, 0..BLOOM_KEY_TIMEOUT_MAX, or exit 2 saying
+ * the range. exist_spelling(): ipset's "-exist" as "--exist".
+ * die_no_key_timeouts(): a timeout for a filter (bound to @fd) that has
+ * none: how to make one; exit 2. same_filter(): does the filter of @in
+ * have what @o asks for? 0 and why not in @why.
+ */
+uint32_t parse_key_timeout(const char *verb, const char *arg);
+void exist_spelling(int argc, char **argv);
+void die_no_key_timeouts(const char *verb, const char *name, int fd)
+	__attribute__((noreturn));
+int same_filter(const struct bloom_info *in, const struct bloom_create_opts *o,
+		char *why, size_t len);
 
 /* The verbs; argv[0] is the verb. */
 int cmd_calc(const char *dev, int argc, char **argv);

@@ -255,7 +255,7 @@ static void print_json(const struct size_args *a,
 	printf("%s  \"fpp_ppb\": %u,\n", ind, r->fpp_ppb);
 	printf("%s  \"bits\": %" PRIu64 ",\n", ind, r->bits);
 	printf("%s  \"hashes\": %u,\n", ind, r->hashes);
-	if (r->type == BLOOM_TYPE_DLEFT)
+	if (r->type == BLOOM_TYPE_DLEFT || r->type == BLOOM_TYPE_TIMED)
 		printf("%s  \"fingerprint_bits\": %u,\n", ind,
 		       r->fingerprint_bits);
 	printf("%s  \"memory_bytes\": %" PRIu64 ",\n", ind, r->memory_bytes);
@@ -499,15 +499,15 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	};
 	static const enum bloom_type all[] = {
 		BLOOM_TYPE_STANDARD, BLOOM_TYPE_BLOCKED, BLOOM_TYPE_COUNTING,
-		BLOOM_TYPE_DLEFT,
+		BLOOM_TYPE_DLEFT, BLOOM_TYPE_TIMED,
 	};
 	struct size_args a;
-	struct bloom_size_result r[4] = { { .sz = sizeof(r[0]) },
+	struct bloom_size_result r[5] = { { .sz = sizeof(r[0]) },
 		{ .sz = sizeof(r[0]) }, { .sz = sizeof(r[0]) },
-		{ .sz = sizeof(r[0]) } };
+		{ .sz = sizeof(r[0]) }, { .sz = sizeof(r[0]) } };
 	struct scale_args sc = { 0 };
 	struct expire_args x = { 0 };
-	char why[4][512];
+	char why[5][512];
 	int nwhy = 0;
 	enum bloom_type type = 0;
 	int c, json = 0, n = 0, i, capped = 0;
@@ -557,7 +557,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 			die_usage("calc", "--netblock-lengths goes without --scalable: a scalable filter's rate over all stages is P, so an address's is 1 - (1 - P)^(L + 1) as for any filter; calc that with the first stage's capacity");
 		return calc_scalable(type, &a, &sc, json);
 	}
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		if (type && all[i] != type)
 			continue;
 		/* without --type, --hashes applies to the types that take it */

@@ -18,8 +18,45 @@ struct create_args {
 	struct expire_args x;
 	uint8_t key[BLOOM_HASH_KEY_LEN];	/* o.hash_key points here */
 	int have_type;
+	int key_timeouts;		/* --key-timeouts */
+	int exist;			/* --exist: the same filter may exist */
+	const char *timeout;		/* --timeout, read once the rest is */
 	const char *name;
 };
+
+/*
+ * --timeout is a key's default with --key-timeouts (0: none), else the
+ * timeout of an expiring filter. --key-timeouts makes a timed filter.
+ */
+static void create_timeouts(struct create_args *ca)
+{
+	struct bloom_create_opts *o = &ca->o;
+
+	/* --type timed says --key-timeouts */
+	if (ca->have_type && o->type == BLOOM_TYPE_TIMED)
+		ca->key_timeouts = 1;
+	if (!ca->key_timeouts) {
+		if (o->key_timeout_max_s)
+			die_usage("create", "--max-timeout goes with --key-timeouts");
+		if (ca->timeout)
+			expire_opt("create", 'T', ca->timeout, &ca->x);
+		return;
+	}
+	if (ca->have_type && o->type != BLOOM_TYPE_TIMED &&
+	    o->type != BLOOM_TYPE_DLEFT)
+		die_usage("create", "--key-timeouts makes a filter of d-left cells that hold each key's expiry (type timed): a %s filter cannot; drop --type",
+			  bloom_type_name(o->type));
+	if (ca->x.generations)
+		die_usage("create", "--generations belongs to expiring filters, whose keys expire together; with --key-timeouts each key expires by itself: drop --generations");
+	if (ca->sc.scalable)
+		die_usage("create", "a filter with --key-timeouts does not grow: give --capacity the keys it holds at once");
+	o->type = BLOOM_TYPE_TIMED;
+	if (ca->timeout)
+		o->key_timeout_s = parse_key_timeout("create", ca->timeout);
+	if (o->key_timeout_max_s && o->key_timeout_s > o->key_timeout_max_s)
+		die_usage("create", "the default --timeout %us is over --max-timeout %us",
+			  o->key_timeout_s, o->key_timeout_max_s);
+}
 
 /* The options and the NAME; 1 if --help was asked (and printed). */
 static int create_parse_args(int argc, char **argv, struct create_args *ca)
@@ -41,6 +78,9 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		{ "keys", required_argument, NULL, 'Y' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "generations", required_argument, NULL, 'G' },
+		{ "key-timeouts", no_argument, NULL, 'W' },
+		{ "max-timeout", required_argument, NULL, 'X' },
+		{ "exist", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -52,7 +92,13 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 	o->sz = sizeof(*o);
 	o->type = BLOOM_TYPE_STANDARD;
 	ca->a.o.sz = sizeof(ca->a.o);
+	exist_spelling(argc, argv);
 	while ((c = getopt_long(argc, argv, ":t:c:p:h", opts, NULL)) != -1) {
+		/* a key's default or a generation's: --key-timeouts says */
+		if (c == 'T') {
+			ca->timeout = optarg;
+			continue;
+		}
 		if (size_opt("create", c, optarg, &ca->a) ||
 		    scale_opt("create", c, optarg, &ca->sc) ||
 		    expire_opt("create", c, optarg, &ca->x))
@@ -94,6 +140,18 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		case 'L':
 			o->like = optarg;
 			break;
+		case 'W':
+			ca->key_timeouts = 1;
+			break;
+		case 'X':
+			o->key_timeout_max_s = parse_key_timeout("create", optarg);
+			if (!o->key_timeout_max_s)
+				die_usage("create", "--max-timeout 0 means nothing: give the largest timeout a key may have, or leave it out (%us)",
+					  BLOOM_KEY_TIMEOUT_MAX);
+			break;
+		case 'e':
+			ca->exist = 1;
+			break;
 		case 'h':
 			print_help(stdout, "create");
 			return 1;
@@ -107,6 +165,7 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		die_usage("create", "unexpected argument '%s'", argv[optind + 1]);
 	ca->name = argv[optind];
 	check_name("create", ca->name);
+	create_timeouts(ca);
 	return 0;
 }
 
@@ -179,13 +238,33 @@ static void create_size(struct create_args *ca)
 	}
 }
 
+/*
+ * --exist: a filter of that name with what was asked for is success, as
+ * ipset -exist create is (fail2ban runs it at every start).
+ */
+static int exists_alike(int fd, const char *name,
+			const struct bloom_create_opts *o)
+{
+	struct bloom_info in;
+	char why[128];
+
+	if (o->like || bloom_info(fd, name, &in))
+		return 0;
+	if (same_filter(&in, o, why, sizeof(why)))
+		return 1;
+	die("a filter named %s exists, but %s: not what was asked for; destroy it first or give another name",
+	    name, why);
+}
+
 /* The create call itself; a missing OTHER of --like is named as such. */
 static void create_filter(const char *dev, const char *name,
-			  const struct bloom_create_opts *o)
+			  const struct bloom_create_opts *o, int exist)
 {
 	int fd = open_device(dev);
 	int err = bloom_create_opts(fd, name, o);
 
+	if (err == -EEXIST && exist && exists_alike(fd, name, o))
+		err = 0;
 	if (err == -ENOENT && o->like)
 		die_op(BLOOM_OP_CREATE, o->like, err);
 	if (err)
@@ -203,7 +282,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 		create_check_like(&ca);
 	else
 		create_size(&ca);
-	create_filter(dev, ca.name, &ca.o);
+	create_filter(dev, ca.name, &ca.o, ca.exist);
 	return EXIT_OK;
 }
 

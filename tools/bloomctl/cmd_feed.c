@@ -21,19 +21,25 @@
 struct feed {
 	struct bloom_key *keys;
 	uint8_t (*slot)[FEED_KEY_MAX + 1];
+	uint32_t *timeouts;	/* each entry's: its line's, or --timeout */
 	size_t n, cap;
 	uint64_t nbad, lines;
+	uint64_t line_timeouts;	/* entries whose ipset line gave one */
 	char bad[FEED_BAD_SHOWN][320];
 };
 
-static void feed_push(struct feed *f, const uint8_t *key, int klen)
+static void feed_push(struct feed *f, const uint8_t *key, int klen,
+		      uint32_t timeout)
 {
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 4096;
 		f->slot = realloc(f->slot, f->cap * sizeof(*f->slot));
-		if (!f->slot)
+		f->timeouts = realloc(f->timeouts,
+				      f->cap * sizeof(*f->timeouts));
+		if (!f->slot || !f->timeouts)
 			die("out of memory reading the feed");
 	}
+	f->timeouts[f->n] = timeout;
 	memcpy(f->slot[f->n], key, klen);
 	/* lengths now, pointers once the slots stop moving */
 	f->slot[f->n][FEED_KEY_MAX] = (uint8_t)klen;
@@ -61,13 +67,16 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 {
 	uint8_t key[FEED_KEY_MAX];
 	const char *why = NULL;
+	int64_t timeout;
 	int klen;
 
 	f->lines++;
-	switch (feed_parse_line(line, len, a->family, a->flags, key, &klen,
-				&why)) {
+	switch (feed_parse_line_timeout(line, len, a->family, a->flags, key,
+					&klen, &timeout, &why)) {
 	case FEED_KEY:
-		feed_push(f, key, klen);
+		f->line_timeouts += timeout >= 0;
+		feed_push(f, key, klen, timeout >= 0 ? (uint32_t)timeout :
+			  a->has_timeout ? a->timeout_s : a->default_s);
 		break;
 	case FEED_BAD:
 		feed_bad(f, where, lineno, why);
@@ -97,7 +106,7 @@ static void feed_arg(struct feed *f, const struct feed_args *a, int i)
 	if (why)
 		die("key %d ('%.64s'): %s; nothing was %s", i + 1, text, why,
 		    feed_done(a));
-	feed_push(f, key, klen);
+	feed_push(f, key, klen, a->has_timeout ? a->timeout_s : a->default_s);
 }
 
 static void feed_file(struct feed *f, const struct feed_args *a,
@@ -150,6 +159,9 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 	size_t start, n;
 	long hits = 0, r;
 
+	/* a timed filter's keys get their own timeouts when any was given */
+	int timed = a->timed && (a->has_timeout || f->line_timeouts);
+
 	*npinned = 0;
 	for (start = 0; start < f->n; start += n) {
 		size_t done = 0, np = 0;
@@ -157,7 +169,9 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 				 .pinned = a->op == BLOOM_OP_DELETE ?
 					   pinned + start / 8 : NULL,
 				 .npinned = &np, .done = &done,
-				 .flags = BLOOM_BATCH_F_NET);
+				 .flags = BLOOM_BATCH_F_NET |
+					  (timed ? BLOOM_BATCH_F_TIMEOUT : 0),
+				 .timeouts = timed ? f->timeouts + start : NULL);
 
 		n = f->n - start < FEED_SLICE ? f->n - start : FEED_SLICE;
 		r = bloom_batch(a->fd, a->op, f->keys + start, n, &bo);
@@ -206,7 +220,7 @@ static int feed_report(const struct feed_args *a, const struct feed *f,
 		if (npinned)
 			printf(", %zu pinned", npinned);
 		putchar('\n');
-		return (size_t)hits == f->n ? EXIT_OK : EXIT_ABSENT;
+		return (size_t)hits == f->n || a->exist ? EXIT_OK : EXIT_ABSENT;
 	}
 	if (a->verbose) {
 		double t = now_seconds() - t0;
@@ -255,10 +269,15 @@ int feed_verb(const struct feed_args *a)
 		f.keys[i].data = f.slot[i];
 		f.keys[i].len = f.slot[i][FEED_KEY_MAX];
 	}
+	if (a->op == BLOOM_OP_ADD && f.line_timeouts && !a->timed)
+		fprintf(stderr, "bloomctl: note: %s: the timeouts of %" PRIu64 " ipset entr%s were not kept: its keys have no timeouts of their own (a filter created with --key-timeouts keeps them)\n",
+			a->name, f.line_timeouts,
+			f.line_timeouts == 1 ? "y" : "ies");
 	hits = feed_send(a, &f, results, pinned, &npinned, &prog);
 	ret = feed_report(a, &f, results, hits, npinned, prog.start);
 	free(f.keys);
 	free(f.slot);
+	free(f.timeouts);
 	free(results);
 	free(pinned);
 	return ret;

@@ -50,6 +50,9 @@ struct key_opts {
 	int absent;		/* test -f: print the absent lines instead */
 	int verbose;
 	int quiet;
+	int exist;		/* add, del: ipset's -exist; del exits 0 */
+	int has_timeout;	/* add --timeout */
+	uint32_t timeout_s;
 	const char *name;
 	char **keys;		/* command-line keys */
 	int nkeys;
@@ -96,11 +99,14 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 		{ "absent", no_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "exist", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
+	exist_spelling(argc, argv);
 	while ((c = getopt_long(argc, argv, ":f:vqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -130,6 +136,17 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'T':
+			if (o->op != OP_ADD)
+				die_getopt(o->verb, '?', argv);
+			o->timeout_s = parse_key_timeout(o->verb, optarg);
+			o->has_timeout = 1;
+			break;
+		case 'e':
+			if (is_test)
+				die_getopt(o->verb, '?', argv);
+			o->exist = 1;
 			break;
 		case 'A':
 		case 'q':
@@ -187,7 +204,7 @@ static int del_summary(const struct key_opts *o, uint64_t keys,
 			pinned == 1 ? "it will" : "they will",
 			pinned == 1 ? "the key" : "these keys",
 			pinned == 1 ? "it" : "them");
-	return removed == keys ? EXIT_OK : EXIT_ABSENT;
+	return removed == keys || o->exist ? EXIT_OK : EXIT_ABSENT;
 }
 
 /*
@@ -216,6 +233,14 @@ static const char *key_error(char *msg, size_t len, int fd,
 	return op_message(msg, len, op_lib[o->op], o->name, (int)err);
 }
 
+/* Does the filter bound to @fd give its keys their own timeouts? */
+static int filter_is_timed(int fd)
+{
+	struct bloom_info in;
+
+	return !bloom_info(fd, NULL, &in) && in.type == BLOOM_TYPE_TIMED;
+}
+
 /* Command-line keys: all checked before the first one is sent. */
 static int keys_from_args(const struct key_opts *o, int fd)
 {
@@ -230,7 +255,9 @@ static int keys_from_args(const struct key_opts *o, int fd)
 	long ret;
 	BLOOM_BATCH_OPTS(bo, .key_size = ksize, .results = results,
 			 .pinned = op == OP_DEL ? pinned : NULL,
-			 .npinned = &npinned, .done = &done);
+			 .npinned = &npinned, .done = &done,
+			 .flags = o->has_timeout ? BLOOM_BATCH_F_TIMEOUT : 0,
+			 .timeout_s = o->timeout_s);
 
 	if (!keys || !packed || !results || !pinned)
 		die("out of memory");
@@ -452,6 +479,8 @@ static int keys_from_files(const struct key_opts *o, int fd)
 		if (!s.texts)
 			err = -ENOMEM;
 	}
+	if (!err && o->has_timeout)
+		err = bloom_builder_timeout(s.b, o->timeout_s);
 	if (err)
 		die("cannot set up a batch: %s", strerror(-err));
 	if (op == OP_TEST)
@@ -493,6 +522,8 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 
 	parse_key_opts(&o, argc, argv);
 	fd = open_bound(dev, o.name);
+	if (o.has_timeout && !filter_is_timed(fd))
+		die_no_key_timeouts(verb, o.name, fd);
 	if (o.family) {
 		struct feed_args fa = {
 			.verb = verb, .name = o.name, .fd = fd, .op = op_lib[op],
@@ -501,8 +532,16 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 			.skip_invalid = o.skip_invalid, .files = o.files,
 			.nfiles = o.nfiles, .keys = o.keys, .nkeys = o.nkeys,
 			.absent = o.absent, .quiet = o.quiet,
-			.verbose = o.verbose,
+			.verbose = o.verbose, .exist = o.exist,
+			.has_timeout = o.has_timeout, .timeout_s = o.timeout_s,
 		};
+		struct bloom_info in;
+
+		if (op == OP_ADD && !bloom_info(fd, NULL, &in) &&
+		    in.type == BLOOM_TYPE_TIMED) {
+			fa.timed = 1;
+			fa.default_s = in.key_timeout_s;
+		}
 
 		return feed_verb(&fa);
 	}

@@ -181,9 +181,9 @@ static void print_info_text(const struct bloom_info *in,
 	       (uint64_t)in->bits,
 	       in->capacity ? (double)in->bits / in->capacity : 0.0,
 	       in->type == BLOOM_TYPE_COUNTING ? "; each a 4-bit counter" :
-	       in->type == BLOOM_TYPE_DLEFT ? "; the cell table" : "");
+	       type_has_cells(in->type) ? "; the cell table" : "");
 	printf("hashes:          %u%s\n", in->hashes,
-	       in->type == BLOOM_TYPE_DLEFT ? " (subtables)" : "");
+	       type_has_cells(in->type) ? " (subtables)" : "");
 	printf("memory:          %" PRIu64 " bytes (%s, %.2f bits per key of capacity)\n",
 	       (uint64_t)in->memory_bytes,
 	       human_bytes(in->memory_bytes, hb, sizeof(hb)),
@@ -205,7 +205,7 @@ static void print_info_text(const struct bloom_info *in,
 		       d.keys_added ? "added" : "estimated");
 	if (isfinite(d.est_keys))
 		printf("estimated keys:  %.0f (distinct keys, from the %s in use)\n",
-		       d.est_keys, in->type == BLOOM_TYPE_DLEFT ? "cells" :
+		       d.est_keys, type_has_cells(in->type) ? "cells" :
 		       in->type == BLOOM_TYPE_COUNTING ? "counters" : "bits");
 	else
 		printf("estimated keys:  unknown (every bit is set)\n");
@@ -230,7 +230,16 @@ static void print_info_text(const struct bloom_info *in,
 		       in->type == BLOOM_TYPE_DLEFT ? "cells whose count is 3" :
 						      "counters at 15");
 	}
-	if (in->type == BLOOM_TYPE_DLEFT) {
+	if (in->type == BLOOM_TYPE_TIMED) {
+		printf("key timeouts:    %us for keys added without one%s, at most %us\n",
+		       in->key_timeout_s, in->key_timeout_s ? "" : " (none)",
+		       in->key_timeout_max_s);
+		printf("tag:             %u bits (compared by add and delete beside the fingerprint)\n",
+		       in->tag_bits);
+		printf("expired:         %" PRIu64 " (cells of expired keys reclaimed)\n",
+		       (uint64_t)in->expired);
+	}
+	if (type_has_cells(in->type)) {
 		printf("insert failures: %" PRIu64 " (keys refused: bucket full)\n",
 		       (uint64_t)in->insert_failures);
 		printf("fingerprint:     %u bits\n", in->fingerprint_bits);

@@ -16,8 +16,9 @@
 #include "expire.h"
 
 /*
- * "90", "90s", "15m", "1h", "1.5h", "7d": seconds, or a number with one of
- * the suffixes s, m, h, d; whole milliseconds. 0 or -1.
+ * "90", "90s", "15m", "1h", "1.5h", "7d", "1y": seconds, or a number with
+ * one of the suffixes s, m, h, d, y (365 days); whole milliseconds. 0 or
+ * -1.
  */
 uint64_t expire_period_ms(uint64_t timeout_ms, uint32_t generations)
 {
@@ -45,6 +46,9 @@ int parse_duration_ms(const char *s, uint64_t *ms)
 			break;
 		case 'd':
 			unit = 86400e3;
+			break;
+		case 'y':
+			unit = 365 * 86400e3;
 			break;
 		default:
 			return -1;

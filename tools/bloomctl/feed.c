@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "libbloom.h"
 #include "feed.h"
@@ -46,6 +47,31 @@ static int other_family(const char *entry, int family)
 	return !strchr(entry, ':') && strchr(entry, '.') != NULL;
 }
 
+/* ipset's options after an entry: "timeout N" is the one kept. */
+static int ipset_options(char *p, int64_t *timeout, const char **why)
+{
+	char *w, *end;
+	unsigned long long v;
+
+	while ((w = word(&p))) {
+		if (strcmp(w, "timeout"))
+			continue;
+		w = word(&p);
+		if (!w || *w < '0' || *w > '9') {
+			*why = "ipset 'timeout' without a number of seconds";
+			return -1;
+		}
+		errno = 0;
+		v = strtoull(w, &end, 10);
+		if (errno || *end || v > BLOOM_KEY_TIMEOUT_MAX) {
+			*why = "ipset 'timeout' out of range (0 to 2147483647 seconds)";
+			return -1;
+		}
+		*timeout = (int64_t)v;
+	}
+	return 0;
+}
+
 enum feed_result feed_parse_entry(const char *entry, int family,
 				  unsigned int flags, uint8_t *key, int *klen,
 				  const char **why)
@@ -82,9 +108,21 @@ enum feed_result feed_parse_line(char *line, size_t len, int family,
 				 unsigned int flags, uint8_t *key, int *klen,
 				 const char **why)
 {
+	int64_t timeout;
+
+	return feed_parse_line_timeout(line, len, family, flags, key, klen,
+				       &timeout, why);
+}
+
+enum feed_result feed_parse_line_timeout(char *line, size_t len, int family,
+					 unsigned int flags, uint8_t *key,
+					 int *klen, int64_t *timeout,
+					 const char **why)
+{
 	char *p = line, *w, *entry;
 	size_t i;
 
+	*timeout = -1;
 	if (strlen(line) != len)
 		return bad(why, "a NUL byte in the line");
 	for (i = 0; i < len; i++)
@@ -104,6 +142,8 @@ enum feed_result feed_parse_line(char *line, size_t len, int family,
 		entry = word(&p);
 		if (!entry)
 			return bad(why, "ipset 'add' line without an entry");
+		if (ipset_options(p, timeout, why))
+			return FEED_BAD;
 	} else {
 		entry = w;
 		if (word(&p))

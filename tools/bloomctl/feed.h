@@ -51,6 +51,15 @@ enum feed_result feed_parse_line(char *line, size_t len, int family,
 enum feed_result feed_parse_entry(const char *entry, int family,
 				  unsigned int flags, uint8_t *key, int *klen,
 				  const char **why);
+/*
+ * feed_parse_line(), and the "timeout N" option of an ipset "add" line into
+ * *@timeout (seconds, at most BLOOM_KEY_TIMEOUT_MAX), or -1 when the line
+ * has none.
+ */
+enum feed_result feed_parse_line_timeout(char *line, size_t len, int family,
+					 unsigned int flags, uint8_t *key,
+					 int *klen, int64_t *timeout,
+					 const char **why);
 
 /* What "add/test/del --ipv4/--ipv6" was asked (cmd_keys.c fills it). */
 struct feed_args {
@@ -68,6 +77,11 @@ struct feed_args {
 	int absent;		/* test -f: print the absent entries */
 	int quiet;
 	int verbose;
+	int exist;		/* del: not found is fine (ipset's -exist) */
+	int has_timeout;	/* add --timeout: every entry's timeout */
+	uint32_t timeout_s;
+	int timed;		/* add to a filter whose keys have timeouts */
+	uint32_t default_s;	/* its keys' default timeout */
 };
 
 /*

@@ -28,7 +28,12 @@ void json_string(FILE *f, const char *s)
 
 int type_can_delete(uint32_t type)
 {
-	return type == BLOOM_TYPE_COUNTING || type == BLOOM_TYPE_DLEFT;
+	return type == BLOOM_TYPE_COUNTING || type_has_cells(type);
+}
+
+int type_has_cells(uint32_t type)
+{
+	return type == BLOOM_TYPE_DLEFT || type == BLOOM_TYPE_TIMED;
 }
 
 /*
@@ -70,7 +75,7 @@ void info_derive(const struct bloom_info *in, struct info_derived *d)
 			      in->capacity / (in->generations - 1);
 		d->over_capacity = in->estimated_fpp_ppb > in->fpp_ppb;
 	}
-	if (in->type == BLOOM_TYPE_DLEFT) {
+	if (type_has_cells(in->type)) {
 		d->fill = cells ? (double)in->bits_set / cells : 0;
 		for (i = 0; i < 4 && i < in->subtables; i++)
 			d->load[i] = in->subtable_cells ?
@@ -238,7 +243,15 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 		fprintf(f, "%s  \"saturated\": %" PRIu64 ",\n", ind,
 			(uint64_t)in->saturated);
 	}
-	if (in->type == BLOOM_TYPE_DLEFT) {
+	if (in->type == BLOOM_TYPE_TIMED) {
+		fprintf(f, "%s  \"key_timeout_s\": %u,\n", ind, in->key_timeout_s);
+		fprintf(f, "%s  \"key_timeout_max_s\": %u,\n", ind,
+			in->key_timeout_max_s);
+		fprintf(f, "%s  \"tag_bits\": %u,\n", ind, in->tag_bits);
+		fprintf(f, "%s  \"expired\": %" PRIu64 ",\n", ind,
+			(uint64_t)in->expired);
+	}
+	if (type_has_cells(in->type)) {
 		fprintf(f, "%s  \"insert_failures\": %" PRIu64 ",\n", ind,
 			(uint64_t)in->insert_failures);
 		fprintf(f, "%s  \"fingerprint_bits\": %u,\n", ind,

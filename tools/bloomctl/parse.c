@@ -25,7 +25,7 @@ enum bloom_type type_opt(const char *verb, const char *arg)
 	enum bloom_type t = bloom_type_from_name(arg);
 
 	if (!t)
-		die_usage(verb, "unknown filter type '%s': use standard, blocked, counting or dleft",
+		die_usage(verb, "unknown filter type '%s': use standard, blocked, counting, dleft or timed",
 			  arg);
 	return t;
 }

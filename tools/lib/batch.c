@@ -185,6 +185,7 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 		 const struct bloom_batch_opts *opts)
 {
 	unsigned long cmd = batch_cmd(op);
+	const uint32_t *timeouts;
 	uint8_t *results, *pinned;
 	size_t *done, *npinned;
 	struct chunker c;
@@ -197,8 +198,9 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 	if (err)
 		return err;
 	flags = OPTS_GET(opts, flags, 0);
-	if (!cmd || flags & ~BLOOM_BATCH_F_NET)
+	if (!cmd || flags & ~(BLOOM_BATCH_F_NET | BLOOM_BATCH_F_TIMEOUT))
 		return -EINVAL;
+	timeouts = OPTS_GET(opts, timeouts, NULL);
 	results = OPTS_GET(opts, results, NULL);
 	pinned = OPTS_GET(opts, pinned, NULL);
 	npinned = OPTS_GET(opts, npinned, NULL);
@@ -223,6 +225,10 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 		else
 			chunk_variable(&c, start, &b);
 		b.flags = flags;
+		if (flags & BLOOM_BATCH_F_TIMEOUT) {
+			b.timeout_s = timeouts ? 0 : OPTS_GET(opts, timeout_s, 0);
+			b.timeouts = timeouts ? (uintptr_t)(timeouts + start) : 0;
+		}
 		b.results = results ? (uintptr_t)(results + start / 8) : 0;
 		b.pinned = pinned ? (uintptr_t)(pinned + start / 8) : 0;
 		err = lb_batch_ioctl(fd, cmd, &b);

@@ -20,6 +20,9 @@ struct bloom_builder {
 	size_t *offs;		/* where key i starts, variable keys only */
 	uint32_t npinned;	/* DELETE: pinned keys of the last flush */
 	size_t done;		/* keys of the last flush done, also on an error */
+	int timed;		/* ADD: @timeouts holds each key's timeout */
+	uint32_t timeout_s;	/* ADD: the timeout of the keys pushed next */
+	uint32_t *timeouts;	/* ADD: BLOOM_BATCH_MAX_KEYS, once timed */
 	uint8_t results[BLOOM_BATCH_MAX_KEYS / 8];
 	uint8_t pinned[BLOOM_BATCH_MAX_KEYS / 8];	/* DELETE */
 };
@@ -59,7 +62,22 @@ void bloom_builder_free(struct bloom_builder *b)
 	free(b->keys);
 	free(b->lens);
 	free(b->offs);
+	free(b->timeouts);
 	free(b);
+}
+
+int bloom_builder_timeout(struct bloom_builder *b, uint32_t timeout_s)
+{
+	if (b->cmd != BLOOM_IOC_ADD)
+		return -EINVAL;
+	if (!b->timeouts) {
+		b->timeouts = calloc(BLOOM_BATCH_MAX_KEYS, sizeof(*b->timeouts));
+		if (!b->timeouts)
+			return -ENOMEM;
+	}
+	b->timed = 1;
+	b->timeout_s = timeout_s;
+	return 0;
 }
 
 static void restart(struct bloom_builder *b)
@@ -94,6 +112,8 @@ int bloom_builder_push(struct bloom_builder *b, const void *key, size_t len)
 		b->lens[b->nkeys] = len;
 		b->offs[b->nkeys] = b->bytes;
 	}
+	if (b->timed)
+		b->timeouts[b->nkeys] = b->timeout_s;
 	memcpy(b->keys + b->bytes, key, len);
 	b->bytes += len;
 	b->nkeys++;
@@ -122,6 +142,10 @@ long bloom_builder_flush(struct bloom_builder *b)
 	bb.results = (uintptr_t)b->results;
 	if (b->cmd == BLOOM_IOC_DELETE)
 		bb.pinned = (uintptr_t)b->pinned;
+	if (b->timed) {
+		bb.flags |= BLOOM_BATCH_F_TIMEOUT;
+		bb.timeouts = (uintptr_t)b->timeouts;
+	}
 	err = lb_batch_ioctl(b->fd, b->cmd, &bb);
 	if (err) {
 		/* a full filter keeps the keys before the first misfit */

@@ -141,6 +141,11 @@ static int set_timeout(struct bloom_create *c,
 		return -EINVAL;
 	if (c->generations && !c->timeout_ms)
 		return -EINVAL;
+	c->key_timeout_s = OPTS_GET(o, key_timeout_s, 0);
+	c->key_timeout_max_s = OPTS_GET(o, key_timeout_max_s, 0);
+	if ((c->key_timeout_s || c->key_timeout_max_s) &&
+	    c->type != BLOOM_TYPE_TIMED)
+		return -EINVAL;
 	return 0;
 }
 

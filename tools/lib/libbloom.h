@@ -193,6 +193,14 @@ struct bloom_create_opts {
 	 */
 	uint64_t timeout_ms;
 	uint32_t generations;
+	/*
+	 * BLOOM_TYPE_TIMED: keys with their own timeouts (see "Keys with
+	 * their own timeouts" in <linux/bloom.h>), in seconds: the timeout
+	 * of keys added without one (0: none) and the largest a key may be
+	 * given (0: BLOOM_KEY_TIMEOUT_MAX). Other types: -EINVAL.
+	 */
+	uint32_t key_timeout_s;
+	uint32_t key_timeout_max_s;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -368,9 +376,13 @@ struct bloom_batch_opts {
 	/*
 	 * BLOOM_BATCH_F_NET: the keys are addresses and netblocks of one
 	 * family (bloom_netblock_key()); QUERY looks addresses up over the
-	 * netblock lengths the filter holds. Other bits: -EINVAL.
+	 * netblock lengths the filter holds. BLOOM_BATCH_F_TIMEOUT (ADD to
+	 * a timed filter): the keys' timeouts are @timeouts[i], or
+	 * @timeout_s for all when @timeouts is NULL. Other bits: -EINVAL.
 	 */
 	uint32_t flags;
+	uint32_t timeout_s;
+	const uint32_t *timeouts;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -511,6 +523,11 @@ void bloom_builder_free(struct bloom_builder *b);
 /* 1 if a key of @len bytes fits before a flush, 0 if not, -EINVAL if @len
  * can never be a key (0, over BLOOM_KEY_MAX, or not the fixed key size). */
 int bloom_builder_room(const struct bloom_builder *b, size_t len);
+/*
+ * ADD builders of a timed filter: the keys pushed from now on get
+ * @timeout_s (0: none) instead of the filter's default timeout.
+ */
+int bloom_builder_timeout(struct bloom_builder *b, uint32_t timeout_s);
 /* Copies the key in; -ENOSPC when there is no room (flush first). */
 int bloom_builder_push(struct bloom_builder *b, const void *key, size_t len);
 /*

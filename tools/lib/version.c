@@ -6,7 +6,7 @@
 /* The one type-name table, from <linux/bloom.h>. */
 static const char *const type_names[] = BLOOM_TYPE_NAMES;
 
-_Static_assert(sizeof(type_names) / sizeof(type_names[0]) == BLOOM_TYPE_DLEFT + 1,
+_Static_assert(sizeof(type_names) / sizeof(type_names[0]) == BLOOM_TYPE_TIMED + 1,
 	       "BLOOM_TYPE_NAMES has one name per enum bloom_type");
 
 int lb_opts_check(const void *opts, size_t user_sz, size_t min_sz,

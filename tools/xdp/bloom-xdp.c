@@ -3,43 +3,55 @@
  * bloom-xdp: attaches the XDP program of bloom_xdp.bpf.c to a network
  * device, detaches it and shows where it is attached (bloom-xdp(8)).
  *
- * The program is attached through netlink (bpf_xdp_attach()), so it stays
- * when this process exits, as "ip link set dev DEV xdp" does; show and
- * detach find it again by its name on each device of the network
- * namespace. The filter is named by its id, which attach reads from the
- * filter's INFO (libbloom) in this process's network namespace; the
- * program keeps the filter's name in its read-only data for show.
+ * It attaches through libxdp's dispatcher, beside the programs others
+ * attach that way (xdp-filter, xdp-loader): the dispatcher and each
+ * program's link are pinned in the BPF filesystem, so the program stays
+ * when this process exits. --direct attaches it alone, through netlink,
+ * where libxdp cannot be used. show and detach find bloom's program among
+ * a device's programs by its maps and its read-only data (identify.c) and
+ * detach it only: the dispatcher's program of that id, or the device's
+ * only program with XDP_FLAGS_REPLACE and the program that was checked.
+ * The filters are named by their ids, which attach reads from the filters'
+ * INFO (libbloom) in this process's network namespace (filters.c).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/if_link.h>
+#include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
 
 #include <libbloom.h>
 
 #include "bloom_xdp.h"
-#include "bloom_xdp.skel.h"
+#include "filters.h"
+#include "identify.h"
 
 static const char *prog = "bloom-xdp";
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s attach DEV --set NAME [--set NAME6] [--dir src|dst] [--mode native|generic] [--pass]\n"
+		"usage: %s attach DEV --set NAME [--set NAME6] [--dir src|dst] [--mode native|generic]\n"
+		"                 [--pass] [--priority N] [--direct]\n"
 		"       %s detach DEV\n"
 		"       %s show\n"
 		"Drops frames whose source (--dir dst: destination) address the bloom\n"
 		"filter NAME lists (one filter of IPv4 and one of IPv6 addresses may be\n"
-		"given); --pass counts them and drops none. See bloom-xdp(8).\n",
+		"given; --set4 and --set6 name a filter's family); --pass counts them and\n"
+		"drops none. It runs beside other XDP programs through libxdp's dispatcher\n"
+		"(--direct: alone, without libxdp). See bloom-xdp(8).\n",
 		prog, prog, prog);
 }
 
@@ -56,11 +68,19 @@ die(const char *fmt, ...)
 	exit(1);
 }
 
-/* libbpf's own messages: warnings only (the verifier's log among them). */
+/* libbpf's and libxdp's own messages: warnings only (the verifier's log). */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
 	if (level > LIBBPF_WARN)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int print_libxdp(enum libxdp_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level > LIBXDP_WARN)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }
@@ -70,89 +90,172 @@ static unsigned int ifindex_of(const char *dev)
 	unsigned int i = if_nametoindex(dev);
 
 	if (!i)
-		die("no network device %s in this network namespace", dev);
+		die("no network device %s in this network namespace (ip link lists them)",
+		    dev);
 	return i;
 }
 
-/* What is attached to a device: the program's id and its XDP mode. */
-struct attached {
-	__u32 prog_id;
-	__u32 flags;		/* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
-	const char *mode;
+/* The command that removes a program of this XDP mode, and only it. */
+static const char *off_command(const struct bloom_xdp_dev *d)
+{
+	if (d->xdp_flags & XDP_FLAGS_SKB_MODE)
+		return "xdpgeneric off";
+	if (d->xdp_flags & XDP_FLAGS_HW_MODE)
+		return "xdpoffload off";
+	return "xdpdrv off";
+}
+
+/* Where libxdp keeps its dispatchers' pins. */
+static const char *bpffs_dir(void)
+{
+	const char *dir = getenv("LIBXDP_BPFFS");
+
+	return dir ? dir : "/sys/fs/bpf";
+}
+
+static bool bpffs_mounted(void)
+{
+	struct statfs st;
+
+	return !statfs(bpffs_dir(), &st) && st.f_type == BPF_FS_MAGIC;
+}
+
+/* A BPF filesystem, or libxdp cannot attach. */
+static void need_bpffs(void)
+{
+	const char *dir = bpffs_dir();
+
+	if (!bpffs_mounted())
+		die("no BPF filesystem at %s, where libxdp pins the dispatcher that lets XDP programs share a device: mount it (mount -t bpf bpf %s), or attach with --direct (bloom-xdp then runs alone on the device)",
+		    dir, dir);
+}
+
+/* libxdp's name for the mode of @xdp_flags. */
+static enum xdp_attach_mode xdp_mode_of(__u32 xdp_flags)
+{
+	if (xdp_flags & XDP_FLAGS_SKB_MODE)
+		return XDP_MODE_SKB;
+	if (xdp_flags & XDP_FLAGS_HW_MODE)
+		return XDP_MODE_HW;
+	return XDP_MODE_NATIVE;
+}
+
+/* What attach was asked for, beside the filters. */
+struct attach_opts {
+	const char *dev;
+	unsigned int ifindex;
+	int dst, pass, direct;
+	unsigned int priority;	/* 0: the program's own */
 };
 
-/* Is the program @id bloom-xdp's? Its fd in *@fd (to close) if so. */
-static int ours(__u32 id, int *fd)
+/* The program, opened with its read-only data set; exits on failure. */
+static struct bloom_xdp *open_prog(const struct filter_choice *c,
+				   const struct attach_opts *o)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
+	struct bloom_xdp *skel = bloom_xdp__open();
 
-	*fd = bpf_prog_get_fd_by_id(id);
-	if (*fd < 0)
-		return 0;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(*fd, &info, &len) ||
-	    strcmp(info.name, BLOOM_XDP_PROG_NAME)) {
-		close(*fd);
-		*fd = -1;
-		return 0;
-	}
-	return 1;
+	if (!skel)
+		die("cannot open the XDP program: %s", strerror(errno));
+	skel->rodata->match_dst = o->dst;
+	skel->rodata->pass_listed = o->pass;
+	skel->rodata->netns_ino = netns_inode();
+	skel->rodata->filter_id4 = c->id4;
+	skel->rodata->filter_id6 = c->id6;
+	memcpy((char *)skel->rodata->filter_name4, c->name4,
+	       sizeof(skel->rodata->filter_name4));
+	memcpy((char *)skel->rodata->filter_name6, c->name6,
+	       sizeof(skel->rodata->filter_name6));
+	return skel;
 }
 
-/* The XDP program of @ifindex in native or generic mode, if any. */
-static int query(unsigned int ifindex, struct attached *a)
+static void __attribute__((noreturn)) die_load(int err)
 {
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	int err = bpf_xdp_query(ifindex, 0, &q);
+	die("cannot load the XDP program (%s): bloom.ko must be built with BTF for its kfuncs (dmesg says so at load), and the verifier's words are above",
+	    strerror(-err));
+}
 
-	memset(a, 0, sizeof(*a));
+/*
+ * Loading the program as plain XDP says what a load can get wrong (no BTF
+ * for the kfuncs) in words of its own, before libxdp loads it again as an
+ * extension of its dispatcher.
+ */
+static void try_load(const struct filter_choice *c,
+		     const struct attach_opts *o)
+{
+	struct bloom_xdp *skel = open_prog(c, o);
+	int err = bloom_xdp__load(skel);
+
+	bloom_xdp__destroy(skel);
 	if (err)
-		return err;
-	if (q.drv_prog_id) {
-		a->prog_id = q.drv_prog_id;
-		a->flags = XDP_FLAGS_DRV_MODE;
-		a->mode = "native";
-	} else if (q.skb_prog_id) {
-		a->prog_id = q.skb_prog_id;
-		a->flags = XDP_FLAGS_SKB_MODE;
-		a->mode = "generic";
-	} else if (q.hw_prog_id) {
-		a->prog_id = q.hw_prog_id;
-		a->flags = XDP_FLAGS_HW_MODE;
-		a->mode = "offload";
-	}
-	return 0;
+		die_load(err);
 }
 
-static int cmd_attach(int argc, char **argv)
+/* One attach in @mode ("native" or "generic"): 0 or -errno. */
+static int attach_mode(const struct filter_choice *c,
+		       const struct attach_opts *o, const char *mode)
+{
+	int native = !strcmp(mode, "native"), err;
+	struct bloom_xdp *skel = open_prog(c, o);
+	struct xdp_program *xp;
+
+	if (o->direct) {
+		err = bloom_xdp__load(skel);
+		if (err)
+			die_load(err);
+		err = bpf_xdp_attach(o->ifindex,
+				     bpf_program__fd(skel->progs.bloom_xdp),
+				     XDP_FLAGS_UPDATE_IF_NOEXIST |
+				     (native ? XDP_FLAGS_DRV_MODE :
+					       XDP_FLAGS_SKB_MODE), NULL);
+		bloom_xdp__destroy(skel);
+		return err;
+	}
+	xp = xdp_program__from_bpf_obj(skel->obj, NULL);
+	err = libxdp_get_error(xp);
+	if (!err && o->priority)
+		err = xdp_program__set_run_prio(xp, o->priority);
+	if (!err)
+		err = xdp_program__attach(xp, o->ifindex,
+					  native ? XDP_MODE_NATIVE :
+						   XDP_MODE_SKB, 0);
+	if (!libxdp_get_error(xp))
+		xdp_program__close(xp);
+	bloom_xdp__destroy(skel);
+	return err;
+}
+
+static void parse_attach(int argc, char **argv, struct filter_request *req,
+			 int *nreq, const char **mode, struct attach_opts *o)
 {
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, 's' },
+		{ "set4", required_argument, NULL, '4' },
+		{ "set6", required_argument, NULL, '6' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "pass", no_argument, NULL, 'p' },
+		{ "priority", required_argument, NULL, 'P' },
+		{ "direct", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *set[2] = { NULL, NULL }, *dev, *mode = NULL;
-	int c, fd, err, dst = 0, pass = 0, prog_fd, nset = 0, i;
-	struct bloom_info info[2], *in4 = NULL, *in6 = NULL;
-	struct bloom_xdp *skel;
-	struct attached a;
-	unsigned int ifindex;
-	__u32 flags;
+	char *end;
+	long v;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "s:d:m:ph", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (nset == 2)
+		case '4':
+		case '6':
+			if (*nreq == 2)
 				die("--set names at most two filters: one of IPv4 and one of IPv6 addresses");
-			set[nset++] = optarg;
+			req[*nreq].name = optarg;
+			req[(*nreq)++].family = c == 's' ? 0 : c - '0';
 			break;
 		case 'd':
 			if (!strcmp(optarg, "dst"))
-				dst = 1;
+				o->dst = 1;
 			else if (strcmp(optarg, "src"))
 				die("--dir takes src or dst, not '%s'", optarg);
 			break;
@@ -160,211 +263,285 @@ static int cmd_attach(int argc, char **argv)
 			if (strcmp(optarg, "native") && strcmp(optarg, "generic"))
 				die("--mode takes native or generic, not '%s'",
 				    optarg);
-			mode = optarg;
+			*mode = optarg;
 			break;
 		case 'p':
-			pass = 1;
+			o->pass = 1;
+			break;
+		case 'P':
+			v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 1 || v > 999)
+				die("--priority takes 1 to 999 (lower runs first; libxdp's default is 50), not '%s'",
+				    optarg);
+			o->priority = v;
+			break;
+		case 'D':
+			o->direct = 1;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			exit(0);
 		default:
 			usage(stderr);
-			return 2;
+			exit(2);
 		}
 	}
-	if (optind + 1 != argc || !nset) {
+	if (optind + 1 != argc || !*nreq) {
 		usage(stderr);
-		return 2;
+		exit(2);
 	}
-	dev = argv[optind];
-	ifindex = ifindex_of(dev);
-	if (query(ifindex, &a))
-		die("cannot read the XDP state of %s", dev);
-	if (a.prog_id)
-		die("%s has an XDP program already (id %u, %s): 'bloom-xdp detach %s' (or 'ip link set dev %s xdp off') first",
-		    dev, a.prog_id, a.mode, dev, dev);
+	o->dev = argv[optind];
+	if (o->direct && o->priority)
+		die("--priority is a place in libxdp's dispatcher: --direct has none");
+}
+
+/* Refuses what would not run beside what @dev runs now. */
+static void check_device(const struct attach_opts *o, const char **mode)
+{
+	struct bloom_xdp_slot s;
+	struct bloom_xdp_dev d;
+
+	if (bloom_xdp_find(o->ifindex, &s) == 1) {
+		bloom_xdp_prog_close(&s.prog);
+		die("bloom-xdp is attached to %s already (program id %u): 'bloom-xdp detach %s' first ('bloom-xdp show' says what it uses)",
+		    o->dev, s.prog.id, o->dev);
+	}
+	if (bloom_xdp_dev_query(o->ifindex, &d))
+		die("cannot read the XDP state of %s: %s", o->dev,
+		    strerror(errno));
+	if (!d.main_id)
+		return;
+	if (o->direct)
+		die("%s has an XDP program already (id %u, %s): --direct attaches bloom-xdp alone; without --direct it runs beside programs attached through libxdp (xdp-loader status %s lists them)",
+		    o->dev, d.main_id, d.mode, o->dev);
+	if (!d.dispatcher)
+		die("%s has an XDP program that runs alone, not under libxdp's dispatcher (id %u, %s), and nothing can run beside it: remove it with the tool that attached it (or 'ip link set dev %s %s'), then attach it and bloom-xdp through libxdp (xdp-loader load)",
+		    o->dev, d.main_id, d.mode, o->dev, off_command(&d));
+	if (*mode && strcmp(*mode, d.mode))
+		die("libxdp's dispatcher runs on %s in %s mode, and the programs beside it run in that mode: attach with --mode %s, or without --mode",
+		    o->dev, d.mode, d.mode);
+	*mode = d.mode;
+}
+
+static int cmd_attach(int argc, char **argv)
+{
+	struct attach_opts o = { 0 };
+	struct filter_request req[2];
+	const char *mode = NULL, *given;
+	struct filter_choice c;
+	struct bloom_xdp_slot s;
+	char msg[512];
+	int fd, err, nreq = 0;
+
+	parse_attach(argc, argv, req, &nreq, &mode, &o);
+	o.ifindex = ifindex_of(o.dev);
+	given = mode;
+	check_device(&o, &mode);
 
 	fd = bloom_open(NULL);
 	if (fd < 0)
-		die("cannot open /dev/bloom: %s (is bloom.ko loaded? modprobe bloom)",
-		    strerror(-fd));
-	/*
-	 * A filter of IPv4 keys serves IPv4 frames, one of IPv6 keys IPv6
-	 * frames; one whose kind is not known yet (no address added) both,
-	 * unless the other filter is of that family.
-	 */
-	for (i = 0; i < nset; i++) {
-		err = bloom_info(fd, set[i], &info[i]);
-		if (err)
-			die("filter %s: %s", set[i], strerror(-err));
-		if (info[i].keys == BLOOM_KEYS_STRINGS)
-			die("filter %s holds strings, not addresses: name a filter filled with bloomctl add --ipv4 or --ipv6",
-			    set[i]);
-		if (info[i].keys == BLOOM_KEYS_IPV4 && in4)
-			die("filters %s and %s both hold IPv4 addresses: give one per family",
-			    in4->name, set[i]);
-		if (info[i].keys == BLOOM_KEYS_IPV6 && in6)
-			die("filters %s and %s both hold IPv6 addresses: give one per family",
-			    in6->name, set[i]);
-		if (info[i].keys == BLOOM_KEYS_IPV4)
-			in4 = &info[i];
-		if (info[i].keys == BLOOM_KEYS_IPV6)
-			in6 = &info[i];
-	}
+		die("%s", bloom_strerror(msg, sizeof(msg), BLOOM_OP_OPEN,
+					 BLOOM_DEFAULT_DEVICE, fd));
+	err = filters_choose(fd, req, nreq, &c, msg, sizeof(msg));
 	bloom_close(fd);
-	for (i = 0; i < nset; i++) {
-		if (info[i].keys != BLOOM_KEYS_UNKNOWN)
-			continue;
-		if (!in4)
-			in4 = &info[i];
-		if (!in6)
-			in6 = &info[i];
-	}
-
-	skel = bloom_xdp__open();
-	if (!skel)
-		die("cannot open the XDP program: %s", strerror(errno));
-	skel->rodata->match_dst = dst;
-	skel->rodata->pass_listed = pass;
-	if (in4) {
-		skel->rodata->filter_id4 = in4->id;
-		memcpy((char *)skel->rodata->filter_name4, in4->name,
-		       sizeof(skel->rodata->filter_name4));
-	}
-	if (in6) {
-		skel->rodata->filter_id6 = in6->id;
-		memcpy((char *)skel->rodata->filter_name6, in6->name,
-		       sizeof(skel->rodata->filter_name6));
-	}
-	err = bloom_xdp__load(skel);
 	if (err)
-		die("cannot load the XDP program (%s): bloom.ko must be built with BTF for its kfuncs (dmesg says so at load)",
-		    strerror(-err));
-	prog_fd = bpf_program__fd(skel->progs.bloom_xdp);
-	/* Without --mode: native where the driver has it, else generic. */
-	flags = XDP_FLAGS_UPDATE_IF_NOEXIST;
-	if (!mode || !strcmp(mode, "native"))
-		err = bpf_xdp_attach(ifindex, prog_fd,
-				     flags | XDP_FLAGS_DRV_MODE, NULL);
-	if (mode && !strcmp(mode, "native") && err)
-		die("cannot attach to %s in native mode: %s (the driver may not support XDP: try --mode generic)",
-		    dev, strerror(-err));
-	if (!mode && !err)
-		mode = "native";
-	if (!mode || !strcmp(mode, "generic")) {
-		mode = "generic";
-		err = bpf_xdp_attach(ifindex, prog_fd,
-				     flags | XDP_FLAGS_SKB_MODE, NULL);
-		if (err)
-			die("cannot attach to %s: %s", dev, strerror(-err));
+		die("%s", msg);
+	if (!o.direct) {
+		need_bpffs();
+		try_load(&c, &o);
 	}
-	printf("attached to %s (%s XDP): IPv4 %s%s%s, IPv6 %s%s%s; %s addresses, %s\n",
-	       dev, mode, in4 ? "filter " : "", in4 ? in4->name : "none",
-	       in4 ? "" : " (passed)", in6 ? "filter " : "",
-	       in6 ? in6->name : "none", in6 ? "" : " (passed)",
-	       dst ? "destination" : "source",
-	       pass ? "listed frames counted, not dropped" : "listed frames dropped");
-	bloom_xdp__destroy(skel);
+	/* Without --mode: native where the driver has it, else generic. */
+	err = attach_mode(&c, &o, mode ? mode : "native");
+	if (err && !mode) {
+		mode = "generic";
+		err = attach_mode(&c, &o, mode);
+	}
+	if (err && o.direct)
+		die("cannot attach to %s in %s mode: %s%s", o.dev,
+		    mode ? mode : "native", strerror(-err),
+		    given ? " (the driver may not support XDP: try --mode generic)" : "");
+	if (err)
+		die("cannot attach to %s through libxdp's dispatcher: %s (libxdp's words are above). A kernel before 5.10 cannot add programs to a dispatcher: there, --direct attaches bloom-xdp alone",
+		    o.dev, strerror(-err));
+	if (bloom_xdp_find(o.ifindex, &s) != 1)
+		die("attached to %s, but bloom-xdp's program is not found there: another tool changed the device meanwhile; 'bloom-xdp show' and 'xdp-loader status %s' say what runs",
+		    o.dev, o.dev);
+	printf("attached to %s (%s XDP, %s", o.dev, s.mode,
+	       s.direct ? "alone" : "libxdp's dispatcher");
+	if (!s.direct)
+		printf(", priority %u", s.priority);
+	printf("): IPv4 %s%s%s, IPv6 %s%s%s; %s addresses, %s\n",
+	       c.id4 ? "filter " : "", c.id4 ? c.name4 : "none",
+	       c.id4 ? "" : " (passed)", c.id6 ? "filter " : "",
+	       c.id6 ? c.name6 : "none", c.id6 ? "" : " (passed)",
+	       o.dst ? "destination" : "source",
+	       o.pass ? "listed frames counted, not dropped" : "listed frames dropped");
+	bloom_xdp_prog_close(&s.prog);
 	return 0;
+}
+
+/* Why bloom's program is not found on @dev, and what to do. */
+static void __attribute__((noreturn)) die_absent(const char *dev,
+						 unsigned int ifindex)
+{
+	struct bloom_xdp_dev d;
+
+	if (bloom_xdp_dev_query(ifindex, &d) || !d.main_id)
+		die("bloom-xdp is not attached to %s: it has no XDP program",
+		    dev);
+	die("bloom-xdp is not attached to %s: its XDP programs are others' (xdp-loader status %s lists them), and bloom-xdp leaves them alone",
+	    dev, dev);
+}
+
+/*
+ * bloom's program runs under a dispatcher that libxdp cannot change here:
+ * it needs the pins it made, under the device's index of the time.
+ */
+static void __attribute__((noreturn))
+die_unmanaged(const char *dev, struct bloom_xdp_slot *s)
+{
+	struct bloom_xdp_dev d = { .xdp_flags = s->xdp_flags };
+
+	bloom_xdp_prog_close(&s->prog);
+	if (!bpffs_mounted())
+		die("bloom-xdp runs on %s under libxdp's dispatcher, whose programs libxdp finds in the BPF filesystem, and none is mounted at %s: mount it (mount -t bpf bpf %s; 'ip netns exec' mounts a /sys of its own: use nsenter --net instead) and try again",
+		    dev, bpffs_dir(), bpffs_dir());
+	die("bloom-xdp runs on %s under libxdp's dispatcher, but libxdp cannot find the dispatcher's pins in %s/xdp: they name the device by the index it had where it was attached (was it moved from another network namespace?). Move it back and detach there, or remove the dispatcher with every program on it: ip link set dev %s %s",
+	    dev, bpffs_dir(), dev, off_command(&d));
 }
 
 static int cmd_detach(int argc, char **argv)
 {
+	LIBBPF_OPTS(bpf_xdp_attach_opts, xo);
+	struct bloom_xdp_slot s;
+	struct xdp_program *xp;
 	unsigned int ifindex;
-	struct attached a;
-	int fd, err;
+	int err;
 
 	if (argc != 2) {
 		usage(stderr);
 		return 2;
 	}
 	ifindex = ifindex_of(argv[1]);
-	if (query(ifindex, &a))
-		die("cannot read the XDP state of %s", argv[1]);
-	if (!a.prog_id)
-		die("%s has no XDP program", argv[1]);
-	if (!ours(a.prog_id, &fd))
-		die("the XDP program of %s (id %u) is not bloom-xdp's: leaving it (ip link set dev %s xdp off removes any)",
-		    argv[1], a.prog_id, argv[1]);
-	close(fd);
-	err = bpf_xdp_detach(ifindex, a.flags, NULL);
+	err = bloom_xdp_find(ifindex, &s);
+	if (err < 0)
+		die("cannot read the XDP programs of %s: %s", argv[1],
+		    strerror(-err));
+	if (!err)
+		die_absent(argv[1], ifindex);
+	if (!s.direct && !s.managed)
+		die_unmanaged(argv[1], &s);
+	if (s.direct) {
+		/* only the program checked, held open: its id is its own */
+		xo.old_prog_fd = s.prog.fd;
+		err = bpf_xdp_attach(ifindex, -1,
+				     s.xdp_flags | XDP_FLAGS_REPLACE, &xo);
+	} else {
+		xp = xdp_program__from_id(s.prog.id);
+		err = libxdp_get_error(xp);
+		if (!err) {
+			/* the dispatcher's mode: no mode means native */
+			err = xdp_program__detach(xp, ifindex,
+						  xdp_mode_of(s.xdp_flags), 0);
+			xdp_program__close(xp);
+		}
+	}
+	bloom_xdp_prog_close(&s.prog);
+	if (err == -EEXIST || err == -ENOENT)
+		die("%s's XDP programs changed while bloom-xdp was detaching its own: 'bloom-xdp show' says whether it is still there",
+		    argv[1]);
 	if (err)
 		die("cannot detach from %s: %s", argv[1], strerror(-err));
-	printf("detached from %s\n", argv[1]);
+	printf("detached from %s%s\n", argv[1],
+	       s.direct ? "" : " (the programs beside it run on)");
 	return 0;
 }
 
-/* The program's map named @suffix (".rodata" or the stats map). */
-static int prog_map(int prog_fd, const char *suffix)
+/* A filter's column: name(id), "-(0)" for none. */
+static void filter_column(char *buf, size_t len, uint32_t id,
+			  const volatile char *name)
 {
-	struct bpf_prog_info info;
-	struct bpf_map_info mi;
-	__u32 ids[8], len, i;
-	size_t sl = strlen(suffix), nl;
-	int fd;
+	char n[BLOOM_NAME_LEN];
 
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = 8;
-	info.map_ids = (__u64)(unsigned long)ids;
-	len = sizeof(info);
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
-		return -1;
-	for (i = 0; i < info.nr_map_ids && i < 8; i++) {
-		fd = bpf_map_get_fd_by_id(ids[i]);
-		if (fd < 0)
-			continue;
-		memset(&mi, 0, sizeof(mi));
-		len = sizeof(mi);
-		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
-			nl = strlen(mi.name);
-			if (nl >= sl && !strcmp(mi.name + nl - sl, suffix))
-				return fd;
-		}
-		close(fd);
-	}
-	return -1;
+	memcpy(n, (const char *)name, sizeof(n));
+	n[sizeof(n) - 1] = '\0';
+	snprintf(buf, len, "%s(%u)", id ? n : "-", id);
 }
 
-static void show_one(const char *dev, const struct attached *a, int prog_fd)
+/*
+ * Appends to @note (and says on stderr, with what to do) what became of
+ * the filter of @family that @dev's program names by @id.
+ */
+static void note_filter(int fd, const char *dev, int family, uint32_t id,
+			const volatile char *vname, char *note, size_t len)
 {
-	struct bloom_xdp__rodata ro;
-	uint64_t sum[BLOOM_XDP_STATS] = { 0 }, *v;
-	int ncpu = libbpf_num_possible_cpus(), rofd, sfd, cpu;
-	__u32 key = 0, slot;
-	char f4[48], f6[48];
+	char name[BLOOM_NAME_LEN], other[BLOOM_NAME_LEN];
+	size_t used = strlen(note);
 
-	memset(&ro, 0, sizeof(ro));
-	rofd = prog_map(prog_fd, ".rodata");
-	if (rofd >= 0) {
-		bpf_map_lookup_elem(rofd, &key, &ro);
-		close(rofd);
+	if (!id)
+		return;
+	memcpy(name, (const char *)vname, sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	switch (filter_check(fd, id, name, other)) {
+	case FILTER_OK:
+	case FILTER_UNKNOWN:
+		return;
+	case FILTER_GONE:
+		snprintf(note + used, len - used, "%sipv%d-gone",
+			 used ? "," : "", family);
+		fprintf(stderr, "%s: %s: filter %s (id %u) is gone: IPv%d frames pass and count as errors; create it and attach again, or detach\n",
+			prog, dev, name, id, family);
+		return;
+	case FILTER_OTHER:
+		snprintf(note + used, len - used, "%sipv%d-id-is:%s",
+			 used ? "," : "", family, other);
+		fprintf(stderr, "%s: %s: the program looks IPv%d up in filter id %u, given for %s, which is %s's id here: detach and attach again to use the filter you mean\n",
+			prog, dev, family, id, name, other);
+		return;
 	}
-	sfd = prog_map(prog_fd, "bloom_xdp_stats");
-	v = ncpu > 0 ? calloc(ncpu, sizeof(*v)) : NULL;
-	for (slot = 0; sfd >= 0 && v && slot < BLOOM_XDP_STATS; slot++)
-		if (!bpf_map_lookup_elem(sfd, &slot, v))
-			for (cpu = 0; cpu < ncpu; cpu++)
-				sum[slot] += v[cpu];
-	free(v);
-	if (sfd >= 0)
-		close(sfd);
-	snprintf(f4, sizeof(f4), "%s(%u)", ro.filter_id4 ?
-		 (const char *)ro.filter_name4 : "-", ro.filter_id4);
-	snprintf(f6, sizeof(f6), "%s(%u)", ro.filter_id6 ?
-		 (const char *)ro.filter_name6 : "-", ro.filter_id6);
-	printf("%-15s %-8s %-20s %-20s %-4s %-4s %12" PRIu64 " %12" PRIu64
-	       " %12" PRIu64 " %8" PRIu64 "\n", dev, a->mode, f4, f6,
-	       ro.match_dst ? "dst" : "src", ro.pass_listed ? "pass" : "drop",
-	       sum[BLOOM_XDP_PACKETS], sum[BLOOM_XDP_LISTED],
-	       sum[BLOOM_XDP_DROPPED], sum[BLOOM_XDP_ERRORS]);
+}
+
+static void show_one(const char *dev, const struct bloom_xdp_slot *s,
+		     int bloom_fd, uint64_t ns)
+{
+	const struct bloom_xdp__rodata *ro = &s->prog.ro;
+	char f4[48], f6[48], prio[12], note[128] = "";
+	__u64 sum[BLOOM_XDP_STATS];
+
+	bloom_xdp_stats_sum(&s->prog, sum);
+	filter_column(f4, sizeof(f4), ro->filter_id4, ro->filter_name4);
+	filter_column(f6, sizeof(f6), ro->filter_id6, ro->filter_name6);
+	if (s->direct)
+		snprintf(prio, sizeof(prio), "alone");
+	else if (s->priority)
+		snprintf(prio, sizeof(prio), "%u", s->priority);
+	else
+		snprintf(prio, sizeof(prio), "?");
+	if (ns && ro->netns_ino && ro->netns_ino != ns) {
+		snprintf(note, sizeof(note), "moved-netns");
+		fprintf(stderr, "%s: %s: the device was moved here from the network namespace bloom-xdp attached it in: the filter ids its program keeps name this namespace's filters now; detach and attach it again here\n",
+			prog, dev);
+	}
+	note_filter(bloom_fd, dev, 4, ro->filter_id4, ro->filter_name4, note,
+		    sizeof(note));
+	note_filter(bloom_fd, dev, 6, ro->filter_id6, ro->filter_name6, note,
+		    sizeof(note));
+	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12llu %12llu %12llu %8llu %s\n",
+	       dev, s->mode, prio, f4, f6, ro->match_dst ? "dst" : "src",
+	       ro->pass_listed ? "pass" : "drop",
+	       (unsigned long long)sum[BLOOM_XDP_PACKETS],
+	       (unsigned long long)sum[BLOOM_XDP_LISTED],
+	       (unsigned long long)sum[BLOOM_XDP_DROPPED],
+	       (unsigned long long)sum[BLOOM_XDP_ERRORS],
+	       note[0] ? note : "-");
 }
 
 static int cmd_show(int argc, char **argv)
 {
 	struct if_nameindex *ifs, *i;
-	struct attached a;
-	int fd;
+	struct bloom_xdp_slot s;
+	uint64_t ns = netns_inode();
+	int bloom_fd;
 
 	(void)argv;
 	if (argc != 1) {
@@ -374,15 +551,18 @@ static int cmd_show(int argc, char **argv)
 	ifs = if_nameindex();
 	if (!ifs)
 		die("cannot list the network devices: %s", strerror(errno));
-	printf("%-15s %-8s %-20s %-20s %-4s %-4s %12s %12s %12s %8s\n", "DEV",
-	       "MODE", "IPV4 FILTER(ID)", "IPV6 FILTER(ID)", "DIR", "HIT",
-	       "PACKETS", "LISTED", "DROPPED", "ERRORS");
+	bloom_fd = bloom_open(NULL);
+	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12s %12s %12s %8s %s\n",
+	       "DEV", "MODE", "PRIO", "IPV4 FILTER(ID)", "IPV6 FILTER(ID)",
+	       "DIR", "HIT", "PACKETS", "LISTED", "DROPPED", "ERRORS", "NOTE");
 	for (i = ifs; i->if_index; i++) {
-		if (query(i->if_index, &a) || !a.prog_id || !ours(a.prog_id, &fd))
+		if (bloom_xdp_find(i->if_index, &s) != 1)
 			continue;
-		show_one(i->if_name, &a, fd);
-		close(fd);
+		show_one(i->if_name, &s, bloom_fd, ns);
+		bloom_xdp_prog_close(&s.prog);
 	}
+	if (bloom_fd >= 0)
+		bloom_close(bloom_fd);
 	if_freenameindex(ifs);
 	return 0;
 }
@@ -390,6 +570,7 @@ static int cmd_show(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	libbpf_set_print(print_libbpf);
+	libxdp_set_print(print_libxdp);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

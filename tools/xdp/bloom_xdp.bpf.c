@@ -8,6 +8,11 @@
  * or too short to hold the address, pass. A lookup that fails (the filter
  * was destroyed: -ENOENT) passes the frame and counts an error: a missing
  * blocklist must not cut a host off.
+ *
+ * It declares its place in libxdp's dispatcher (XDP_RUN_CONFIG): several
+ * programs share an interface, the next running after a frame this one
+ * passes. Loaded without the dispatcher (bloom-xdp attach --direct), it
+ * runs alone and the declaration is not read.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -16,19 +21,30 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include <bloom/bpf.h>
+#include <xdp/xdp_helpers.h>
 
 #include "bloom_xdp.h"
+
+/* Identifies the program to bloom-xdp show and detach (bloom_xdp.h). */
+const volatile __u64 bloom_xdp_magic = BLOOM_XDP_MAGIC | BLOOM_XDP_LAYOUT;
 
 /*
  * Set by the loader; the verifier sees them as the constants they are. A
  * filter holds addresses of one family, so there is one per family; 0:
- * none, frames of that family pass.
+ * none, frames of that family pass. Ids are the filters' in the network
+ * namespace of the device a frame arrives on.
  */
 const volatile __u32 filter_id4;
 const volatile __u32 filter_id6;
 const volatile __u8 match_dst;		/* the destination, not the source */
 const volatile __u8 pass_listed;	/* count listed frames, drop none */
-/* Not read here: for bloom-xdp show, which reads the program's .rodata. */
+/*
+ * Not read here: for bloom-xdp show, which reads the program's .rodata.
+ * The namespace's inode is the one the ids were read in: a device moved
+ * to another namespace takes the program along, whose ids then name that
+ * namespace's filters.
+ */
+const volatile __u64 netns_ino;
 const volatile char filter_name4[32];
 const volatile char filter_name6[32];
 
@@ -52,6 +68,11 @@ struct vlan_hdr {
 	__be16 tci;
 	__be16 proto;
 };
+
+struct {
+	__uint(priority, BLOOM_XDP_PRIORITY);
+	__uint(XDP_PASS, 1);
+} XDP_RUN_CONFIG(bloom_xdp);
 
 SEC("xdp")
 int bloom_xdp(struct xdp_md *ctx)

@@ -16,5 +16,23 @@ enum bloom_xdp_stat {
 
 /* The program's name, as the kernel keeps it (15 characters at most). */
 #define BLOOM_XDP_PROG_NAME	"bloom_xdp"
+/* Its counters' map, as the kernel keeps that name. */
+#define BLOOM_XDP_STATS_NAME	"bloom_xdp_stats"
+
+/*
+ * A word of the program's read-only data, with the layout's version in
+ * its low byte: bloom-xdp show and detach act on a program of
+ * that name only when its maps have the sizes and this word the value this
+ * loader built it with ("bloomxdp" in ASCII, then the version).
+ */
+#define BLOOM_XDP_MAGIC		0x626c6f6f6d786400ULL
+#define BLOOM_XDP_LAYOUT	1
+
+/*
+ * Its place in libxdp's dispatcher: a filter runs before the programs of
+ * the default priority (50, lower runs first), and the next program runs
+ * after a frame it passes.
+ */
+#define BLOOM_XDP_PRIORITY	20
 
 #endif /* BLOOM_XDP_H */

@@ -35,14 +35,17 @@
  *              address or netblock (host bits set, a length of 0 or
  *              over the family's) or keys of both families; CREATE's @keys over
  *              BLOOM_KEYS_IPV6; a timeout or generations out of range
- *              or with a type that cannot expire (see Expiring filters)
+ *              or with a type that cannot expire (see Expiring filters);
+ *              a key's timeout over its filter's largest, or key timeouts
+ *              at CREATE of another type than timed
  *   E2BIG      size larger than the kernel's struct with non-zero bytes past
  *              it, or over 4096 bytes; a batch over BLOOM_BATCH_MAX_KEYS keys or
  *              BLOOM_BATCH_MAX_BYTES bytes; a filter over BLOOM_BITS_MAX bits
  *   EFAULT     a pointer the kernel cannot read or write
  *   EOPNOTSUPP a filter type this module does not implement; an operation the
  *              filter's type cannot do (DELETE on a standard or blocked
- *              filter, explicit geometry for a d-left filter)
+ *              filter, explicit geometry for a d-left or timed filter,
+ *              BLOOM_BATCH_F_TIMEOUT on a filter that is not timed)
  *   ENOSPC     a d-left insert found every candidate bucket full (create a
  *              larger filter), or a scalable filter cannot get another
  *              stage (see Scalable filters); either way the keys before
@@ -145,6 +148,8 @@
 #define BLOOM_TIGHTENING_PPM_MIN	500000	/* r = 0.5 */
 #define BLOOM_TIGHTENING_PPM_MAX	950000	/* r = 0.95 */
 #define BLOOM_TIGHTENING_PPM_DEFAULT	850000	/* r = 0.85 */
+/* Keys with their own timeouts: the largest timeout, in seconds (68 years). */
+#define BLOOM_KEY_TIMEOUT_MAX	0x7fffffffU
 
 /* Every command is _IO(BLOOM_IOC_MAGIC, nr), defined after its struct. */
 #define BLOOM_IOC_MAGIC		0xBF	/* unused in ioctl-number.rst of 6.1 */
@@ -158,12 +163,16 @@
  * @BLOOM_TYPE_DLEFT: d-left counting filter: deletable in about half the
  *	memory of the counting filter from p = 0.01 down (0.74 times at 0.1,
  *	more than it above 0.23)
+ * @BLOOM_TYPE_TIMED: d-left cells that hold each key's own expiry instead
+ *	of a counter (see Keys with their own timeouts): a set of keys that each
+ *	live until their timeout, and can be deleted
  */
 enum bloom_type {
 	BLOOM_TYPE_STANDARD = 1,
 	BLOOM_TYPE_BLOCKED = 2,
 	BLOOM_TYPE_COUNTING = 3,
-	BLOOM_TYPE_DLEFT = 4
+	BLOOM_TYPE_DLEFT = 4,
+	BLOOM_TYPE_TIMED = 5
 };
 
 /*
@@ -173,7 +182,7 @@ enum bloom_type {
  *	static const char *const names[] = BLOOM_TYPE_NAMES;
  */
 #define BLOOM_TYPE_NAMES \
-	{ (const char *)0, "standard", "blocked", "counting", "dleft" }
+	{ (const char *)0, "standard", "blocked", "counting", "dleft", "timed" }
 
 /**
  * enum bloom_key_kind - what a filter's keys are (see Key kinds)
@@ -299,10 +308,15 @@ struct bloom_version {
  *	else 0
  * @timeout_ms: with BLOOM_CREATE_F_TIMEOUT: the timeout,
  *	BLOOM_TIMEOUT_MS_MIN..BLOOM_TIMEOUT_MS_MAX; else 0
+ * @key_timeout_s: BLOOM_TYPE_TIMED: the timeout of keys added without one,
+ *	seconds, 0 (none) ..@key_timeout_max_s; else 0
+ * @key_timeout_max_s: BLOOM_TYPE_TIMED: the largest timeout a key may be
+ *	given, 1..BLOOM_KEY_TIMEOUT_MAX, or 0 for BLOOM_KEY_TIMEOUT_MAX; else 0
  * @reserved: must be 0
  *
  * A caller built against ABI version 1 passes the struct up to and
- * including @generations (then named reserved and 0): it is taken.
+ * including @generations (then named reserved and 0): it is taken; so is
+ * one that ends at @key_timeout_s (then named reserved and 0).
  *
  * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
  * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
@@ -330,6 +344,8 @@ struct bloom_create {
 	__u32 keys;
 	__u32 generations;
 	__aligned_u64 timeout_ms;
+	__u32 key_timeout_s;
+	__u32 key_timeout_max_s;
 	__aligned_u64 reserved;
 };
 
@@ -433,9 +449,16 @@ struct bloom_name {
  *	its grace period was that long); each lengthens some keys' lives
  *	past timeout x (1 + 1/(G - 1)) by its delay; else 0. A caller whose
  *	struct ends before it does not get it.
+ * @key_timeout_s: out: timed: the timeout of keys added without one; else 0
+ * @key_timeout_max_s: out: timed: the largest timeout; else 0
+ * @tag_bits: out: timed: the bits beside the fingerprint that ADD and
+ *	DELETE compare (see Keys with their own timeouts); else 0
+ * @reserved1: in: must be 0; out: 0
+ * @expired: out: timed: cells of expired keys reclaimed; else 0
  *
  * A caller built against ABI version 1 passes the struct up to and
- * including @generations (then named reserved): it gets that much.
+ * including @generations (then named reserved): it gets that much; so
+ * does one whose struct ends at @reserved or @late_rotations.
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
  * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
@@ -486,6 +509,11 @@ struct bloom_info {
 	__aligned_u64 bpf_hits;
 	__aligned_u64 reserved;
 	__aligned_u64 late_rotations;
+	__u32 key_timeout_s;
+	__u32 key_timeout_max_s;
+	__u32 tag_bits;
+	__u32 reserved1;
+	__aligned_u64 expired;
 };
 
 #define BLOOM_IOC_INFO		_IO(BLOOM_IOC_MAGIC, 0x04)
@@ -535,7 +563,14 @@ struct bloom_list {
  *	all set already; DELETE: keys found and removed (pinned keys are not)
  * @out_pinned: out: DELETE: keys found but pinned. Keys not found:
  *	@out_done - @out_hits - @out_pinned
+ * @timeout_s: ADD with BLOOM_BATCH_F_TIMEOUT: every key's timeout in
+ *	seconds when @timeouts is 0; else 0
+ * @timeouts: ADD with BLOOM_BATCH_F_TIMEOUT: user pointer to
+ *	__u32[@nkeys], key i's timeout, or 0; else 0
  * @reserved: must be 0
+ *
+ * A caller built against ABI version 1 passes the struct up to and
+ * including @timeout_s (then named reserved and 0): it is taken.
  */
 struct bloom_batch {
 	__u32 size;
@@ -550,7 +585,9 @@ struct bloom_batch {
 	__u32 out_done;
 	__u32 out_hits;
 	__u32 out_pinned;
-	__u32 reserved;
+	__u32 timeout_s;
+	__aligned_u64 timeouts;
+	__aligned_u64 reserved;
 };
 
 #define BLOOM_IOC_ADD		_IO(BLOOM_IOC_MAGIC, 0x06)
@@ -565,7 +602,13 @@ struct bloom_batch {
  * lengths present. Implied on a filter whose kind is ipv4 or ipv6.
  */
 #define BLOOM_BATCH_F_NET	(1U << 1)
-#define BLOOM_BATCH_F_ALL	(BLOOM_BATCH_F_PINNED | BLOOM_BATCH_F_NET)
+/*
+ * ADD to a timed filter: the keys' timeouts are @timeout_s or @timeouts
+ * (see Keys with their own timeouts), not the filter's default.
+ */
+#define BLOOM_BATCH_F_TIMEOUT	(1U << 2)
+#define BLOOM_BATCH_F_ALL	(BLOOM_BATCH_F_PINNED | BLOOM_BATCH_F_NET | \
+				 BLOOM_BATCH_F_TIMEOUT)
 
 /* The snapshot format (Documentation/snapshot.rst); the kernel reads it. */
 #define BLOOM_SNAP_MAGIC	"\211BLOOM\r\n"	/* 8 bytes: 0x89 "BLOOM" CR LF */

@@ -1,0 +1,294 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP 13 test of the backends bloom ships for the programs that ban
+# addresses (tools/clients/, bloom-clients(7)), each run as Debian 12
+# packages it, in network namespace b, against pings from namespace a:
+#
+# - fail2ban-server with jails watching log files and action bloom: failed
+#   logins appended to the log ban the address (the filter holds it, the
+#   rule drops its pings); a second ban of it (fail2ban's prolong) and
+#   "unbanip" of an address the filter let go already do not make
+#   fail2ban repair the action; "unbanip" lets the address through again;
+#   a jail with bantime 20 s lets it go by itself; stop removes rule and
+#   filter;
+# - crowdsec's local API with crowdsec-custom-bouncer running crowdsec-bloom:
+#   "cscli decisions add --ip ... --duration", "--range .../24" and
+#   "cscli decisions delete": the filter follows, a 20 s decision goes by
+#   itself;
+# - sshguard's blocker reading a file of attack lines into sshg-fw-bloom:
+#   the attacker is blocked, and released after its block time; the
+#   backend's exit statuses for a bad command (65) and a failed setup (69).
+#
+# A client that is not installed (tools/deps.sh clients) is skipped, saying
+# so. Runs as root in the VM with bloom.ko loaded; loads the netfilter
+# modules and xt_bloom.ko itself:
+#   selftests/vm/run.sh -- selftests/net/test_clients.sh
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$repo/build}
+. "$here/lib.sh"
+
+xt_env cl
+command -v iptables-nft >/dev/null ||
+	{ echo "Bail out! iptables-nft missing: tools/deps.sh"; exit 1; }
+xt_load
+
+inA() { timeout "$LIMIT" ip netns exec "$A" "$@"; }
+inB() { timeout "$LIMIT" ip netns exec "$B" "$@"; }
+ping4() { inA ping -q -c1 -W1 -I "$1" "$2" >/dev/null 2>&1; }
+listed() { inB bloomctl test "$1" --ipv4 -q "$2"; }
+# dropped SRC: SRC's pings to b get no answer
+dropped() { ! ping4 "$1" 10.0.0.254; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+ip netns add "$A" && ip netns add "$B" &&
+ip link add va netns "$A" type veth peer name vb netns "$B" &&
+ip -n "$A" addr add 10.0.0.1/24 dev va &&
+ip -n "$A" addr add 10.0.0.2/24 dev va &&
+ip -n "$B" addr add 10.0.0.254/24 dev vb &&
+ip -n "$A" link set va up && ip -n "$B" link set vb up &&
+ip -n "$B" link set lo up ||
+	{ echo "Bail out! cannot set up namespaces and veth"; exit 1; }
+check "namespaces joined by veth answer pings" ping4 10.0.0.1 10.0.0.254
+
+# The backends with this tree's bloomctl and an iptables that finds the
+# match of this tree (XTABLES_LIBDIR, exported by xt_env).
+bc=$(command -v bloomctl)
+mkdir -p "$W/bin"
+for f in bloom.conf crowdsec-bloom sshg-fw-bloom; do
+	sed -e "s|@SBINDIR@/bloomctl|$bc|g" -e "s|@SYSCONFDIR@|$W/etc|g" \
+		"$repo/tools/clients/$f.in" >"$W/bin/$f"
+done
+chmod 755 "$W/bin/crowdsec-bloom" "$W/bin/sshg-fw-bloom"
+
+# ---- fail2ban ----
+
+f2b_run() { inB fail2ban-client -c "$W/f2b" "$@"; }
+# f2b_log_clean: fail2ban never had to repair an action, no action failed
+f2b_log_clean() {
+	! grep -Eq 'Invariant check failed|Error (banning|unbanning)|ERROR.*(action|returned)' \
+		"$W/f2b.log"
+}
+fail2ban_part() {
+	local log1=$W/t1.log log2=$W/t2.log i
+
+	mkdir -p "$W/f2b"
+	cp -r /etc/fail2ban/. "$W/f2b/"
+	rm -rf "$W/f2b/jail.d" "$W/f2b/fail2ban.d" "$W/f2b/jail.local"
+	cp "$W/bin/bloom.conf" "$W/f2b/action.d/bloom.conf"
+	cat >"$W/f2b/fail2ban.local" <<-EOF
+	[Definition]
+	loglevel = INFO
+	logtarget = $W/f2b.log
+	socket = $W/f2b.sock
+	pidfile = $W/f2b.pid
+	dbfile = :memory:
+	EOF
+	cat >"$W/f2b/filter.d/bloomtest.conf" <<-EOF
+	[Definition]
+	failregex = ^bloomtest: failed login from <HOST>\$
+	datepattern = {NONE}
+	EOF
+	cat >"$W/f2b/jail.local" <<-EOF
+	[DEFAULT]
+	backend = polling
+	filter = bloomtest
+	maxretry = 2
+	findtime = 600
+	action = bloom[type=allports, protocol=icmp, blocktype=DROP, capacity=1000]
+	[t1]
+	enabled = true
+	logpath = $log1
+	bantime = 3600
+	[t2]
+	enabled = true
+	logpath = $log2
+	bantime = 20
+	EOF
+	: >"$log1"
+	: >"$log2"
+	run f2b_run -x start
+	check "fail2ban-server starts with jails t1 and t2 and action bloom" [ "$rc" = 0 ]
+	check "fail2ban answers" wait_for 60 f2b_run ping
+
+	for i in 1 2 3; do echo "bloomtest: failed login from 10.0.0.1" >>"$log1"; done
+	check "failed logins in t1's log ban 10.0.0.1: filter f2b-t1 holds it" \
+		wait_for 90 listed f2b-t1 10.0.0.1
+	check "its pings are dropped" dropped 10.0.0.1
+	check "10.0.0.2 still answers" ping4 10.0.0.2 10.0.0.254
+	inB bloomctl info --json f2b-t1 >"$W/json" 2>/dev/null
+	check "f2b-t1 is a timed filter of ipv4 keys" \
+		grep -q '"type": "timed"' "$W/json"
+	# fail2ban runs the action's ban again for the banned address, as
+	# it does when it re-bans (after a repair, a restart that kept the
+	# filter, a prolonged ban): a second add of the same key
+	run f2b_run set t1 action bloom ban '{"aInfo": {"ip": "10.0.0.1", "bantime": 3600}}'
+	check "fail2ban bans 10.0.0.1 a second time through the action" [ "$rc" = 0 ]
+	inB bloomctl info --json f2b-t1 >"$W/json" 2>/dev/null
+	check "the second ban added it again (adds $(json_field "$W/json" adds)), one cell (bits_set $(json_field "$W/json" bits_set))" \
+		eval '[ "$(json_field "$W/json" adds)" -ge 2 ] && [ "$(json_field "$W/json" bits_set)" = 1 ]'
+	run f2b_run set t1 unbanip 10.0.0.1
+	check "unbanip after two bans: f2b-t1 does not hold 10.0.0.1" \
+		wait_for 30 eval "! listed f2b-t1 10.0.0.1"
+	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
+	# an unban of an address the filter no longer holds
+	run f2b_run set t1 banip 10.0.0.2
+	wait_for 30 listed f2b-t1 10.0.0.2
+	inB bloomctl del f2b-t1 --ipv4 10.0.0.2 >/dev/null
+	run f2b_run set t1 unbanip 10.0.0.2
+	sleep 3
+	check "the ban of an address already gone, and its unban, never trip fail2ban's repair" \
+		f2b_log_clean
+
+	for i in 1 2 3; do echo "bloomtest: failed login from 10.0.0.1" >>"$log2"; done
+	check "jail t2 (bantime 20 s) bans 10.0.0.1" wait_for 90 listed f2b-t2 10.0.0.1
+	check "its pings are dropped" dropped 10.0.0.1
+	check "it is let go by itself (within 20 s + 60 s)" \
+		wait_for 80 ping4 10.0.0.1 10.0.0.254
+	run f2b_run stop
+	check "fail2ban stops" [ "$rc" = 0 ]
+	check "actionstop removed the filters" \
+		wait_for 30 eval "! inB bloomctl info f2b-t1 >/dev/null 2>&1 && ! inB bloomctl info f2b-t2 >/dev/null 2>&1"
+	check "and the rules" eval "! inB iptables-nft -S INPUT | grep -q bloom"
+	check "fail2ban's log has no failed action" f2b_log_clean
+	grep -E 'ERROR|WARNING' "$W/f2b.log" | head -n 5 | sed 's/^/# f2b: /'
+}
+if command -v fail2ban-client >/dev/null; then
+	fail2ban_part
+else
+	skip "fail2ban" "fail2ban is not installed (tools/deps.sh clients)"
+fi
+
+# ---- CrowdSec ----
+
+cs() { inB cscli -c "$W/cs/config.yaml" "$@"; }
+crowdsec_part() {
+	local key=0123456789abcdef0123456789abcdef
+
+	mkdir -p "$W/cs" "$W/etc/default"
+	python3 - "$W/cs" <<-'EOF'
+	import re, sys
+	d = sys.argv[1]
+	s = open('/etc/crowdsec/config.yaml').read()
+	s = s.replace('daemonize: true', 'daemonize: false')
+	s = s.replace('log_dir: /var/log/', 'log_dir: %s/' % d)
+	s = s.replace('/var/lib/crowdsec/data/crowdsec.db', d + '/crowdsec.db')
+	s = s.replace('/etc/crowdsec/local_api_credentials.yaml', d + '/lapi.yaml')
+	s = re.sub(r'    online_client:.*\n      credentials_path: .*\n', '', s)
+	s = re.sub(r'prometheus:\n  enabled: true', 'prometheus:\n  enabled: false', s)
+	open(d + '/config.yaml', 'w').write(s)
+	EOF
+	run cs machines add bloomtest --auto -f "$W/cs/lapi.yaml"
+	check "cscli registers a machine" [ "$rc" = 0 ]
+	run cs bouncers add bloombouncer -k $key
+	check "cscli registers the bouncer" [ "$rc" = 0 ]
+	cat >"$W/cs/bouncer.yaml" <<-EOF
+	bin_path: $W/bin/crowdsec-bloom
+	feed_via_stdin: false
+	total_retries: 0
+	scenarios_containing: []
+	scenarios_not_containing: []
+	origins: []
+	piddir: $W/cs/
+	update_frequency: 1s
+	cache_retention_duration: 10s
+	daemonize: false
+	log_mode: file
+	log_dir: $W/cs/
+	log_level: info
+	api_url: http://127.0.0.1:8080/
+	api_key: $key
+	EOF
+	echo "BLOOM_CROWDSEC_SET=${P}cs BLOOM_CROWDSEC_SET6=${P}cs6 BLOOM_CROWDSEC_CAPACITY=1000" \
+		>"$W/etc/default/crowdsec-bloom"
+	ip netns exec "$B" crowdsec -c "$W/cs/config.yaml" -no-cs >"$W/cs/lapi.out" 2>&1 &
+	cspid=$!
+	check "crowdsec's local API listens" wait_for 90 cs decisions list
+	ip netns exec "$B" crowdsec-custom-bouncer -c "$W/cs/bouncer.yaml" \
+		>"$W/cs/bouncer.out" 2>&1 &
+	bpid=$!
+	run cs decisions add --ip 10.0.0.1 --duration 1h
+	check "cscli decisions add --ip 10.0.0.1 --duration 1h: ${P}cs holds it" \
+		wait_for 90 listed ${P}cs 10.0.0.1
+	check "its pings are dropped" dropped 10.0.0.1
+	run cs decisions add --range 192.0.2.0/24 --duration 1h
+	check "--range 192.0.2.0/24: ${P}cs holds 192.0.2.77 (a netblock)" \
+		wait_for 60 listed ${P}cs 192.0.2.77
+	run cs decisions delete --ip 10.0.0.1
+	check "cscli decisions delete --ip 10.0.0.1: ${P}cs lets it go" \
+		wait_for 60 eval "! listed ${P}cs 10.0.0.1"
+	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
+	run cs decisions add --ip 10.0.0.2 --duration 20s
+	check "a 20 s decision for 10.0.0.2 is applied" wait_for 60 listed ${P}cs 10.0.0.2
+	check "and goes by itself (within 20 s + 60 s)" \
+		wait_for 80 ping4 10.0.0.2 10.0.0.254
+	kill "$bpid" "$cspid" 2>/dev/null
+	wait "$bpid" "$cspid" 2>/dev/null
+	grep -i 'error' "$W/cs/crowdsec-custom-bouncer.log" 2>/dev/null | head -n 5 |
+		sed 's/^/# bouncer: /'
+	inB iptables-nft -D INPUT -m bloom --bloom-set ${P}cs -j DROP 2>/dev/null
+}
+if command -v crowdsec >/dev/null && command -v crowdsec-custom-bouncer >/dev/null &&
+	[ -r /etc/crowdsec/config.yaml ]; then
+	crowdsec_part
+else
+	skip "crowdsec" "crowdsec or crowdsec-custom-bouncer is not installed (tools/deps.sh clients)"
+fi
+
+# ---- sshguard ----
+
+attack() {
+	echo "Nov 27 18:00:00 host sshd[$1]: Failed password for root from $2 port $1 ssh2" >>"$W/attacks.log"
+}
+# fw_line LINE: sshg-fw-bloom reads LINE; fw_unset: with a bloomctl that fails
+fw_line() {
+	echo "$1" | BLOOM_SSHGUARD_RULE=0 timeout "$LIMIT" \
+		ip netns exec "$B" "$W/bin/sshg-fw-bloom"
+}
+fw_unset() {
+	echo "$1" | BLOOMCTL=/bin/false timeout "$LIMIT" \
+		ip netns exec "$B" "$W/bin/sshg-fw-bloom"
+}
+sshguard_part() {
+	local lx=/usr/libexec/sshguard
+
+	run fw_line bogus
+	check "sshg-fw-bloom: an unknown command exits 65" [ "$rc" = 65 ]
+	run fw_unset flush
+	check "sshg-fw-bloom: a failed setup exits 69" [ "$rc" = 69 ]
+	: >"$W/attacks.log"
+	# a session of its own: the whole pipeline goes with one kill
+	setsid ip netns exec "$B" sh -c "tail -n +1 -F $W/attacks.log 2>/dev/null |
+		$lx/sshg-parser | $lx/sshg-blocker -a 30 -p 20 -s 1800 |
+		$W/bin/sshg-fw-bloom" &
+	spid=$!
+	attack 1000 10.0.0.1
+	attack 1001 10.0.0.1
+	attack 1002 10.0.0.1
+	attack 1003 10.0.0.1
+	check "sshguard reading attack lines blocks 10.0.0.1: filter sshguard holds it" \
+		wait_for 90 listed sshguard 10.0.0.1
+	check "its pings are dropped" dropped 10.0.0.1
+	check "10.0.0.2 still answers" ping4 10.0.0.2 10.0.0.254
+	# sshguard releases at its next check after the block time
+	for i in $(seq 1 16); do
+		sleep 5
+		attack $((2000 + i)) 10.0.0.99
+		listed sshguard 10.0.0.1 || break
+	done
+	check "and releases it after its block time (20 s)" eval "! listed sshguard 10.0.0.1"
+	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
+	kill -- -"$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	inB iptables-nft -D INPUT -m bloom --bloom-set sshguard -j DROP 2>/dev/null
+	inB ip6tables-nft -D INPUT -m bloom --bloom-set sshguard6 -j DROP 2>/dev/null
+}
+if [ -x /usr/libexec/sshguard/sshg-blocker ]; then
+	sshguard_part
+else
+	skip "sshguard" "sshguard is not installed (tools/deps.sh clients)"
+fi
+
+finish
