@@ -137,6 +137,39 @@ static bool bloom_apply_chunk(struct bloom_apply *a, struct bloom_store *s,
 }
 
 /*
+ * Takes @a's filter's write_lock with its store published (in @s) and the
+ * batch hashed with that store's key. A store of another key (a swap, a
+ * replacing restore, a flush) means the keys are read again, hashed with
+ * the new key, and the lock taken again: never under the lock, which
+ * DESTROY waits for with its namespace's lock held, so a caller's stalled
+ * memory (userfaultfd, a slow network file) cannot hold up the namespace.
+ * bloom_apply_rehash() bounds how often.
+ */
+static int bloom_apply_lock(struct bloom_apply *a, struct bloom_store **s)
+{
+	bloom_hash_key_t key;
+	int ret;
+
+	for (;;) {
+		if (mutex_lock_killable(&a->f->write_lock))
+			return -EINTR;
+		*s = bloom_filter_store_locked(a->f);
+		if (!*s) {
+			mutex_unlock(&a->f->write_lock);
+			return -ESTALE;
+		}
+		if (bloom_same_key(&(*s)->core.key, &a->key))
+			return 0;
+		key = (*s)->core.key;
+		mutex_unlock(&a->f->write_lock);
+		ret = bloom_apply_rehash(a, &key);
+		memzero_explicit(&key, sizeof(key));
+		if (ret)
+			return ret;
+	}
+}
+
+/*
  * Keys' own timeouts fit @s: a timed store (else -EOPNOTSUPP), none over
  * its largest (else -EINVAL). Under the write lock: the store is the one
  * the keys go to.
@@ -175,17 +208,9 @@ static int bloom_apply_locked(struct bloom_apply *a)
 	bool all;
 	int ret;
 
-	if (mutex_lock_killable(&a->f->write_lock))
-		return -EINTR;
-	s = bloom_filter_store_locked(a->f);
-	ret = -ESTALE;
-	if (!s)
-		goto out;
-	if (!bloom_same_key(&s->core.key, &a->key)) {
-		ret = bloom_apply_rehash(a, &s->core.key);
-		if (ret)
-			goto out;
-	}
+	ret = bloom_apply_lock(a, &s);
+	if (ret)
+		return ret;
 	ret = bloom_net_kind(&a->net, a->op, s);
 	if (!ret)
 		ret = bloom_apply_timeouts(a, s);
@@ -238,7 +263,7 @@ static int bloom_batch_timeouts(struct bloom_apply *a,
 	if (!b->timeouts)
 		return 0;
 	a->timeouts = bloom_kvmalloc(array_size(b->nkeys, sizeof(u32)),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 	if (!a->timeouts)
 		return -ENOMEM;
 	if (copy_from_user(a->timeouts, u64_to_user_ptr(b->timeouts),
@@ -277,7 +302,7 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 	if (b->nkeys > BLOOM_SMALL_KEYS) {
 		a.hashes = bloom_kvmalloc(array_size(b->nkeys,
 						     sizeof(*a.hashes)) +
-					  2 * result_bytes, GFP_KERNEL);
+					  2 * result_bytes, GFP_KERNEL_ACCOUNT);
 		if (!a.hashes) {
 			ret = -ENOMEM;
 			goto out_key;

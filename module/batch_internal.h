@@ -9,6 +9,7 @@
 #ifndef BLOOM_BATCH_INTERNAL_H
 #define BLOOM_BATCH_INTERNAL_H
 
+#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/bloom.h>
@@ -30,6 +31,8 @@ struct bloom_store;
 #define BLOOM_SMALL_BYTES	256
 /* A QUERY of this many keys in BLOOM_SMALL_BYTES runs on the stack alone. */
 #define BLOOM_STACK_QUERY_KEYS	8
+/* Hash keys a batch follows before it fails with -EAGAIN. */
+#define BLOOM_REHASH_MAX	8
 
 enum bloom_batch_op {
 	BLOOM_BATCH_QUERY,
@@ -76,6 +79,7 @@ struct bloom_apply {
 	u32 done;
 	u32 hits;
 	u32 npinned;	/* DELETE: keys pinned */
+	u32 rehashes;	/* times the hash key changed during the call */
 	bool partial;	/* failed, but done and hits are what went in */
 	/* ADD with BLOOM_BATCH_F_TIMEOUT: each key's, or NULL: @timeout_s */
 	bool timed;
@@ -105,10 +109,20 @@ static inline bool bloom_same_key(const bloom_hash_key_t *a,
 	return !memcmp(a, b, sizeof(*a));
 }
 
-/* Hashes the batch again with @key, the key of the store now published. */
+/*
+ * Hashes the batch again with @key, the key of the store now published,
+ * from the user's keys: never under a lock. A batch whose filter changes
+ * its hash key more than BLOOM_REHASH_MAX times during the call fails
+ * with -EAGAIN, before a writer changed anything: a bound on what a
+ * stream of swaps can make one call cost.
+ */
 static inline int bloom_apply_rehash(struct bloom_apply *a,
 				     const bloom_hash_key_t *key)
 {
+	if (a->rehashes++ == BLOOM_REHASH_MAX)
+		return -EAGAIN;
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	a->key = *key;
 	return bloom_batch_hash(&a->key, &a->net, a->b, a->hashes);
 }

@@ -137,7 +137,7 @@ int bloom_batch_hash(const bloom_hash_key_t *key, struct bloom_net *net,
 	} else {
 		k.size = min_t(u64, BLOOM_CHUNK_BYTES, b->keys_len);
 		/* not zeroed: only what was copied in is read */
-		k.buf = bloom_kvmalloc(k.size, GFP_KERNEL);
+		k.buf = bloom_kvmalloc(k.size, GFP_KERNEL_ACCOUNT);
 		if (!k.buf)
 			return -ENOMEM;
 	}

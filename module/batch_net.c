@@ -77,9 +77,9 @@ int bloom_net_setup(struct bloom_net *net, const struct bloom_batch *b,
 		return ret;
 	if (net->query)
 		net->keys = bloom_kvzalloc(array_size(n, sizeof(*net->keys)),
-					   GFP_KERNEL);
+					   GFP_KERNEL_ACCOUNT);
 	else
-		net->plens = bloom_kvzalloc(n, GFP_KERNEL);
+		net->plens = bloom_kvzalloc(n, GFP_KERNEL_ACCOUNT);
 	return net->keys || net->plens ? 0 : -ENOMEM;
 }
 

@@ -23,7 +23,6 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -190,7 +189,7 @@ int bloom_query_chunks(struct bloom_filter *f, struct bloom_batch *b)
 	chunk = min(chunk, round_up(nkeys, 8));
 	nb_bytes = net.on ? array_size(chunk, sizeof(*net.keys)) : 0;
 	hashes = bloom_kvmalloc(array_size(chunk, sizeof(*hashes) + size) +
-				nb_bytes + result_bytes, GFP_KERNEL);
+				nb_bytes + result_bytes, GFP_KERNEL_ACCOUNT);
 	if (!hashes)
 		return -ENOMEM;
 	buf = (u8 *)(hashes + chunk);
@@ -245,8 +244,6 @@ int bloom_query_apply(struct bloom_apply *a)
 		} else if (!bloom_same_key(&s->core.key, &a->key)) {
 			key = s->core.key;
 			rcu_read_unlock();
-			if (fatal_signal_pending(current))
-				return -EINTR;
 			ret = bloom_apply_rehash(a, &key);
 			memzero_explicit(&key, sizeof(key));
 			if (ret)

@@ -40,8 +40,10 @@
 #include <linux/err.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/jiffies.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/netdevice.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -50,6 +52,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/wait.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
@@ -337,28 +340,71 @@ static void bloom_net_unlink(struct bloom_net *bn, struct bloom_filter *f)
 }
 
 /*
- * -EBUSY while firewall rules hold the filter: rules take their reference
- * under this lock (bloom_registry_lookup_rule()), so the count read here
- * cannot miss one.
+ * How long DESTROY waits for firewall rules to let go of a filter: the nft
+ * backend of iptables frees a deleted rule from a work item after an RCU
+ * grace period, a moment after iptables returned, so a DESTROY right after
+ * "iptables -F" would otherwise fail with -EBUSY for whoever calls it.
+ */
+#define BLOOM_RULES_WAIT_MS	2000
+
+/* Woken when a filter's last rule lets go (bloom_registry_rule_put()). */
+static DECLARE_WAIT_QUEUE_HEAD(bloom_rules_wq);
+
+void bloom_registry_rule_put(struct bloom_filter *f)
+{
+	if (atomic_dec_and_test(&f->rules))
+		wake_up_all(&bloom_rules_wq);
+}
+
+/*
+ * Waits, holding no lock but a reference to @f, until rules no longer hold
+ * @f or @until (jiffies) passed: 0 either way, -EINTR if killed.
+ */
+static int bloom_rules_wait(struct bloom_filter *f, unsigned long until)
+{
+	long left = max_t(long, (long)(until - jiffies), 1);
+
+	left = wait_event_killable_timeout(bloom_rules_wq,
+					   !atomic_read(&f->rules), left);
+	return left < 0 ? -EINTR : 0;
+}
+
+/*
+ * -EBUSY while firewall rules hold the filter, once they held it for
+ * BLOOM_RULES_WAIT_MS: rules take their reference under this lock
+ * (bloom_registry_lookup_rule()), so the count read here cannot miss one.
  */
 int bloom_registry_remove(struct net *net, const char *name)
 {
+	unsigned long until = jiffies + msecs_to_jiffies(BLOOM_RULES_WAIT_MS);
 	struct bloom_net *bn = bloom_net(net);
 	struct bloom_filter *f;
-	int ret = 0;
+	int ret;
 
-	if (mutex_lock_killable(&bn->lock))
-		return -EINTR;
-	f = bloom_net_find(bn, name);
-	if (!f)
-		ret = -ENOENT;
-	else if (atomic_read(&f->rules))
-		ret = -EBUSY;
-	/* the caller may wait for a writer's batch: killably */
-	else if (mutex_lock_killable(&f->write_lock))
-		ret = -EINTR;
-	else
-		bloom_net_unlink(bn, f);
+	for (;;) {
+		if (mutex_lock_killable(&bn->lock))
+			return -EINTR;
+		ret = 0;
+		f = bloom_net_find(bn, name);
+		if (!f)
+			ret = -ENOENT;
+		else if (atomic_read(&f->rules))
+			ret = -EBUSY;
+		/* the caller may wait for a writer's batch: killably */
+		else if (mutex_lock_killable(&f->write_lock))
+			ret = -EINTR;
+		else
+			bloom_net_unlink(bn, f);
+		if (ret != -EBUSY || time_after_eq(jiffies, until))
+			break;
+		/* wait unlocked; the name is looked up again after */
+		bloom_filter_get(f);
+		mutex_unlock(&bn->lock);
+		ret = bloom_rules_wait(f, until);
+		bloom_filter_put(f);
+		if (ret)
+			return ret;
+	}
 	mutex_unlock(&bn->lock);
 	if (ret)
 		return ret;
@@ -449,7 +495,7 @@ int bloom_registry_names(struct net *net, char **names, u32 *count)
 	*names = NULL;
 	if (bn->count) {
 		*names = bloom_kvzalloc(array_size(bn->count, BLOOM_NAME_LEN),
-					GFP_KERNEL);
+					GFP_KERNEL_ACCOUNT);
 		if (!*names) {
 			mutex_unlock(&bn->lock);
 			return -ENOMEM;

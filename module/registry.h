@@ -3,8 +3,9 @@
  * The names of filters, per network namespace (registry.c): register a new
  * filter's name with its sysfs directory (the registry takes a reference of
  * its own), look a name up (a reference the caller puts; _rule: a firewall
- * rule's, see bloom_rule_get()), remove a name and destroy its filter
- * (-EBUSY while rules hold it), list the names (sorted, BLOOM_NAME_LEN bytes
+ * rule's, see bloom_rule_get(), let go with bloom_registry_rule_put()),
+ * remove a name and destroy its filter (waiting a moment for rules that
+ * hold it to let go, then -EBUSY), list the names (sorted, BLOOM_NAME_LEN bytes
  * each, freed with bloom_kvfree()). A namespace's filters are destroyed
  * with it. Every registered filter has an id (filter.h's @id), unique in
  * its namespace while it is registered, found under RCU alone.
@@ -24,6 +25,8 @@ int bloom_registry_remove(struct net *net, const char *name);
 struct bloom_filter *bloom_registry_lookup(struct net *net, const char *name);
 struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 						const char *name);
+/* A rule's hold of @f taken by bloom_registry_lookup_rule() ends. */
+void bloom_registry_rule_put(struct bloom_filter *f);
 /* The largest id; ids are 1..BLOOM_REGISTRY_ID_MAX, 0 is none. */
 #define BLOOM_REGISTRY_ID_MAX	INT_MAX
 

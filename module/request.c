@@ -448,7 +448,8 @@ int bloom_request_stages(struct bloom_filter *f, struct bloom_stages *arg)
 
 	arg->out_count = 0;
 	/* filled under RCU, copied out after it */
-	out = bloom_kzalloc(sizeof(*out) * BLOOM_SCALE_STAGES_MAX, GFP_KERNEL);
+	out = bloom_kzalloc(sizeof(*out) * BLOOM_SCALE_STAGES_MAX,
+			    GFP_KERNEL_ACCOUNT);
 	if (!out)
 		return -ENOMEM;
 	rcu_read_lock();

@@ -28,7 +28,7 @@ EXPORT_SYMBOL_NS_GPL(bloom_rule_get, BLOOM);
 
 void bloom_rule_put(struct bloom_filter *f)
 {
-	atomic_dec(&f->rules);
+	bloom_registry_rule_put(f);
 	bloom_filter_put(f);
 }
 EXPORT_SYMBOL_NS_GPL(bloom_rule_put, BLOOM);

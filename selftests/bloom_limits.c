@@ -4,7 +4,8 @@
  * GFP_KERNEL_ACCOUNT, so it is charged to the creator's memory cgroup: a
  * filter larger than the cgroup's memory.max must fail with ENOMEM and leave
  * the creator alive and nothing allocated; one under the limit works and
- * shows up in memory.current. The module's own cap (max_memory) must refuse
+ * shows up in memory.current. What a call allocates for itself (a
+ * batch's hashes) is charged to the caller's group too. The module's own cap (max_memory) must refuse
  * with EDQUOT, and absurd requests must be refused before anything is
  * allocated.
  *
@@ -94,6 +95,18 @@ static const char *make_cgroup(char *cg, size_t len)
 	write_str_file(path, "0");
 	return NULL;
 }
+
+/* In a test: self->cg made, or the test skipped when the guest cannot. */
+#define LIMITS_CGROUP()							\
+	do {								\
+		const char *why = make_cgroup(self->cg, sizeof(self->cg)); \
+									\
+		if (why)						\
+			SKIP(return, "%s", why);			\
+		ASSERT_EQ(0, access(self->cg, F_OK))			\
+			TH_LOG("cannot create cgroup %s: %s", self->cg,	\
+			       strerror(errno));			\
+	} while (0)
 
 FIXTURE_SETUP(limits)
 {
@@ -213,18 +226,61 @@ out:
 	_exit(0);
 }
 
+/* What batch_child() measured. */
+struct batch_report {
+	int add_errno;		/* errno of the ADD, 0 on success */
+	long long peak_before;	/* memory.peak before the ADD */
+	long long peak_after;	/* and after it */
+};
+
 /*
- * Runs child_run() in a fork and collects its report. Returns 0 when the
- * child exited normally, else its wait status (a signal means it was
- * killed, e.g. by the memory cgroup's OOM killer).
+ * A child that joins the cgroup, binds the parent's filter "calls" and adds
+ * BLOOM_BATCH_MAX_KEYS keys in one call, with the group's memory.peak read
+ * around it: the call's own buffers (8 bytes a key of hashes) are freed
+ * before it returns, so only the peak can show whom they were charged to.
  */
-static int run_child(const char *cg, __u64 capacity, struct child_report *r)
+static void __attribute__((noreturn)) batch_child(const char *cg, __u64 unused,
+						  int wfd)
+{
+	struct batch_report r = { .add_errno = -1 };
+	__u32 nkeys = BLOOM_BATCH_MAX_KEYS, i;
+	char path[256], pid[32];
+	__u8 *keys;
+	int fd;
+
+	(void)unused;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	keys = malloc((size_t)nkeys * 16);
+	fd = bt_open();
+	if (!keys || fd < 0 || bt_bind(fd, "calls") || write_str_file(path, pid))
+		goto out;
+	/* the keys' pages charged now, not during the measurement */
+	for (i = 0; i < nkeys; i++)
+		make_key16(i, keys + 16 * i);
+	r.peak_before = cg_read(cg, "memory.peak");
+	r.add_errno = errno_of(bt_batch(fd, BLOOM_IOC_ADD, keys,
+					(__u64)nkeys * 16, nkeys, 16, NULL,
+					NULL, NULL));
+	r.peak_after = cg_read(cg, "memory.peak");
+out:
+	if (write(wfd, &r, sizeof(r)) != sizeof(r))
+		_exit(3);
+	_exit(0);
+}
+
+/*
+ * Runs @fn (child_run(), batch_child()) in a fork and collects its report
+ * of @len bytes into @r. Returns 0 when the child exited normally, else its
+ * wait status (a signal means it was killed, e.g. by the memory cgroup's
+ * OOM killer).
+ */
+static int run_in_child(void (*fn)(const char *, __u64, int), const char *cg,
+			__u64 arg, void *r, size_t len)
 {
 	int p[2], status;
 	pid_t pid;
 
-	memset(r, 0, sizeof(*r));
-	r->step = -1;
 	if (pipe(p))
 		return -1;
 	pid = fork();
@@ -232,15 +288,20 @@ static int run_child(const char *cg, __u64 capacity, struct child_report *r)
 		return -1;
 	if (!pid) {
 		close(p[0]);
-		child_run(cg, capacity, p[1]);
+		fn(cg, arg, p[1]);
 	}
 	close(p[1]);
-	if (read(p[0], r, sizeof(*r)) != sizeof(*r))
-		r->step = -1;
+	if (read(p[0], r, len) != (ssize_t)len)
+		memset(r, 0, len);
 	close(p[0]);
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : status;
+}
+
+static int run_child(const char *cg, __u64 capacity, struct child_report *r)
+{
+	return run_in_child(child_run, cg, capacity, r, sizeof(*r));
 }
 
 /*
@@ -251,14 +312,9 @@ TEST_F(limits, cgroup_over_limit_enomem)
 {
 	struct child_report r;
 	struct bloom_info info;
-	const char *why;
 	int st;
 
-	why = make_cgroup(self->cg, sizeof(self->cg));
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, access(self->cg, F_OK))
-		TH_LOG("cannot create cgroup %s: %s", self->cg, strerror(errno));
+	LIMITS_CGROUP();
 	ASSERT_EQ((long long)CG_LIMIT, cg_read(self->cg, "memory.max"));
 	/* Make sure it is the cgroup, not max_memory, that refuses. */
 	self->saved_max_memory = read_u64_file(BLOOM_MAX_MEMORY);
@@ -295,13 +351,9 @@ TEST_F(limits, cgroup_under_limit_charged)
 {
 	struct child_report r;
 	long long delta;
-	const char *why;
 	int st;
 
-	why = make_cgroup(self->cg, sizeof(self->cg));
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, access(self->cg, F_OK));
+	LIMITS_CGROUP();
 	st = run_child(self->cg, SMALL_CAPACITY, &r);
 	ASSERT_EQ(0, st) TH_LOG("child wait status %d", st);
 	ASSERT_LE(3, r.step) TH_LOG("child stopped at step %d", r.step);
@@ -328,6 +380,31 @@ TEST_F(limits, cgroup_under_limit_charged)
 	EXPECT_GT(r.mem_after - r.memory_bytes + (long long)CHARGE_SLACK,
 		  cg_read(self->cg, "memory.current"));
 	EXPECT_EQ(self->used0, memory_used());
+}
+
+/*
+ * What a call allocates for itself is charged to the caller's cgroup: an
+ * ADD of BLOOM_BATCH_MAX_KEYS keys holds 512 KiB of hashes while it runs,
+ * to a filter made outside the group.
+ */
+TEST_F(limits, cgroup_call_buffers_charged)
+{
+	struct batch_report r;
+	int st;
+
+	LIMITS_CGROUP();
+	ASSERT_OK(bt_create(self->fd, "calls", BLOOM_TYPE_STANDARD,
+			    2 * BLOOM_BATCH_MAX_KEYS, FPP_1PCT, 0));
+	st = run_in_child(batch_child, self->cg, 0, &r, sizeof(r));
+	ASSERT_EQ(0, st) TH_LOG("child wait status %d", st);
+	ASSERT_EQ(0, r.add_errno) TH_LOG("ADD: %s", strerror(r.add_errno));
+	ASSERT_LT(0, r.peak_before) TH_LOG("no memory.peak in the group");
+	TH_LOG("memory.peak %lld -> %lld (+%lld) around an ADD of %d keys",
+	       r.peak_before, r.peak_after, r.peak_after - r.peak_before,
+	       BLOOM_BATCH_MAX_KEYS);
+	/* 8 bytes a key, less what the per-CPU charge batch held already */
+	EXPECT_LE(BLOOM_BATCH_MAX_KEYS * 8LL - (256LL << 10),
+		  r.peak_after - r.peak_before);
 }
 
 /*

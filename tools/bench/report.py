@@ -30,6 +30,7 @@ import scale_report
 import snap_report
 import vm_report
 import xdp_report
+import map_report
 
 
 # ----------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def load(raw, part):
 
 
 PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash",
-         "xdp", "expire"]
+         "xdp", "expire", "map"]
 
 
 def previous_report(out):
@@ -128,7 +129,8 @@ def check_all(data):
     checks = {"native": native_report.check, "vm": vm_report.check,
               "cli": cli_report.check, "scale": scale_report.check,
               "fw": fw_report.check, "peer": peer_report.check,
-              "xdp": xdp_report.check, "expire": expire_report.check}
+              "xdp": xdp_report.check, "expire": expire_report.check,
+              "map": map_report.check}
     for p in PARTS:
         if data.get(p) and p in checks:
             part = []
@@ -234,7 +236,7 @@ def main():
             errs[p] = runs[p].get("error")
         else:
             data[p], errs[p] = None, None
-    native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire = \
+    native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped = \
         (data[p] for p in PARTS)
     results = check_all(data)
 
@@ -266,7 +268,7 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the ten parts of `make bench` (at the top of "
+          "One report for the eleven parts of `make bench` (at the top of "
           "the repository). A part run alone (`make -C tools/bench run "
           "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
           "`hash`) replaces its own section and keeps the others: each part "
@@ -304,7 +306,11 @@ def main():
                  xdp_report.markdown(xdp), "", "### Targets\n",
                  md_targets(results, {"X1", "X2", "X3"})])),
             ("expire", "10. Expiring filters: against ipset timeout; a "
-             "rotation", lambda: expire_report.markdown(expire, results))):
+             "rotation", lambda: expire_report.markdown(expire, results)),
+            ("map", "11. The read-only mapping: one key at memory speed",
+             lambda: "\n".join([
+                 map_report.markdown(mapped), "", "### Targets\n",
+                 md_targets(results, {"M1", "M2"})]))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))

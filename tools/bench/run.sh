@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash] [xdp]
-#     [expire]:
-# runs the benchmarks (all ten parts by default) and writes
+#     [expire] [map]:
+# runs the benchmarks (all eleven parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
 # make -C tools/bench scale, fw, peer and hash for one part.
@@ -34,6 +34,10 @@
 #           the same churn, and their memory; the rotation of a 1 GiB
 #           expiring filter: the clearing's time, and queries during it
 #           against queries outside it
+#   map     bench-map in the VM: one key at a time through libbloom's
+#           read-only mapping against the core's own query in the guest and
+#           the one-key ioctl, and batches through the mapping, standard and
+#           blocked filters of 1M and 50M keys (in and out of cache)
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -53,7 +57,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-all="native vm cli scale snap fw peer hash xdp expire"
+all="native vm cli scale snap fw peer hash xdp expire map"
 parts=${*:-$all}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
@@ -179,6 +183,19 @@ for i in range(t):
 			$n $t "$out/expire"
 		VM_MEM=3G vm 2400 "$here/expire_bench.sh" "$out/expire" $rounds $secs $t \
 			$rcap 8 $rsecs > "$raw/expire.json"
+		;;
+	map)
+		echo "bench: map (QEMU, TCG): queries through the mapping" >&2
+		local sizes="1000000 50000000" q=200000 n t
+		[ -n "$quick" ] && sizes=100000 q=20000
+		local cmd=""
+		for n in $sizes; do
+			for t in standard blocked; do
+				cmd+="$out/bench-map $n $t $q && "
+			done
+		done
+		VM_MEM=3G vm 2400 bash -c "${cmd}true" |
+			python3 "$here/map_report.py" > "$raw/map.json"
 		;;
 	hash)
 		echo "bench: hash (this host): keyed hashes" >&2

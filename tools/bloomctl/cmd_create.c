@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "bloomctl.h"
 
@@ -287,27 +286,6 @@ int cmd_create(const char *dev, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/*
- * iptables-nft lets go of a deleted rule's filter only after an RCU grace
- * period, so "iptables -D ...; bloomctl destroy X" can find X still held
- * for a moment: EBUSY is tried again for up to DESTROY_WAIT_MS.
- */
-#define DESTROY_WAIT_MS		2000
-#define DESTROY_RETRY_MS	50
-
-static int destroy_waiting(int fd, const char *name)
-{
-	const struct timespec pause = { 0, DESTROY_RETRY_MS * 1000000L };
-	int err, waited;
-
-	for (waited = 0;; waited += DESTROY_RETRY_MS) {
-		err = bloom_destroy(fd, name);
-		if (err != -EBUSY || waited >= DESTROY_WAIT_MS)
-			return err;
-		nanosleep(&pause, NULL);
-	}
-}
-
 int cmd_destroy(const char *dev, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -328,7 +306,8 @@ int cmd_destroy(const char *dev, int argc, char **argv)
 			  "destroy takes exactly one filter name");
 	check_name("destroy", argv[optind]);
 	fd = open_device(dev);
-	err = destroy_waiting(fd, argv[optind]);
+	/* the module waits a moment for rules iptables-nft is releasing */
+	err = bloom_destroy(fd, argv[optind]);
 	if (err)
 		die_op(BLOOM_OP_DESTROY, argv[optind], err);
 	bloom_close(fd);

@@ -134,6 +134,11 @@ static const char *filter_error(enum bloom_op op, int err)
 		return "%s: the descriptor is bound to a filter already (a bug in the caller: open another one)";
 	case EINTR:
 		return "%s: interrupted: try again";
+	case EAGAIN:
+		if (op == BLOOM_OP_ADD || op == BLOOM_OP_QUERY ||
+		    op == BLOOM_OP_DELETE)
+			return "%s: the filter's contents were replaced (swap, replacing restore, flush) over and over during the call: nothing was added or deleted; try again";
+		break;
 	case EFAULT:
 		return "%s: the module could not access the caller's memory (a bug in the caller)";
 	}

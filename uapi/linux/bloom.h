@@ -62,7 +62,10 @@
  *              descriptor that is not bound
  *   EBUSY      BIND, or CREATE with BLOOM_CREATE_F_BIND, on a descriptor
  *              that is bound already; DESTROY of a filter that firewall
- *              rules use (delete the rules first)
+ *              rules use (delete the rules first): DESTROY waits up to 2 s
+ *              for rules to let go of the filter before it fails (the nft
+ *              backend of iptables frees a deleted rule a moment after
+ *              iptables returns)
  *   ESTALE     ADD, QUERY, DELETE or INFO of the bound filter after that
  *              filter was destroyed (also when the destroy happens during
  *              the call)
@@ -82,6 +85,9 @@
  *              while a batch is hashed again after its filter's contents
  *              were replaced with another hash key; RESTORE: or while
  *              reading a large snapshot)
+ *   EAGAIN     ADD, QUERY or DELETE whose filter's hash key changed (a
+ *              swap, a replacing restore, a flush) more than 8 times during
+ *              the call: nothing was added or deleted; try again
  *   EBADMSG    RESTORE: not a snapshot, or a damaged one (a checksum, a
  *              length, a field or a counter or cell out of range)
  *   EPROTONOSUPPORT RESTORE: a snapshot of another format version, with an
