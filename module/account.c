@@ -3,10 +3,11 @@
  * The memory filters may take, per network namespace and all together
  * (account.h has the rules).
  */
-#include <linux/atomic.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "account.h"
@@ -18,8 +19,102 @@
  * guard, for hosts without a cgroup limit.
  */
 static unsigned long max_memory = 1UL << 30;
-/* The filters of one network namespace other than the initial one. */
+/* The most the filters of one namespace other than the initial one take. */
 static unsigned long max_memory_per_netns = 1UL << 28;
+/* What a namespace the host's root made is guaranteed of the pool. */
+static unsigned long min_memory_per_netns = 1UL << 24;
+
+/*
+ * Guards every account's fields and the totals below. Reservations come
+ * with creates, growth, restores and saves, not with keys: one lock is
+ * cheap, and it keeps the totals and the grants one consistent picture.
+ */
+static DEFINE_SPINLOCK(bloom_account_lock);
+/* the accounts of namespaces other than the initial one */
+static LIST_HEAD(bloom_accounts);
+/* all filters' bytes; the initial namespace's */
+static u64 memory_used, initial_used;
+/*
+ * What the pool has given out: for each namespace other than the initial
+ * one, what it uses or what it was granted, whichever is more.
+ */
+static u64 pool_held;
+
+static u64 bloom_account_held(const struct bloom_account *a)
+{
+	return max(a->used, a->granted);
+}
+
+/* The pool: what the namespaces other than the initial one may take. */
+static u64 bloom_pool_size(void)
+{
+	u64 all = READ_ONCE(max_memory);
+
+	return all - min_t(u64, READ_ONCE(max_memory_per_netns), all / 2);
+}
+
+/* What the pool can still give: neither held nor taken by the initial one. */
+static u64 bloom_pool_free(void)
+{
+	u64 all = READ_ONCE(max_memory);
+	u64 cap = min(bloom_pool_size(),
+		      all > initial_used ? all - initial_used : 0);
+
+	lockdep_assert_held(&bloom_account_lock);
+	return cap > pool_held ? cap - pool_held : 0;
+}
+
+/* The grant @a should have now: min_memory_per_netns within its limit. */
+static u64 bloom_account_grant_target(const struct bloom_account *a)
+{
+	if (!a->guaranteed)
+		return 0;
+	return min(READ_ONCE(min_memory_per_netns),
+		   READ_ONCE(max_memory_per_netns));
+}
+
+/* Sets @a's grant to @granted, keeping pool_held its sum. */
+static void bloom_account_set_grant(struct bloom_account *a, u64 granted)
+{
+	pool_held -= bloom_account_held(a);
+	a->granted = granted;
+	pool_held += bloom_account_held(a);
+}
+
+/* Grants @a what it lacks of its target, as far as the pool has it. */
+static void bloom_account_top_up(struct bloom_account *a)
+{
+	u64 target = bloom_account_grant_target(a);
+
+	if (a->granted >= target)
+		return;
+	/* the part of the grant @a already uses is held already */
+	bloom_account_set_grant(a, min(target, bloom_account_held(a) +
+					       bloom_pool_free()));
+}
+
+/*
+ * A parameter changed: grants are cut to the new targets, and when the
+ * pool no longer holds them all, the parts nobody uses go back to it. A
+ * namespace gets its grant again, as far as there is room, at its next
+ * reservation.
+ */
+static void bloom_account_params_changed(void)
+{
+	struct bloom_account *a;
+	u64 all;
+
+	spin_lock(&bloom_account_lock);
+	list_for_each_entry(a, &bloom_accounts, node)
+		bloom_account_set_grant(a, min(a->granted,
+					       bloom_account_grant_target(a)));
+	all = READ_ONCE(max_memory);
+	if (pool_held > min(bloom_pool_size(),
+			    all > initial_used ? all - initial_used : 0))
+		list_for_each_entry(a, &bloom_accounts, node)
+			bloom_account_set_grant(a, min(a->granted, a->used));
+	spin_unlock(&bloom_account_lock);
+}
 
 /* Takes the suffixes bloomctl takes (units.h: 4G, 512Mi); reads as bytes. */
 static int bloom_param_bytes_set(const char *val,
@@ -33,6 +128,7 @@ static int bloom_param_bytes_set(const char *val,
 	if (v > ULONG_MAX)
 		return -ERANGE;
 	WRITE_ONCE(*(unsigned long *)kp->arg, v);
+	bloom_account_params_changed();
 	return 0;
 }
 
@@ -46,14 +142,13 @@ MODULE_PARM_DESC(max_memory, "Bytes all filters may take together (default 1Gi =
 module_param_cb(max_memory_per_netns, &bloom_param_bytes_ops,
 		&max_memory_per_netns, 0644);
 MODULE_PARM_DESC(max_memory_per_netns, "Bytes the filters of one network namespace other than the initial one may take (default 256Mi = 268435456); the initial namespace keeps this much of max_memory, at most half, for itself");
-
-/* All filters, and those of the namespaces other than the initial one. */
-static atomic64_t memory_used = ATOMIC64_INIT(0);
-static atomic64_t others_used = ATOMIC64_INIT(0);
+module_param_cb(min_memory_per_netns, &bloom_param_bytes_ops,
+		&min_memory_per_netns, 0644);
+MODULE_PARM_DESC(min_memory_per_netns, "Bytes a network namespace made by the host's root is guaranteed from its first filter until it goes away (default 16Mi = 16777216; at most max_memory_per_netns); namespaces of unprivileged users share what nobody was guaranteed");
 
 u64 bloom_memory_used(void)
 {
-	return atomic64_read(&memory_used);
+	return READ_ONCE(memory_used);
 }
 
 u64 bloom_memory_limit(void)
@@ -61,68 +156,116 @@ u64 bloom_memory_limit(void)
 	return READ_ONCE(max_memory);
 }
 
-/* What the namespaces other than the initial one may take together. */
-static u64 bloom_others_limit(void)
+void bloom_account_init(struct bloom_account *a, bool initial,
+			bool guaranteed)
 {
-	u64 all = bloom_memory_limit();
-
-	return all - min_t(u64, READ_ONCE(max_memory_per_netns), all / 2);
-}
-
-void bloom_account_init(struct bloom_account *a, bool initial)
-{
-	atomic64_set(&a->used, 0);
+	a->used = 0;
+	a->granted = 0;
 	a->initial = initial;
+	a->guaranteed = guaranteed && !initial;
+	INIT_LIST_HEAD(&a->node);
+	if (initial)
+		return;
+	spin_lock(&bloom_account_lock);
+	list_add(&a->node, &bloom_accounts);
+	spin_unlock(&bloom_account_lock);
 }
 
-/* Adds @bytes to @v unless that takes it over @limit. */
-static int bloom_counter_add(atomic64_t *v, u64 bytes, u64 limit)
+void bloom_account_exit(struct bloom_account *a)
 {
-	if (atomic64_add_return(bytes, v) > limit) {
-		atomic64_sub(bytes, v);
+	if (a->initial)
+		return;
+	spin_lock(&bloom_account_lock);
+	bloom_account_set_grant(a, 0);
+	list_del_init(&a->node);
+	spin_unlock(&bloom_account_lock);
+}
+
+static int bloom_account_reserve_locked(struct bloom_account *a, u64 bytes)
+{
+	u64 all = READ_ONCE(max_memory);
+	u64 cap = READ_ONCE(max_memory_per_netns);
+	u64 granted, more;
+
+	if (a->initial) {
+		if (bytes > all || initial_used + pool_held > all - bytes)
+			return -EDQUOT;
+		initial_used += bytes;
+		return 0;
+	}
+	if (bytes > cap || a->used > cap - bytes)
+		return -EDQUOT;
+	granted = a->granted;
+	bloom_account_top_up(a);
+	/* what the pool must give beyond what @a holds: nothing in its grant */
+	more = a->used + bytes > bloom_account_held(a) ?
+	       a->used + bytes - bloom_account_held(a) : 0;
+	if (more > bloom_pool_free()) {
+		/* a call that fails changes nothing, its grant included */
+		bloom_account_set_grant(a, granted);
 		return -EDQUOT;
 	}
+	pool_held += more;
+	a->used += bytes;
 	return 0;
 }
 
 int bloom_account_reserve(struct bloom_account *a, u64 bytes)
 {
-	if (bloom_counter_add(&memory_used, bytes, bloom_memory_limit()))
-		return -EDQUOT;
-	if (a->initial) {
-		atomic64_add(bytes, &a->used);
-		return 0;
-	}
-	if (bloom_counter_add(&others_used, bytes, bloom_others_limit()))
-		goto err_all;
-	if (bloom_counter_add(&a->used, bytes, READ_ONCE(max_memory_per_netns)))
-		goto err_others;
-	return 0;
+	int ret;
 
-err_others:
-	atomic64_sub(bytes, &others_used);
-err_all:
-	atomic64_sub(bytes, &memory_used);
-	return -EDQUOT;
+	spin_lock(&bloom_account_lock);
+	ret = bloom_account_reserve_locked(a, bytes);
+	if (!ret)
+		memory_used += bytes;
+	spin_unlock(&bloom_account_lock);
+	return ret;
 }
 
 void bloom_account_release(struct bloom_account *a, u64 bytes)
 {
-	atomic64_sub(bytes, &a->used);
-	if (!a->initial)
-		atomic64_sub(bytes, &others_used);
-	atomic64_sub(bytes, &memory_used);
+	spin_lock(&bloom_account_lock);
+	memory_used -= bytes;
+	if (a->initial) {
+		initial_used -= bytes;
+	} else {
+		pool_held -= bloom_account_held(a);
+		a->used -= bytes;
+		pool_held += bloom_account_held(a);
+	}
+	spin_unlock(&bloom_account_lock);
 }
 
 u64 bloom_account_shown_used(const struct bloom_account *a)
 {
-	return a->initial ? bloom_memory_used() : atomic64_read(&a->used);
+	return a->initial ? bloom_memory_used() : READ_ONCE(a->used);
 }
 
 u64 bloom_account_shown_limit(const struct bloom_account *a)
 {
+	u64 all = READ_ONCE(max_memory), limit;
+
+	spin_lock(&bloom_account_lock);
+	if (a->initial) {
+		/* what others hold and do not use is not the initial one's */
+		u64 others = memory_used - initial_used;
+		u64 held = pool_held > others ? pool_held - others : 0;
+
+		limit = all > held ? all - held : 0;
+	} else {
+		/* a grant not yet made comes from the free part too */
+		limit = min(bloom_account_held(a) + bloom_pool_free(),
+			    (u64)READ_ONCE(max_memory_per_netns));
+	}
+	spin_unlock(&bloom_account_lock);
+	return limit;
+}
+
+u64 bloom_account_shown_guaranteed(const struct bloom_account *a)
+{
+	u64 all = READ_ONCE(max_memory);
+
 	if (a->initial)
-		return bloom_memory_limit();
-	return min3(bloom_memory_limit(), bloom_others_limit(),
-		    (u64)READ_ONCE(max_memory_per_netns));
+		return min_t(u64, READ_ONCE(max_memory_per_netns), all / 2);
+	return READ_ONCE(a->granted);
 }

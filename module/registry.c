@@ -52,6 +52,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/user_namespace.h>
 #include <linux/wait.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -521,7 +522,8 @@ static int __net_init bloom_net_init(struct net *net)
 	bn->seed = get_random_u32();
 	bn->count = 0;
 	bn->initial = net_eq(net, &init_net);
-	bloom_account_init(&bn->acct, bn->initial);
+	bloom_account_init(&bn->acct, bn->initial,
+			   net->user_ns == &init_user_ns);
 	return 0;
 }
 
@@ -550,6 +552,7 @@ static void __net_exit bloom_net_exit(struct net *net)
 	if (t)
 		kvfree_rcu(t, rcu);
 	mutex_destroy(&bn->lock);
+	bloom_account_exit(&bn->acct);
 }
 
 static struct pernet_operations bloom_net_ops = {

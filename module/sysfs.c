@@ -473,8 +473,31 @@ static ssize_t memory_used_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(memory_used);
 
+static ssize_t memory_limit_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct bloom_account *acct =
+		bloom_registry_account(current->nsproxy->net_ns);
+
+	return sysfs_emit(buf, "%llu\n", bloom_account_shown_limit(acct));
+}
+static DEVICE_ATTR_RO(memory_limit);
+
+static ssize_t memory_guaranteed_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct bloom_account *acct =
+		bloom_registry_account(current->nsproxy->net_ns);
+
+	return sysfs_emit(buf, "%llu\n",
+			  bloom_account_shown_guaranteed(acct));
+}
+static DEVICE_ATTR_RO(memory_guaranteed);
+
 static struct attribute *bloom_dev_attrs[] = {
 	&dev_attr_memory_used.attr,
+	&dev_attr_memory_limit.attr,
+	&dev_attr_memory_guaranteed.attr,
 	NULL,
 };
 

@@ -13,14 +13,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 P=nstest$$
 NSA=${P}a NSB=${P}b NSC=${P}c
+NSD="${P}d1 ${P}d2 ${P}d3 ${P}d4"
 BLOOMCTL=$(command -v bloomctl)
 maxmem=$(cat /sys/module/bloom/parameters/max_memory)
 maxmem_ns=$(cat /sys/module/bloom/parameters/max_memory_per_netns)
+minmem_ns=$(cat /sys/module/bloom/parameters/min_memory_per_netns)
 
 cleanup() {
 	echo "$maxmem" >/sys/module/bloom/parameters/max_memory
 	echo "$maxmem_ns" >/sys/module/bloom/parameters/max_memory_per_netns
-	for ns in "" "$NSA" "$NSB" "$NSC"; do
+	echo "$minmem_ns" >/sys/module/bloom/parameters/min_memory_per_netns
+	for ns in "" "$NSA" "$NSB" "$NSC" $NSD; do
 		ex=${ns:+ip netns exec $ns}
 		for f in $($ex bloomctl list -n 2>/dev/null | grep "^$P"); do
 			$ex bloomctl destroy "$f" >/dev/null 2>&1
@@ -177,6 +180,66 @@ bloomctl destroy ${P}m >/dev/null
 in_a bloomctl destroy ${P}m >/dev/null
 echo "$maxmem" >$PARAMS/max_memory
 echo "$maxmem_ns" >$PARAMS/max_memory_per_netns
+
+# --- guarantees: a namespace the host's root made keeps its grant ----------
+# (module/account.h: min_memory_per_netns of the pool is granted to such a
+# namespace at its first reservation; what it is shown is what it can get)
+Mi=1048576
+in_d() { local ns=$1; shift; timeout "$LIMIT" ip netns exec "${P}$ns" "$@"; }
+for ns in $NSD; do ip netns add "$ns"; done
+# a and b keep the grants they got above: 0 takes back what they do not use
+echo 0 >$PARAMS/min_memory_per_netns
+base=$(cat $SYS/memory_used)
+echo $((base + 64 * Mi)) >$PARAMS/max_memory
+echo $((16 * Mi)) >$PARAMS/max_memory_per_netns
+echo $((16 * Mi)) >$PARAMS/min_memory_per_netns
+for d in d1 d2 d3; do
+	in_d $d bloomctl create ${P}g --capacity 100 --fpp 0.01 >/dev/null
+done
+check "a namespace's first filter gets it its 16 MiB guarantee" \
+	[ "$(in_d d1 cat $SYS/memory_guaranteed)" = $((16 * Mi)) ]
+check "one that has made no filter yet has none" \
+	[ "$(in_d d4 cat $SYS/memory_guaranteed)" = 0 ]
+lim4=$(in_d d4 cat $SYS/memory_limit)
+check "three guarantees fill the 48 MiB pool: the fourth namespace is shown under 1 MiB" \
+	[ "$lim4" -lt "$Mi" ]
+run in_d d4 bloomctl create ${P}g --memory 4Mi --fpp 0.01
+check "and that is what it gets: EDQUOT for 4 MiB" \
+	eval '[ "$rc" != 0 ] && grep -q "memory limit" "$W/err"'
+run in_d d1 bloomctl create ${P}big --memory 15Mi --fpp 0.01
+check "each of the three fills its guarantee, whoever asked before (d1 15 MiB)" [ "$rc" = 0 ]
+run in_d d2 bloomctl create ${P}big --memory 15Mi --fpp 0.01
+check "d2 15 MiB" [ "$rc" = 0 ]
+run bloomctl create ${P}big --memory 15Mi --fpp 0.01
+check "the initial namespace keeps its own 16 MiB" [ "$rc" = 0 ]
+run bloomctl create ${P}big2 --memory 2Mi --fpp 0.01
+check "but cannot take what d3 was granted and does not use: EDQUOT" \
+	eval '[ "$rc" != 0 ] && grep -q "memory limit" "$W/err"'
+lim0=$(cat $SYS/memory_limit)
+used0=$(cat $SYS/memory_used)
+check "the initial namespace is shown that: its limit less its use is under 2 MiB" \
+	[ $((lim0 - used0)) -lt $((2 * Mi)) ] && [ $((lim0 - used0)) -ge 0 ]
+run in_d d3 bloomctl create ${P}big --memory 15Mi --fpp 0.01
+check "d3 gets its 15 MiB though every other byte of max_memory is taken" [ "$rc" = 0 ]
+in_d d1 bloomctl destroy ${P}big >/dev/null
+lim4=$(in_d d4 cat $SYS/memory_limit)
+check "d1 freed 15 MiB but keeps its grant: d4 is still shown under 1 MiB" \
+	[ "$lim4" -lt "$Mi" ]
+ip netns del "${P}d1"
+check "d1 gone, its grant is free: d4 is shown 16 MiB" \
+	wait_for 300 eval '[ "$(in_d d4 cat $SYS/memory_limit)" = $((16 * Mi)) ]'
+run in_d d4 bloomctl create ${P}g --memory 4Mi --fpp 0.01
+check "and gets 4 MiB" [ "$rc" = 0 ]
+for d in d2 d3 d4; do
+	for f in $(in_d $d bloomctl list -n | grep "^$P"); do
+		in_d $d bloomctl destroy "$f" >/dev/null
+	done
+	ip netns del "${P}$d"
+done
+bloomctl destroy ${P}big >/dev/null
+echo "$maxmem" >$PARAMS/max_memory
+echo "$maxmem_ns" >$PARAMS/max_memory_per_netns
+echo "$minmem_ns" >$PARAMS/min_memory_per_netns
 
 # --- filters per namespace -------------------------------------------------
 maxf=$(cat $PARAMS/max_filters_per_netns)

@@ -68,6 +68,10 @@ check "nobody, root of its own user and network namespace, creates, adds, querie
 	eval '[ "$rc" = 0 ] && [ "$(head -n1 "$W/out")" = 0 ] &&
 	      grep -qx "${P}c" "$W/out" && [ "$(tail -n1 "$W/out")" = 0 ]'
 check "and the filter was not in the initial namespace" [ ! -e $SYS/filters/${P}c ]
+run container "bloomctl create ${P}c --capacity 1000 --fpp 0.01 &&
+	cat $SYS/memory_guaranteed && bloomctl destroy ${P}c"
+check "a namespace nobody made gets no guarantee of the pool (min_memory_per_netns is for the host's root)" \
+	eval '[ "$rc" = 0 ] && [ "$(cat "$W/out")" = 0 ]'
 run container "bloomctl list -n"
 check "the container sees none of the initial namespace's filters" \
 	eval '[ "$rc" = 0 ] && ! grep -q "${P}host" "$W/out"'

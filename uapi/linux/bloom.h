@@ -213,9 +213,11 @@ enum bloom_key_kind {
  * @key_max: out: BLOOM_KEY_MAX
  * @batch_max_keys: out: BLOOM_BATCH_MAX_KEYS
  * @batch_max_bytes: out: BLOOM_BATCH_MAX_BYTES
- * @memory_limit: out: in the initial network namespace: bytes all filters
- *	may take together (max_memory); in any other: bytes that
- *	namespace's filters may take (max_memory_per_netns, or less)
+ * @memory_limit: out: the most @memory_used can reach now: in the initial
+ *	network namespace, max_memory less what other namespaces were
+ *	guaranteed and do not use; in any other, what that namespace holds
+ *	(its guarantee or its use) plus what nobody holds, at most
+ *	max_memory_per_netns (Documentation/bloom.rst, Network namespaces)
  * @memory_used: out: in the initial network namespace: bytes all filters
  *	take now; in any other: bytes that namespace's filters take (no
  *	namespace learns what the others use)
