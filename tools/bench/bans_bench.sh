@@ -70,15 +70,7 @@ sample=$(mktemp)
 in_rcv taskset -c 1 "$bans" expiry bans "$samples" "$tmin" "$tmax" >"$sample" &
 sampler=$!
 res=$(mktemp)
-for r in $(seq "$rounds"); do
-	for c in none bans ipset; do
-		case $c in
-		none) fw_round "$c" "$r" "$count" "$secs" "$res" ;;
-		ipset) fw_round "$c" "$r" "$count" "$secs" "$res" -m set --match-set bans src ;;
-		*) fw_round "$c" "$r" "$count" "$secs" "$res" -m bloom --bloom-set bans --bloom-dir src ;;
-		esac
-	done
-done
+fw_rounds_against_set "$rounds" "$count" "$secs" "$res" bans bans
 wait "$sampler"
 fn_rounds=$(in_rcv "$bans" check bans "$feed" "$since")
 
