@@ -479,23 +479,18 @@ static int timed_batch(int fd, unsigned long cmd, __u64 first, __u8 *res,
 {
 	__u8 keys[BATCH * 16];
 	__u32 timeouts[BATCH], i;
+	int ret;
 
 	for (i = 0; i < BATCH; i++) {
 		make_key16(first + i, keys + 16 * i);
 		timeouts[i] = timed_timeout(first + i);
 	}
-	memset(b, 0, sizeof(*b));
-	b->size = sizeof(*b);
-	b->nkeys = BATCH;
-	b->key_size = 16;
-	b->keys = u64_ptr(keys);
-	b->keys_len = sizeof(keys);
-	b->results = u64_ptr(res);
-	if (cmd == BLOOM_IOC_ADD) {
-		b->flags = BLOOM_BATCH_F_TIMEOUT;
-		b->timeouts = u64_ptr(timeouts);
-	}
-	return ioctl(fd, cmd, b) || b->out_done != BATCH ? -1 : 0;
+	if (cmd == BLOOM_IOC_ADD)
+		ret = bt_timed_add(fd, keys, BATCH, 16, timeouts, 0, res, b);
+	else
+		ret = bt_batch(fd, cmd, keys, sizeof(keys), BATCH, 16, NULL,
+			       res, b);
+	return ret || b->out_done != BATCH ? -1 : 0;
 }
 
 /*

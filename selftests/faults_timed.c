@@ -33,15 +33,7 @@ static int add_timed(int fd, __u64 first, __u32 n, struct bloom_batch *b)
 		make_key16(first + i, keybuf + 16 * i);
 		timeouts[i] = 3600 + (__u32)((first + i) % 82800);
 	}
-	memset(b, 0, sizeof(*b));
-	b->size = sizeof(*b);
-	b->flags = BLOOM_BATCH_F_TIMEOUT;
-	b->nkeys = n;
-	b->key_size = 16;
-	b->keys = u64_ptr(keybuf);
-	b->keys_len = (__u64)n * 16;
-	b->timeouts = u64_ptr(timeouts);
-	return ioctl(fd, BLOOM_IOC_ADD, b);
+	return bt_timed_add(fd, keybuf, n, 16, timeouts, 0, NULL, b);
 }
 
 /* "a", timed, bound to c->fd, with the keys 1..64, each with its timeout. */
