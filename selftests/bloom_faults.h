@@ -142,6 +142,15 @@ void setup_rotate(struct ctx *c);
 int run_rotate(struct ctx *c);
 int works_rotate(struct ctx *c);
 
+/* faults_timed.c: timed filters, keys with their own timeouts */
+int run_create_timed(struct ctx *c);
+void setup_timed_a(struct ctx *c);
+int run_add_timed_small(struct ctx *c);
+int run_add_timed_large(struct ctx *c);
+void setup_snapshot_timed(struct ctx *c);
+int run_restore_timed(struct ctx *c);
+int works_restored_timed(struct ctx *c);
+
 /* faults_netns.c: the id table, an iptables rule, a new network namespace */
 void setup_id_table(struct ctx *c);
 void setup_rule(struct ctx *c);

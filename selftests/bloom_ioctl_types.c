@@ -39,16 +39,7 @@ TEST_F(ioctl, create_type_errors)
 static int timed_add(int fd, const __u32 *keys, __u32 n, const __u32 *t,
 		     __u32 t_all, struct bloom_batch *b)
 {
-	memset(b, 0, sizeof(*b));
-	b->size = sizeof(*b);
-	b->flags = BLOOM_BATCH_F_TIMEOUT;
-	b->nkeys = n;
-	b->key_size = 4;
-	b->keys = u64_ptr(keys);
-	b->keys_len = 4ULL * n;
-	b->timeouts = u64_ptr(t);
-	b->timeout_s = t ? 0 : t_all;
-	return ioctl(fd, BLOOM_IOC_ADD, b);
+	return bt_timed_add(fd, keys, n, 4, t, t_all, NULL, b);
 }
 
 TEST_F(ioctl, timed_key_timeouts)

@@ -19,6 +19,11 @@
  *     counts the rotations it sees (STAGES: the newest generation's birth,
  *     now - age_ms, moving on), which the watchdog below watches as it
  *     does every thread's progress;
+ *   - a timed writer: a timed filter (keys with their own timeouts) that
+ *     gets batches of keys with timeouts of 1 to 4 s, one per key, and
+ *     deletes every third batch soon after its add: every key of a batch
+ *     not deleted whose timeout has not passed when its query returns
+ *     must test present;
  *   - a rule churner: in a network namespace of its own, its loopback up,
  *     an IPv4 filter holding 127.0.0.1 and an iptables rule on it in
  *     INPUT (xt_bloom, through IPT_SO_SET_REPLACE: bloom_ipt.h), inserted
@@ -57,8 +62,11 @@
 #define NTYPES		5	/* standard, blocked, counting, dleft, scalable */
 #define SCALABLE_MAX	200000	/* keys before the scalable filter starts over */
 #define STALL_S		60	/* a thread without progress this long: hung */
-/* writers, readers, replacer, namespaces, expiring adds and rotations, rules, traffic */
-#define WATCHED		(NTYPES + NREADERS + 6)
+/*
+ * writers, readers, replacer, namespaces, expiring adds and rotations,
+ * timed adds, rules, traffic
+ */
+#define WATCHED		(NTYPES + NREADERS + 7)
 
 struct writer {
 	const char *name;
@@ -83,7 +91,7 @@ static struct writer writers[NTYPES] = {
 static atomic_bool stop;
 static _Atomic unsigned long reader_progress[NREADERS], replacer_progress,
 	netns_progress, expire_progress, rule_progress, traffic_progress,
-	expire_rotations;
+	expire_rotations, timed_progress, timed_deleted;
 static _Atomic unsigned long rule_namespaces, rule_packets;
 static _Atomic unsigned long false_negatives, errors;
 static char first_error[256];
@@ -453,6 +461,127 @@ static void *expire_thread(void *arg)
 	return NULL;
 }
 
+/* ---- keys with their own timeouts ---- */
+
+#define TIMED_RING	16
+#define TIMED_DELETE_EVERY	3	/* every third batch is deleted ... */
+#define TIMED_DELETE_AFTER	4	/* ... this many batches after its add */
+
+/* key @i's timeout in the timed writer's filter: 1 to 4 s */
+static __u32 timed_timeout(__u64 i)
+{
+	return 1 + i % 4;
+}
+
+/* ADD (with a timeout per key), QUERY or DELETE of the keys [first, +BATCH) */
+static int timed_batch(int fd, unsigned long cmd, __u64 first, __u8 *res,
+		       struct bloom_batch *b)
+{
+	__u8 keys[BATCH * 16];
+	__u32 timeouts[BATCH], i;
+	int ret;
+
+	for (i = 0; i < BATCH; i++) {
+		make_key16(first + i, keys + 16 * i);
+		timeouts[i] = timed_timeout(first + i);
+	}
+	if (cmd == BLOOM_IOC_ADD)
+		ret = bt_timed_add(fd, keys, BATCH, 16, timeouts, 0, res, b);
+	else
+		ret = bt_batch(fd, cmd, keys, sizeof(keys), BATCH, 16, NULL,
+			       res, b);
+	return ret || b->out_done != BATCH ? -1 : 0;
+}
+
+/*
+ * The keys of the batch from @first added at @t (before its ADD) whose
+ * timeout had not passed when the query returned, and that tested absent.
+ */
+static int timed_missing(int fd, __u64 first, double t)
+{
+	__u8 res[BATCH / 8];
+	struct bloom_batch b;
+	double end;
+	int i, missing = 0;
+
+	if (timed_batch(fd, BLOOM_IOC_QUERY, first, res, &b))
+		return -1;
+	end = now_sec();
+	for (i = 0; i < BATCH; i++)
+		if (end < t + timed_timeout(first + i) && !bit_at(res, i))
+			missing++;
+	return missing;
+}
+
+static void *timed_thread(void *arg)
+{
+	struct bloom_create c = bt_create_req("soak-timed", BLOOM_TYPE_TIMED,
+					      500000, 1000,
+					      BLOOM_CREATE_F_BIND);
+	struct { __u64 first; double t; bool deleted; } ring[TIMED_RING];
+	__u64 next = 4ULL << 40;
+	unsigned int n = 0, i;
+	__u8 res[BATCH / 8];
+	struct bloom_batch b;
+	int fd = bt_open(), missing;
+
+	(void)arg;
+	/*
+	 * At 1e-6 the tag makes a cell shared by two keys (a delete of one
+	 * would take the other) 2^-28 times rarer than a false positive.
+	 */
+	c.key_timeout_max_s = 60;
+	if (fd < 0 || ioctl(fd, BLOOM_IOC_CREATE, &c)) {
+		report_error("timed: create: %s", strerror(errno));
+		return NULL;
+	}
+	while (!atomic_load(&stop)) {
+		ring[n % TIMED_RING].first = next;
+		ring[n % TIMED_RING].t = now_sec();
+		ring[n % TIMED_RING].deleted = false;
+		if (timed_batch(fd, BLOOM_IOC_ADD, next, res, &b)) {
+			report_error("timed: ADD: %s", strerror(errno));
+			break;
+		}
+		n++;
+		next += BATCH;
+		if (n > TIMED_DELETE_AFTER &&
+		    (n - TIMED_DELETE_AFTER) % TIMED_DELETE_EVERY == 0) {
+			i = (n - 1 - TIMED_DELETE_AFTER) % TIMED_RING;
+			ring[i].deleted = true;
+			if (timed_batch(fd, BLOOM_IOC_DELETE, ring[i].first,
+					res, &b)) {
+				report_error("timed: DELETE: %s", strerror(errno));
+				break;
+			}
+			atomic_fetch_add(&timed_deleted, b.out_hits);
+		}
+		/* the newest batch, and every batch of the ring not deleted */
+		for (i = n > TIMED_RING ? n - TIMED_RING : 0; i < n; i++) {
+			if (ring[i % TIMED_RING].deleted)
+				continue;
+			missing = timed_missing(fd, ring[i % TIMED_RING].first,
+						ring[i % TIMED_RING].t);
+			if (missing < 0) {
+				report_error("timed: QUERY: %s", strerror(errno));
+				goto out;
+			}
+			if (missing) {
+				atomic_fetch_add(&false_negatives, 1);
+				report_error("timed: %d keys absent before their timeout, %.0f ms after their add",
+					     missing,
+					     (now_sec() - ring[i % TIMED_RING].t) * 1000);
+			}
+		}
+		atomic_fetch_add(&timed_progress, 1);
+		usleep(5000);
+	}
+out:
+	bt_destroy(fd, "soak-timed");
+	close(fd);
+	return NULL;
+}
+
 /* ---- rules under traffic, in namespaces that come and go ---- */
 
 #define RULE_FILTER	"soak-rule"
@@ -590,7 +719,7 @@ int main(int argc, char **argv)
 	/* what the watchdog watches: see the loop below */
 	unsigned long last[WATCHED], now_p[WATCHED];
 	const char *what[WATCHED];
-	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, rlt, tt;
+	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, tmt, rlt, tt;
 	long long mem0, live0, mem, live;
 	unsigned int t, stalled_s[WATCHED] = { 0 };
 	bool hung = false;
@@ -634,6 +763,7 @@ int main(int argc, char **argv)
 	pthread_create(&rp, NULL, replacer_thread, NULL);
 	pthread_create(&nt, NULL, netns_thread, NULL);
 	pthread_create(&et, NULL, expire_thread, NULL);
+	pthread_create(&tmt, NULL, timed_thread, NULL);
 	if (xt >= 0) {
 		pthread_create(&rlt, NULL, rule_thread, NULL);
 		pthread_create(&tt, NULL, traffic_thread, NULL);
@@ -658,6 +788,8 @@ int main(int argc, char **argv)
 		now_p[k++] = atomic_load(&expire_progress);
 		what[k] = "the expiring filter's rotation";
 		now_p[k++] = atomic_load(&expire_rotations);
+		what[k] = "the timed writer";
+		now_p[k++] = atomic_load(&timed_progress);
 		if (xt >= 0) {
 			what[k] = "the rule churner";
 			now_p[k++] = atomic_load(&rule_progress);
@@ -682,6 +814,7 @@ int main(int argc, char **argv)
 	pthread_join(rp, NULL);
 	pthread_join(nt, NULL);
 	pthread_join(et, NULL);
+	pthread_join(tmt, NULL);
 	if (xt >= 0) {
 		pthread_join(rlt, NULL);
 		pthread_join(tt, NULL);
@@ -695,6 +828,8 @@ int main(int argc, char **argv)
 	       atomic_load(&replacer_progress), atomic_load(&netns_progress),
 	       atomic_load(&expire_progress), atomic_load(&expire_rotations),
 	       EXPIRE_MS, EXPIRE_GENS, EXPIRE_PERIOD_MS);
+	printf("; timed batches %lu, keys deleted %lu",
+	       atomic_load(&timed_progress), atomic_load(&timed_deleted));
 	if (xt >= 0)
 		printf("; rules inserted %lu in %lu namespaces, %lu packets checked, %lu send rounds",
 		       atomic_load(&rule_progress),

@@ -232,6 +232,28 @@ static inline int bt_batch(int fd, unsigned long cmd, const void *keys,
 	return ioctl(fd, cmd, b);
 }
 
+/*
+ * An ADD to a timed filter of @nkeys keys of @key_size bytes, key i with
+ * timeout @timeouts[i], or @timeout_s for all when @timeouts is NULL.
+ */
+static inline int bt_timed_add(int fd, const void *keys, __u32 nkeys,
+			       __u32 key_size, const __u32 *timeouts,
+			       __u32 timeout_s, void *results,
+			       struct bloom_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->size = sizeof(*b);
+	b->flags = BLOOM_BATCH_F_TIMEOUT;
+	b->nkeys = nkeys;
+	b->key_size = key_size;
+	b->keys = u64_ptr(keys);
+	b->keys_len = (__u64)nkeys * key_size;
+	b->results = u64_ptr(results);
+	b->timeouts = u64_ptr(timeouts);
+	b->timeout_s = timeouts ? 0 : timeout_s;
+	return ioctl(fd, BLOOM_IOC_ADD, b);
+}
+
 /* Single key through a one-key batch. Returns 1 if "may be present". */
 static inline int bt_one(int fd, unsigned long cmd, const void *key,
 			 __u32 len)

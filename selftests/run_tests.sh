@@ -55,6 +55,8 @@ cli_sizing=$here/cli/test_sizing.sh
 cli_edges=$here/cli/test_edges.sh
 # what add/test/del --ipv4/--ipv6 take; help, man page, JSON and sysfs agree
 cli_feeds=$here/cli/test_feeds.sh
+# keys with their own timeouts: create --exist, add --timeout, del, refusals
+cli_keytimes=$here/cli/test_keytimes.sh
 cli_docs=$here/cli/test_docs.sh
 # snapshots through bloomctl; it unloads and reloads the module
 snapcli=$here/cli/test_snapshot.sh
@@ -70,6 +72,7 @@ if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	cli_sizing=/nonexistent
 	cli_edges=/nonexistent
 	cli_feeds=/nonexistent
+	cli_keytimes=/nonexistent
 	cli_docs=/nonexistent
 	snapcli=/nonexistent
 	net=()
@@ -80,6 +83,7 @@ ntests=$((${#progs[@]} + ${#net[@]} + 2))
 [ -e "$cli_sizing" ] && ntests=$((ntests + 1))
 [ -e "$cli_edges" ] && ntests=$((ntests + 1))
 [ -e "$cli_feeds" ] && ntests=$((ntests + 1))
+[ -e "$cli_keytimes" ] && ntests=$((ntests + 1))
 [ -e "$cli_docs" ] && ntests=$((ntests + 1))
 [ -e "$snapcli" ] && ntests=$((ntests + 1))
 
@@ -150,6 +154,9 @@ if [ -e "$cli_edges" ]; then
 fi
 if [ -e "$cli_feeds" ]; then
 	run_one bloomctl_feeds "$cli_feeds"
+fi
+if [ -e "$cli_keytimes" ]; then
+	run_one bloomctl_keytimes "$cli_keytimes"
 fi
 if [ -e "$cli_docs" ]; then
 	run_one bloomctl_docs "$cli_docs"

@@ -17,7 +17,8 @@
  * expiry, ceil((now + 1 + T) / 2^j) units with now in whole seconds of the
  * caller's clock, is at most 33 units ahead when it is written. A cell is
  * live while (tick - now / 2^j) mod 64 is 1..BLOOM_TM_AHEAD (35): a key
- * lives at least T after its add and at most T + 2^j + 1 s, and a live
+ * lives at least T after its add and at most T + 2^j (the expiry is at
+ * most now + 1 + T + 2^j - 1 seconds), and a live
  * cell never reads as expired (it only counts down to 1). An expired cell
  * reads as live again 29 units after its expiry (the tick wraps): that can
  * only make a false positive, never hide a live key, and does not happen

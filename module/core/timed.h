@@ -18,7 +18,7 @@
  * and gives adds the filter's @key_timeout_s. A timeout is 0 (none) or
  * 1..BLOOM_CORE_KEY_TIMEOUT_MAX seconds; a key added with T tests present
  * at least T after the add and absent (but for false positives) from T +
- * bloom_timed_resolution_s(T) + 1 s on.
+ * bloom_timed_resolution_s(T) on.
  */
 #define BLOOM_CORE_KEY_TIMEOUT_MAX	0x7fffffffU	/* s, about 68 years */
 

@@ -68,16 +68,7 @@ until [ "$(cut -d' ' -f1 "$progress")" -ge "$timeout" ]; do sleep 1; done
 echo "expire_bench: one timeout of churn in $(($(date +%s) - t0)) s" >&2
 
 res=$(mktemp)
-configs="none ${filters[*]} ipset"
-for r in $(seq "$rounds"); do
-	for c in $configs; do
-		case $c in
-		none) fw_round "$c" "$r" "$count" "$secs" "$res" ;;
-		ipset) fw_round "$c" "$r" "$count" "$secs" "$res" -m set --match-set expset src ;;
-		*) fw_round "$c" "$r" "$count" "$secs" "$res" -m bloom --bloom-set "$c" --bloom-dir src ;;
-		esac
-	done
-done
+fw_rounds_against_set "$rounds" "$count" "$secs" "$res" expset "${filters[@]}"
 touch "$stop"
 wait $churn_pid
 read -r _ churned churn_ms <"$progress"

@@ -77,9 +77,7 @@ def markdown(ex, results):
            f"configuration, interleaved; medians; \"/ ipset's\" as in the "
            f"fw part. \"rate\": the filter's own estimate (info address_fpp) "
            f"after the rounds.\n",
-           md_table(["configuration", "packets/s", "ns/packet",
-                     "ns above baseline", "/ ipset's", "matched",
-                     "memory bytes", "bits/address", "rate"], rows), "",
+           md_table(fw_report.TABLE_HEADER + ["rate"], rows), "",
            "Memory: ipset's own \"Size in memory\" (ipset list -t) for "
            f"{mem['ipset_entries']:,} live entries after the rounds; "
            "bloom's memory_bytes, fixed at creation.\n",

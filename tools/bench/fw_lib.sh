@@ -54,6 +54,22 @@ fw_round() {
 	echo "$(basename "$0"): round $r $name: $out; rule packets: $counts" >&2
 }
 
+# fw_rounds_against_set ROUNDS LISTED SECONDS RESULTS SET FILTER...: ROUNDS
+# rounds of fw_round, each taking its configurations in turn: no rule, each
+# FILTER's bloom match, then SET's match (named "ipset" in RESULTS).
+fw_rounds_against_set() {
+	local rounds=$1 count=$2 secs=$3 res=$4 set=$5 r c
+
+	shift 5
+	for r in $(seq "$rounds"); do
+		fw_round none "$r" "$count" "$secs" "$res"
+		for c in "$@"; do
+			fw_round "$c" "$r" "$count" "$secs" "$res" -m bloom --bloom-set "$c" --bloom-dir src
+		done
+		fw_round ipset "$r" "$count" "$secs" "$res" -m set --match-set "$set" src
+	done
+}
+
 # memory_bytes NAME: what filter NAME takes (in fwrcv)
 fw_bloom_memory() {
 	in_rcv bloomctl info --json "$1" |

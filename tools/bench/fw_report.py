@@ -114,6 +114,11 @@ def md_fw_netblocks(fw, results):
         md_targets(results, ids)])
 
 
+# The columns of table_rows()
+TABLE_HEADER = ["configuration", "packets/s", "ns/packet", "ns above baseline",
+                "/ ipset's", "matched", "memory bytes", "bits/address"]
+
+
 def table_rows(fw, names, ipset_mem):
     """The table rows of the configurations in names (in its order, each
     with its label), the set's memory under key ipset_mem: speed, cost
@@ -158,9 +163,7 @@ def markdown(fw, results):
            f"column is the median over rounds of a configuration's ns per "
            f"packet over ipset's in the same round: below 1.0 it costs less "
            f"than the ipset match.\n",
-           md_table(["configuration", "packets/s", "ns/packet",
-                     "ns above baseline", "/ ipset's", "matched",
-                     "memory bytes", "bits/address"], rows), "",
+           md_table(TABLE_HEADER, rows), "",
            md_targets(results, ["F1-0.01", "F1-0.0001", "F2-blocked",
                                 "F2-standard"]), "",
            md_fw_netblocks(fw, results), "",

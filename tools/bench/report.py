@@ -10,9 +10,9 @@ rewrites latest.md from latest.json alone (nothing is run).
 Each part has its module, which checks its targets and writes its
 section: native_report.py, vm_report.py, cli_report.py, scale_report.py,
 snap_report.py, fw_report.py, peer_report.py (the peer and hash parts),
-xdp_report.py, expire_report.py. The targets are collected here into one
-list, so the Markdown, the JSON and the lead's summary can never disagree
-about what passed.
+xdp_report.py, expire_report.py, map_report.py, bans_report.py. The
+targets are collected here into one list, so the Markdown, the JSON and
+the lead's summary can never disagree about what passed.
 """
 import argparse
 import json
@@ -31,6 +31,7 @@ import snap_report
 import vm_report
 import xdp_report
 import map_report
+import bans_report
 
 
 # ----------------------------------------------------------------------------
@@ -102,7 +103,7 @@ def load(raw, part):
 
 
 PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash",
-         "xdp", "expire", "map"]
+         "xdp", "expire", "map", "bans"]
 
 
 def previous_report(out):
@@ -130,7 +131,7 @@ def check_all(data):
               "cli": cli_report.check, "scale": scale_report.check,
               "fw": fw_report.check, "peer": peer_report.check,
               "xdp": xdp_report.check, "expire": expire_report.check,
-              "map": map_report.check}
+              "map": map_report.check, "bans": bans_report.check}
     for p in PARTS:
         if data.get(p) and p in checks:
             part = []
@@ -236,7 +237,8 @@ def main():
             errs[p] = runs[p].get("error")
         else:
             data[p], errs[p] = None, None
-    native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped = \
+    native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped, \
+        bans = \
         (data[p] for p in PARTS)
     results = check_all(data)
 
@@ -268,7 +270,7 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the eleven parts of `make bench` (at the top of "
+          "One report for the twelve parts of `make bench` (at the top of "
           "the repository). A part run alone (`make -C tools/bench run "
           "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
           "`hash`) replaces its own section and keeps the others: each part "
@@ -310,7 +312,9 @@ def main():
             ("map", "11. The read-only mapping: one key at memory speed",
              lambda: "\n".join([
                  map_report.markdown(mapped), "", "### Targets\n",
-                 md_targets(results, {"M1", "M2"})]))):
+                 md_targets(results, {"M1", "M2"})])),
+            ("bans", "12. Bans: keys with their own timeouts against ipset "
+             "timeout", lambda: bans_report.markdown(bans, results))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash] [xdp]
-#     [expire] [map]:
-# runs the benchmarks (all eleven parts by default) and writes
+#     [expire] [map] [bans]:
+# runs the benchmarks (all twelve parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
 # make -C tools/bench scale, fw, peer and hash for one part.
@@ -38,6 +38,12 @@
 #           read-only mapping against the core's own query in the guest and
 #           the one-key ioctl, and batches through the mapping, standard and
 #           blocked filters of 1M and 50M keys (in and out of cache)
+#   bans    bans_bench.sh in the VM: a timed filter (keys with their own
+#           timeouts, 1 minute to 30 days) against ipset hash:ip timeout
+#           holding the same 1,000,000 addresses: memory, packets through
+#           each match, loads and deletes through bloomctl -f, ipset
+#           restore and libbloom batches, how late a sample of keys with
+#           2-20 s timeouts expires, false negatives
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -57,7 +63,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-all="native vm cli scale snap fw peer hash xdp expire map"
+all="native vm cli scale snap fw peer hash xdp expire map bans"
 parts=${*:-$all}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
@@ -196,6 +202,25 @@ for i in range(t):
 		done
 		VM_MEM=3G vm 2400 bash -c "${cmd}true" |
 			python3 "$here/map_report.py" > "$raw/map.json"
+		;;
+	bans)
+		echo "bench: bans (QEMU, TCG): a timed filter against ipset timeout" >&2
+		# BANS_N: the addresses (default 1,000,000), from 16.0.0.0
+		# (fw_send's listed range), each with a timeout from 1 minute
+		# to 30 days; a sample of 1,000 keys with 2-20 s timeouts
+		local n=${BANS_N:-1000000} rounds=5 secs=3 samples=1000
+		[ -n "$quick" ] && n=${BANS_N:-50000} rounds=1 secs=1 samples=200
+		mkdir -p "$out/bans"
+		python3 -c 'import ipaddress, random, sys
+n, d = int(sys.argv[1]), sys.argv[2]
+random.seed(7)
+b = int(ipaddress.IPv4Address("16.0.0.0"))
+a = [str(ipaddress.IPv4Address(b + i)) for i in range(n)]
+open(d + "/addrs.txt", "w").write("".join(x + "\n" for x in a))
+open(d + "/feed.txt", "w").write("".join("add bans %s timeout %d\n" % (x, random.randint(60, 30 * 86400)) for x in a))' \
+			$n "$out/bans"
+		vm 2400 "$here/bans_bench.sh" "$out/bans" $rounds $secs $samples 2 20 \
+			> "$raw/bans.json"
 		;;
 	hash)
 		echo "bench: hash (this host): keyed hashes" >&2

@@ -249,13 +249,16 @@ int calc_expiring(enum bloom_type type, const struct size_args *a,
  * duration of whole seconds, 0..BLOOM_KEY_TIMEOUT_MAX, or exit 2 saying
  * the range. exist_spelling(): ipset's "-exist" as "--exist".
  * die_no_key_timeouts(): a timeout for a filter (bound to @fd) that has
- * none: how to make one; exit 2. same_filter(): does the filter of @in
- * have what @o asks for? 0 and why not in @why.
+ * none: how to make one; exit 2. die_timeout_over(): a timeout over the
+ * largest filter @name takes: the range; exit 2. same_filter(): does the
+ * filter of @in have what @o asks for? 0 and why not in @why.
  */
 uint32_t parse_key_timeout(const char *verb, const char *arg);
 void exist_spelling(int argc, char **argv);
 void die_no_key_timeouts(const char *verb, const char *name, int fd)
 	__attribute__((noreturn));
+void die_timeout_over(const char *verb, const char *name, uint32_t timeout_s,
+		      uint32_t max_s) __attribute__((noreturn));
 int same_filter(const struct bloom_info *in, const struct bloom_create_opts *o,
 		char *why, size_t len);
 

@@ -67,6 +67,7 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 {
 	uint8_t key[FEED_KEY_MAX];
 	const char *why = NULL;
+	char over[96];
 	int64_t timeout;
 	int klen;
 
@@ -74,6 +75,13 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 	switch (feed_parse_line_timeout(line, len, a->family, a->flags, key,
 					&klen, &timeout, &why)) {
 	case FEED_KEY:
+		if (a->timed && timeout > a->max_s) {
+			snprintf(over, sizeof(over),
+				 "ipset timeout %" PRId64 " over the filter's largest, %u s",
+				 timeout, a->max_s);
+			feed_bad(f, where, lineno, over);
+			break;
+		}
 		f->line_timeouts += timeout >= 0;
 		feed_push(f, key, klen, timeout >= 0 ? (uint32_t)timeout :
 			  a->has_timeout ? a->timeout_s : a->default_s);

@@ -233,12 +233,18 @@ static const char *key_error(char *msg, size_t len, int fd,
 	return op_message(msg, len, op_lib[o->op], o->name, (int)err);
 }
 
-/* Does the filter bound to @fd give its keys their own timeouts? */
-static int filter_is_timed(int fd)
+/*
+ * Does the filter bound to @fd give its keys their own timeouts? Then
+ * *@max_s is the largest it takes.
+ */
+static int filter_is_timed(int fd, uint32_t *max_s)
 {
 	struct bloom_info in;
 
-	return !bloom_info(fd, NULL, &in) && in.type == BLOOM_TYPE_TIMED;
+	if (bloom_info(fd, NULL, &in) || in.type != BLOOM_TYPE_TIMED)
+		return 0;
+	*max_s = in.key_timeout_max_s;
+	return 1;
 }
 
 /* Command-line keys: all checked before the first one is sent. */
@@ -518,12 +524,16 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 		     int argc, char **argv)
 {
 	struct key_opts o = { .verb = verb, .op = op };
-	int fd;
+	uint32_t max_s = 0;
+	int fd, timed;
 
 	parse_key_opts(&o, argc, argv);
 	fd = open_bound(dev, o.name);
-	if (o.has_timeout && !filter_is_timed(fd))
+	timed = filter_is_timed(fd, &max_s);
+	if (o.has_timeout && !timed)
 		die_no_key_timeouts(verb, o.name, fd);
+	if (o.has_timeout && o.timeout_s > max_s)
+		die_timeout_over(verb, o.name, o.timeout_s, max_s);
 	if (o.family) {
 		struct feed_args fa = {
 			.verb = verb, .name = o.name, .fd = fd, .op = op_lib[op],
@@ -537,10 +547,10 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 		};
 		struct bloom_info in;
 
-		if (op == OP_ADD && !bloom_info(fd, NULL, &in) &&
-		    in.type == BLOOM_TYPE_TIMED) {
+		if (op == OP_ADD && timed && !bloom_info(fd, NULL, &in)) {
 			fa.timed = 1;
 			fa.default_s = in.key_timeout_s;
+			fa.max_s = max_s;
 		}
 
 		return feed_verb(&fa);

@@ -82,6 +82,7 @@ struct feed_args {
 	uint32_t timeout_s;
 	int timed;		/* add to a filter whose keys have timeouts */
 	uint32_t default_s;	/* its keys' default timeout */
+	uint32_t max_s;		/* and the largest it takes */
 };
 
 /*

@@ -43,6 +43,13 @@ void die_no_key_timeouts(const char *verb, const char *name, int fd)
 		  name, type);
 }
 
+void die_timeout_over(const char *verb, const char *name, uint32_t timeout_s,
+		      uint32_t max_s)
+{
+	die_usage(verb, "bad timeout %us: %s takes timeouts from 0 (none) to %us, the largest it was created with (create --max-timeout)",
+		  timeout_s, name, max_s);
+}
+
 int same_filter(const struct bloom_info *in, const struct bloom_create_opts *o,
 		char *why, size_t len)
 {

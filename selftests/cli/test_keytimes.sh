@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP 13 test of bloomctl on filters whose keys have their own timeouts
+# (create --key-timeouts): create --exist and ipset's -exist, add --timeout
+# and a second add, del and what it counts, del --exist, ipset save lines
+# with "timeout N", keys that expire by themselves, and the refusals (a
+# timeout that is no duration, one over the filter's largest, one for a
+# filter without key timeouts) and what they say. Runs as root with
+# bloom.ko loaded and bloomctl on PATH, e.g.
+#   selftests/vm/run.sh -- selftests/cli/test_keytimes.sh
+# Exits 0 iff every check passes; destroys every filter it made.
+
+LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
+P=kt$$					# prefix of every filter made here
+SYS=/sys/class/misc/bloom
+W=$(mktemp -d) || exit 1
+PY=$(command -v /usr/bin/python3 || command -v python3)
+n=0
+failed=0
+
+echo "TAP version 13"
+
+cleanup() {
+	destroy_ours
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+require_device
+
+# json KEY: a top-level field of the last command's JSON output
+json() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$W/out" "$1"; }
+
+# --- create, and create again -------------------------------------------------
+B="${P}b"
+opts="--capacity 1000 --fpp 1e-4 --key-timeouts --timeout 10m --max-timeout 1d --keys ipv4"
+# shellcheck disable=SC2086 # $opts is a list of options
+run create "$B" $opts
+check "create --key-timeouts --timeout 10m --max-timeout 1d" [ "$rc" = 0 ]
+run info --json "$B"
+check "info --json: type timed, keys' default 600 s, largest 86400 s" \
+	sh -c "[ '$(json type)' = timed ] && [ '$(json key_timeout_s)' = 600 ] && [ '$(json key_timeout_max_s)' = 86400 ]"
+# shellcheck disable=SC2086
+expect "create --exist of the same filter: exit 0 (fail2ban's actionstart)" 0 \
+	create "$B" $opts --exist
+# shellcheck disable=SC2086
+expect "ipset's spelling, -exist: exit 0" 0 create "$B" $opts -exist
+expect_err "create --exist with another default timeout: refused, saying what differs" 3 \
+	"exists, but its keys' default timeout is 600s" \
+	create "$B" --capacity 1000 --fpp 1e-4 --key-timeouts --timeout 1h --keys ipv4 --exist
+
+# --- add, a second add, del -----------------------------------------------------
+expect "add --ipv4 203.0.113.7 --timeout 10m" 0 add "$B" --ipv4 203.0.113.7 --timeout 10m
+expect "test: present" 0 test "$B" --ipv4 203.0.113.7
+expect "add it again with --timeout 1h --exist: exit 0" 0 \
+	add "$B" --ipv4 203.0.113.7 --timeout 1h --exist
+check "sysfs: one key in one cell after two adds (bits_set 1)" \
+	[ "$(sysval "$B" bits_set)" = 1 ]
+run del "$B" --ipv4 203.0.113.7
+check "one del removes it, whatever was added before: 'removed 1 key, 0 not found'" \
+	sh -c "[ $rc = 0 ] && grep -q 'removed 1 key, 0 not found' '$W/out'"
+expect "test: absent" 1 test "$B" --ipv4 203.0.113.7
+expect "del of a key not there: exit 1" 1 del "$B" --ipv4 203.0.113.7
+expect "del --exist of a key not there: exit 0" 0 del "$B" --ipv4 203.0.113.7 --exist
+expect "del -exist, ipset's spelling: exit 0" 0 del "$B" --ipv4 203.0.113.7 -exist
+expect "add of a netblock takes the default timeout" 0 add "$B" --ipv4 198.51.100.0/24
+expect "an address inside it: present" 0 test "$B" --ipv4 198.51.100.9
+
+# --- refusals -------------------------------------------------------------------
+expect_err "a negative timeout: refused, with the range" 2 \
+	"bad timeout '-5': give 0 \\(no timeout\\) or whole seconds from 1 to 2147483647" \
+	add "$B" --ipv4 203.0.113.8 --timeout -5
+expect_err "a timeout that is no number: refused, with the range" 2 \
+	"bad timeout 'soon': give 0 \\(no timeout\\) or whole seconds" \
+	add "$B" --ipv4 203.0.113.8 --timeout soon
+expect_err "a timeout over the filter's largest: refused, with its range" 2 \
+	"bad timeout 172800s: $B takes timeouts from 0 \\(none\\) to 86400s" \
+	add "$B" --ipv4 203.0.113.8 --timeout 2d
+expect "and nothing was added" 1 test "$B" --ipv4 203.0.113.8
+run create "${P}plain" --capacity 1000 --fpp 0.01 --keys ipv4
+expect_err "a timeout for a filter without key timeouts: says how to create one" 2 \
+	"${P}plain is a standard filter, whose keys have no timeouts of their own: create one with --key-timeouts" \
+	add "${P}plain" --ipv4 203.0.113.8 --timeout 10m
+
+# --- ipset save lines -----------------------------------------------------------
+printf 'create x hash:ip timeout 0\nadd x 192.0.2.1 timeout 2\nadd x 192.0.2.2\n' >"$W/save"
+run add "$B" --ipv4 -f "$W/save"
+t1=$(date +%s.%N)
+check "add -f of ipset save lines with and without 'timeout N'" [ "$rc" = 0 ]
+expect "both present at once" 0 test "$B" --ipv4 192.0.2.1 192.0.2.2
+# 2 s, in units of 1 s: absent from 2 + 1 s after the add on
+sleep "$(awk -v t="$t1" -v n="$(date +%s.%N)" 'BEGIN { d = t + 3 - n; printf "%.3f", (d > 0 ? d : 0) }')"
+expect "the line's 2 s have passed: absent" 1 test "$B" --ipv4 192.0.2.1
+expect "the line without a timeout took the default (10 min): present" 0 \
+	test "$B" --ipv4 192.0.2.2
+printf 'add x 192.0.2.3 timeout 90000\n' >"$W/over"
+run add "$B" --ipv4 -f "$W/over"
+check "a save line's timeout over the filter's largest: refused, naming the line" \
+	sh -c "[ $rc != 0 ] && grep -q 'over:1: ipset timeout 90000 over the filter.s largest, 86400 s' '$W/err'"
+run add "${P}plain" --ipv4 -f "$W/save"
+check "into a filter without key timeouts: added, and a note says the timeouts were not kept" \
+	sh -c "[ $rc = 0 ] && grep -q 'note: ${P}plain: the timeouts of 1 ipset entry were not kept' '$W/err'"
+
+echo "1..$n"
+[ "$failed" = 0 ]
