@@ -37,7 +37,9 @@
 #   map     bench-map in the VM: one key at a time through libbloom's
 #           read-only mapping against the core's own query in the guest and
 #           the one-key ioctl, and batches through the mapping, standard and
-#           blocked filters of 1M and 50M keys (in and out of cache)
+#           blocked filters of 1M and 50M keys (in and out of cache); then
+#           bench-map --model on this host: the same library code over a
+#           memfd laid out as the module's mapping, on a real CPU
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -194,8 +196,15 @@ for i in range(t):
 				cmd+="$out/bench-map $n $t $q && "
 			done
 		done
-		VM_MEM=3G vm 2400 bash -c "${cmd}true" |
-			python3 "$here/map_report.py" > "$raw/map.json"
+		{
+			VM_MEM=3G vm 2400 bash -c "${cmd}true"
+			echo "bench: map (this host): the same over a model" >&2
+			for n in $sizes; do
+				for t in standard blocked; do
+					"$out/bench-map" --model $n $t $q
+				done
+			done
+		} | python3 "$here/map_report.py" > "$raw/map.json"
 		;;
 	hash)
 		echo "bench: hash (this host): keyed hashes" >&2
