@@ -611,7 +611,6 @@ static _Atomic __u64 mapped_queries, mapped_retries, mapped_remaps,
 static void *mapped_writer_thread(void *arg)
 {
 	int fd = bt_open(), bound[2] = { -1, -1 }, i;
-	struct bloom_pair p;
 	__u64 hi = 0;
 
 	(void)arg;
@@ -622,10 +621,6 @@ static void *mapped_writer_thread(void *arg)
 			goto out;
 		}
 	}
-	memset(&p, 0, sizeof(p));
-	p.size = sizeof(p);
-	set_name(p.name, mapped_names[0]);
-	set_name(p.other, mapped_names[1]);
 	while (!atomic_load(&stop)) {
 		if (hi < MAPPED_MAX) {
 			for (i = 0; i < 2; i++)
@@ -638,7 +633,7 @@ static void *mapped_writer_thread(void *arg)
 		} else {
 			usleep(1000);	/* full: swaps only, at a pace */
 		}
-		if (ioctl(fd, BLOOM_IOC_SWAP, &p))
+		if (bt_pair(fd, BLOOM_IOC_SWAP, mapped_names[0], mapped_names[1]))
 			report_error("mapped pair: swap: %s", strerror(errno));
 		atomic_fetch_add(&mapped_swaps, 1);
 	}
