@@ -185,6 +185,12 @@ void setup_counting_empty(struct ctx *c);
 int run_restore_replace(struct ctx *c);
 int works_replaced(struct ctx *c);
 
+/* faults_map.c: mmap() of a filter, unmapped before or after its destroy */
+void setup_map(struct ctx *c);
+int run_map(struct ctx *c);
+int works_map(struct ctx *c);
+int works_map_destroyed(struct ctx *c);
+
 /* faults_load.c: bloom.ko's own load */
 int sweep_load(int modfd, unsigned int max, struct tally *t);
 

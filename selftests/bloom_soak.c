@@ -33,7 +33,16 @@
  *     with its filter and the rule in it, and a new one made. Needs
  *     xt_bloom.ko (XT_BLOOM_KO, else ./xt_bloom.ko; loaded if it is not,
  *     unloaded again) and iptables' filter table; without them it is
- *     left out and the run says so.
+ *     left out and the run says so;
+ *   - a mapped pair: two blocked filters that a writer adds the same keys
+ *     to and then swaps, again and again, while a reader queries them one
+ *     key at a time and in batches through libbloom's read-only mapping
+ *     of a descriptor bound to one of them (and the standard writer's
+ *     keys the same way): every key added before the query began must
+ *     test present; the reader's mapped queries, retries (a change seen
+ *     during a test), remaps (after a swap) and fallbacks are counted and
+ *     printed, and the run fails if no query went through a mapping or no
+ *     swap was ever seen there.
  * A watchdog sees that every thread makes progress. At the end every
  * filter is destroyed and memory_used and live_allocations must come back
  * to where they were. The kernel's own checkers (KASAN, lockdep, kmemleak,
@@ -56,6 +65,7 @@
 #include "kselftest.h"
 #include "bloom_test.h"
 #include "bloom_ipt.h"
+#include "libbloom.h"
 
 #define BATCH		256
 #define NREADERS	2
@@ -64,9 +74,9 @@
 #define STALL_S		60	/* a thread without progress this long: hung */
 /*
  * writers, readers, replacer, namespaces, expiring adds and rotations,
- * timed adds, rules, traffic
+ * timed adds, the mapped pair's writer and reader, rules, traffic
  */
-#define WATCHED		(NTYPES + NREADERS + 7)
+#define WATCHED		(NTYPES + NREADERS + 9)
 
 struct writer {
 	const char *name;
@@ -712,6 +722,138 @@ static void *rule_thread(void *arg)
 	return NULL;
 }
 
+/* ---- the mapped pair ---- */
+
+#define MAPPED_BASE	(1ULL << 41)
+#define MAPPED_MAX	400000	/* keys before the pair stops growing */
+
+static const char *const mapped_names[2] = { "soak-map-a", "soak-map-b" };
+static _Atomic __u64 mapped_hi;	/* keys [0, hi) are in both */
+static _Atomic unsigned long mapped_swaps, mapped_reads;
+static _Atomic __u64 mapped_queries, mapped_retries, mapped_remaps,
+	mapped_fallbacks;
+
+/* Adds keys to both filters of the pair, then swaps them, over and over. */
+static void *mapped_writer_thread(void *arg)
+{
+	int fd = bt_open(), bound[2] = { -1, -1 }, i;
+	__u64 hi = 0;
+
+	(void)arg;
+	for (i = 0; i < 2; i++) {
+		bound[i] = bt_open();
+		if (bt_bind(bound[i], mapped_names[i])) {
+			report_error("mapped pair: bind: %s", strerror(errno));
+			goto out;
+		}
+	}
+	while (!atomic_load(&stop)) {
+		if (hi < MAPPED_MAX) {
+			for (i = 0; i < 2; i++)
+				if (keys16(bound[i], BLOOM_IOC_ADD,
+					   MAPPED_BASE + hi, BATCH) < 0)
+					report_error("mapped pair: ADD: %s",
+						     strerror(errno));
+			hi += BATCH;
+			atomic_store(&mapped_hi, hi);
+		} else {
+			usleep(1000);	/* full: swaps only, at a pace */
+		}
+		if (bt_pair(fd, BLOOM_IOC_SWAP, mapped_names[0], mapped_names[1]))
+			report_error("mapped pair: swap: %s", strerror(errno));
+		atomic_fetch_add(&mapped_swaps, 1);
+	}
+out:
+	for (i = 0; i < 2; i++)
+		close(bound[i]);
+	close(fd);
+	return NULL;
+}
+
+/* Keys [first, first + n) of @base through @fd's mapping: those absent. */
+static __u32 mapped_misses(int fd, __u64 base, __u64 first, __u32 n)
+{
+	__u8 keys[BATCH][16], res[BATCH / 8];
+	BLOOM_OPTS(bloom_batch_opts, o, .key_size = 16, .results = res);
+	__u32 i, misses = 0;
+
+	for (i = 0; i < n; i++) {
+		make_key16(base + first + i, keys[i]);
+		/* one at a time on even keys, as a daemon asks */
+		if (!(i & 1) && bloom_query(fd, keys[i], 16) != 1)
+			misses++;
+	}
+	if (bloom_batch(fd, BLOOM_OP_QUERY, keys, n, &o) != n)
+		misses++;
+	return misses;
+}
+
+/*
+ * Queries the pair through a mapping of "soak-map-a" (whichever filter
+ * holds that name now) and the standard writer's keys through one of its
+ * own, one key at a time and in batches.
+ */
+static void *mapped_reader_thread(void *arg)
+{
+	struct writer *w = &writers[0];	/* standard: adds only */
+	int fd = bloom_open(NULL), wfd = bloom_open(NULL);
+	unsigned int seed = 7;
+	struct bloom_map_stats st;
+	__u64 hi, lo, first;
+	__u32 misses;
+
+	(void)arg;
+	if (fd < 0 || wfd < 0 || bloom_bind(fd, mapped_names[0]) ||
+	    bloom_bind(wfd, w->name)) {
+		report_error("mapped reader: bind: %s", strerror(errno));
+		goto out;
+	}
+	while (!atomic_load(&stop)) {
+		hi = atomic_load(&mapped_hi);
+		if (hi >= BATCH) {
+			first = rand_r(&seed) % (hi - BATCH + 1);
+			misses = mapped_misses(fd, MAPPED_BASE, first, BATCH);
+			if (misses) {
+				atomic_fetch_add(&false_negatives, 1);
+				report_error("mapped reader: pair: %u of %d keys absent",
+					     misses, BATCH);
+			}
+		}
+		lo = atomic_load(&w->lo);
+		hi = atomic_load(&w->hi);
+		if (hi - lo >= BATCH) {
+			first = lo + rand_r(&seed) % (hi - lo - BATCH + 1);
+			misses = mapped_misses(wfd, w->base, first, BATCH);
+			if (misses) {
+				atomic_fetch_add(&false_negatives, 1);
+				report_error("mapped reader: %s: %u of %d keys absent",
+					     w->name, misses, BATCH);
+			}
+		}
+		atomic_fetch_add(&mapped_reads, 1);
+	}
+out:
+	bloom_map_stats(&st);
+	atomic_store(&mapped_queries, st.queries);
+	atomic_store(&mapped_retries, st.retries);
+	atomic_store(&mapped_remaps, st.remaps);
+	atomic_store(&mapped_fallbacks, st.fallbacks);
+	bloom_close(fd);
+	bloom_close(wfd);
+	return NULL;
+}
+
+static int mapped_pair_create(int fd)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (bt_create(fd, mapped_names[i], BLOOM_TYPE_BLOCKED,
+			      MAPPED_MAX, 10000000, 0))
+			return -1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("BLOOM_SOAK_SECONDS");
@@ -719,7 +861,7 @@ int main(int argc, char **argv)
 	/* what the watchdog watches: see the loop below */
 	unsigned long last[WATCHED], now_p[WATCHED];
 	const char *what[WATCHED];
-	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, tmt, rlt, tt;
+	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, tmt, rlt, tt, mw, mr;
 	long long mem0, live0, mem, live;
 	unsigned int t, stalled_s[WATCHED] = { 0 };
 	bool hung = false;
@@ -728,7 +870,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
-	ksft_set_plan(4);
+	ksft_set_plan(5);
 	fd = bt_open();
 	if (fd < 0)
 		ksft_exit_fail_msg("open %s: %s\n", BLOOM_DEV, strerror(errno));
@@ -756,6 +898,9 @@ int main(int argc, char **argv)
 			ksft_exit_fail_msg("create %s: %s\n", writers[i].name,
 					   strerror(errno));
 	}
+	if (mapped_pair_create(fd))
+		ksft_exit_fail_msg("create the mapped pair: %s\n",
+				   strerror(errno));
 	for (i = 0; i < NTYPES; i++)
 		pthread_create(&wt[i], NULL, writer_thread, &writers[i]);
 	for (i = 0; i < NREADERS; i++)
@@ -764,6 +909,8 @@ int main(int argc, char **argv)
 	pthread_create(&nt, NULL, netns_thread, NULL);
 	pthread_create(&et, NULL, expire_thread, NULL);
 	pthread_create(&tmt, NULL, timed_thread, NULL);
+	pthread_create(&mw, NULL, mapped_writer_thread, NULL);
+	pthread_create(&mr, NULL, mapped_reader_thread, NULL);
 	if (xt >= 0) {
 		pthread_create(&rlt, NULL, rule_thread, NULL);
 		pthread_create(&tt, NULL, traffic_thread, NULL);
@@ -790,6 +937,10 @@ int main(int argc, char **argv)
 		now_p[k++] = atomic_load(&expire_rotations);
 		what[k] = "the timed writer";
 		now_p[k++] = atomic_load(&timed_progress);
+		what[k] = "the mapped pair's writer";
+		now_p[k++] = atomic_load(&mapped_swaps);
+		what[k] = "the mapped reader";
+		now_p[k++] = atomic_load(&mapped_reads);
 		if (xt >= 0) {
 			what[k] = "the rule churner";
 			now_p[k++] = atomic_load(&rule_progress);
@@ -815,6 +966,8 @@ int main(int argc, char **argv)
 	pthread_join(nt, NULL);
 	pthread_join(et, NULL);
 	pthread_join(tmt, NULL);
+	pthread_join(mw, NULL);
+	pthread_join(mr, NULL);
 	if (xt >= 0) {
 		pthread_join(rlt, NULL);
 		pthread_join(tt, NULL);
@@ -843,6 +996,14 @@ int main(int argc, char **argv)
 	ksft_test_result(!atomic_load(&errors) || atomic_load(&false_negatives),
 			 "every call worked, every thread progressed%s%s\n",
 			 first_error[0] ? ": " : "", first_error);
+	ksft_test_result(atomic_load(&mapped_queries) &&
+			 atomic_load(&mapped_remaps),
+			 "mapped reader: %llu keys through the mapping, %llu retries, %llu remaps over %lu swaps, %llu calls fell back to the ioctl\n",
+			 (unsigned long long)atomic_load(&mapped_queries),
+			 (unsigned long long)atomic_load(&mapped_retries),
+			 (unsigned long long)atomic_load(&mapped_remaps),
+			 atomic_load(&mapped_swaps),
+			 (unsigned long long)atomic_load(&mapped_fallbacks));
 
 	for (i = 0; i < NTYPES; i++) {
 		bt_destroy(writers[i].fd, writers[i].name);

@@ -35,7 +35,7 @@ static unsigned long batch_cmd(enum bloom_op op)
  * A single key is a batch of one fixed-size key: no length array needed.
  * DELETE tells a pinned key by out_pinned.
  */
-static int one_key(int fd, unsigned long cmd, const void *key, size_t len)
+int lb_one_key(int fd, unsigned long cmd, const void *key, size_t len)
 {
 	struct bloom_batch b;
 	int err;
@@ -57,19 +57,12 @@ static int one_key(int fd, unsigned long cmd, const void *key, size_t len)
 
 int bloom_add(int fd, const void *key, size_t len)
 {
-	return one_key(fd, BLOOM_IOC_ADD, key, len);
-}
-
-int bloom_query(int fd, const void *key, size_t len)
-{
-	int r = lb_map_query(fd, key, len);
-
-	return r >= 0 ? r : one_key(fd, BLOOM_IOC_QUERY, key, len);
+	return lb_one_key(fd, BLOOM_IOC_ADD, key, len);
 }
 
 int bloom_delete(int fd, const void *key, size_t len)
 {
-	return one_key(fd, BLOOM_IOC_DELETE, key, len);
+	return lb_one_key(fd, BLOOM_IOC_DELETE, key, len);
 }
 
 /*

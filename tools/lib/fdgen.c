@@ -8,15 +8,10 @@
  */
 #include "internal.h"
 
-static _Atomic uint32_t fd_gen[LB_FD_GEN_MAX];
+_Atomic uint32_t lb_fd_gens[LB_FD_GEN_MAX];
 
 void lb_fd_renew(int fd)
 {
 	if (fd >= 0 && fd < LB_FD_GEN_MAX)
-		fd_gen[fd]++;
-}
-
-uint32_t lb_fd_gen(int fd)
-{
-	return fd_gen[fd];
+		lb_fd_gens[fd]++;
 }

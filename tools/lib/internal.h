@@ -4,6 +4,7 @@
 #define LIBBLOOM_INTERNAL_H
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include "libbloom.h"
@@ -51,6 +52,9 @@ int lb_bpk_milli(double bpk, uint32_t *milli);
  */
 int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b);
 
+/* One key's ADD, QUERY or DELETE ioctl: bloom_add()'s and the others' answer. */
+int lb_one_key(int fd, unsigned long cmd, const void *key, size_t len);
+
 /*
  * Descriptor generations (fdgen.c): lb_fd_renew() when the library opens,
  * binds or closes @fd; lb_fd_gen() of an @fd under LB_FD_GEN_MAX. A
@@ -58,17 +62,22 @@ int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b);
  */
 #define LB_FD_GEN_MAX	16384
 void lb_fd_renew(int fd);
-uint32_t lb_fd_gen(int fd);
+/* hidden: the mapped query reads it without a call or a GOT entry */
+extern _Atomic uint32_t lb_fd_gens[LB_FD_GEN_MAX]
+	__attribute__((visibility("hidden")));
+
+static inline uint32_t lb_fd_gen(int fd)
+{
+	return atomic_load_explicit(&lb_fd_gens[fd], memory_order_relaxed);
+}
 
 /*
- * The bound filter's mapping (map.c): a query of one key, 0 or 1, or -1
- * when the mapping cannot answer (not mapped, refused, a change under
- * way, an address filter): then the ioctl does. lb_map_batch() answers
+ * The bound filter's mapping (map.c, where bloom_query() is too):
+ * lb_map_batch() answers
  * the first *@done of bloom_batch()'s QUERY of @n keys (key_size 0:
  * struct bloom_key; *@done a multiple of 8 or @n), filling @results (may
  * be NULL) and returning their hits; the ioctl answers the rest.
  */
-int lb_map_query(int fd, const void *key, size_t len);
 long lb_map_batch(int fd, const void *keys, size_t n, size_t key_size,
 		  uint8_t *results, size_t *done);
 /*

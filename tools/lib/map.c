@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
  * Queries through a mapping of the bound filter (struct bloom_map_header in
- * <linux/bloom.h>): bloom_query() and bloom_batch()'s QUERY hash with the
- * filter core, the very code bloom.ko runs, and test the bits in place, no
- * system call per key. The ioctl answers whenever the mapping cannot: the
+ * <linux/bloom.h>): bloom_query() (here) and bloom_batch()'s QUERY hash
+ * with the filter core, the very code bloom.ko runs, and test the bits in
+ * place, no system call per key. The ioctl answers whenever the mapping cannot: the
  * module or the caller cannot map (another type, no CAP_NET_ADMIN), an
  * address filter (its queries look netblocks up), a change under way, or
  * mapping is off (bloom_set_mapping(), BLOOM_NO_MAP).
@@ -16,6 +16,11 @@
  * mapping is made again, of what the filter holds now. An add sets bits
  * in place and changes no number, so a key whose add returned before a
  * query began is found.
+ *
+ * A daemon's one key at a time is bloom_query()'s fast path: a few loads
+ * of the thread's own slot (state, key kind and generation were settled
+ * when the mapping was made) and the two reads of the number; everything
+ * else (making a mapping, a change, the ioctl) is lb_map_query_slow()'s.
  *
  * Mappings are per thread: a thread makes its own the first time it
  * queries a descriptor and unmaps it when it makes a new one, so no thread
@@ -45,6 +50,7 @@ struct lb_map {
 	const struct bloom_map_header *hdr;
 	size_t len;
 	uint64_t seq;		/* the header's when mapped: even */
+	bool plain;		/* keys not addresses (under @seq): mapped queries */
 	struct bloom_core core;	/* geometry and key; words in the mapping */
 };
 
@@ -197,6 +203,8 @@ static int lb_map_open(int fd, struct lb_map *m)
 	bloom_core_init(&m->core, &geo, &key,
 			(unsigned long *)((uintptr_t)h + h->bits_offset));
 	memset(&key, 0, sizeof(key));
+	/* an address filter's queries look netblocks up: the ioctl's to do */
+	m->plain = h->keys != BLOOM_KEYS_IPV4 && h->keys != BLOOM_KEYS_IPV6;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) != seq)
 		goto again;
@@ -266,29 +274,26 @@ static bool lb_map_still(struct lb_map *m, uint64_t seq)
 	return false;
 }
 
-/* An address filter's queries look netblocks up: the ioctl's to answer. */
-static bool lb_map_plain(const struct lb_map *m)
-{
-	uint32_t keys = __atomic_load_n(&m->hdr->keys, __ATOMIC_RELAXED);
-
-	return keys != BLOOM_KEYS_IPV4 && keys != BLOOM_KEYS_IPV6;
-}
-
-int lb_map_query(int fd, const void *key, size_t len)
+/*
+ * Every case bloom_query() leaves to it: a mapping to make, a change, a
+ * refusal, mapping off: the mapping's answer, or the ioctl's.
+ */
+static __attribute__((noinline)) int lb_map_query_slow(int fd, const void *key,
+							size_t len)
 {
 	struct lb_map *m;
 	uint64_t seq;
 	int i, r;
 
 	if (len == 0 || len > BLOOM_KEY_MAX)
-		return -1;
+		return -EINVAL;
 	for (i = 0; i < LB_MAP_TRIES; i++) {
 		m = lb_map_for(fd);
 		if (!m)
 			break;
 		if (!lb_map_begin(m, &seq))
 			continue;
-		if (!lb_map_plain(m))
+		if (!m->plain)
 			break;
 		r = bloom_core_query_hash(&m->core,
 					  bloom_core_hash(&m->core, key, len));
@@ -299,7 +304,48 @@ int lb_map_query(int fd, const void *key, size_t len)
 	}
 	if (lb_self)
 		lb_self->stats.fallbacks++;
-	return -1;
+	return lb_one_key(fd, BLOOM_IOC_QUERY, key, len);
+}
+
+/*
+ * One key as most calls go: this thread's mapping of @fd, made for what
+ * @fd means now, of a filter whose keys are not addresses, and a header
+ * number that is the mapping's before the test and after it. The checks
+ * are loads of this thread's own slot, the key kind was read when the
+ * mapping was made (it changes only with the number); every other case
+ * goes the slow way, which makes mappings, counts and retries.
+ */
+int bloom_query(int fd, const void *key, size_t len)
+{
+	struct lb_thread *t = lb_self;
+	const struct lb_map *m;
+	uint64_t seq;
+	bool r;
+	int on;
+
+	if (!t || (unsigned int)fd >= (unsigned int)t->n)
+		return lb_map_query_slow(fd, key, len);
+	m = &t->maps[fd];
+	/*
+	 * One branch for the lot: under an emulator (the test VM's TCG) each
+	 * branch ends a block of translated code, and costs more than a load.
+	 */
+	on = atomic_load_explicit(&lb_enabled, memory_order_relaxed);
+	if ((m->state != LB_MAP_ON) | !m->plain | (m->gen != lb_fd_gen(fd)) |
+	    (on != 1) | (len - 1 >= BLOOM_KEY_MAX))
+		return lb_map_query_slow(fd, key, len);
+	seq = __atomic_load_n(&m->hdr->seq, __ATOMIC_ACQUIRE);
+	if (seq != m->seq)
+		return lb_map_query_slow(fd, key, len);
+	r = bloom_core_query_hash(&m->core, bloom_core_hash(&m->core, key,
+							    len));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&m->hdr->seq, __ATOMIC_RELAXED) != seq) {
+		t->stats.retries++;
+		return lb_map_query_slow(fd, key, len);
+	}
+	t->stats.queries++;
+	return r;
 }
 
 static const void *lb_key_at(const void *keys, size_t key_size, size_t i,
@@ -364,7 +410,7 @@ long lb_map_batch(int fd, const void *keys, size_t n, size_t key_size,
 		got = -1;
 		for (tries = 0; got < 0 && tries < LB_MAP_TRIES; tries++) {
 			m = lb_map_for(fd);
-			if (!m || !lb_map_plain(m))
+			if (!m || !m->plain)
 				break;
 			got = lb_map_chunk(m, keys, key_size, start, cnt,
 					   results);
