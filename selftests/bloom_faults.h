@@ -176,6 +176,11 @@ void setup_counting_empty(struct ctx *c);
 int run_restore_replace(struct ctx *c);
 int works_replaced(struct ctx *c);
 
+/* faults_prefix.c: a filter with its own netblock lengths */
+void setup_prefix_a(struct ctx *c);
+int run_add_expanded(struct ctx *c);
+int works_add_expanded(struct ctx *c);
+
 /* faults_load.c: bloom.ko's own load */
 int sweep_load(int modfd, unsigned int max, struct tally *t);
 
