@@ -213,6 +213,8 @@ static int bloom_apply_locked(struct bloom_apply *a)
 		return ret;
 	ret = bloom_net_kind(&a->net, a->op, s);
 	if (!ret)
+		ret = bloom_net_plan(&a->net, a->op, s, n);
+	if (!ret)
 		ret = bloom_apply_timeouts(a, s);
 	if (ret)
 		goto out;

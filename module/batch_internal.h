@@ -138,6 +138,8 @@ int bloom_net_setup(struct bloom_net *net, const struct bloom_batch *b,
 void bloom_net_free(struct bloom_net *net);
 int bloom_net_kind(const struct bloom_net *net, enum bloom_batch_op op,
 		   struct bloom_store *s);
+int bloom_net_plan(const struct bloom_net *net, enum bloom_batch_op op,
+		   const struct bloom_store *s, u32 n);
 void bloom_net_account(const struct bloom_net *net, enum bloom_batch_op op,
 		       struct bloom_store *s, const u8 *results, u32 from,
 		       u32 to);

@@ -115,6 +115,25 @@ int bloom_net_kind(const struct bloom_net *net, enum bloom_batch_op op,
 }
 
 /*
+ * An ADD of @n netblocks to @s, whose prefix lengths (if it has them)
+ * must hold every length of the batch: 0 or -EDOM, before anything is
+ * added. A DELETE is not checked: a length never stored is not found.
+ */
+int bloom_net_plan(const struct bloom_net *net, enum bloom_batch_op op,
+		   const struct bloom_store *s, u32 n)
+{
+	u32 i;
+
+	if (!net->on || op != BLOOM_BATCH_ADD ||
+	    !bloom_nb_planned(&s->nb, net->family))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!bloom_nb_plan_allows(&s->nb, net->family, net->plens[i]))
+			return -EDOM;
+	return 0;
+}
+
+/*
  * Counts the lengths of keys [@from, @to) in @s: every key an ADD applied,
  * the keys a DELETE removed (their bits in @results).
  */

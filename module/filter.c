@@ -326,6 +326,9 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 	sd = bloom_filter_store_locked(dst);
 	ss = bloom_filter_store_locked(src);
 	ret = sd && ss ? bloom_filter_kinds(sd, ss) : -ESTALE;
+	/* the destination's prefix lengths stay the only ones it holds */
+	if (!ret && !bloom_nb_plan_holds(&sd->nb, &ss->nb))
+		ret = -EINVAL;
 	if (ret)
 		goto out;
 	bloom_store_changing(sd);
@@ -369,6 +372,7 @@ static int bloom_filter_flush_chain(struct bloom_filter *f,
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	s->nb.kind = READ_ONCE(old->nb.kind);
+	bloom_nb_copy_plan(&s->nb, &old->nb);
 	rcu_assign_pointer(f->store, s);
 	return 0;
 }

@@ -183,6 +183,7 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	struct bloom_geometry geo;
 	struct bloom_expire_params xp;
 	struct bloom_scale_params sp;
+	unsigned long plan[2][128 / BITS_PER_LONG] = {};
 	struct bloom_filter *like;
 	struct bloom_store *s;
 	bool expiring = false, scalable = false;
@@ -211,6 +212,8 @@ static struct bloom_store *bloom_create_like(struct net *net,
 		if (scalable)
 			sp = s->core.scale->p;
 		kind = READ_ONCE(s->nb.kind);
+		/* the model's prefix lengths: never changed, read freely */
+		memcpy(plan, s->nb.plan, sizeof(plan));
 		/* a timed model: its keys' timeouts too */
 		tdef = s->core.key_timeout_s;
 		tmax = s->core.key_timeout_max_s;
@@ -236,9 +239,60 @@ static struct bloom_store *bloom_create_like(struct net *net,
 	if (IS_ERR(s))
 		return s;
 	s->nb.kind = kind;
+	memcpy(s->nb.plan, plan, sizeof(plan));
 	if (bloom_core_is_timed(&s->core))
 		bloom_timed_set_timeouts(&s->core, tdef, tmax);
 	return s;
+}
+
+/*
+ * BLOOM_CREATE_F_PREFIXES: lengths 1 to one less than an address's, at
+ * most BLOOM_PREFIX_LENGTHS_MAX per family, a filter that may hold
+ * addresses; without the flag, none.
+ */
+static int bloom_create_prefixes_check(const struct bloom_create *c)
+{
+	const u64 *l6 = c->prefix_lengths6;
+
+	if (c->reserved1)
+		return -EINVAL;
+	if (!(c->flags & BLOOM_CREATE_F_PREFIXES))
+		return c->prefix_lengths4 || l6[0] || l6[1] ? -EINVAL : 0;
+	if (c->flags & BLOOM_CREATE_F_LIKE || c->keys == BLOOM_KEYS_STRINGS ||
+	    c->prefix_lengths4 & 1 || l6[0] & 1 ||
+	    hweight32(c->prefix_lengths4) > BLOOM_PREFIX_LENGTHS_MAX ||
+	    hweight64(l6[0]) + hweight64(l6[1]) > BLOOM_PREFIX_LENGTHS_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/* The lengths of @family in CREATE's or INFO's form, as a bitmap. */
+static void bloom_prefixes_bits(u32 family, u32 l4, const u64 *l6,
+				unsigned long *bits)
+{
+	u32 i;
+
+	bitmap_zero(bits, 128);
+	for (i = 0; i < 128; i++)
+		if (family == BLOOM_NB_IPV4 ? i < 32 && l4 & BIT(i) :
+		    l6[i / 64] & BIT_ULL(i % 64))
+			__set_bit(i, bits);
+}
+
+static void bloom_create_prefixes(const struct bloom_create *c,
+				  struct bloom_netblocks *nb)
+{
+	unsigned long bits[128 / BITS_PER_LONG];
+	u32 fam;
+
+	if (!(c->flags & BLOOM_CREATE_F_PREFIXES))
+		return;
+	for (fam = 0; fam < 2; fam++) {
+		bloom_prefixes_bits(fam, c->prefix_lengths4,
+				    c->prefix_lengths6, bits);
+		/* checked: bloom_create_prefixes_check() */
+		WARN_ON_ONCE(bloom_nb_set_plan(nb, fam, bits));
+	}
 }
 
 /* BLOOM_TYPE_TIMED's timeouts: in range, the default within the largest. */
@@ -265,7 +319,7 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 	if (!(c->flags & BLOOM_CREATE_F_TIMEOUT) &&
 	    (c->generations || c->timeout_ms))
 		return -EINVAL;
-	if (bloom_create_timeouts(c))
+	if (bloom_create_timeouts(c) || bloom_create_prefixes_check(c))
 		return -EINVAL;
 	if (c->flags & BLOOM_CREATE_F_LIKE)
 		s = bloom_create_like(net, c);
@@ -277,6 +331,7 @@ int bloom_request_create(struct net *net, const struct bloom_create *c,
 		return PTR_ERR(s);
 	if (c->keys)
 		s->nb.kind = c->keys;
+	bloom_create_prefixes(c, &s->nb);
 	if (c->type == BLOOM_TYPE_TIMED)
 		bloom_timed_set_timeouts(&s->core, c->key_timeout_s,
 					 c->key_timeout_max_s);
@@ -300,6 +355,12 @@ static void bloom_info_fill_keys(struct bloom_info *info,
 				info->keys == BLOOM_KEYS_IPV6 ? l6 : max(l4, l6);
 	info->address_fpp_ppb = bloom_nb_rate(info->estimated_fpp_ppb,
 					      info->address_lookups);
+	for (i = 0; i < 128; i++) {
+		if (i < 32 && test_bit(i, nb->plan[BLOOM_NB_IPV4]))
+			info->prefix_lengths4 |= BIT(i);
+		if (test_bit(i, nb->plan[BLOOM_NB_IPV6]))
+			info->prefix_lengths6[i / 64] |= BIT_ULL(i % 64);
+	}
 }
 
 /* Under RCU, with the store in hand. */

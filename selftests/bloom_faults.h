@@ -190,6 +190,10 @@ void setup_map(struct ctx *c);
 int run_map(struct ctx *c);
 int works_map(struct ctx *c);
 int works_map_destroyed(struct ctx *c);
+/* faults_prefix.c: a filter with its own netblock lengths */
+void setup_prefix_a(struct ctx *c);
+int run_add_expanded(struct ctx *c);
+int works_add_expanded(struct ctx *c);
 
 /* faults_load.c: bloom.ko's own load */
 int sweep_load(int modfd, unsigned int max, struct tally *t);

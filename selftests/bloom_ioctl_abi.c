@@ -979,6 +979,7 @@ TEST_F(ioctl, info_output_zeroed)
 	memset(info.name, 0, sizeof(info.name));
 	info.reserved = 0;
 	info.reserved1 = 0;
+	info.reserved2 = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_INFO, &info));
 	EXPECT_STREQ("z", info.name);
 	for (j = 1; j < BLOOM_NAME_LEN; j++) {
@@ -1025,6 +1026,11 @@ TEST_F(ioctl, info_output_zeroed)
 	EXPECT_EQ(0, info.tag_bits);
 	EXPECT_EQ(0, info.reserved1);
 	EXPECT_EQ(0, info.expired);
+	/* no prefix lengths: any length */
+	EXPECT_EQ(0, info.prefix_lengths4);
+	EXPECT_EQ(0, info.reserved2);
+	EXPECT_EQ(0, info.prefix_lengths6[0]);
+	EXPECT_EQ(0, info.prefix_lengths6[1]);
 
 	/* A non-zero reserved on input is refused, and nothing written. */
 	{

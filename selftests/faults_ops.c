@@ -149,6 +149,8 @@ const struct op_entry ops[] = {
 	  BLOOM_TYPE_STANDARD, 0 },
 	{ "delete batch counting", setup_a, run_delete, works_delete,
 	  BLOOM_TYPE_COUNTING, OP_A_CHANGES_EFAULT },
+	{ "add netblocks expanded", setup_prefix_a, run_add_expanded,
+	  works_add_expanded, BLOOM_TYPE_COUNTING, OP_A_CHANGES_EFAULT },
 	{ "scalable growth", setup_scalable_full, run_grow, works_grow,
 	  BLOOM_TYPE_STANDARD, OP_A_CHANGES | OP_A_MEMORY_EFAULT },
 	{ "save counting", setup_a, run_save, works_query,

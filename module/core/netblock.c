@@ -114,14 +114,26 @@ void bloom_nb_account(struct bloom_netblocks *nb, u32 family, u32 plen,
 {
 	bloom_atomic64_t *c = &nb->count[bloom_nb_index(family, plen)];
 	bool shorter = plen < bloom_nb_full(family);
+	u64 now = bloom_atomic64_read(c);
 
 	if (delta > 0) {
 		if (shorter)
 			set_bit(plen, nb->present[family]);
-		bloom_atomic64_add(delta, c);
+		/* saturated: stays, and so does its length */
+		if (now >= BLOOM_NB_COUNT_MAX)
+			return;
+		/*
+		 * one key: concurrent adders each add theirs (a few over the
+		 * bound at most); a merge's or restore's count: no adder runs
+		 */
+		if (delta == 1)
+			bloom_atomic64_add(1, c);
+		else
+			bloom_atomic64_set(c, (u64)delta >= BLOOM_NB_COUNT_MAX - now ?
+					   BLOOM_NB_COUNT_MAX : now + (u64)delta);
 		return;
 	}
-	if (!bloom_atomic64_read(c))
+	if (!now || now >= BLOOM_NB_COUNT_MAX)
 		return;
 	bloom_atomic64_add(delta, c);
 	if (!bloom_atomic64_read(c) && shorter)
@@ -143,6 +155,62 @@ void bloom_nb_clear(struct bloom_netblocks *nb)
 		WRITE_ONCE(nb->present[0][i], 0);
 		WRITE_ONCE(nb->present[1][i], 0);
 	}
+}
+
+int bloom_nb_set_plan(struct bloom_netblocks *nb, u32 family,
+		      const unsigned long *bits)
+{
+	u32 full = bloom_nb_full(family), i, n = 0;
+
+	for (i = 0; i < 128; i++) {
+		if (!test_bit(i, bits))
+			continue;
+		if (!i || i >= full || ++n > BLOOM_EXPAND_LENS_MAX)
+			return -EINVAL;
+	}
+	for (i = 0; i < 128 / BITS_PER_LONG; i++)
+		nb->plan[family][i] = bits[i];
+	return 0;
+}
+
+bool bloom_nb_planned(const struct bloom_netblocks *nb, u32 family)
+{
+	u32 i;
+
+	for (i = 0; i < 128 / BITS_PER_LONG; i++)
+		if (nb->plan[family][i])
+			return true;
+	return false;
+}
+
+bool bloom_nb_plan_allows(const struct bloom_netblocks *nb, u32 family,
+			  u32 plen)
+{
+	return plen >= bloom_nb_full(family) ||
+	       !bloom_nb_planned(nb, family) ||
+	       test_bit(plen, nb->plan[family]);
+}
+
+bool bloom_nb_plan_holds(const struct bloom_netblocks *dst,
+			 const struct bloom_netblocks *src)
+{
+	u32 fam, i;
+
+	for (fam = 0; fam < 2; fam++) {
+		if (!bloom_nb_planned(dst, fam))
+			continue;
+		for (i = 0; i < 128 / BITS_PER_LONG; i++)
+			if (READ_ONCE(src->present[fam][i]) &
+			    ~dst->plan[fam][i])
+				return false;
+	}
+	return true;
+}
+
+void bloom_nb_copy_plan(struct bloom_netblocks *dst,
+			const struct bloom_netblocks *src)
+{
+	memcpy(dst->plan, src->plan, sizeof(dst->plan));
 }
 
 void bloom_nb_merge(struct bloom_netblocks *dst,

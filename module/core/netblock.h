@@ -16,6 +16,12 @@
  * first, and stops at the first hit: an unlisted address meets L tests,
  * L = 1 + the shorter lengths present, so its false-positive rate is
  * 1 - (1 - p)^L, at most L x p.
+ *
+ * A filter may also have a plan (prefix expansion, expand.h): per family,
+ * the few shorter lengths netblocks are stored at. An add of another
+ * length is refused; the caller stores such a netblock as the keys of its
+ * subnets at the next planned length (bloom_expand_to()), so a lookup
+ * never tests more than the planned lengths and the address itself.
  */
 #ifndef BLOOM_CORE_NETBLOCK_H
 #define BLOOM_CORE_NETBLOCK_H
@@ -45,14 +51,32 @@
  *	than an address) is counted. Set (atomically) before the count of a
  *	new length is, cleared only by the (serialised) deleters when the
  *	count drops to 0, read locklessly by lookups
+ * @plan: per family, bit L set: netblocks of length L may be stored (the
+ *	planned lengths, at most BLOOM_EXPAND_LENS_MAX); all clear: any
+ *	length (no plan). Set at create or restore, before the store is
+ *	published, and never changed afterwards
  * @count: adds of each length minus the deletes that removed one: IPv4
- *	lengths 0..32, then IPv6 0..128 (bloom_nb_index())
+ *	lengths 0..32, then IPv6 0..128 (bloom_nb_index()); at most
+ *	BLOOM_NB_COUNT_MAX, where a count stays (saturated: a delete never
+ *	takes it down, so its length is never skipped)
  */
 struct bloom_netblocks {
 	u32 kind;
 	unsigned long present[2][128 / BITS_PER_LONG];
+	unsigned long plan[2][128 / BITS_PER_LONG];
 	bloom_atomic64_t count[BLOOM_NB_LENS];
 };
+
+/*
+ * The largest count of a length: a merge or a restore that would take a
+ * count past it leaves it there, and a snapshot that says more is
+ * refused. Far over any number of keys a filter can hold, far under the
+ * 2^63 where the signed counter would wrap to a negative (skipped) count.
+ */
+#define BLOOM_NB_COUNT_MAX	0x4000000000000000ULL	/* 2^62 */
+
+/* Shorter lengths a plan may hold per family: lookups at most one more. */
+#define BLOOM_EXPAND_LENS_MAX	7
 
 /**
  * struct bloom_nb_key - a key read as an address or netblock
@@ -123,9 +147,11 @@ u32 bloom_nb_lengths(const struct bloom_netblocks *nb, u32 family, u32 plen,
 u32 bloom_nb_lookups(const struct bloom_netblocks *nb, u32 family);
 
 /*
- * Counts @delta (+1 an add, -1 a removal) of a key of (@family, @plen).
- * A count never goes under 0. Adds may run concurrently; removals are
- * serialised with each other and with adds (counting, d-left writers).
+ * Counts @delta (+1 an add, -1 a removal, or a merge's or restore's
+ * count) of a key of (@family, @plen). A count never goes under 0, nor
+ * over BLOOM_NB_COUNT_MAX, where it stays. Adds may run concurrently;
+ * removals are serialised with each other and with adds (counting, d-left
+ * writers), merges and restores with every writer.
  */
 void bloom_nb_account(struct bloom_netblocks *nb, u32 family, u32 plen,
 		      s64 delta);
@@ -133,7 +159,34 @@ void bloom_nb_account(struct bloom_netblocks *nb, u32 family, u32 plen,
 /* The count of (@family, @plen). */
 u64 bloom_nb_count(const struct bloom_netblocks *nb, u32 family, u32 plen);
 
-/* Every count and bit to zero (the kind stays); writers held off. */
+/*
+ * Gives @nb the plan of @family in @bits (bit L: length L, 1 to one less
+ * than the full length; none set: no plan): 0, or -EINVAL for a length
+ * out of range or more than BLOOM_EXPAND_LENS_MAX. Before the store is
+ * published.
+ */
+int bloom_nb_set_plan(struct bloom_netblocks *nb, u32 family,
+		      const unsigned long *bits);
+
+/* Has @family a plan in @nb? */
+bool bloom_nb_planned(const struct bloom_netblocks *nb, u32 family);
+
+/* May a netblock of (@family, @plen) be stored in @nb? */
+bool bloom_nb_plan_allows(const struct bloom_netblocks *nb, u32 family,
+			  u32 plen);
+
+/*
+ * Are all of @src's present lengths ones @dst may store (a merge of @src
+ * into @dst keeps @dst's plan true)?
+ */
+bool bloom_nb_plan_holds(const struct bloom_netblocks *dst,
+			 const struct bloom_netblocks *src);
+
+/* @dst takes @src's kind-independent plan (a flush, a copy). */
+void bloom_nb_copy_plan(struct bloom_netblocks *dst,
+			const struct bloom_netblocks *src);
+
+/* Every count and bit to zero (the kind and plan stay); writers held off. */
 void bloom_nb_clear(struct bloom_netblocks *nb);
 
 /* @dst gets @src's counts added (a merge); writers of @dst held off. */

@@ -5,7 +5,7 @@
  *
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
- * siphash(), set_bit() and clear_bit() (atomic),
+ * siphash(), set_bit(), test_bit() and clear_bit() (atomic),
  * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), prefetch()/prefetchw(),
  * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,
  * shifted), mul_u64_u64_div_u64() (the same, divided), div64_u64() (the
@@ -124,6 +124,12 @@ static inline void set_bit(u64 nr, unsigned long *addr)
 }
 
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+
+static inline bool test_bit(u64 nr, const unsigned long *addr)
+{
+	return (__atomic_load_n(&addr[BIT_WORD(nr)], __ATOMIC_RELAXED) >>
+		(nr % BITS_PER_LONG)) & 1;
+}
 
 static inline void clear_bit(u64 nr, unsigned long *addr)
 {

@@ -117,6 +117,12 @@ void bloom_image_header_write(u8 *buf, const struct bloom_image_header *h,
 	}
 	if (h->compat & BLOOM_IMAGE_C_KEYS)
 		put32(buf + OFF_KIND, h->key_kind);
+	if (h->compat & BLOOM_IMAGE_C_PREFIXES) {
+		memcpy(buf + OFF_PREFIXES4, h->prefixes[BLOOM_NB_IPV4],
+		       BLOOM_IMAGE_PREFIXES_LEN);
+		memcpy(buf + OFF_PREFIXES6, h->prefixes[BLOOM_NB_IPV6],
+		       BLOOM_IMAGE_PREFIXES_LEN);
+	}
 	if (h->incompat & BLOOM_IMAGE_F_NETBLOCKS)
 		bloom_image_netblocks_write(buf, h);
 	put64(buf + h->header_size - 8,

@@ -56,7 +56,16 @@
 					 BLOOM_IMAGE_F_KEY_TIMEOUTS)
 /* Compatible feature: the filter's key kind, at offset 204. */
 #define BLOOM_IMAGE_C_KEYS		1U	/* bit 0 */
-#define BLOOM_IMAGE_COMPAT_KNOWN		BLOOM_IMAGE_C_KEYS
+/*
+ * Compatible feature: the filter's prefix lengths (prefix expansion), a
+ * list per family at offsets 232 (IPv4) and 240 (IPv6). A reader that
+ * ignores it answers every lookup right (the netblock table has the
+ * lengths held); its filter just no longer refuses other lengths.
+ */
+#define BLOOM_IMAGE_C_PREFIXES		2U	/* bit 1 */
+#define BLOOM_IMAGE_COMPAT_KNOWN	(BLOOM_IMAGE_C_KEYS | BLOOM_IMAGE_C_PREFIXES)
+/* Bytes of a family's prefix length list: ascending, 0 after the last. */
+#define BLOOM_IMAGE_PREFIXES_LEN	8
 /* The netblock table: a u64 count per length, IPv4 0..32, IPv6 0..128. */
 #define BLOOM_IMAGE_NB_SIZE		(8 * BLOOM_NB_LENS)
 #define BLOOM_IMAGE_STAGE_SIZE		40	/* bytes per stage table entry */
@@ -146,6 +155,8 @@ struct bloom_image_gen {
  * @nb_offset: with BLOOM_IMAGE_F_NETBLOCKS in @incompat: where the
  *	netblock table starts in the header, after the stage table; else 0
  * @nb: writing: the lengths to write (bloom_image_header_netblocks())
+ * @prefixes: with BLOOM_IMAGE_C_PREFIXES in @compat: per family, the
+ *	prefix lengths, ascending, 0 after the last; else all 0
  * @ngens: with BLOOM_IMAGE_F_GENERATIONS in @incompat: G (the generation
  *	table's entries); else 0
  * @expire: with @ngens: the parameters (type, generations, capacity,
@@ -179,6 +190,7 @@ struct bloom_image_header {
 	u32 key_kind;
 	u32 nb_offset;
 	const struct bloom_netblocks *nb;
+	u8 prefixes[2][BLOOM_IMAGE_PREFIXES_LEN];
 	u32 ngens;
 	struct bloom_expire_params expire;
 	u64 saved_wall_ns;

@@ -46,6 +46,9 @@
 #define OFF_KEY_TMAX	212
 #define OFF_TM_WALL	216
 #define OFF_TM_SAVED	224
+/* With BLOOM_IMAGE_C_PREFIXES, in the reserved area (any filter type): */
+#define OFF_PREFIXES4	232
+#define OFF_PREFIXES6	240
 #define OFF_STAGES	248	/* the stage table, the netblock table, the checksum */
 /* A stage table entry (BLOOM_IMAGE_STAGE_SIZE bytes). */
 #define ST_CAPACITY	0

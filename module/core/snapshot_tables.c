@@ -273,13 +273,33 @@ int bloom_image_gens_check(const u8 *buf, struct bloom_image_header *h,
 	return 0;
 }
 
+/* The plan of @family in @nb as the header's list. */
+static void bloom_image_plan_list(const struct bloom_netblocks *nb,
+				  u32 family, u8 *list)
+{
+	u32 l, n = 0;
+
+	for (l = 1; l < bloom_nb_full(family); l++)
+		if (test_bit(l, nb->plan[family]) &&
+		    n < BLOOM_IMAGE_PREFIXES_LEN - 1)
+			list[n++] = (u8)l;
+}
+
 void bloom_image_header_netblocks(struct bloom_image_header *h,
 				  const struct bloom_netblocks *nb)
 {
+	u32 fam;
+
 	h->nb = nb;
 	h->key_kind = READ_ONCE(nb->kind);
 	if (h->key_kind)
 		h->compat |= BLOOM_IMAGE_C_KEYS;
+	for (fam = 0; fam < 2; fam++) {
+		if (!bloom_nb_planned(nb, fam))
+			continue;
+		h->compat |= BLOOM_IMAGE_C_PREFIXES;
+		bloom_image_plan_list(nb, fam, h->prefixes[fam]);
+	}
 	if (!bloom_nb_any(nb))
 		return;
 	h->incompat |= BLOOM_IMAGE_F_NETBLOCKS;
@@ -290,11 +310,19 @@ void bloom_image_header_netblocks(struct bloom_image_header *h,
 void bloom_image_netblocks_load(const u8 *buf, const struct bloom_image_header *h,
 				struct bloom_netblocks *nb)
 {
+	unsigned long bits[128 / BITS_PER_LONG];
 	u32 i, fam, l;
 	u64 c;
 
 	bloom_nb_clear(nb);
 	nb->kind = h->key_kind;
+	for (fam = 0; fam < 2; fam++) {
+		memset(bits, 0, sizeof(bits));
+		for (i = 0; i < BLOOM_IMAGE_PREFIXES_LEN && h->prefixes[fam][i]; i++)
+			set_bit(h->prefixes[fam][i], bits);
+		/* checked by bloom_image_keys_check() */
+		bloom_nb_set_plan(nb, fam, bits);
+	}
 	for (i = 0; h->nb_offset && i < BLOOM_NB_LENS; i++) {
 		c = get64(buf + h->nb_offset + 8 * i);
 		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
@@ -314,20 +342,73 @@ void bloom_image_netblocks_write(u8 *buf, const struct bloom_image_header *h)
 }
 
 /*
- * The key kind (compat KEYS) and the netblock table (incompat NETBLOCKS):
- * the table where the stage table ends, inside the header; a count of a
- * family the kind excludes is refused.
+ * The prefix length lists (compat PREFIXES): each ascending, from 1 to one
+ * less than the family's full length, at most BLOOM_EXPAND_LENS_MAX, 0
+ * after the last. Into @h->prefixes; false when a list is none of that.
+ */
+static bool bloom_image_prefixes_read(const u8 *buf,
+				      struct bloom_image_header *h)
+{
+	u32 fam, i, prev;
+	const u8 *p;
+
+	for (fam = 0; fam < 2; fam++) {
+		p = buf + (fam == BLOOM_NB_IPV4 ? OFF_PREFIXES4 : OFF_PREFIXES6);
+		if (p[BLOOM_IMAGE_PREFIXES_LEN - 1])
+			return false;
+		for (i = 0, prev = 0; i < BLOOM_IMAGE_PREFIXES_LEN; i++) {
+			if (!p[i]) {
+				/* the rest is 0 too */
+				for (; i < BLOOM_IMAGE_PREFIXES_LEN; i++)
+					if (p[i])
+						return false;
+				break;
+			}
+			if (p[i] <= prev || p[i] >= bloom_nb_full(fam))
+				return false;
+			prev = p[i];
+		}
+		memcpy(h->prefixes[fam], p, BLOOM_IMAGE_PREFIXES_LEN);
+	}
+	return true;
+}
+
+/* Is (@family, @l) a length @h's prefix lengths hold (or has it none)? */
+static bool bloom_image_plan_allows(const struct bloom_image_header *h,
+				    u32 family, u32 l)
+{
+	u32 i;
+
+	if (l >= bloom_nb_full(family) || !h->prefixes[family][0])
+		return true;
+	for (i = 0; i < BLOOM_IMAGE_PREFIXES_LEN; i++)
+		if (h->prefixes[family][i] == l)
+			return true;
+	return false;
+}
+
+/*
+ * The key kind (compat KEYS), the prefix lengths (compat PREFIXES) and the
+ * netblock table (incompat NETBLOCKS): the table where the stage table
+ * ends, inside the header; a count of a family the kind excludes, of a
+ * length the prefix lengths do not hold or over BLOOM_NB_COUNT_MAX is
+ * refused.
  */
 int bloom_image_keys_check(const u8 *buf, struct bloom_image_header *h,
 			   const char **why)
 {
-	u32 i, fam;
+	u32 i, fam, l;
+	u64 c;
 
 	if (h->compat & BLOOM_IMAGE_C_KEYS) {
 		h->key_kind = get32(buf + OFF_KIND);
 		if (h->key_kind > BLOOM_CORE_KIND_MAX)
 			h->key_kind = BLOOM_CORE_KIND_UNKNOWN;
 	}
+	if (h->compat & BLOOM_IMAGE_C_PREFIXES &&
+	    !bloom_image_prefixes_read(buf, h))
+		return bloom_image_fail(why, -EBADMSG,
+					"prefix lengths not ascending, out of range or too many");
 	if (!(h->incompat & BLOOM_IMAGE_F_NETBLOCKS))
 		return 0;
 	h->nb_offset = OFF_STAGES + BLOOM_IMAGE_STAGE_SIZE * bloom_image_entries(h);
@@ -336,11 +417,21 @@ int bloom_image_keys_check(const u8 *buf, struct bloom_image_header *h,
 					"netblock table past the header's end");
 	for (i = 0; i < BLOOM_NB_LENS; i++) {
 		fam = i < BLOOM_NB_LENS4 ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
-		if (get64(buf + h->nb_offset + 8 * i) &&
-		    h->key_kind != BLOOM_CORE_KIND_UNKNOWN &&
+		l = fam == BLOOM_NB_IPV4 ? i : i - BLOOM_NB_LENS4;
+		c = get64(buf + h->nb_offset + 8 * i);
+		if (!c)
+			continue;
+		if (h->key_kind != BLOOM_CORE_KIND_UNKNOWN &&
 		    h->key_kind != bloom_nb_kind(fam))
 			return bloom_image_fail(why, -EBADMSG,
 						"netblocks of a family the key kind excludes");
+		/* a larger count, merged, could wrap and skip its length */
+		if (c > BLOOM_NB_COUNT_MAX)
+			return bloom_image_fail(why, -EBADMSG,
+						"a netblock count over 2^62");
+		if (!bloom_image_plan_allows(h, fam, l))
+			return bloom_image_fail(why, -EBADMSG,
+						"netblocks of a length the prefix lengths do not hold");
 	}
 	return 0;
 }

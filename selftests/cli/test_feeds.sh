@@ -125,6 +125,40 @@ else
 	ok "on a terminal, add --ipv4 -f shows its progress # SKIP no script(1)"
 fi
 
+# --- prefix expansion: the filter's own netblock lengths -------------------
+# 20 lengths, /12 to /31, a block of each, and an address
+: >"$W/plen"
+for l in 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31; do
+	case $l in
+	1[2-5]) echo "$((l * 16)).0.0.0/$l" ;;
+	*) echo "100.$l.0.0/$l" ;;
+	esac >>"$W/plen"
+done
+echo 198.51.100.7 >>"$W/plen"
+run calc --prefix-feed "$W/plen" --lookups 4 --fpp 0.001 --type blocked
+check "calc --prefix-feed --lookups 4: 3 lengths, 21 netblocks over 21 lengths, the keys stored" \
+	sh -c "[ $rc = 0 ] && grep -Eq '^prefix lengths: +ipv4 /[0-9]+ /[0-9]+ /[0-9]+, and the address: a lookup tests at most 4' '$W/out' && grep -q '^netblocks given: 21 over 21 lengths (as given, a lookup tests 21)' '$W/out' && grep -Eq '^keys stored: +[0-9]+ ' '$W/out'"
+stored=$(sed -n 's/^keys stored: *\([0-9]*\).*/\1/p' "$W/out")
+run create ${P}x --keys ipv4 --type counting --fpp 0.001 --prefix-feed "$W/plen" --lookups 4
+check "create --prefix-feed without --capacity: the keys stored" \
+	sh -c "[ $rc = 0 ] && grep -q 'capacity $stored, the keys' '$W/err' && bloomctl info ${P}x | grep -Eq '^capacity: +$stored'"
+check "info shows the lengths" sh -c "bloomctl info ${P}x | grep -Eq '^prefix lengths: +ipv4( /[0-9]+){3} \(netblocks are stored at these only\)'"
+run add ${P}x --ipv4 -f "$W/plen"
+check "add -f of the 20 lengths: stored at 3 and the addresses" \
+	sh -c "[ $rc = 0 ] && [ \"\$(bloomctl info ${P}x --json | sed -n 's/.*\"address_lookups\": \([0-9]*\).*/\1/p')\" -le 4 ] && [ \"\$(bloomctl info ${P}x | sed -n 's/^adds: *\([0-9]*\).*/\1/p')\" = $stored ]"
+run test ${P}x --ipv4 -q -f "$W/plen"
+check "test -f: every entry present" sh -c "[ $rc = 0 ]"
+run test ${P}x --ipv4 100.31.0.0 100.31.0.1 100.25.0.127 192.0.0.1 208.7.255.255
+check "addresses inside the blocks present" \
+	sh -c "printf '100.31.0.0: may be present\n100.31.0.1: may be present\n100.25.0.127: may be present\n192.0.0.1: may be present\n208.7.255.255: may be present\n' | cmp -s - '$W/out'"
+run del ${P}x --ipv4 100.20.0.0/20
+check "del of a /20 removes what its add stored" \
+	sh -c "[ $rc = 0 ] && grep -q 'removed 1 key, 0 not found' '$W/out'"
+run test ${P}x --ipv4 100.21.0.0/21
+check "  and the other blocks stay" sh -c "[ $rc = 0 ]"
+expect_err "a /12 over 2^16 keys at /29 is refused at calc, saying what to do" 3 \
+	"more than 2\\^16 keys" calc --prefix-feed "$W/plen" --prefix-lengths 29 --fpp 0.01
+
 for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done
 check "every filter made here was destroyed" sh -c "! bloomctl list -n | grep -q '^$P'"
 

@@ -261,6 +261,137 @@ static void test_snapshot(void)
 	filter_free(&f);
 }
 
+/*
+ * Counts that a restore and merges push high: they stop at
+ * BLOOM_NB_COUNT_MAX and stay there (a delete never takes the length
+ * away); a wrap to 0 or below would make lookups skip the length, false
+ * negatives. A snapshot whose count is over the bound is refused.
+ */
+static void test_count_bounds(void)
+{
+	static struct bloom_netblocks a, b;
+	struct bloom_image_header h, r;
+	const char *why = NULL;
+	struct filter f;
+	u8 *buf;
+	int i;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	bloom_nb_account(&a, BLOOM_NB_IPV4, 24, (s64)BLOOM_NB_COUNT_MAX);
+	bloom_nb_account(&b, BLOOM_NB_IPV4, 24, (s64)BLOOM_NB_COUNT_MAX);
+	/* 4 x 2^62 is 2^64: a count that wrapped would be 0 now */
+	for (i = 0; i < 3; i++)
+		bloom_nb_merge(&a, &b);
+	check(bloom_nb_count(&a, BLOOM_NB_IPV4, 24) == BLOOM_NB_COUNT_MAX &&
+	      bloom_nb_lookups(&a, BLOOM_NB_IPV4) == 2,
+	      "merged counts stop at 2^62, the /24 stays a length looked up");
+	/* one /24 more and that one deleted: the others stay looked up */
+	bloom_nb_account(&a, BLOOM_NB_IPV4, 24, 1);
+	bloom_nb_account(&a, BLOOM_NB_IPV4, 24, -1);
+	check(bloom_nb_count(&a, BLOOM_NB_IPV4, 24) == BLOOM_NB_COUNT_MAX &&
+	      bloom_nb_lookups(&a, BLOOM_NB_IPV4) == 2,
+	      "a saturated count: an add and a delete leave it and its length");
+
+	filter_new(&f, BLOOM_CORE_BLOCKED, 1000, 1000000);
+	buf = xalloc(BLOOM_IMAGE_HEADER_MAX);
+	a.kind = BLOOM_CORE_KIND_IPV4;
+	bloom_image_header_init(&h, &f.core);
+	bloom_image_header_netblocks(&h, &a);
+	strcpy(h.name, "nb");
+	bloom_image_header_write(buf, &h, &f.core);
+	check(!bloom_image_header_read(buf, h.header_size, &r, &why),
+	      "a count of 2^62 reads (%s)", why ? why : "ok");
+	/* one more, the checksum made again: refused */
+	bloom_atomic64_set(&a.count[bloom_nb_index(BLOOM_NB_IPV4, 24)],
+			   BLOOM_NB_COUNT_MAX + 1);
+	bloom_image_header_write(buf, &h, &f.core);
+	why = NULL;
+	check(bloom_image_header_read(buf, h.header_size, &r, &why) == -EBADMSG,
+	      "a count over 2^62: EBADMSG (%s)", why ? why : "read");
+	free(buf);
+	filter_free(&f);
+}
+
+/* Prefix lengths: who may be stored, merges, snapshots. */
+static void test_plan(void)
+{
+	static struct bloom_netblocks nb, other, back;
+	unsigned long bits[128 / BITS_PER_LONG] = { 0 };
+	struct bloom_image_header h, r;
+	const char *why = NULL;
+	struct filter f;
+	u8 *buf;
+	int l;
+
+	memset(&nb, 0, sizeof(nb));
+	memset(&other, 0, sizeof(other));
+	check(!bloom_nb_planned(&nb, BLOOM_NB_IPV4) &&
+	      bloom_nb_plan_allows(&nb, BLOOM_NB_IPV4, 13),
+	      "no plan: any length");
+	set_bit(19, bits);
+	set_bit(24, bits);
+	set_bit(29, bits);
+	check(!bloom_nb_set_plan(&nb, BLOOM_NB_IPV4, bits) &&
+	      bloom_nb_planned(&nb, BLOOM_NB_IPV4) &&
+	      !bloom_nb_planned(&nb, BLOOM_NB_IPV6),
+	      "a plan of 19, 24, 29 for IPv4 only");
+	check(bloom_nb_plan_allows(&nb, BLOOM_NB_IPV4, 24) &&
+	      bloom_nb_plan_allows(&nb, BLOOM_NB_IPV4, 32) &&
+	      !bloom_nb_plan_allows(&nb, BLOOM_NB_IPV4, 20) &&
+	      bloom_nb_plan_allows(&nb, BLOOM_NB_IPV6, 20),
+	      "planned lengths and addresses only; IPv6 free");
+	for (l = 1; l <= 8; l++)
+		set_bit(l, bits);
+	check(bloom_nb_set_plan(&other, BLOOM_NB_IPV4, bits) == -EINVAL,
+	      "11 lengths: EINVAL");
+	memset(bits, 0, sizeof(bits));
+	set_bit(32, bits);
+	check(bloom_nb_set_plan(&other, BLOOM_NB_IPV4, bits) == -EINVAL,
+	      "the full length is no prefix length: EINVAL");
+	bloom_nb_account(&other, BLOOM_NB_IPV4, 20, 1);
+	check(!bloom_nb_plan_holds(&nb, &other), "a /20 cannot merge into it");
+	bloom_nb_clear(&other);
+	bloom_nb_account(&other, BLOOM_NB_IPV4, 24, 1);
+	check(bloom_nb_plan_holds(&nb, &other), "a /24 can");
+
+	filter_new(&f, BLOOM_CORE_BLOCKED, 1000, 1000000);
+	buf = xalloc(BLOOM_IMAGE_HEADER_MAX);
+	nb.kind = BLOOM_CORE_KIND_IPV4;
+	bloom_nb_account(&nb, BLOOM_NB_IPV4, 24, 16);
+	bloom_image_header_init(&h, &f.core);
+	bloom_image_header_netblocks(&h, &nb);
+	strcpy(h.name, "nb");
+	bloom_image_header_write(buf, &h, &f.core);
+	check(h.compat == (BLOOM_IMAGE_C_KEYS | BLOOM_IMAGE_C_PREFIXES) &&
+	      buf[232] == 19 && buf[233] == 24 && buf[234] == 29 && !buf[235],
+	      "compat PREFIXES, 19 24 29 at offset 232");
+	check(!bloom_image_header_read(buf, h.header_size, &r, &why),
+	      "it reads (%s)", why ? why : "ok");
+	bloom_image_netblocks_load(buf, &r, &back);
+	check(!memcmp(back.plan, nb.plan, sizeof(nb.plan)) &&
+	      bloom_nb_count(&back, BLOOM_NB_IPV4, 24) == 16,
+	      "the plan and the counts come back");
+	/* a count at a length the plan does not hold */
+	bloom_nb_account(&nb, BLOOM_NB_IPV4, 20, 1);
+	bloom_image_header_write(buf, &h, &f.core);
+	why = NULL;
+	check(bloom_image_header_read(buf, h.header_size, &r, &why) == -EBADMSG,
+	      "a /20 in a file planned 19 24 29: EBADMSG (%s)", why ? why : "read");
+	/* an unsorted list */
+	bloom_nb_account(&nb, BLOOM_NB_IPV4, 20, -1);
+	bloom_image_header_write(buf, &h, &f.core);
+	buf[232] = 25;
+	bloom_image_header_write(buf, &h, &f.core);
+	h.prefixes[BLOOM_NB_IPV4][0] = 25;
+	bloom_image_header_write(buf, &h, &f.core);
+	why = NULL;
+	check(bloom_image_header_read(buf, h.header_size, &r, &why) == -EBADMSG,
+	      "lengths 25 24 29: EBADMSG (%s)", why ? why : "read");
+	free(buf);
+	filter_free(&f);
+}
+
 int main(void)
 {
 	double t0 = now();
@@ -273,6 +404,8 @@ int main(void)
 	test_query(BLOOM_CORE_BLOCKED);
 	test_query(BLOOM_CORE_COUNTING);
 	test_snapshot();
+	test_count_bounds();
+	test_plan();
 	printf("1..%d\n", test_no);
 	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
 	       test_failed, now() - t0);

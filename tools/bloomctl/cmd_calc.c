@@ -4,6 +4,7 @@
  * messages for numbers that do not make a filter, and the calc verb, which
  * needs no module (bloom_size(): the core's sizing code, the kernel's own).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bloomctl.h"
+#include "prefix.h"
 #include "core.h"
 #include "expire.h"
 #include "scale.h"
@@ -493,6 +495,8 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ "netblock-lengths", required_argument, NULL, 'L' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "generations", required_argument, NULL, 'G' },
+		{ "keys", required_argument, NULL, 'Y' },
+		PREFIX_OPTIONS,
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -507,6 +511,10 @@ int cmd_calc(const char *dev, int argc, char **argv)
 		{ .sz = sizeof(r[0]) }, { .sz = sizeof(r[0]) } };
 	struct scale_args sc = { 0 };
 	struct expire_args x = { 0 };
+	struct prefix_args pa = { 0 };
+	struct prefix_report pr;
+	enum bloom_key_kind kind = BLOOM_KEYS_IPV4;
+	int planned;
 	char why[5][512];
 	int nwhy = 0;
 	enum bloom_type type = 0;
@@ -521,6 +529,7 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	a.o.sz = sizeof(a.o);
 	while ((c = getopt_long(argc, argv, ":t:c:p:jh", opts, NULL)) != -1) {
 		if (size_opt("calc", c, optarg, &a) ||
+		    prefix_opt("calc", c, optarg, &pa) ||
 		    scale_opt("calc", c, optarg, &sc) ||
 		    expire_opt("calc", c, optarg, &x))
 			continue;
@@ -530,6 +539,11 @@ int cmd_calc(const char *dev, int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'Y':
+			kind = keys_kind_opt("calc", optarg);
+			if (kind != BLOOM_KEYS_IPV4 && kind != BLOOM_KEYS_IPV6)
+				die_usage("calc", "--keys: netblock lengths are of ipv4 or ipv6");
 			break;
 		case 'L':
 			if (parse_count(optarg, &v) || v > NB_LENGTHS_MAX)
@@ -546,6 +560,18 @@ int cmd_calc(const char *dev, int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("calc", "unexpected argument '%s'", argv[optind]);
+	planned = prefix_plan("calc", &pa, kind == BLOOM_KEYS_IPV6 ? AF_INET6 :
+			      AF_INET, a.o.fpp, &pr);
+	if (planned) {
+		if (lookups)
+			die_usage("calc", "--netblock-lengths counts the lengths a filter holds as given; with --prefix-lengths or --prefix-feed they are those: drop --netblock-lengths");
+		lookups = 1 + pr.plan.nlens;
+		/* a feed gives the keys it stores as the capacity */
+		if (pr.have_feed && !a.o.capacity && size_given(&a) < 2)
+			a.o.capacity = pr.stored ? pr.stored : 1;
+		if (!json)
+			prefix_print(&pr, a.o.fpp);
+	}
 	if (x.timeout_ms || x.generations) {
 		if (lookups)
 			die_usage("calc", "--netblock-lengths goes without --timeout: an expiring filter's rate over all generations is P, so an address's is 1 - (1 - P)^(L + 1) as for any filter");

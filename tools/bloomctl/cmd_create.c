@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The verbs that make and remove filters: create, destroy. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "bloomctl.h"
+#include "prefix.h"
 
 /* What the command line asks for. */
 struct create_args {
@@ -16,6 +19,8 @@ struct create_args {
 	struct size_args a;		/* the sizing options */
 	struct scale_args sc;
 	struct expire_args x;
+	struct prefix_args pa;		/* --prefix-lengths, --prefix-feed */
+	struct prefix_report pr;	/* o.prefixes4 or 6 points into it */
 	uint8_t key[BLOOM_HASH_KEY_LEN];	/* o.hash_key points here */
 	int have_type;
 	int key_timeouts;		/* --key-timeouts */
@@ -81,6 +86,7 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		{ "key-timeouts", no_argument, NULL, 'W' },
 		{ "max-timeout", required_argument, NULL, 'X' },
 		{ "exist", no_argument, NULL, 'e' },
+		PREFIX_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -100,6 +106,7 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 			continue;
 		}
 		if (size_opt("create", c, optarg, &ca->a) ||
+		    prefix_opt("create", c, optarg, &ca->pa) ||
 		    scale_opt("create", c, optarg, &ca->sc) ||
 		    expire_opt("create", c, optarg, &ca->x))
 			continue;
@@ -167,6 +174,32 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 	check_name("create", ca->name);
 	create_timeouts(ca);
 	return 0;
+}
+
+/*
+ * --prefix-lengths or --prefix-feed: the filter's netblock lengths, for
+ * the family of --keys; a feed without --capacity gives the capacity, the
+ * keys it stores.
+ */
+static void create_prefixes(struct create_args *ca)
+{
+	struct bloom_create_opts *o = &ca->o;
+	int family = o->keys == BLOOM_KEYS_IPV4 ? AF_INET :
+		     o->keys == BLOOM_KEYS_IPV6 ? AF_INET6 : 0;
+
+	if (!ca->pa.lengths && !ca->pa.feed && !ca->pa.lookups)
+		return;
+	if (o->like)
+		die_usage("create", "--like takes the netblock lengths from the other filter: drop --prefix-lengths and --prefix-feed");
+	if (!family)
+		die_usage("create", "netblock lengths are of one family: give --keys ipv4 or --keys ipv6");
+	prefix_plan("create", &ca->pa, family, ca->a.o.fpp, &ca->pr);
+	prefix_to_opts(&ca->pr, o);
+	if (ca->pr.have_feed && !ca->a.o.capacity && size_given(&ca->a) < 2) {
+		ca->a.o.capacity = ca->pr.stored ? ca->pr.stored : 1;
+		fprintf(stderr, "bloomctl: note: %s: capacity %" PRIu64 ", the keys %s stores under these lengths (%" PRIu64 " netblocks given)\n",
+			ca->name, ca->a.o.capacity, ca->pa.feed, ca->pr.given);
+	}
 }
 
 /* --like OTHER: it gives type, size and hash key; nothing else may. */
@@ -278,6 +311,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 
 	if (create_parse_args(argc, argv, &ca))
 		return EXIT_OK;
+	create_prefixes(&ca);
 	if (ca.o.like)
 		create_check_like(&ca);
 	else

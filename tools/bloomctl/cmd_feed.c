@@ -14,6 +14,7 @@
 #include <string.h>
 #include "bloomctl.h"
 #include "feed.h"
+#include "prefix.h"
 
 /* Entries per call to the library: a multiple of 8 (a results byte). */
 #define FEED_SLICE	65536
@@ -160,7 +161,8 @@ static const char *feed_text(const struct feed *f, size_t i, int family,
  * the progress. Returns the hits, or exits saying what failed and how
  * many entries were done before it.
  */
-static long feed_send(const struct feed_args *a, const struct feed *f,
+static long keys_send(const struct feed_args *a, const struct bloom_key *keys,
+		      uint32_t *timeouts, size_t n_all, uint64_t line_timeouts,
 		      uint8_t *results, uint8_t *pinned, size_t *npinned,
 		      struct progress *prog)
 {
@@ -168,10 +170,10 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 	long hits = 0, r;
 
 	/* a timed filter's keys get their own timeouts when any was given */
-	int timed = a->timed && (a->has_timeout || f->line_timeouts);
+	int timed = a->timed && (a->has_timeout || line_timeouts);
 
 	*npinned = 0;
-	for (start = 0; start < f->n; start += n) {
+	for (start = 0; start < n_all; start += n) {
 		size_t done = 0, np = 0;
 		BLOOM_BATCH_OPTS(bo, .results = results + start / 8,
 				 .pinned = a->op == BLOOM_OP_DELETE ?
@@ -179,10 +181,10 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 				 .npinned = &np, .done = &done,
 				 .flags = BLOOM_BATCH_F_NET |
 					  (timed ? BLOOM_BATCH_F_TIMEOUT : 0),
-				 .timeouts = timed ? f->timeouts + start : NULL);
+				 .timeouts = timed ? timeouts + start : NULL);
 
-		n = f->n - start < FEED_SLICE ? f->n - start : FEED_SLICE;
-		r = bloom_batch(a->fd, a->op, f->keys + start, n, &bo);
+		n = n_all - start < FEED_SLICE ? n_all - start : FEED_SLICE;
+		r = bloom_batch(a->fd, a->op, keys + start, n, &bo);
 		if (r < 0) {
 			char msg[768];
 
@@ -191,14 +193,99 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 			if (!start && !done)
 				die("%s; nothing was %s", msg, feed_done(a));
 			die("%s; the first %zu of the %zu entries were %s, none after",
-			    msg, start + done, f->n, feed_done(a));
+			    msg, start + done, n_all, feed_done(a));
 		}
 		hits += r;
 		*npinned += np;
 		progress(prog, a->verb, a->name, start + n, 0);
 	}
-	progress(prog, a->verb, a->name, f->n, 1);
+	progress(prog, a->verb, a->name, n_all, 1);
 	return hits;
+}
+
+/* @a's filter's netblock lengths for @a's family: 1 if it has them. */
+static int feed_plan(const struct feed_args *a, struct bloom_prefix_plan *p)
+{
+	struct bloom_info in;
+
+	/* no INFO: the batch itself says what is wrong */
+	if (bloom_info(a->fd, a->name, &in))
+		return 0;
+	bloom_plan_of(&in, a->family, p);
+	return p->nlens != 0;
+}
+
+/*
+ * Each entry's result from its keys' (@x->owner): present, added already
+ * or removed when every key was; pinned when one was. The entries whose
+ * result is set.
+ */
+static long feed_fold(const struct prefix_expanded *x, size_t n,
+		      const uint8_t *xr, const uint8_t *xp, uint8_t *results,
+		      uint8_t *pinned, size_t *npinned)
+{
+	size_t i;
+	long hits = 0;
+
+	memset(results, 0xff, n / 8 + 1);
+	memset(pinned, 0, n / 8 + 1);
+	for (i = 0; i < x->n; i++) {
+		size_t e = x->owner[i];
+
+		if (!bloom_result(xr, i))
+			results[e / 8] &= (uint8_t)~(1U << (e % 8));
+		if (bloom_result(xp, i))
+			pinned[e / 8] |= (uint8_t)(1U << (e % 8));
+	}
+	*npinned = 0;
+	for (i = 0; i < n; i++) {
+		hits += bloom_result(results, i);
+		*npinned += bloom_result(pinned, i);
+	}
+	return hits;
+}
+
+/*
+ * The entries, to a filter that stores netblocks at lengths of its own
+ * (prefix expansion) as the keys of each at the next of them: a delete
+ * then removes what its add stored.
+ */
+static long feed_send(const struct feed_args *a, const struct feed *f,
+		      uint8_t *results, uint8_t *pinned, size_t *npinned,
+		      struct progress *prog)
+{
+	struct bloom_prefix_plan plan;
+	struct prefix_expanded x;
+	uint8_t *xr, *xp;
+	uint32_t *xt;
+	size_t i;
+	long r;
+
+	if (!feed_plan(a, &plan))
+		return keys_send(a, f->keys, f->timeouts, f->n,
+				 f->line_timeouts, results, pinned, npinned,
+				 prog);
+	if (prefix_expand(&plan, a->family, f->keys, f->n, &x) < 0)
+		die("%s: an entry would be more than 2^%d keys at the filter's netblock lengths; nothing was %s",
+		    a->name, BLOOM_PLAN_SHIFT_MAX, feed_done(a));
+	xr = calloc(x.n / 8 + 1, 1);
+	xp = calloc(x.n / 8 + 1, 1);
+	xt = calloc(x.n ? x.n : 1, sizeof(*xt));
+	if (!xr || !xp || !xt)
+		die("out of memory");
+	for (i = 0; i < x.n; i++)
+		xt[i] = f->timeouts[x.owner[i]];
+	if (a->verbose)
+		fprintf(stderr, "bloomctl: %s: %zu entries are %zu keys at the filter's netblock lengths\n",
+			a->name, f->n, x.n);
+	keys_send(a, x.keys, xt, x.n, f->line_timeouts, xr, xp, npinned,
+		  prog);
+	r = feed_fold(&x, f->n, xr, xp, results, pinned, npinned);
+	prefix_expanded_free(&x);
+	free(xr);
+	free(xp);
+	free(xt);
+	return r;
 }
 
 static int feed_report(const struct feed_args *a, const struct feed *f,

@@ -59,9 +59,15 @@ size_t get_stages(int fd, const struct bloom_info *in,
 /* The key kind, the netblock lengths and what an address lookup costs. */
 static void print_keys_text(const struct bloom_info *in)
 {
-	uint64_t p4 = in->prefixes4;
+	uint64_t p4 = in->prefixes4, s4 = in->prefix_lengths4;
 	char l4[512], l6[1024];
 
+	prefix_list(l4, sizeof(l4), &s4, 32);
+	prefix_list(l6, sizeof(l6), (const uint64_t *)in->prefix_lengths6, 128);
+	if (l4[0] || l6[0])
+		printf("prefix lengths:  %s%s%s%s%s (netblocks are stored at these only)\n",
+		       l4[0] ? "ipv4 " : "", l4, l4[0] && l6[0] ? ", " : "",
+		       l6[0] ? "ipv6 " : "", l6);
 	prefix_list(l4, sizeof(l4), &p4, 32);
 	prefix_list(l6, sizeof(l6), (const uint64_t *)in->prefixes6, 128);
 	printf("keys:            %s\n", keys_kind_name(in->keys));

@@ -112,17 +112,21 @@ uint64_t info_table_bytes(const struct bloom_info *in)
 static void print_keys_json(FILE *f, const struct bloom_info *in,
 			    const char *ind)
 {
-	uint64_t p4 = in->prefixes4;
+	uint64_t p4 = in->prefixes4, s4 = in->prefix_lengths4;
 	int fam, l, n;
 
 	fprintf(f, "%s  \"key_kind\": \"%s\",\n", ind,
 		keys_kind_name(in->keys));
-	for (fam = 0; fam < 2; fam++) {
-		const uint64_t *w = fam ? (const uint64_t *)in->prefixes6 : &p4;
+	/* the lengths held, then the lengths the filter stores at (none: any) */
+	for (fam = 0; fam < 4; fam++) {
+		static const char *const names[] = { "prefixes4", "prefixes6",
+			"prefix_lengths4", "prefix_lengths6" };
+		const uint64_t *w = fam == 0 ? &p4 : fam == 2 ? &s4 :
+				    fam == 1 ? (const uint64_t *)in->prefixes6 :
+				    (const uint64_t *)in->prefix_lengths6;
 
-		fprintf(f, "%s  \"%s\": [", ind,
-			fam ? "prefixes6" : "prefixes4");
-		for (l = fam ? 127 : 31, n = 0; l >= 0; l--)
+		fprintf(f, "%s  \"%s\": [", ind, names[fam]);
+		for (l = fam % 2 ? 127 : 31, n = 0; l >= 0; l--)
 			if (w[l / 64] >> (l % 64) & 1)
 				fprintf(f, "%s%d", n++ ? ", " : "", l);
 		fputs("],\n", f);

@@ -2,6 +2,7 @@
 /* Creating filters: from (capacity, rate) or from an explicit geometry. */
 #include <math.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include "internal.h"
 
 int bloom_fpp_to_ppb(double p, uint32_t *ppb)
@@ -149,6 +150,23 @@ static int set_timeout(struct bloom_create *c,
 	return 0;
 }
 
+/* Prefix expansion: a plan with lengths sets the flag. */
+static int set_prefixes(struct bloom_create *c,
+			const struct bloom_create_opts *o)
+{
+	const struct bloom_prefix_plan *p4 = OPTS_GET(o, prefixes4, NULL);
+	const struct bloom_prefix_plan *p6 = OPTS_GET(o, prefixes6, NULL);
+
+	if ((p4 && p4->nlens > BLOOM_PREFIX_LENGTHS_MAX) ||
+	    (p6 && p6->nlens > BLOOM_PREFIX_LENGTHS_MAX))
+		return -EINVAL;
+	bloom_plan_bits(p4, AF_INET, &c->prefix_lengths4, c->prefix_lengths6);
+	bloom_plan_bits(p6, AF_INET6, &c->prefix_lengths4, c->prefix_lengths6);
+	if (c->prefix_lengths4 || c->prefix_lengths6[0] || c->prefix_lengths6[1])
+		c->flags |= BLOOM_CREATE_F_PREFIXES;
+	return 0;
+}
+
 /* The module's request for filter @name from the caller's options. */
 static int create_request(struct bloom_create *c, const char *name,
 			  const struct bloom_create_opts *o)
@@ -179,6 +197,8 @@ static int create_request(struct bloom_create *c, const char *name,
 		err = set_scalable(c, o);
 	if (!err)
 		err = set_timeout(c, o);
+	if (!err)
+		err = set_prefixes(c, o);
 	return err;
 }
 

@@ -201,6 +201,15 @@ struct bloom_create_opts {
 	 */
 	uint32_t key_timeout_s;
 	uint32_t key_timeout_max_s;
+	/*
+	 * The netblock lengths the filter stores, per family (see "Prefix
+	 * expansion" in userspace-api.rst): an ADD of another length is then
+	 * refused (-EDOM); bloom_plan_expand() makes the keys to add
+	 * instead. NULL, or no lengths: any length (each one a lookup
+	 * more). The library sets BLOOM_CREATE_F_PREFIXES when one is given.
+	 */
+	const struct bloom_prefix_plan *prefixes4;
+	const struct bloom_prefix_plan *prefixes6;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -416,6 +425,68 @@ int bloom_netblock_key(int family, const void *addr, unsigned int plen,
  */
 int bloom_netblock_parse(const char *text, int family, unsigned int flags,
 			 void *key);
+
+/*
+ * Prefix expansion ("Prefix expansion" in userspace-api.rst). A plan is
+ * the few netblock lengths, shorter than an address, a filter stores for
+ * one family; a netblock of another length is stored as the netblocks of
+ * the next planned length (or the addresses, past the last), so that a
+ * lookup of an address tests at most 1 + @nlens lengths whatever the feed.
+ * @hist below counts a feed's netblocks by length: 33 entries for AF_INET
+ * (index 32: addresses), 129 for AF_INET6.
+ */
+struct bloom_prefix_plan {
+	unsigned int nlens;
+	unsigned char lens[BLOOM_PREFIX_LENGTHS_MAX];	/* ascending */
+};
+/* A netblock is stored as at most 2^16 keys (a /8 as /24s, not as /32s). */
+#define BLOOM_PLAN_SHIFT_MAX	16
+/* bloom_plan_auto()'s budget: memory for the same per-address rate. */
+#define BLOOM_PLAN_MEMORY_RATIO	2.0
+
+/* The length a netblock of @plen is stored at under @p (NULL: @plen). */
+unsigned int bloom_plan_target(const struct bloom_prefix_plan *p, int family,
+			       unsigned int plen);
+/*
+ * Keys @hist's netblocks take under @p (NULL: one each); UINT64_MAX when
+ * one would take more than 2^BLOOM_PLAN_SHIFT_MAX.
+ */
+uint64_t bloom_plan_keys(const struct bloom_prefix_plan *p, int family,
+			 const uint64_t *hist);
+/*
+ * The plan of at most @lookups - 1 lengths (a lookup then tests at most
+ * @lookups: 2..BLOOM_PREFIX_LENGTHS_MAX + 1) that stores @hist in the
+ * fewest keys (a dynamic program over the lengths): 0; -ERANGE when every
+ * such plan expands a netblock into more than 2^BLOOM_PLAN_SHIFT_MAX keys
+ * (allow more lookups); -EINVAL.
+ */
+int bloom_plan_choose(int family, const uint64_t *hist, unsigned int lookups,
+		      struct bloom_prefix_plan *p);
+/*
+ * The plan of the fewest lookups (2..@max_lookups) whose filter, at a rate
+ * per address of @fpp, takes at most BLOOM_PLAN_MEMORY_RATIO times the
+ * memory @hist takes stored as it is (one lookup per length); none within
+ * it: the fewest keys in @max_lookups (0 as well). -ERANGE, -EINVAL as
+ * bloom_plan_choose().
+ */
+int bloom_plan_auto(int family, const uint64_t *hist, double fpp,
+		    unsigned int max_lookups, struct bloom_prefix_plan *p);
+/*
+ * The keys that store the address or netblock @key (@klen bytes, of
+ * @family) under @p, packed into @out (room for @room keys of up to
+ * BLOOM_NETBLOCK_KEY_MAX bytes), each *@out_klen bytes: how many
+ * (1 when its length is planned), -ENOSPC (too little room), -ERANGE
+ * (more than 2^BLOOM_PLAN_SHIFT_MAX), -EINVAL.
+ */
+long bloom_plan_expand(const struct bloom_prefix_plan *p, int family,
+		       const void *key, int klen, void *out, size_t room,
+		       int *out_klen);
+/* @p as CREATE's and INFO's bitmaps: ORed into *@l4 or @l6[2]. */
+void bloom_plan_bits(const struct bloom_prefix_plan *p, int family,
+		     __u32 *l4, __u64 *l6);
+/* The plan of @family a filter has (bloom_info()); nlens 0: none. */
+void bloom_plan_of(const struct bloom_info *info, int family,
+		   struct bloom_prefix_plan *p);
 
 /*
  * Adds the address or netblock @text (bloom_netblock_parse(), host bits

@@ -88,6 +88,11 @@
  *   EAGAIN     ADD, QUERY or DELETE whose filter's hash key changed (a
  *              swap, a replacing restore, a flush) more than 8 times during
  *              the call: nothing was added or deleted; try again
+ *   EDOM       ADD of a netblock of a length the filter's prefix lengths
+ *              (BLOOM_CREATE_F_PREFIXES) do not hold: store it as the
+ *              netblocks of the next length they hold (see Prefix
+ *              expansion; libbloom's bloom_plan_expand() does); nothing
+ *              was added
  *   EBADMSG    RESTORE: not a snapshot, or a damaged one (a checksum, a
  *              length, a field or a counter or cell out of range)
  *   EPROTONOSUPPORT RESTORE: a snapshot of another format version, with an
@@ -273,10 +278,17 @@ struct bloom_version {
  * generations.
  */
 #define BLOOM_CREATE_F_TIMEOUT	(1U << 6)
+/*
+ * Bit 7: the filter stores netblocks only at the lengths in
+ * @prefix_lengths4 and @prefix_lengths6 (see Prefix expansion).
+ */
+#define BLOOM_CREATE_F_PREFIXES	(1U << 7)
 #define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
 				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SCALABLE | \
 				 BLOOM_CREATE_F_SIZE | BLOOM_CREATE_F_LIKE | \
-				 BLOOM_CREATE_F_TIMEOUT)
+				 BLOOM_CREATE_F_TIMEOUT | BLOOM_CREATE_F_PREFIXES)
+/* Netblock lengths a filter's prefix lengths hold per family, at most. */
+#define BLOOM_PREFIX_LENGTHS_MAX	7
 
 /**
  * struct bloom_create - BLOOM_IOC_CREATE: create a named filter
@@ -315,10 +327,18 @@ struct bloom_version {
  * @key_timeout_max_s: BLOOM_TYPE_TIMED: the largest timeout a key may be
  *	given, 1..BLOOM_KEY_TIMEOUT_MAX, or 0 for BLOOM_KEY_TIMEOUT_MAX; else 0
  * @reserved: must be 0
+ * @prefix_lengths4: with BLOOM_CREATE_F_PREFIXES: bit L set (L 1..31): IPv4
+ *	netblocks of length L are stored; at most BLOOM_PREFIX_LENGTHS_MAX
+ *	bits; else 0 (see Prefix expansion)
+ * @reserved1: must be 0
+ * @prefix_lengths6: with BLOOM_CREATE_F_PREFIXES: bit L % 64 of word L / 64
+ *	set (L 1..127): IPv6 netblocks of length L are stored; at most
+ *	BLOOM_PREFIX_LENGTHS_MAX bits; else 0
  *
  * A caller built against ABI version 1 passes the struct up to and
  * including @generations (then named reserved and 0): it is taken; so is
- * one that ends at @key_timeout_s (then named reserved and 0).
+ * one that ends at @key_timeout_s (then named reserved and 0), or at
+ * @reserved.
  *
  * With BLOOM_CREATE_F_SIZE, capacity and fpp_ppb may be 0 (exactly two of
  * capacity, fpp_ppb, bits_per_key_milli and memory_bytes are given, not
@@ -349,6 +369,9 @@ struct bloom_create {
 	__u32 key_timeout_s;
 	__u32 key_timeout_max_s;
 	__aligned_u64 reserved;
+	__u32 prefix_lengths4;
+	__u32 reserved1;
+	__aligned_u64 prefix_lengths6[2];
 };
 
 #define BLOOM_IOC_CREATE	_IO(BLOOM_IOC_MAGIC, 0x01)
@@ -457,6 +480,11 @@ struct bloom_name {
  *	DELETE compare (see Keys with their own timeouts); else 0
  * @reserved1: in: must be 0; out: 0
  * @expired: out: timed: cells of expired keys reclaimed; else 0
+ * @prefix_lengths4: out: the IPv4 netblock lengths the filter stores, as
+ *	CREATE's (0: any length; see Prefix expansion)
+ * @reserved2: in: must be 0; out: 0
+ * @prefix_lengths6: out: the IPv6 netblock lengths the filter stores (all
+ *	0: any length)
  *
  * A caller built against ABI version 1 passes the struct up to and
  * including @generations (then named reserved): it gets that much; so
@@ -516,6 +544,9 @@ struct bloom_info {
 	__u32 tag_bits;
 	__u32 reserved1;
 	__aligned_u64 expired;
+	__u32 prefix_lengths4;
+	__u32 reserved2;
+	__aligned_u64 prefix_lengths6[2];
 };
 
 #define BLOOM_IOC_INFO		_IO(BLOOM_IOC_MAGIC, 0x04)
