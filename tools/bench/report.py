@@ -22,6 +22,7 @@ import subprocess
 
 from mdtable import md_table, md_targets
 import cli_report
+import cpe_report
 import expire_report
 import fw_report
 import native_report
@@ -102,7 +103,7 @@ def load(raw, part):
 
 
 PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash",
-         "xdp", "expire", "map"]
+         "xdp", "expire", "map", "cpe"]
 
 
 def previous_report(out):
@@ -130,7 +131,7 @@ def check_all(data):
               "cli": cli_report.check, "scale": scale_report.check,
               "fw": fw_report.check, "peer": peer_report.check,
               "xdp": xdp_report.check, "expire": expire_report.check,
-              "map": map_report.check}
+              "map": map_report.check, "cpe": cpe_report.check}
     for p in PARTS:
         if data.get(p) and p in checks:
             part = []
@@ -236,8 +237,8 @@ def main():
             errs[p] = runs[p].get("error")
         else:
             data[p], errs[p] = None, None
-    native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped = \
-        (data[p] for p in PARTS)
+    (native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped,
+     cpe) = (data[p] for p in PARTS)
     results = check_all(data)
 
     # Plots are written next to latest.md and named by content: made for
@@ -268,7 +269,7 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the eleven parts of `make bench` (at the top of "
+          "One report for the twelve parts of `make bench` (at the top of "
           "the repository). A part run alone (`make -C tools/bench run "
           "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
           "`hash`) replaces its own section and keeps the others: each part "
@@ -310,7 +311,9 @@ def main():
             ("map", "11. The read-only mapping: one key at memory speed",
              lambda: "\n".join([
                  map_report.markdown(mapped), "", "### Targets\n",
-                 md_targets(results, {"M1", "M2"})]))):
+                 md_targets(results, {"M1", "M2"})])),
+            ("cpe", "12. Prefix expansion: a country's netblocks at a few "
+             "lengths", lambda: cpe_report.markdown(cpe, results))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))
