@@ -47,10 +47,11 @@ in_rcv bloomctl create fwnet --type blocked --capacity "$given" \
 	--fpp "$(python3 -c "print('%.4g' % ($rate / $plain))")" >&2
 in_rcv bloomctl add fwnet --ipv4 --allow-short-prefixes -f "$feed" >&2
 for c in "fwcpe $auto" "fwcpe4 4"; do
-	set -- $c
-	in_rcv bloomctl create "$1" --type blocked --keys ipv4 --prefix-feed "$feed" \
-		--lookups "$2" --fpp "$(python3 -c "print('%.4g' % ($rate / $2))")" >&2
-	in_rcv bloomctl add "$1" --ipv4 --allow-short-prefixes -f "$feed" >&2
+	read -r name lookups <<<"$c"
+	in_rcv bloomctl create "$name" --type blocked --keys ipv4 --prefix-feed "$feed" \
+		--lookups "$lookups" \
+		--fpp "$(python3 -c "print('%.4g' % ($rate / $lookups))")" >&2
+	in_rcv bloomctl add "$name" --ipv4 --allow-short-prefixes -f "$feed" >&2
 done
 echo "cpe_bench: filters filled in $(($(date +%s) - t0)) s" >&2
 for f in fwnet fwcpe fwcpe4; do
