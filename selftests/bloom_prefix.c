@@ -137,6 +137,18 @@ static long block_hits(int fd, const char *text, long *total)
 	return b.out_hits;
 }
 
+/* SAVE of filter @name into @buf; @s has the reply (out_len). */
+static int save_to(int fd, const char *name, void *buf, __u64 len,
+		   struct bloom_save *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->size = sizeof(*s);
+	set_name(s->name, name);
+	s->buf = u64_ptr(buf);
+	s->buf_len = len;
+	return ioctl(fd, BLOOM_IOC_SAVE, s);
+}
+
 BT_DEV_FIXTURE(prefix)
 
 TEST_F(prefix, create_refusals)
@@ -234,12 +246,7 @@ TEST_F(prefix, snapshot_and_merge)
 	ASSERT_OK(bt_bind(self->fd, "p"));
 	ASSERT_LE(0, block_op(self->fd, BLOOM_IOC_ADD, &plan, "10.2.0.0/21",
 			      &keys));
-	memset(&s, 0, sizeof(s));
-	s.size = sizeof(s);
-	set_name(s.name, "p");
-	s.buf = u64_ptr(snap);
-	s.buf_len = sizeof(snap);
-	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &s));
+	ASSERT_OK(save_to(self->fd, "p", snap, sizeof(snap), &s));
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	r.flags = BLOOM_RESTORE_F_NAME;
@@ -269,12 +276,7 @@ TEST_F(prefix, snapshot_and_merge)
 	EXPECT_EQ(0, info.prefix_lengths4);
 	EXPECT_EQ(2, info.address_lookups);
 	close(fd2);
-	memset(&s, 0, sizeof(s));
-	s.size = sizeof(s);
-	set_name(s.name, "any");
-	s.buf = u64_ptr(snap);
-	s.buf_len = sizeof(snap);
-	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_SAVE, &s));
+	ASSERT_OK(save_to(self->fd, "any", snap, sizeof(snap), &s));
 	/* no prefix lengths: compat is KEYS (bit 0) alone, as before them */
 	EXPECT_EQ(1, snap[20]);
 	EXPECT_ERRNO(EINVAL, bt_pair(self->fd, BLOOM_IOC_MERGE, "p", "any"));

@@ -142,6 +142,11 @@ stored=$(sed -n 's/^keys stored: *\([0-9]*\).*/\1/p' "$W/out")
 run create ${P}x --keys ipv4 --type counting --fpp 0.001 --prefix-feed "$W/plen" --lookups 4
 check "create --prefix-feed without --capacity: the keys stored" \
 	sh -c "[ $rc = 0 ] && grep -q 'capacity $stored, the keys' '$W/err' && bloomctl info ${P}x | grep -Eq '^capacity: +$stored'"
+run create ${P}x --keys ipv4 --type counting --fpp 0.001 --prefix-feed "$W/plen" --lookups 4 --exist
+check "create --exist of the same lengths succeeds" sh -c "[ $rc = 0 ]"
+expect_err "create --exist of other lengths says so" 3 \
+	"its netblock lengths are not those asked for" \
+	create ${P}x --keys ipv4 --type counting --fpp 0.001 --capacity $stored --prefix-lengths 20,24 --exist
 check "info shows the lengths" sh -c "bloomctl info ${P}x | grep -Eq '^prefix lengths: +ipv4( /[0-9]+){3} \(netblocks are stored at these only\)'"
 run add ${P}x --ipv4 -f "$W/plen"
 check "add -f of the 20 lengths: stored at 3 and the addresses" \

@@ -22,6 +22,7 @@ import subprocess
 
 from mdtable import md_table, md_targets
 import cli_report
+import cpe_report
 import expire_report
 import fw_report
 import native_report
@@ -103,7 +104,7 @@ def load(raw, part):
 
 
 PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash",
-         "xdp", "expire", "map", "bans"]
+         "xdp", "expire", "map", "bans", "cpe"]
 
 
 def previous_report(out):
@@ -131,7 +132,8 @@ def check_all(data):
               "cli": cli_report.check, "scale": scale_report.check,
               "fw": fw_report.check, "peer": peer_report.check,
               "xdp": xdp_report.check, "expire": expire_report.check,
-              "map": map_report.check, "bans": bans_report.check}
+              "map": map_report.check, "bans": bans_report.check,
+              "cpe": cpe_report.check}
     for p in PARTS:
         if data.get(p) and p in checks:
             part = []
@@ -237,9 +239,8 @@ def main():
             errs[p] = runs[p].get("error")
         else:
             data[p], errs[p] = None, None
-    native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped, \
-        bans = \
-        (data[p] for p in PARTS)
+    (native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped,
+     bans, cpe) = (data[p] for p in PARTS)
     results = check_all(data)
 
     # Plots are written next to latest.md and named by content: made for
@@ -270,7 +271,7 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the twelve parts of `make bench` (at the top of "
+          "One report for the thirteen parts of `make bench` (at the top of "
           "the repository). A part run alone (`make -C tools/bench run "
           "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
           "`hash`) replaces its own section and keeps the others: each part "
@@ -314,7 +315,9 @@ def main():
                  map_report.markdown(mapped), "", "### Targets\n",
                  md_targets(results, {"M1", "M2"})])),
             ("bans", "12. Bans: keys with their own timeouts against ipset "
-             "timeout", lambda: bans_report.markdown(bans, results))):
+             "timeout", lambda: bans_report.markdown(bans, results)),
+            ("cpe", "13. Prefix expansion: a country's netblocks at a few "
+             "lengths", lambda: cpe_report.markdown(cpe, results))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash] [xdp]
-#     [expire] [map] [bans]:
-# runs the benchmarks (all twelve parts by default) and writes
+#     [expire] [map] [bans] [cpe]:
+# runs the benchmarks (all thirteen parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
 # make -C tools/bench scale, fw, peer and hash for one part.
@@ -46,6 +46,9 @@
 #           each match, loads and deletes through bloomctl -f, ipset
 #           restore and libbloom batches, how late a sample of keys with
 #           2-20 s timeouts expires, false negatives
+#   cpe     cpe_bench.sh in the VM: a feed shaped as a tor-geoipdb country
+#           (26 lengths) stored as given, with prefix expansion, and in
+#           ipset hash:net: lookup cost, packets, memory, rate
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -65,7 +68,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-all="native vm cli scale snap fw peer hash xdp expire map bans"
+all="native vm cli scale snap fw peer hash xdp expire map bans cpe"
 parts=${*:-$all}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
@@ -142,6 +145,18 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 		python3 "$here/fw_netblocks.py" "$out/fw" \
 			"$([ -n "$quick" ] && echo 2000 || echo 20000)" 4 12 24
 		vm 2400 "$here/fw_bench.sh" "$out/fw" $rounds $secs > "$raw/fw.json"
+		;;
+	cpe)
+		echo "bench: cpe (QEMU, TCG): prefix expansion against one test per length and ipset hash:net" >&2
+		local rounds=5 secs=3 n=100000 blocks=20000
+		[ -n "$quick" ] && rounds=1 secs=1 n=10000 blocks=5000
+		mkdir -p "$out/cpe"
+		python3 -c 'import ipaddress, sys
+b = int(ipaddress.IPv4Address("16.0.0.0"))
+sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range(int(sys.argv[1]))))' \
+			$n >"$out/cpe/listed.txt"
+		python3 "$here/fw_netblocks.py" --geo "$out/cpe" $blocks
+		vm 2400 "$here/cpe_bench.sh" "$out/cpe" $rounds $secs > "$raw/cpe.json"
 		;;
 	peer)
 		echo "bench: peer (this host): blocked against Boost.Bloom" >&2

@@ -283,8 +283,13 @@ static int exists_alike(int fd, const char *name,
 
 	if (o->like || bloom_info(fd, name, &in))
 		return 0;
-	if (same_filter(&in, o, why, sizeof(why)))
-		return 1;
+	if (same_filter(&in, o, why, sizeof(why))) {
+		if (prefix_same(&in, o))
+			return 1;
+		snprintf(why, sizeof(why),
+			 "its netblock lengths are not those asked for (bloomctl info %s shows them)",
+			 name);
+	}
 	die("a filter named %s exists, but %s: not what was asked for; destroy it first or give another name",
 	    name, why);
 }

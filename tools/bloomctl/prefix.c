@@ -235,3 +235,17 @@ void prefix_expanded_free(struct prefix_expanded *x)
 	free(x->slot);
 	free(x->owner);
 }
+
+int prefix_same(const struct bloom_info *in, const struct bloom_create_opts *o)
+{
+	struct bloom_create want;
+
+	memset(&want, 0, sizeof(want));
+	bloom_plan_bits(o->prefixes4, AF_INET, &want.prefix_lengths4,
+			want.prefix_lengths6);
+	bloom_plan_bits(o->prefixes6, AF_INET6, &want.prefix_lengths4,
+			want.prefix_lengths6);
+	return in->prefix_lengths4 == want.prefix_lengths4 &&
+	       in->prefix_lengths6[0] == want.prefix_lengths6[0] &&
+	       in->prefix_lengths6[1] == want.prefix_lengths6[1];
+}

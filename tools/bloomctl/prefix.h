@@ -77,5 +77,7 @@ long prefix_expand(const struct bloom_prefix_plan *p, int family,
 		   const struct bloom_key *keys, size_t n,
 		   struct prefix_expanded *x);
 void prefix_expanded_free(struct prefix_expanded *x);
+/* Has the filter @in the lengths @o asks for (none: none)? */
+int prefix_same(const struct bloom_info *in, const struct bloom_create_opts *o);
 
 #endif /* BLOOMCTL_PREFIX_H */
