@@ -53,7 +53,7 @@
 #define BT_CREATE_SIZE	168
 #define BT_NAME_SIZE		48
 /* 328 before late_rotations, 336 before the key timeouts */
-#define BT_INFO_SIZE		360
+#define BT_INFO_SIZE		368
 /* The structs that grew since ABI version 1, as they were there. */
 #define BT_CREATE_V1_SIZE	144
 #define BT_INFO_V1_SIZE	288

@@ -455,6 +455,11 @@ struct bloom_name {
  *	DELETE compare (see Keys with their own timeouts); else 0
  * @reserved1: in: must be 0; out: 0
  * @expired: out: timed: cells of expired keys reclaimed; else 0
+ * @xdp_holds: out: XDP programs that hold the filter
+ *	(bpf_bloom_xdp_hold(), see BPF programs; while this is not 0,
+ *	DESTROY fails with EBUSY)
+ * @xdp_ifindex: out: the device of the latest of them, an ifindex in the
+ *	filter's network namespace; 0 when none ever held it
  *
  * A caller built against ABI version 1 passes the struct up to and
  * including @generations (then named reserved): it gets that much; so
@@ -514,6 +519,8 @@ struct bloom_info {
 	__u32 tag_bits;
 	__u32 reserved1;
 	__aligned_u64 expired;
+	__u32 xdp_holds;
+	__u32 xdp_ifindex;
 };
 
 #define BLOOM_IOC_INFO		_IO(BLOOM_IOC_MAGIC, 0x04)
