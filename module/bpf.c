@@ -35,6 +35,7 @@
 
 #include "bpf.h"
 #include "filter.h"
+#include "hold.h"
 #include "registry.h"
 
 /* What a call looks up: a key of any kind, or an address. */
@@ -128,11 +129,44 @@ int bpf_bloom_skb_lookup_addr(struct __sk_buff *skb, u32 filter_id,
 				addr__sz, BLOOM_BPF_ADDR);
 }
 
+/*
+ * A hold of the filter @filter_id of the frame's namespace for the program
+ * on the frame's device (hold.h), or NULL. The program keeps it in a map of
+ * its own (bpf_kptr_xchg()): run once by the program's loader with the
+ * device as the frame's (BPF_PROG_TEST_RUN's ingress_ifindex), it makes
+ * DESTROY of the filter fail with EBUSY for as long as the map is there,
+ * which is as long as the program.
+ */
+struct bloom_xdp_hold *bpf_bloom_xdp_hold(struct xdp_md *ctx, u32 filter_id)
+{
+	struct xdp_buff *x = (struct xdp_buff *)ctx;
+
+	return bloom_hold_new(dev_net(x->rxq->dev), filter_id,
+			      x->rxq->dev->ifindex);
+}
+
+/*
+ * Ends a hold; also the destructor the kernel calls for each slot of the
+ * map when the map goes, an empty one too (with NULL).
+ */
+void bpf_bloom_xdp_hold_release(struct bloom_xdp_hold *hold)
+{
+	if (hold)
+		bloom_hold_put(hold);
+}
+
 /* Each program type gets the calls that take its context. */
 BTF_SET8_START(bloom_xdp_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_bloom_xdp_query)
 BTF_ID_FLAGS(func, bpf_bloom_xdp_lookup_addr)
+BTF_ID_FLAGS(func, bpf_bloom_xdp_hold, KF_ACQUIRE | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_bloom_xdp_hold_release, KF_RELEASE)
 BTF_SET8_END(bloom_xdp_kfunc_ids)
+
+/* A hold kept in a map is let go of by the kernel through its destructor. */
+BTF_ID_LIST(bloom_hold_dtor_ids)
+BTF_ID(struct, bloom_xdp_hold)
+BTF_ID(func, bpf_bloom_xdp_hold_release)
 
 BTF_SET8_START(bloom_skb_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_bloom_skb_query)
@@ -183,6 +217,15 @@ void bloom_bpf_init(void)
 	if (!ret)
 		ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_SCHED_CLS,
 						&bloom_skb_kfunc_set);
+	if (!ret) {
+		const struct btf_id_dtor_kfunc dtors[] = {
+			{ .btf_id = bloom_hold_dtor_ids[0],
+			  .kfunc_btf_id = bloom_hold_dtor_ids[1] },
+		};
+
+		ret = register_btf_id_dtor_kfuncs(dtors, ARRAY_SIZE(dtors),
+						  THIS_MODULE);
+	}
 	if (ret)
 		pr_warn("registering the BPF kfuncs failed (%d): BPF programs cannot call them; everything else works\n",
 			ret);

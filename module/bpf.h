@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 struct __sk_buff;
+struct bloom_xdp_hold;
 struct xdp_md;
 
 /*
@@ -26,6 +27,8 @@ int bpf_bloom_xdp_lookup_addr(struct xdp_md *ctx, u32 filter_id,
 			      const void *addr, u32 addr__sz);
 int bpf_bloom_skb_lookup_addr(struct __sk_buff *skb, u32 filter_id,
 			      const void *addr, u32 addr__sz);
+struct bloom_xdp_hold *bpf_bloom_xdp_hold(struct xdp_md *ctx, u32 filter_id);
+void bpf_bloom_xdp_hold_release(struct bloom_xdp_hold *hold);
 
 /* Last at init, once the registry is ready: never fails the load. */
 void bloom_bpf_init(void);

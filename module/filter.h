@@ -77,6 +77,8 @@ struct bloom_filter {
 	/* its namespace's, which its bytes are charged to (account.h) */
 	struct bloom_account *acct;
 	atomic_t rules;			/* firewall rules holding the filter */
+	atomic_t xdp_holds;		/* XDP programs holding it (hold.h) */
+	int xdp_ifindex;		/* the device of the latest of them */
 	/*
 	 * Serialises the writers (adds and deletes, merges, flushes) and
 	 * every change of @store; queries never take it.

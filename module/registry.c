@@ -357,6 +357,24 @@ void bloom_registry_rule_put(struct bloom_filter *f)
 		wake_up_all(&bloom_rules_wq);
 }
 
+void bloom_registry_xdp_hold(struct bloom_filter *f, int ifindex)
+{
+	WRITE_ONCE(f->xdp_ifindex, ifindex);
+	atomic_inc(&f->xdp_holds);
+}
+
+void bloom_registry_xdp_put(struct bloom_filter *f)
+{
+	if (atomic_dec_and_test(&f->xdp_holds))
+		wake_up_all(&bloom_rules_wq);
+}
+
+/* Firewall rules or XDP programs hold @f: destroy must wait or refuse. */
+static bool bloom_registry_held(struct bloom_filter *f)
+{
+	return atomic_read(&f->rules) || atomic_read(&f->xdp_holds);
+}
+
 /*
  * Waits, holding no lock but a reference to @f, until rules no longer hold
  * @f or @until (jiffies) passed: 0 either way, -EINTR if killed.
@@ -366,14 +384,19 @@ static int bloom_rules_wait(struct bloom_filter *f, unsigned long until)
 	long left = max_t(long, (long)(until - jiffies), 1);
 
 	left = wait_event_killable_timeout(bloom_rules_wq,
-					   !atomic_read(&f->rules), left);
+					   !bloom_registry_held(f), left);
 	return left < 0 ? -EINTR : 0;
 }
 
 /*
- * -EBUSY while firewall rules hold the filter, once they held it for
- * BLOOM_RULES_WAIT_MS: rules take their reference under this lock
- * (bloom_registry_lookup_rule()), so the count read here cannot miss one.
+ * -EBUSY while firewall rules or XDP programs hold the filter, once they
+ * held it for BLOOM_RULES_WAIT_MS (a detached program's map is freed from
+ * a work item, a moment after the detach). Rules take their reference
+ * under this lock (bloom_registry_lookup_rule()), so the count read here
+ * cannot miss one. An XDP hold is taken under RCU, without it: one that
+ * counts itself after the check here and before the destroy below still
+ * finds the filter, and its program then finds it gone, as if it had been
+ * destroyed first (its loader checks by name after taking the hold).
  */
 int bloom_registry_remove(struct net *net, const char *name)
 {
@@ -389,7 +412,7 @@ int bloom_registry_remove(struct net *net, const char *name)
 		f = bloom_net_find(bn, name);
 		if (!f)
 			ret = -ENOENT;
-		else if (atomic_read(&f->rules))
+		else if (bloom_registry_held(f))
 			ret = -EBUSY;
 		/* the caller may wait for a writer's batch: killably */
 		else if (mutex_lock_killable(&f->write_lock))

@@ -27,6 +27,12 @@ struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 						const char *name);
 /* A rule's hold of @f taken by bloom_registry_lookup_rule() ends. */
 void bloom_registry_rule_put(struct bloom_filter *f);
+/*
+ * An XDP program's hold of @f (hold.h), on device @ifindex, begins or
+ * ends: destroy fails with -EBUSY in between, as for a rule. Any context.
+ */
+void bloom_registry_xdp_hold(struct bloom_filter *f, int ifindex);
+void bloom_registry_xdp_put(struct bloom_filter *f);
 /* The largest id; ids are 1..BLOOM_REGISTRY_ID_MAX, 0 is none. */
 #define BLOOM_REGISTRY_ID_MAX	INT_MAX
 

@@ -412,6 +412,8 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 		info->late_rotations = bloom_store_late_rotations(s);
 	}
 	info->rules = atomic_read(&f->rules);
+	info->xdp_holds = atomic_read(&f->xdp_holds);
+	info->xdp_ifindex = READ_ONCE(f->xdp_ifindex);
 	info->packets = sum.packets;
 	info->packet_hits = sum.packet_hits;
 	info->id = f->id;

@@ -52,8 +52,9 @@
 #define BT_VERSION_SIZE	64
 #define BT_CREATE_SIZE	192
 #define BT_NAME_SIZE		48
-/* 328 before late_rotations, 336 before the key timeouts */
-#define BT_INFO_SIZE		384
+/* 328 before late_rotations, 336 before the key timeouts, 360 before the
+ * netblock lengths, 384 before the XDP holds */
+#define BT_INFO_SIZE		392
 /* The structs that grew since ABI version 1, as they were there. */
 #define BT_CREATE_V1_SIZE	144
 #define BT_INFO_V1_SIZE	288

@@ -65,7 +65,8 @@ snapcli=$here/cli/test_snapshot.sh
 net=("$here/net/test_netns.sh" "$here/net/test_rootless.sh"
      "$here/net/test_netblock.sh" "$here/net/test_xt_bloom.sh"
      "$here/net/test_xt_expire.sh" "$here/net/test_bpf.sh"
-     "$here/net/test_xdp_share.sh" "$here/net/test_clients.sh")
+     "$here/net/test_xdp_share.sh" "$here/net/test_xdp_hold.sh"
+     "$here/net/test_clients.sh")
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,27 @@ int cmd_create(const char *dev, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * DESTROY said EBUSY: an XDP program that holds the filter is named by its
+ * device (bloom-xdp holds the filters it uses); else firewall rules do.
+ */
+static void __attribute__((noreturn)) die_held(int fd, const char *name)
+{
+	struct bloom_info in;
+	char dev[IF_NAMESIZE] = "";
+
+	if (bloom_info(fd, name, &in) || !in.xdp_holds)
+		die_op(BLOOM_OP_DESTROY, name, -EBUSY);
+	if (!in.xdp_ifindex || !if_indextoname(in.xdp_ifindex, dev))
+		snprintf(dev, sizeof(dev), "#%u", in.xdp_ifindex);
+	if (in.xdp_holds == 1)
+		die("filter %s is in use by an XDP program on %s%s (detach it first: bloom-xdp detach %s), then destroy it",
+		    name, dev, in.rules ? " and by firewall rules" : "", dev);
+	die("filter %s is in use by %u XDP programs, the latest on %s%s (detach them first: bloom-xdp detach %s, and the others), then destroy it",
+	    name, in.xdp_holds, dev, in.rules ? ", and by firewall rules" : "",
+	    dev);
+}
+
 int cmd_destroy(const char *dev, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -347,6 +369,8 @@ int cmd_destroy(const char *dev, int argc, char **argv)
 	fd = open_device(dev);
 	/* the module waits a moment for rules iptables-nft is releasing */
 	err = bloom_destroy(fd, argv[optind]);
+	if (err == -EBUSY)
+		die_held(fd, argv[optind]);
 	if (err)
 		die_op(BLOOM_OP_DESTROY, argv[optind], err);
 	bloom_close(fd);

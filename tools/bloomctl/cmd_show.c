@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bloomctl.h"
@@ -220,6 +221,13 @@ static void print_info_text(const struct bloom_info *in,
 	       (uint64_t)in->queries, (uint64_t)in->hits);
 	printf("rules:           %u (firewall rules using the filter)\n",
 	       in->rules);
+	if (in->xdp_holds) {
+		char dev[IF_NAMESIZE];
+
+		printf("xdp holds:       %u (XDP programs using the filter, the latest on %s)\n",
+		       in->xdp_holds,
+		       if_indextoname(in->xdp_ifindex, dev) ?: "an unknown device");
+	}
 	print_keys_text(in);
 	printf("packets:         %" PRIu64 " (%" PRIu64 " may be present)\n",
 	       (uint64_t)in->packets, (uint64_t)in->packet_hits);

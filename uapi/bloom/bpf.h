@@ -38,4 +38,23 @@ extern int bpf_bloom_xdp_lookup_addr(struct xdp_md *ctx, __u32 filter_id,
 extern int bpf_bloom_skb_lookup_addr(struct __sk_buff *skb, __u32 filter_id,
 				     const void *addr, __u32 addr__sz) __ksym;
 
+/*
+ * A hold of the filter @filter_id (of the frame's device's namespace) for
+ * an XDP program on the frame's device, or NULL: kept in a map of the
+ * program's own with bpf_kptr_xchg(), in a field declared
+ *	struct bloom_xdp_hold __kptr_ref *hold;
+ * (the "kptr_ref" BTF type tag: clang 15 or later), it makes DESTROY of
+ * the filter fail with EBUSY until the map is freed, with the program. A
+ * loader takes it once, running a program that calls this through
+ * BPF_PROG_TEST_RUN with the device as ingress_ifindex. A hold the
+ * program does not keep is let go of with bpf_bloom_xdp_hold_release().
+ */
+struct bloom_xdp_hold {
+	int unused;	/* the name is what counts: the kernel's is opaque */
+};
+
+extern struct bloom_xdp_hold *bpf_bloom_xdp_hold(struct xdp_md *ctx,
+						 __u32 filter_id) __ksym;
+extern void bpf_bloom_xdp_hold_release(struct bloom_xdp_hold *hold) __ksym;
+
 #endif /* _BLOOM_BPF_H */

@@ -485,6 +485,11 @@ struct bloom_name {
  * @reserved2: in: must be 0; out: 0
  * @prefix_lengths6: out: the IPv6 netblock lengths the filter stores (all
  *	0: any length)
+ * @xdp_holds: out: XDP programs that hold the filter
+ *	(bpf_bloom_xdp_hold(), see BPF programs; while this is not 0,
+ *	DESTROY fails with EBUSY)
+ * @xdp_ifindex: out: the device of the latest of them, an ifindex in the
+ *	filter's network namespace; 0 when none ever held it
  *
  * A caller built against ABI version 1 passes the struct up to and
  * including @generations (then named reserved): it gets that much; so
@@ -547,6 +552,8 @@ struct bloom_info {
 	__u32 prefix_lengths4;
 	__u32 reserved2;
 	__aligned_u64 prefix_lengths6[2];
+	__u32 xdp_holds;
+	__u32 xdp_ifindex;
 };
 
 #define BLOOM_IOC_INFO		_IO(BLOOM_IOC_MAGIC, 0x04)

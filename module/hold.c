@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XDP programs' holds of filters (hold.h). A hold counts in the filter's
+ * @xdp_holds at once, and takes and puts a reference of the filter's
+ * contents; the put may destroy and free (it sleeps), so it is left to a
+ * work item: a hold ends in an XDP program or in the kernel's freeing of a
+ * map, neither of which may sleep.
+ */
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "alloc.h"
+#include "filter.h"
+#include "hold.h"
+#include "registry.h"
+
+struct bloom_xdp_hold {
+	struct bloom_filter *f;
+	struct work_struct put;
+};
+
+static struct workqueue_struct *bloom_hold_wq;
+
+static void bloom_hold_free(struct work_struct *work)
+{
+	struct bloom_xdp_hold *h = container_of(work, struct bloom_xdp_hold,
+						put);
+
+	bloom_filter_put(h->f);
+	bloom_kfree(h);
+}
+
+struct bloom_xdp_hold *bloom_hold_new(struct net *net, u32 id, int ifindex)
+{
+	struct bloom_xdp_hold *h;
+	struct bloom_filter *f;
+
+	h = bloom_kzalloc(sizeof(*h), GFP_ATOMIC | __GFP_NOWARN);
+	if (!h)
+		return NULL;
+	INIT_WORK(&h->put, bloom_hold_free);
+	rcu_read_lock();
+	f = net ? bloom_registry_find_id(net, id) : NULL;
+	/* a filter whose last user is going is as good as gone */
+	if (f && !refcount_inc_not_zero(&f->users))
+		f = NULL;
+	rcu_read_unlock();
+	if (!f) {
+		bloom_kfree(h);
+		return NULL;
+	}
+	h->f = f;
+	bloom_registry_xdp_hold(f, ifindex);
+	/* destroyed meanwhile (DESTROY saw no hold yet): no hold either */
+	rcu_read_lock();
+	if (!bloom_filter_store(f)) {
+		rcu_read_unlock();
+		bloom_hold_put(h);
+		return NULL;
+	}
+	rcu_read_unlock();
+	return h;
+}
+
+void bloom_hold_put(struct bloom_xdp_hold *h)
+{
+	bloom_registry_xdp_put(h->f);
+	queue_work(bloom_hold_wq, &h->put);
+}
+
+int bloom_hold_init(void)
+{
+	bloom_hold_wq = alloc_workqueue("bloom_hold", 0, 0);
+	return bloom_hold_wq ? 0 : -ENOMEM;
+}
+
+void bloom_hold_exit(void)
+{
+	destroy_workqueue(bloom_hold_wq);
+}

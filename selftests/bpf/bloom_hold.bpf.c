@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_xdp_hold.sh's program: run once through BPF_PROG_TEST_RUN with a
+ * frame that says which filter (id) and which slot of its map, it takes a
+ * hold of that filter (bpf_bloom_xdp_hold()) and keeps it in the slot
+ * (bpf_kptr_xchg()), letting go of the hold the slot had. XDP_PASS: held;
+ * XDP_DROP: no filter of that id; XDP_ABORTED: a bad frame or slot.
+ *
+ * The map's pointer must carry the "kptr_ref" type tag in BTF, which
+ * clang emits from version 15 on (clang 14 drops it: Makefile).
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bloom/bpf.h>
+
+struct slot {
+	struct bloom_xdp_hold __kptr_ref *hold;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct slot);
+} holds SEC(".maps");
+
+struct hold_frame {
+	__u32 id;
+	__u32 slot;
+};
+
+SEC("xdp")
+int bloom_hold(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct hold_frame *fr = data;
+	struct bloom_xdp_hold *h;
+	struct slot *s;
+	__u32 k;
+
+	if ((void *)(fr + 1) > end)
+		return XDP_ABORTED;
+	k = fr->slot;
+	s = bpf_map_lookup_elem(&holds, &k);
+	if (!s)
+		return XDP_ABORTED;
+	h = bpf_bloom_xdp_hold(ctx, fr->id);
+	if (!h)
+		return XDP_DROP;
+	h = bpf_kptr_xchg(&s->hold, h);
+	if (h)
+		bpf_bloom_xdp_hold_release(h);
+	return XDP_PASS;
+}
+
+char _license[] SEC("license") = "GPL";
