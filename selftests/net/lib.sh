@@ -56,6 +56,19 @@ wait_for() {
 	return 0
 }
 
+# now: seconds since the epoch, to the ns; sleep_until T: sleeps until then
+# (at once when T has passed). For timeouts measured from an add. at T D:
+# the time D seconds after T (printf: awk's print would round to 6 digits).
+now() { date +%s.%N; }
+sleep_until() {
+	sleep "$(awk -v t="$1" -v n="$(now)" 'BEGIN { d = t - n; printf "%.3f", (d > 0 ? d : 0) }')"
+}
+at() { awk -v t="$1" -v d="$2" 'BEGIN { printf "%.3f", t + d }'; }
+# since T: seconds from T to now, to a tenth
+since() { awk -v t="$1" -v n="$(now)" 'BEGIN { printf "%.1f", n - t }'; }
+# before T: now is before T (a check made later than its moment fails)
+before() { awk -v t="$1" -v n="$(now)" 'BEGIN { exit !(n < t) }'; }
+
 # file_is FILE VALUE: FILE (a number in sysfs or debugfs) reads VALUE. For
 # wait_for, which calls it again at every poll: a "$(cat FILE)" written in
 # wait_for's arguments is expanded once, before the first, and a value that
