@@ -8,7 +8,7 @@
  * nothing; the rate of absent keys within P while capacity keys per
  * timeout come in for several timeouts; flush, merge, swap and --like;
  * filters with running clocks destroyed and their namespace torn down
- * leave nothing behind.
+ * leave nothing behind. And the sweep of a timed filter of about 1 GiB.
  *
  * Times are CLOCK_BOOTTIME, the module's. The VM is emulated (TCG) and
  * shares two CPUs: every bound below has slack for a late timer, never
@@ -703,6 +703,69 @@ TEST_F_TIMEOUT(expire, teardown_with_running_clocks, 120)
 	bt_destroy_all();
 	EXPECT_EQ(0, wait_memory_used(0, BT_FREE_WAIT_MS));
 	EXPECT_EQ(1, live_allocations_baseline(1));
+}
+
+/*
+ * A filter whose keys have their own timeouts (BLOOM_TYPE_TIMED), of about
+ * 1 GiB: the module sweeps the whole table every 8 s, a chunk of buckets
+ * at a time under the store's sweep lock, yielding between chunks, so
+ * that a big table never holds a CPU (run.sh fails the run on a soft
+ * lockup or a hung task in the kernel log). For more than two sweeps,
+ * every key without a timeout answers present, and the cells of the keys
+ * whose 2 s timeout passed, which no add or delete met again, are emptied
+ * (INFO's expired).
+ */
+#define SWEEP_KEYS	1000U
+TEST_F_TIMEOUT(expire, timed_sweep_gib, 300)
+{
+	/* 190M keys at 1e-4: 5.3 bytes a key, about 0.95 GiB of cells */
+	struct bloom_create c = bt_create_req("sweep", BLOOM_TYPE_TIMED,
+					      190000000, 100000,
+					      BLOOM_CREATE_F_BIND);
+	long long saved = read_u64_file(BLOOM_MAX_MEMORY);
+	__u8 *keys = malloc(SWEEP_KEYS * KLEN), res[SWEEP_KEYS / 8];
+	struct bloom_batch b;
+	struct bloom_info info;
+	__u64 t0, t, worst = 0;
+	__u32 i, missing = 0, rounds = 0;
+	int fd = self->fd;
+
+	ASSERT_NE(NULL, keys);
+	ASSERT_LE(0, saved);
+	ASSERT_EQ(0, write_u64_file(BLOOM_MAX_MEMORY, 2ULL << 30));
+	if (ioctl(fd, BLOOM_IOC_CREATE, &c)) {
+		write_u64_file(BLOOM_MAX_MEMORY, saved);
+		SKIP(return, "no 0.95 GiB for the table: %s", strerror(errno));
+	}
+	for (i = 0; i < SWEEP_KEYS; i++)
+		make_key16(i, keys + KLEN * i);
+	ASSERT_EQ(0, bt_timed_add(fd, keys, SWEEP_KEYS, KLEN, NULL, 2, NULL,
+				  &b));
+	for (i = 0; i < SWEEP_KEYS; i++)
+		make_key16(SWEEP_KEYS + i, keys + KLEN * i);
+	ASSERT_EQ(0, bt_timed_add(fd, keys, SWEEP_KEYS, KLEN, NULL, 0, NULL,
+				  &b));
+	t0 = boot_ns();
+	do {
+		t = boot_ns();
+		if (bt_batch(fd, BLOOM_IOC_QUERY, keys, SWEEP_KEYS * KLEN,
+			     SWEEP_KEYS, KLEN, NULL, res, &b))
+			break;
+		t = boot_ns() - t;
+		worst = t > worst ? t : worst;
+		missing += SWEEP_KEYS - popcount_bm(res, SWEEP_KEYS);
+		rounds++;
+		sleep_ms(100);
+	} while (boot_ns() - t0 < 20000 * MS);
+	ASSERT_EQ(0, bt_info(fd, NULL, &info));
+	TH_LOG("%u queries of %u keys in 20 s, the slowest %llu ms; %llu cells of expired keys emptied",
+	       rounds, SWEEP_KEYS, (unsigned long long)(worst / MS),
+	       (unsigned long long)info.expired);
+	EXPECT_EQ(0, missing);
+	EXPECT_LE(SWEEP_KEYS, info.expired);
+	bt_destroy(fd, "sweep");
+	free(keys);
+	write_u64_file(BLOOM_MAX_MEMORY, saved);
 }
 
 BT_LEAK_CHECK_TEST()

@@ -11,6 +11,23 @@ destroy_ours() {
 	done
 }
 
+# cli_begin PREFIX: what every CLI test starts with: P (PREFIX and the
+# shell's pid: the names of its filters), LIMIT, SYS, W and the counts of
+# tap.sh; the TAP header; at exit, its filters destroyed and W removed;
+# bails out unless the device is there (require_device).
+cli_begin() {
+	P=$1$$
+	LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
+	SYS=/sys/class/misc/bloom
+	W=$(mktemp -d) || exit 1
+	n=0
+	failed=0
+	echo "TAP version 13"
+	trap 'destroy_ours; rm -rf "$W"' EXIT
+	trap 'exit 130' INT TERM
+	require_device
+}
+
 # require_device: bails out unless this is root with the module loaded and
 # bloomctl on PATH.
 require_device() {

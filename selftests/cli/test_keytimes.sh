@@ -11,27 +11,10 @@
 #   selftests/vm/run.sh -- selftests/cli/test_keytimes.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
-P=kt$$					# prefix of every filter made here
-SYS=/sys/class/misc/bloom
-W=$(mktemp -d) || exit 1
-PY=$(command -v /usr/bin/python3 || command -v python3)
-n=0
-failed=0
-
-echo "TAP version 13"
-
-cleanup() {
-	destroy_ours
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 . "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/lib.sh"
-
-require_device
+cli_begin kt
+PY=$(command -v /usr/bin/python3 || command -v python3)
 
 # json KEY: a top-level field of the last command's JSON output
 json() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$W/out" "$1"; }

@@ -56,6 +56,35 @@ wait_for() {
 	return 0
 }
 
+# now: seconds since the epoch, to the ns; sleep_until T: sleeps until then
+# (at once when T has passed). For timeouts measured from an add. at T D:
+# the time D seconds after T (printf: awk's print would round to 6 digits).
+now() { date +%s.%N; }
+sleep_until() {
+	sleep "$(awk -v t="$1" -v n="$(now)" 'BEGIN { d = t - n; printf "%.3f", (d > 0 ? d : 0) }')"
+}
+at() { awk -v t="$1" -v d="$2" 'BEGIN { printf "%.3f", t + d }'; }
+# before T: now is before T
+before() { awk -v t="$1" -v n="$(now)" 'BEGIN { exit !(n < t) }'; }
+
+# still_dropped DESC DEADLINE PING...: the ping PING (a function that
+# succeeds when answered) from a listed address must go unanswered while
+# the address is listed, until DEADLINE. Answered and back before DEADLINE,
+# it was sent before then: not ok. Answered and back after it, it may have
+# been sent after it (a slow machine): SKIP, it proves nothing.
+still_dropped() {
+	local desc=$1 deadline=$2
+
+	shift 2
+	if ! "$@"; then
+		ok "$desc"
+	elif before "$deadline"; then
+		not_ok "$desc: answered, and back before the deadline"
+	else
+		ok "$desc # SKIP the ping came back only after the deadline: too slow to tell"
+	fi
+}
+
 # file_is FILE VALUE: FILE (a number in sysfs or debugfs) reads VALUE. For
 # wait_for, which calls it again at every poll: a "$(cat FILE)" written in
 # wait_for's arguments is expanded once, before the first, and a value that

@@ -93,10 +93,11 @@ check "a query of the address key itself, no netblocks (1)" \
 	is 1 "$RUN" run xdp query "$N4" 192.0.2.1
 
 for t in blocked counting dleft standard+scalable blocked+scalable \
-	standard+expiring blocked+expiring; do
+	standard+expiring blocked+expiring timed; do
 	case $t in
 	*+scalable) opt="--type ${t%+*} --scalable" ;;
 	*+expiring) opt="--type ${t%+*} --timeout 1h" ;;
+	timed) opt="--key-timeouts" ;;
 	*) opt="--type $t" ;;
 	esac
 	bloomctl create ${P}t $opt --capacity 100 --fpp 1e-6 >/dev/null &&
@@ -201,6 +202,32 @@ done
 check "the filters count the programs' hits (bpf_hits)" \
 	eval '[ "$(inB cat $SYS/filters/${P}d4/bpf_hits)" -ge 2 ] &&
 	      [ "$(inB cat $SYS/filters/${P}d6/bpf_hits)" -ge 2 ]'
+# A timed filter: an address added with its own timeout T is dropped until
+# at least T after the add, and passes from T + 2^j on, 2^j the largest
+# power of two <= max(1 s, T / 16): for T = 16 s, 17 s.
+TT=16
+inB bloomctl create ${P}dt --capacity 1000 --fpp 1e-6 --key-timeouts --keys ipv4 >/dev/null
+run inB "$XDP" attach vb --set ${P}dt --mode generic --direct
+check "bloom-xdp attach vb on a timed filter" [ "$rc" = 0 ]
+t0=$(now)
+inB bloomctl add ${P}dt --ipv4 10.9.0.1 --timeout ${TT}s >/dev/null
+t1=$(now)
+DT=$(inB cat $SYS/filters/${P}dt/id)
+check "timed: the kfunc finds an address added with --timeout ${TT}s (1)" \
+	is 1 inB "$RUN" run xdp addr "$DT" 10.9.0.1
+check "timed: bloom-xdp drops its IPv4" eval '! ping4 10.9.0.1'
+# present until at least TT after the add began (t0)
+sleep_until "$(at "$t0" $((TT - 3)))"
+still_dropped "timed: still dropped shortly before its timeout" "$(at "$t0" $TT)" \
+	ping4 10.9.0.1
+sleep_until "$(at "$t1" $((TT + 1)))"
+check "timed: passes once its timeout and the resolution (1 s) have passed" \
+	ping4 10.9.0.1
+check "timed: the kfunc finds it absent (0)" \
+	is 0 inB "$RUN" run xdp addr "$DT" 10.9.0.1
+run inB "$XDP" detach vb
+inB bloomctl destroy ${P}dt
+
 run inB "$XDP" attach vb --set ${P}d4 --dir dst --pass --direct
 check "attach --dir dst --pass" [ "$rc" = 0 ]
 check "--pass drops nothing" ping4 10.9.0.1

@@ -7,7 +7,8 @@
 #
 # - fail2ban-server with jails watching log files and action bloom: failed
 #   logins appended to the log ban the address (the filter holds it, the
-#   rule drops its pings); a second ban of it (fail2ban's prolong) and
+#   rule drops its pings); a second ban of it (fail2ban's prolong), a
+#   restart of the jail (it bans the address anew from its database) and
 #   "unbanip" of an address the filter let go already do not make
 #   fail2ban repair the action; "unbanip" lets the address through again;
 #   a jail with bantime 20 s lets it go by itself; stop removes rule and
@@ -129,8 +130,16 @@ fail2ban_part() {
 	inB bloomctl info --json f2b-t1 >"$W/json" 2>/dev/null
 	check "the second ban added it again (adds $(json_field "$W/json" adds)), one cell (bits_set $(json_field "$W/json" bits_set))" \
 		eval '[ "$(json_field "$W/json" adds)" -ge 2 ] && [ "$(json_field "$W/json" bits_set)" = 1 ]'
+	# a restart of the jail (reload --restart): actionstop destroys the
+	# filter, actionstart makes it anew, and fail2ban bans again, from its
+	# database, what was banned
+	run f2b_run restart t1
+	check "fail2ban restarts jail t1" [ "$rc" = 0 ]
+	check "after the restart f2b-t1 holds 10.0.0.1 again, banned anew" \
+		wait_for 90 listed f2b-t1 10.0.0.1
+	check "its pings are dropped again" dropped 10.0.0.1
 	run f2b_run set t1 unbanip 10.0.0.1
-	check "unbanip after two bans: f2b-t1 does not hold 10.0.0.1" \
+	check "unbanip after two bans and a restart: f2b-t1 does not hold 10.0.0.1" \
 		wait_for 30 eval "! listed f2b-t1 10.0.0.1"
 	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
 	# an unban of an address the filter no longer holds

@@ -122,6 +122,31 @@ for round in "nft blocked standard" "legacy dleft counting"; do
 	check "$be: right after iptables -F, one destroy succeeds" \
 		eval '[ "$rc" = 0 ] && ! inB bloomctl info ${P}v4 >/dev/null 2>&1'
 
+	# --- a timed filter (keys with their own timeouts), one round: an
+	# address added with timeout T is dropped until at least T after the
+	# add and passes from T + 2^j on (2^j: the largest power of two
+	# <= max(1 s, T / 16)): for T = 16 s, 17 s ---
+	if [ "$be" = nft ]; then
+		TT=16
+		inB bloomctl create ${P}t4 --capacity 1000 --fpp 1e-6 --key-timeouts --keys ipv4 >/dev/null
+		run inB $ipt -A INPUT -p icmp -m bloom --bloom-set ${P}t4 --bloom-dir src -j DROP
+		check "$be: a rule on a timed filter" [ "$rc" = 0 ]
+		t0=$(now)
+		inB bloomctl add ${P}t4 --ipv4 10.0.0.1 --timeout ${TT}s >/dev/null
+		t1=$(now)
+		check "$be: timed: an address added with --timeout ${TT}s is dropped" \
+			eval '! ping4 10.0.0.1 10.0.0.254'
+		check "$be: timed: an unlisted one passes" ping4 10.0.0.2 10.0.0.254
+		sleep_until "$(at "$t0" $((TT - 3)))"
+		still_dropped "$be: timed: still dropped shortly before its timeout" \
+			"$(at "$t0" $TT)" ping4 10.0.0.1 10.0.0.254
+		sleep_until "$(at "$t1" $((TT + 1)))"
+		check "$be: timed: passes once its timeout and the resolution (1 s) have passed" \
+			ping4 10.0.0.1 10.0.0.254
+		inB $ipt -F INPUT
+		inB bloomctl destroy ${P}t4
+	fi
+
 	# --- inverted rule: drop everything not in the allow list ---
 	run inB $ipt -A INPUT -p icmp -m bloom ! --bloom-set ${P}allow --bloom-dir src -j DROP
 	check "$be: an inverted rule (! --bloom-set) is accepted" [ "$rc" = 0 ]
