@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The bans part (bans_bench.sh's JSON: a timed filter, keys with their own
-timeouts, against ipset hash:ip timeout in the test VM): targets B1-B4 and
-Markdown, for report.py's latest.md (section 12). The traffic, rules and
-the cost comparison are the firewall part's (fw_report.py)."""
+timeouts, against ipset hash:ip timeout in the test VM; under "native",
+bench-bans-native's on the host): targets B1-B4 and B2n and Markdown, for
+report.py's latest.md (section 12). The traffic, rules and the cost
+comparison are the firewall part's (fw_report.py)."""
 import math
 
 from mdtable import md_table, md_targets
@@ -23,8 +24,30 @@ def false_negatives(b):
             b["expiry"]["absent_early"])
 
 
+NATIVE_OURS = "bloom_timed"
+NATIVE_IPSET = "ipset_hash_ip_timeout_model"
+NATIVE_NAMES = {
+    "ipset_hash_ip_timeout_model": "ipset hash:ip timeout (model)",
+    "bloom_timed": "bloom timed (the match's lookup)",
+    "bloom_timed_no_clock_read": "bloom timed, the time given "
+    "(no clock read)",
+    "bloom_siphash_only": "bloom's keyed SipHash alone",
+}
+SET_NAMES = {"small": "in cache", "main": "out of cache"}
+
+
+def native_ratios(b):
+    """(set, which, ours, ipset's) of bench-bans-native's medians."""
+    for st in (b.get("native") or {"sets": []})["sets"]:
+        v = st["variants"]
+        for which in ("listed", "unlisted"):
+            yield (st, which, v[NATIVE_OURS][which]["ns_median"],
+                   v[NATIVE_IPSET][which]["ns_median"])
+
+
 def check(b, target):
-    """Adds B1..B4 through target(tid, text, value, limit, ok, note)."""
+    """Adds B1..B4 and B2n through target(tid, text, value, limit, ok,
+    note)."""
     mem = b["memory"]
     n = b["listed"]
     r = mem["bans"] / mem["ipset_hash_ip_timeout"]
@@ -36,6 +59,12 @@ def check(b, target):
     fw_report.cost_target(
         target, "B2", "timed filter cost per packet / ipset hash:ip "
         "timeout's, same round", b, "bans", "ipset")
+    for st, which, ours, theirs in native_ratios(b):
+        r = ours / theirs
+        target("B2n", f"natively, {st['count']:,} addresses "
+               f"({SET_NAMES[st['set']]}), {which}: timed lookup / ipset "
+               "hash:ip timeout's (model)", r, 1.0, r <= 1.0,
+               f"{ours:.1f} ns against {theirs:.1f} ns")
     fn = false_negatives(b)
     target("B3", "keys tested absent before their timeout (the load's "
            "after it and after the rounds, and the expiry sample)", fn, 0,
@@ -130,4 +159,49 @@ def markdown(b, results):
         f"{ex['late_max_s']:.2f} s past it (median "
         f"{ex['late_median_s']:.2f} s, from the moment before its add), "
         f"{ex['never_absent']} never absent.\n",
-        md_targets(results, ["B1", "B2", "B3", "B4"])])
+        native_markdown(b["native"]) if b.get("native") else
+        "_No native model in this run._\n",
+        md_targets(results, ["B1", "B2", "B2n", "B3", "B4"])])
+
+
+def native_markdown(n):
+    """bench-bans-native's table: ns per lookup on the host."""
+    rows = []
+    for st in n["sets"]:
+        for name, v in st["variants"].items():
+            row = [f"{st['count']:,} ({SET_NAMES[st['set']]})",
+                   NATIVE_NAMES.get(name, name)]
+            for which in ("listed", "unlisted"):
+                row.append(f"{v[which]['ns_median']:.1f} "
+                           f"({v[which]['ns_min']:.1f})")
+            ipset = st["variants"][NATIVE_IPSET]
+            row += [f"{v[w]['ns_median'] / ipset[w]['ns_median']:.2f}"
+                    for w in ("listed", "unlisted")]
+            rows.append(row)
+    main = [st for st in n["sets"] if st["set"] == "main"]
+    sizes = "".join(
+        f" At {st['count']:,} addresses the model's table has "
+        f"2^{st['ipset_htable_bits']} buckets after "
+        f"{st['ipset_resizes']} doublings and takes "
+        f"{st['ipset_memory_bytes']:,} bytes (buckets and pointers); "
+        f"bloom's filter {st['bloom_memory_bytes']:,}." for st in main)
+    return "\n".join([
+        "Natively (this host, `bench-bans-native`, the same feed): bloom's "
+        "lookup as the match makes it (the core's `bloom_nb_query()` on a "
+        "timed filter at p = 1e-4: the keyed SipHash of the address, the "
+        "clock read, four buckets of eight cells) against a model of "
+        "ipset's `hash:ip timeout` test in Linux 6.1 (`mtype_test()`: "
+        "jhash2 of the address with the set's initval, the bucket "
+        "pointer, the used bitmap, each element's address and its timeout "
+        "against jiffies; the table grown from hashsize 1024 by doubling "
+        "as ipset grows it, buckets by 2 elements up to 12), with the "
+        "time given and the hash alone to show where bloom's time goes. "
+        "Listed: the set's addresses; unlisted: 64.0.0.0 on, never added; "
+        "drawn at random, before the timing. ns of CPU per lookup (the "
+        "thread's CPU time: the host's 2 cores ran other jobs, load "
+        f"average {n['loadavg_start']:.1f} at the start and "
+        f"{n['loadavg_end']:.1f} at the end), median (min) of "
+        f"{n['rounds']} rounds of {n['sample']:,} lookups, the variants "
+        f"taking turns.{sizes}\n",
+        md_table(["addresses", "lookup", "listed ns", "unlisted ns",
+                  "listed / ipset's", "unlisted / ipset's"], rows), ""])

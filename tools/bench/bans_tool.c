@@ -33,17 +33,12 @@
 #include <string.h>
 #include <time.h>
 #include <libbloom.h>
+#include "bans_feed.h"
 
 #define BATCH		65536
 #define SAMPLE_BASE	0x40000000u	/* 64.0.0.0: neither fw_send range */
 #define POLL_MS		50
 #define GIVE_UP_S	30
-
-struct feed {
-	size_t n;
-	uint32_t *keys;		/* network order, as the packets carry them */
-	uint32_t *timeouts;
-};
 
 static double boottime(void)
 {
@@ -62,48 +57,6 @@ static void die(const char *what, enum bloom_op op, int err)
 	exit(1);
 }
 
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p)
-		die("realloc", BLOOM_OP_ADD, -ENOMEM);
-	return p;
-}
-
-static void read_feed(struct feed *f, const char *path)
-{
-	char line[128], addr[64];
-	size_t room = 0;
-	unsigned long t;
-	FILE *in = fopen(path, "r");
-
-	if (!in) {
-		perror(path);
-		exit(1);
-	}
-	memset(f, 0, sizeof(*f));
-	while (fgets(line, sizeof(line), in)) {
-		if (sscanf(line, "add %*s %63s timeout %lu", addr, &t) != 2)
-			continue;
-		if (f->n == room) {
-			room = room ? 2 * room : 1 << 16;
-			f->keys = xrealloc(f->keys, room * sizeof(*f->keys));
-			f->timeouts = xrealloc(f->timeouts,
-					       room * sizeof(*f->timeouts));
-		}
-		if (inet_pton(AF_INET, addr, &f->keys[f->n]) != 1) {
-			fprintf(stderr, "%s: not an IPv4 address: %s\n", path, addr);
-			exit(1);
-		}
-		f->timeouts[f->n++] = (uint32_t)t;
-	}
-	fclose(in);
-	if (!f->n) {
-		fprintf(stderr, "%s: no \"add SET ADDRESS timeout N\" line\n", path);
-		exit(1);
-	}
-}
-
 static int bound(const char *name)
 {
 	int fd = bloom_open(NULL), err;
@@ -117,7 +70,7 @@ static int bound(const char *name)
 }
 
 /* One pass of @op over @f in batches; *@hits gets the batches' hits. */
-static double pass(int fd, enum bloom_op op, const struct feed *f,
+static double pass(int fd, enum bloom_op op, const struct bans_feed *f,
 		   long *hits)
 {
 	double t0 = boottime();
@@ -140,12 +93,12 @@ static double pass(int fd, enum bloom_op op, const struct feed *f,
 
 static int lib(const char *name, const char *path)
 {
-	struct feed f;
+	struct bans_feed f;
 	long added_already, deleted;
 	double add_s, del_s;
 	int fd = bound(name);
 
-	read_feed(&f, path);
+	bans_feed_read(&f, path);
 	add_s = pass(fd, BLOOM_OP_ADD, &f, &added_already);
 	del_s = pass(fd, BLOOM_OP_DELETE, &f, &deleted);
 	printf("{\"keys\": %zu, \"batch\": %d, \"add_s\": %.3f, \"present_already\": %ld, "
@@ -177,13 +130,13 @@ static int bit(const uint8_t *bm, size_t i)
 
 static int check(const char *name, const char *path, double since)
 {
-	struct feed f;
+	struct bans_feed f;
 	size_t i, checked = 0, absent = 0;
 	uint8_t *res;
 	double now;
 	int fd = bound(name);
 
-	read_feed(&f, path);
+	bans_feed_read(&f, path);
 	/* BATCH is a multiple of 8: each batch's bits start on a byte */
 	res = calloc(f.n / 8 + 1, 1);
 	if (!res)
@@ -211,7 +164,7 @@ static int cmp_double(const void *a, const void *b)
 static int expiry(const char *name, size_t n, unsigned int tmin,
 		  unsigned int tmax)
 {
-	struct feed f = { .n = n };
+	struct bans_feed f = { .n = n };
 	double t_add, now, *late, *gone, late_max;
 	size_t i, left = n, early = 0, nlate = 0;
 	uint8_t *res;

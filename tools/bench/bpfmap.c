@@ -31,6 +31,7 @@
 #include <string.h>
 #include "clock.h"
 #include "core.h"
+#include "jhash.h"
 #include "json.h"
 #include "keys.h"
 #include "mem.h"
@@ -43,28 +44,6 @@
 #define MAP_SEED	0x5eed1234u	/* the map's hash_seed: any value */
 
 static const uint8_t hash_key[BLOOM_CORE_HASH_KEY_LEN] = "bloom-bench-key";
-
-/* jhash2() of one word, as <linux/jhash.h> computes it. */
-static inline uint32_t rol32(uint32_t w, unsigned int s)
-{
-	return (w << s) | (w >> (32 - s));
-}
-
-static inline uint32_t jhash_1word(uint32_t k, uint32_t initval)
-{
-	uint32_t a, b, c;
-
-	a = b = c = 0xdeadbeef + (1u << 2) + initval;
-	a += k;
-	c ^= b; c -= rol32(b, 14);
-	a ^= c; a -= rol32(c, 11);
-	b ^= a; b -= rol32(a, 25);
-	c ^= b; c -= rol32(b, 16);
-	a ^= c; a -= rol32(c, 4);
-	b ^= a; b -= rol32(a, 14);
-	c ^= b; c -= rol32(b, 24);
-	return c;
-}
 
 struct bpf_map_model {
 	unsigned long *bits;

@@ -45,7 +45,9 @@
 #           holding the same 1,000,000 addresses: memory, packets through
 #           each match, loads and deletes through bloomctl -f, ipset
 #           restore and libbloom batches, how late a sample of keys with
-#           2-20 s timeouts expires, false negatives
+#           2-20 s timeouts expires, false negatives; first, on this
+#           host, bench-bans-native: the timed lookup (the core's) against
+#           a model of ipset's hash:ip timeout lookup, the same feed
 #   cpe     cpe_bench.sh in the VM: a feed shaped as a tor-geoipdb country
 #           (26 lengths) stored as given, with prefix expansion, and in
 #           ipset hash:net: lookup cost, packets, memory, rate
@@ -91,6 +93,15 @@ unbuilt() {
 	echo "skipped: $why" >&2
 	python3 -c 'import json, sys; print(json.dumps({"skipped": sys.argv[1]}))' \
 		"$why" > "$raw/$1.json"
+}
+
+# bench_merge_native VM_JSON NATIVE_JSON: the VM's JSON with the host's
+# model run under "native" (xdp, bans).
+bench_merge_native() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["native"] = json.load(open(sys.argv[2]))
+print(json.dumps(d))' "$1" "$2"
 }
 
 run_part() {
@@ -182,10 +193,8 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 		"$out/bench-bpfmap" --count $n ${quick:+--big 0 --rounds 3} \
 			> "$out/xdp/native.json"
 		vm 2400 "$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$out/xdp/vm.json"
-		python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-d["native"] = json.load(open(sys.argv[2]))
-print(json.dumps(d))' "$out/xdp/vm.json" "$out/xdp/native.json" > "$raw/xdp.json"
+		bench_merge_native "$out/xdp/vm.json" "$out/xdp/native.json" \
+			> "$raw/xdp.json"
 		;;
 	expire)
 		echo "bench: expire (QEMU, TCG): expiring filters against ipset timeout" >&2
@@ -243,7 +252,14 @@ a = [str(ipaddress.IPv4Address(b + i)) for i in range(n)]
 open(d + "/addrs.txt", "w").write("".join(x + "\n" for x in a))
 open(d + "/feed.txt", "w").write("".join("add bans %s timeout %d\n" % (x, random.randint(60, 30 * 86400)) for x in a))' \
 			$n "$out/bans"
+		# first, natively: the timed filter's lookup against a model
+		# of ipset's hash:ip timeout (bans_native.c), the same feed
+		echo "bench: bans: bench-bans-native on this host" >&2
+		"$out/bench-bans-native" ${quick:+--rounds 3 --sample 200000} \
+			"$out/bans/feed.txt" > "$out/bans/native.json"
 		vm 2400 "$here/bans_bench.sh" "$out/bans" $rounds $secs $samples 2 20 \
+			> "$out/bans/vm.json"
+		bench_merge_native "$out/bans/vm.json" "$out/bans/native.json" \
 			> "$raw/bans.json"
 		;;
 	hash)

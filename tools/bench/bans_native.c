@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-bans-native: the bans part's lookup natively, where TCG cannot
+ * distort the ratio of arithmetic to memory: bloom's timed filter against
+ * a model of ipset's hash:ip with timeout, the same addresses and
+ * timeouts. Prints JSON on stdout, progress on stderr.
+ *
+ *   bench-bans-native [--small N] [--rounds R] [--sample S] FEED
+ *
+ * FEED: the part's ipset save lines (bans_feed.h). Two sets: "small", the
+ * first N (default 10,000) keys of FEED, whose lines stay in cache, and
+ * "main", all of them. Each is added to both with its own timeout, then
+ * looked up, listed (its keys) and unlisted (64.0.0.0 + i, never added):
+ * S lookups a round (default 1,000,000) in a random order drawn before
+ * the timing; the variants take turns in every round; ns per lookup,
+ * median and minimum of R rounds (default 7), the loop that reads the
+ * address included, in the thread's CPU time.
+ *
+ * bloom's lookup is the iptables match's: bloom_nb_query() of the core
+ * (libbloomcore.a, module/core/timed.c), the keyed SipHash of the address,
+ * the clock read and the four buckets' test, on a timed filter sized as
+ * bloomctl create --capacity COUNT --fpp 1e-4 --key-timeouts sizes it.
+ * Two references split its time: the same query given the time (no clock
+ * read) and the keyed hash alone.
+ *
+ * The model is mtype_test() of Linux 6.1's ip_set_hash_gen.h for
+ * hash:ip (ip_set_hash_ip.c) with the timeout extension, behind the set's
+ * data and table pointers: jhash2() of the address with the set's initval,
+ * masked to htable_bits; the bucket pointer; its used bitmap up to pos;
+ * each used element's address, then its timeout against jiffies (0:
+ * permanent; jiffies follows CLOCK_BOOTTIME between rounds, as the
+ * core's clock does). Elements are 16 bytes (the address, then the timeout's
+ * unsigned long at offset 8, ip_set_elem_len()), buckets a 32-byte struct
+ * hbucket header and `size` elements. The table is built as ipset builds
+ * it: hashsize 1024 (the default: 10 bits), adds in FEED order, a bucket
+ * grown by AHASH_INIT_SIZE (2) elements when full, and when a full bucket
+ * has AHASH_MAX_SIZE (12, the default bucketsize) the table doubled and
+ * every element rehashed (doubled again while a bucket overflows), as
+ * mtype_add() and mtype_resize() do. Simplified: no RCU, locks, regions,
+ * gc or resize backlog (none runs on a lookup); buckets come from one
+ * arena in kmalloc's size classes (64, 96, 128, 192, 256 bytes), laid out
+ * in allocation order with huge pages where the host gives them, as the
+ * kernel's direct map has them, freed buckets not reused; the bucket
+ * pointer array from bench_alloc (4 KiB pages, as kvmalloc's vmalloc
+ * has); jiffies is a variable, as the kernel's, with HZ = 250 (Debian's).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include "bans_feed.h"
+#include "core.h"
+#include "jhash.h"
+#include "json.h"
+#include "keys.h"
+#include "mem.h"
+#include "netblock.h"
+#include "stats.h"
+#include "timed.h"
+
+#define UNLISTED_BASE	0x40000000u	/* 64.0.0.0: not in the feed */
+#define FPP_PPB		100000		/* p = 1e-4, the part's filter */
+#define HZ		250
+#define IPSET_INITVAL	0x2b3c4d5eu	/* the set's initval: any value */
+#define AHASH_INIT_SIZE	2
+#define AHASH_MAX_SIZE	12
+#define HBITS_DEFAULT	10		/* hashsize 1024 */
+
+static const uint8_t hash_key[BLOOM_CORE_HASH_KEY_LEN] = "bloom-bench-key";
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "bench-bans-native: %s: %s\n", what, strerror(ENOMEM));
+	exit(1);
+}
+
+/* ---- the ipset model ---- */
+
+struct ipset_elem {		/* hash_ip4_elem and its timeout extension */
+	uint32_t ip;
+	uint32_t pad;
+	unsigned long timeout;	/* jiffies; 0: permanent */
+};
+
+struct hbucket {
+	void *rcu[2];		/* struct rcu_head */
+	unsigned long used;	/* DECLARE_BITMAP(used, AHASH_MAX_TUNED) */
+	uint8_t size;
+	uint8_t pos;
+	struct ipset_elem value[];	/* 8-aligned by the timeout */
+};
+
+struct htable {
+	uint8_t htable_bits;
+	struct hbucket **bucket;	/* 2^htable_bits pointers */
+	uint64_t bucket_bytes;
+};
+
+struct ipset_model {
+	struct htable *table;
+	uint32_t initval;
+	uint32_t netmask;	/* network order mask: /32 */
+	uint64_t elements, resizes, bucket_bytes;
+};
+
+/* volatile: read at every lookup, as the kernel's jiffies is */
+static volatile unsigned long jiffies;
+
+/* jiffies as the kernel's count them, from the clock the core reads */
+static void jiffies_update(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	jiffies = (unsigned long)ts.tv_sec * HZ + ts.tv_nsec / (1000000000 / HZ);
+}
+
+/* The arena of buckets: kmalloc's size classes, in allocation order. */
+static struct {
+	char *base;
+	size_t used, bytes;
+} arena;
+
+static size_t kmalloc_class(size_t n)
+{
+	static const size_t classes[] = { 64, 96, 128, 192, 256 };
+	size_t i;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (n <= classes[i])
+			return classes[i];
+	return (n + 63) & ~(size_t)63;
+}
+
+static struct hbucket *bucket_alloc(struct ipset_model *s, uint8_t size)
+{
+	size_t n = kmalloc_class(sizeof(struct hbucket) +
+				 size * sizeof(struct ipset_elem));
+	struct hbucket *b;
+
+	if (arena.used + n > arena.bytes)
+		fail("the bucket arena");
+	b = (struct hbucket *)(arena.base + arena.used);
+	arena.used += n;
+	s->bucket_bytes += n;
+	memset(b, 0, n);
+	b->size = size;
+	return b;
+}
+
+static void arena_init(size_t bytes)
+{
+	arena.base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena.base == MAP_FAILED)
+		fail("mmap");
+	madvise(arena.base, bytes, MADV_HUGEPAGE);
+	arena.bytes = bytes;
+	arena.used = 0;
+}
+
+static struct htable *htable_alloc(uint8_t bits)
+{
+	struct htable *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		fail("calloc");
+	t->htable_bits = bits;
+	t->bucket_bytes = (sizeof(void *) << bits);
+	t->bucket = bench_alloc(t->bucket_bytes);
+	if (!t->bucket)
+		fail("the bucket array");
+	return t;
+}
+
+static uint32_t hkey(const struct ipset_model *s, uint8_t bits, uint32_t ip)
+{
+	return jhash_1word(ip, s->initval) & ((1u << bits) - 1);
+}
+
+/* Puts @e into @t, growing its bucket; false when the bucket is at the max. */
+static bool place(struct ipset_model *s, struct htable *t,
+		  const struct ipset_elem *e)
+{
+	uint32_t key = hkey(s, t->htable_bits, e->ip);
+	struct hbucket *n = t->bucket[key], *old = n;
+
+	if (!n) {
+		n = bucket_alloc(s, AHASH_INIT_SIZE);
+	} else if (n->pos >= n->size) {
+		if (n->size >= AHASH_MAX_SIZE)
+			return false;
+		n = bucket_alloc(s, old->size + AHASH_INIT_SIZE);
+		memcpy(n, old, sizeof(*old) + old->size * sizeof(*e));
+		n->size = old->size + AHASH_INIT_SIZE;
+		s->bucket_bytes -= kmalloc_class(sizeof(*old) +
+						 old->size * sizeof(*e));
+	}
+	n->value[n->pos] = *e;
+	n->used |= 1UL << n->pos++;
+	t->bucket[key] = n;
+	return true;
+}
+
+/* mtype_resize(): the next larger table that holds every element. */
+static void resize(struct ipset_model *s)
+{
+	struct htable *orig = s->table, *t;
+	uint8_t bits = orig->htable_bits;
+	uint64_t i;
+	uint32_t j;
+
+retry:
+	t = htable_alloc(++bits);
+	s->bucket_bytes = 0;
+	for (i = 0; i < (1ULL << orig->htable_bits); i++) {
+		struct hbucket *n = orig->bucket[i];
+
+		for (j = 0; n && j < n->pos; j++)
+			if (n->used & (1UL << j) && !place(s, t, &n->value[j])) {
+				bench_free(t->bucket, t->bucket_bytes);
+				free(t);
+				goto retry;
+			}
+	}
+	bench_free(orig->bucket, orig->bucket_bytes);
+	free(orig);
+	s->table = t;
+	s->resizes++;
+}
+
+static void ipset_add(struct ipset_model *s, uint32_t ip, uint32_t timeout_s)
+{
+	struct ipset_elem e = {
+		.ip = ip,
+		.timeout = timeout_s ? jiffies + (unsigned long)timeout_s * HZ : 0,
+	};
+
+	while (!place(s, s->table, &e))
+		resize(s);
+	s->elements++;
+}
+
+/* time_is_before_jiffies(t): t is in the past */
+static inline bool expired(unsigned long t)
+{
+	return t && (long)(jiffies - t) > 0;
+}
+
+/* hash_ip4_kadt() and mtype_test() for one address */
+static __attribute__((noinline)) bool ipset_lookup(const void *obj,
+						   uint32_t addr)
+{
+	const struct ipset_model *s = obj;
+	const struct htable *t = s->table;
+	uint32_t ip = addr & s->netmask, i;
+	const struct hbucket *n;
+	uint8_t pos;
+
+	if (!ip)
+		return false;
+	n = t->bucket[hkey(s, t->htable_bits, ip)];
+	if (!n)
+		return false;
+	pos = __atomic_load_n(&n->pos, __ATOMIC_ACQUIRE);
+	for (i = 0; i < pos; i++) {
+		if (!(n->used & (1UL << i)))
+			continue;
+		if (n->value[i].ip != ip)
+			continue;
+		if (!expired(n->value[i].timeout))
+			return true;
+	}
+	return false;
+}
+
+static void ipset_init(struct ipset_model *s, const struct bans_feed *f,
+		       size_t n)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	/* every bucket at its largest, twice (the grows leave the old) */
+	arena_init(kmalloc_class(sizeof(struct hbucket) + AHASH_MAX_SIZE *
+				 sizeof(struct ipset_elem)) * 2 * n + (1 << 21));
+	s->initval = IPSET_INITVAL;
+	s->netmask = 0xffffffffu;
+	s->table = htable_alloc(HBITS_DEFAULT);
+	for (i = 0; i < n; i++)
+		ipset_add(s, f->keys[i], f->timeouts[i]);
+}
+
+static void ipset_free(struct ipset_model *s)
+{
+	bench_free(s->table->bucket, s->table->bucket_bytes);
+	free(s->table);
+	munmap(arena.base, arena.bytes);
+}
+
+/* ---- bloom's timed filter, through the core ---- */
+
+struct ours {
+	struct bloom_core core;
+	void *storage;
+	uint64_t bytes;
+	uint64_t now;
+};
+
+static void ours_init(struct ours *o, const struct bans_feed *f, size_t n)
+{
+	struct bloom_geometry geo;
+	bloom_hash_key_t hk;
+	size_t i;
+
+	if (bloom_geometry_size(BLOOM_CORE_TIMED, n, FPP_PPB, &geo)) {
+		fprintf(stderr, "bench-bans-native: no geometry for %zu keys\n", n);
+		exit(1);
+	}
+	o->bytes = bloom_core_storage_bytes(&geo);
+	o->storage = bench_alloc(o->bytes);
+	if (!o->storage)
+		fail("the filter");
+	bloom_hash_key_from_bytes(&hk, hash_key);
+	bloom_core_init(&o->core, &geo, &hk, o->storage);
+	bloom_timed_set_timeouts(&o->core, 0, 0);
+	o->now = bloom_clock_s();
+	for (i = 0; i < n; i++)
+		if (bloom_timed_add(&o->core,
+				    bloom_core_hash(&o->core, &f->keys[i], 4),
+				    f->timeouts[i], o->now) < 0) {
+			fprintf(stderr, "bench-bans-native: the filter is full\n");
+			exit(1);
+		}
+}
+
+/* the iptables match's lookup: bloom_rule_match() less RCU and counters */
+static __attribute__((noinline)) bool ours_lookup(const void *obj,
+						  uint32_t addr)
+{
+	const struct ours *o = obj;
+
+	return bloom_nb_query(&o->core, NULL, BLOOM_NB_IPV4,
+			      (const u8 *)&addr, 32);
+}
+
+static __attribute__((noinline)) bool ours_lookup_at(const void *obj,
+						     uint32_t addr)
+{
+	const struct ours *o = obj;
+
+	return bloom_timed_query(&o->core,
+				 bloom_core_hash(&o->core, &addr, 4), o->now);
+}
+
+static __attribute__((noinline)) bool ours_hash(const void *obj,
+						uint32_t addr)
+{
+	const struct ours *o = obj;
+
+	return bloom_core_hash(&o->core, &addr, 4) & 1;
+}
+
+/* ---- the runs ---- */
+
+enum { V_IPSET, V_BLOOM, V_BLOOM_AT, V_HASH, NVARIANTS };
+static const char *const vnames[NVARIANTS] = {
+	"ipset_hash_ip_timeout_model", "bloom_timed",
+	"bloom_timed_no_clock_read", "bloom_siphash_only",
+};
+
+struct variant {
+	bool (*lookup)(const void *obj, uint32_t addr);
+	const void *obj;
+};
+
+/*
+ * The thread's CPU time, not the wall clock: the host's cores are shared
+ * with busier jobs, and a round's wall time would count their slices.
+ */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ns of CPU per lookup of @seq[0..@n) by @v; *@hits counted. */
+static double timed(const struct variant *v, const uint32_t *seq, size_t n,
+		    uint64_t *hits)
+{
+	uint64_t t0 = cpu_ns(), h = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h += v->lookup(v->obj, seq[i]);
+	*hits = h;
+	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+static void run_set(const char *label, const struct bans_feed *f, size_t n,
+		    uint32_t rounds, size_t sample)
+{
+	struct bench_stat ns[NVARIANTS][2];
+	uint64_t hits[NVARIANTS][2];
+	struct variant v[NVARIANTS];
+	struct ipset_model s;
+	struct ours o;
+	uint32_t *seq[2], r, w, x;
+	uint64_t i, seed = 1;
+
+	memset(ns, 0, sizeof(ns));
+	jiffies_update();
+	ipset_init(&s, f, n);
+	ours_init(&o, f, n);
+	fprintf(stderr, "bench-bans-native: %s: %zu keys; ipset model: htable_bits %u after %llu resizes\n",
+		label, n, s.table->htable_bits, (unsigned long long)s.resizes);
+	v[V_IPSET] = (struct variant){ ipset_lookup, &s };
+	v[V_BLOOM] = (struct variant){ ours_lookup, &o };
+	v[V_BLOOM_AT] = (struct variant){ ours_lookup_at, &o };
+	v[V_HASH] = (struct variant){ ours_hash, &o };
+	for (w = 0; w < 2; w++) {
+		seq[w] = malloc(sample * sizeof(uint32_t));
+		if (!seq[w])
+			fail("malloc");
+		for (i = 0; i < sample; i++) {
+			seed = bench_mix64(seed);
+			seq[w][i] = w ? __builtin_bswap32(UNLISTED_BASE +
+							  (uint32_t)(seed % n)) :
+				f->keys[seed % n];
+		}
+	}
+	for (r = 0; r < rounds; r++)
+		for (w = 0; w < 2; w++, jiffies_update())
+			for (x = 0; x < NVARIANTS; x++) {
+				uint32_t vi = (x + r) % NVARIANTS;
+
+				bench_stat_add(&ns[vi][w],
+					       timed(&v[vi], seq[w], sample,
+						     &hits[vi][w]));
+			}
+	json_obj(stdout, NULL);
+	json_str(stdout, "set", label);
+	json_u64(stdout, "count", n);
+	json_u64(stdout, "bloom_memory_bytes", o.bytes);
+	json_u64(stdout, "ipset_memory_bytes",
+		 s.table->bucket_bytes + s.bucket_bytes);
+	json_u64(stdout, "ipset_htable_bits", s.table->htable_bits);
+	json_u64(stdout, "ipset_resizes", s.resizes);
+	json_obj(stdout, "variants");
+	for (x = 0; x < NVARIANTS; x++) {
+		json_obj(stdout, vnames[x]);
+		for (w = 0; w < 2; w++) {
+			json_obj(stdout, w ? "unlisted" : "listed");
+			json_num(stdout, "ns_median",
+				 bench_stat_median(&ns[x][w]));
+			json_num(stdout, "ns_min", bench_stat_min(&ns[x][w]));
+			if (x != V_HASH)
+				json_num(stdout, "hit_rate",
+					 (double)hits[x][w] / (double)sample);
+			json_end(stdout);
+		}
+		json_end(stdout);
+	}
+	json_end(stdout);
+	json_end(stdout);
+	for (x = 0; x < V_HASH; x++)
+		if (hits[x][0] != sample) {
+			fprintf(stderr, "bench-bans-native: %s missed listed addresses\n",
+				vnames[x]);
+			exit(1);
+		}
+	for (w = 0; w < 2; w++)
+		free(seq[w]);
+	ipset_free(&s);
+	bench_free(o.storage, o.bytes);
+}
+
+/* The host's 1-minute load average: the machine is shared. */
+static double loadavg(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double l = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &l) != 1)
+			l = -1;
+		fclose(f);
+	}
+	return l;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "small", required_argument, NULL, 'n' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "sample", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t small = 10000, sample = 1000000;
+	uint32_t rounds = 7;
+	struct bans_feed f;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			small = strtoull(optarg, NULL, 0);
+			break;
+		case 'r':
+			rounds = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			sample = strtoull(optarg, NULL, 0);
+			break;
+		default:
+			optind = argc;
+			break;
+		}
+	}
+	if (optind != argc - 1 || !small || !rounds ||
+	    rounds > BENCH_MAX_SAMPLES || !sample) {
+		fprintf(stderr, "usage: bench-bans-native [--small N] [--rounds R (<= %d)] [--sample S] FEED\n",
+			BENCH_MAX_SAMPLES);
+		return 2;
+	}
+	bans_feed_read(&f, argv[optind]);
+	if (small > f.n)
+		small = f.n;
+	json_obj(stdout, NULL);
+	json_num(stdout, "loadavg_start", loadavg());
+	json_u64(stdout, "rounds", rounds);
+	json_u64(stdout, "sample", sample);
+	json_u64(stdout, "hz", HZ);
+	json_arr(stdout, "sets");
+	run_set("small", &f, small, rounds, sample);
+	run_set("main", &f, f.n, rounds, sample);
+	json_end(stdout);
+	json_num(stdout, "loadavg_end", loadavg());
+	json_end(stdout);
+	putchar('\n');
+	return 0;
+}
