@@ -124,7 +124,10 @@ def swaps_markdown(d):
         "the readers' blocks of 1,000 (the keys picked before the block is "
         "timed), and the mean (all blocks' time over all queries: the "
         "remaps' cost is there, not in the median); in brackets against "
-        "the same reader with no writer.")
+        "the same reader with no writer. Under TCG on a shared host both "
+        "move with the host's load (the quiet reader's mean well above "
+        "its median is the host taking the CPU away, not the filter): the "
+        "counts are the result, the times only an order of magnitude.")
     if fp:
         text += (f" False-positive rate of never-added keys after the "
                  f"stream (the filters were not saturated): {fp}.")
