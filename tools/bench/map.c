@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "core.h"
 #include "libbloom.h"
+#include "samples.h"
 
 #define ROUNDS	5
 #define BLOCK	1000	/* keys timed together, one key a call */
@@ -73,49 +74,9 @@ static void pick_keys(bool present, uint64_t q, uint64_t seed)
 		       qkeys[i]);
 }
 
-/*
- * A way's samples: ns per key of each block of BLOCK keys (each batch in
- * the batched rounds). Their median is the figure: a block that another
- * process's time slice fell into (the machine is shared) is an outlier
- * there, not a part of the mean.
- */
-struct samples {
-	double *v;
-	size_t n, cap;
-};
-
-static void sample(struct samples *s, uint64_t ns, uint64_t keys)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 1024;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (!s->v)
-			abort();
-	}
-	s->v[s->n++] = (double)ns / (double)keys;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of @s, which is emptied for the next figure. */
-static double median(struct samples *s)
-{
-	double m;
-
-	qsort(s->v, s->n, sizeof(*s->v), cmp_double);
-	m = s->n ? s->v[s->n / 2] : 0;
-	s->n = 0;
-	return m;
-}
-
 /* @q keys, present or not, one call per key, timed a block at a time. */
 static void one_round(enum way w, bool present, uint64_t q, uint64_t seed,
-		      struct samples *s)
+		      struct bench_samples *s)
 {
 	const struct bloom_core *f = w == WAY_CORE ? &core : &mapcore;
 	uint64_t i, start, end, t0;
@@ -134,7 +95,7 @@ static void one_round(enum way w, bool present, uint64_t q, uint64_t seed,
 		else
 			for (; i < end; i++)
 				hits += bloom_query(fd, qkeys[i], 16);
-		sample(s, bench_now_ns() - t0, end - start);
+		bench_sample(s, bench_now_ns() - t0, end - start);
 	}
 	sink = hits;
 	if (present && hits != (long)q)
@@ -142,7 +103,7 @@ static void one_round(enum way w, bool present, uint64_t q, uint64_t seed,
 }
 
 static void batch_round(bool through_map, bool present, uint64_t q,
-			uint64_t seed, struct samples *s)
+			uint64_t seed, struct bench_samples *s)
 {
 	static uint8_t res[BATCH / 8];
 	static uint64_t hashes[BATCH];
@@ -164,7 +125,7 @@ static void batch_round(bool through_map, bool present, uint64_t q,
 							    16);
 			hits += bloom_core_query_batch(&core, hashes, BATCH, res);
 		}
-		sample(s, bench_now_ns() - t0, BATCH);
+		bench_sample(s, bench_now_ns() - t0, BATCH);
 	}
 	sink = hits;
 }
@@ -250,7 +211,7 @@ int main(int argc, char **argv)
 	bloom_hash_key_t key;
 	bool model = argc > 1 && !strcmp(argv[1], "--model");
 	uint64_t q;
-	struct samples r[WAY_IOCTL + 1] = { 0 }, rb[2] = { 0 };
+	struct bench_samples r[WAY_IOCTL + 1] = { 0 }, rb[2] = { 0 };
 	void *bits;
 	int w, p, round, last;
 
@@ -306,11 +267,11 @@ int main(int argc, char **argv)
 		}
 		for (w = WAY_CORE; w <= last; w++)
 			printf("one %-7s %-7s %8.1f\n", p ? "present" : "absent",
-			       ways[w], median(&r[w]));
+			       ways[w], bench_samples_median(&r[w]));
 		for (w = 0; w < 2; w++)
 			printf("batch %-7s %-7s %8.1f\n",
 			       p ? "present" : "absent", w ? "map" : "core",
-			       median(&rb[w]));
+			       bench_samples_median(&rb[w]));
 	}
 	bloom_close(fd);
 	if (!model) {

@@ -313,7 +313,7 @@ def main():
             ("map", "11. The read-only mapping: one key at memory speed",
              lambda: "\n".join([
                  map_report.markdown(mapped), "", "### Targets\n",
-                 md_targets(results, {"M1", "M2"})])),
+                 md_targets(results, {"M1", "M2", "M3"})])),
             ("bans", "12. Bans: keys with their own timeouts against ipset "
              "timeout", lambda: bans_report.markdown(bans, results)),
             ("cpe", "13. Prefix expansion: a country's netblocks at a few "

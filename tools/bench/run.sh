@@ -37,7 +37,9 @@
 #   map     bench-map in the VM: one key at a time through libbloom's
 #           read-only mapping against the core's own query in the guest and
 #           the one-key ioctl, and batches through the mapping, standard and
-#           blocked filters of 1M and 50M keys (in and out of cache); then
+#           blocked filters of 1M and 50M keys (in and out of cache);
+#           bench-map-swaps: a reader through the mapping while a writer
+#           adds to a pair of 1M-key filters and swaps them; then
 #           bench-map --model on this host: the same library code over a
 #           memfd laid out as the module's mapping, on a real CPU
 #   bans    bans_bench.sh in the VM: a timed filter (keys with their own
@@ -219,15 +221,23 @@ for i in range(t):
 	map)
 		echo "bench: map (QEMU, TCG): queries through the mapping" >&2
 		local sizes="1000000 50000000" q=200000 n t
-		[ -n "$quick" ] && sizes=100000 q=20000
+		# readers during swaps and adds: a pair of filters of swapn
+		# keys per type, swaps seconds quiet then as long streaming
+		local swapn=1000000 swaps=10
+		[ -n "$quick" ] && sizes=100000 q=20000 swapn=100000 swaps=2
 		local cmd=""
 		for n in $sizes; do
 			for t in standard blocked; do
 				cmd+="$out/bench-map $n $t $q && "
 			done
 		done
+		for t in standard blocked; do
+			cmd+="$out/bench-map-swaps $swapn $t $swaps 1 && "
+		done
 		{
+			echo "# host load before $(cat /proc/loadavg)"
 			VM_MEM=3G vm 2400 bash -c "${cmd}true"
+			echo "# host load after $(cat /proc/loadavg)"
 			echo "bench: map (this host): the same over a model" >&2
 			for n in $sizes; do
 				for t in standard blocked; do
