@@ -185,6 +185,15 @@ pings() {
 for mode in native generic; do
 	run inB "$XDP" attach vb --set ${P}d4 --set ${P}d6 --mode $mode --direct
 	check "bloom-xdp attach vb --mode $mode --direct" [ "$rc" = 0 ]
+	# a bloom-xdp built without holds says so at attach
+	nohold=$(grep -o "built without filter holds.*" "$W/err")
+	if [ -z "$nohold" ]; then
+		check "XDP $mode: both filters held, on vb (info: xdp holds)" \
+			eval 'inB bloomctl info ${P}d4 | grep -q "^xdp holds: *1 .*on vb)" &&
+			      inB bloomctl info ${P}d6 | grep -q "^xdp holds: *1 .*on vb)"'
+	else
+		ok "XDP $mode: both filters held # SKIP $nohold"
+	fi
 	check "bloom-xdp show: vb, $mode, alone, both filters" \
 		eval 'inB "$XDP" show | grep -Eq "^vb +$mode +alone +${P}d4\([0-9]+\) +${P}d6\([0-9]+\) +src +drop"'
 	pings "XDP $mode"
@@ -207,10 +216,9 @@ check "attach --dir dst --pass" [ "$rc" = 0 ]
 check "--pass drops nothing" ping4 10.9.0.1
 run inB "$XDP" detach vb
 # bloom-xdp holds the filters its program uses: destroy refuses them until
-# detach. One built without holds says so at attach; its program then
-# looks up a filter that destroy took away.
+# detach. One built without holds lets destroy take the filter away from
+# under its program, which then looks up a filter that is gone.
 run inB "$XDP" attach vb --set ${P}d4 --mode generic --direct
-nohold=$(grep -o "built without filter holds.*" "$W/err")
 if [ -z "$nohold" ]; then
 	run inB bloomctl destroy ${P}d4
 	check "a filter bloom-xdp uses: destroy refused, naming the device and bloom-xdp detach" \
