@@ -8,7 +8,9 @@
 #        libsodium (the userspace SipHash), libxxhash (the snapshot checksum,
 #        xxh64, as the kernel's), the kernel source tarball (it holds
 #        the kselftest harness and checkpatch.pl), clang with its runtime
-#        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), sparse (make lint),
+#        (libclang_rt.fuzzer: libFuzzer for tools/fuzz), clang-15 (BPF
+#        programs that keep referenced pointers in maps: bloom-xdp's holds
+#        of its filters; clang 14 drops the type tag), sparse (make lint),
 #        iptables and libxtables-dev (libxt_bloom.so and its tests), iproute2
 #        and ping (the network tests), dwarves (pahole), libelf-dev and
 #        zlib1g-dev (module BTF: tools/btf.sh, which this script runs to
@@ -29,7 +31,7 @@ set -e
 
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
-kmod xz-utils python3 clang libclang-rt-14-dev sparse \
+kmod xz-utils python3 clang libclang-rt-14-dev clang-15 sparse \
 iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
 bpftool libbpf-dev libxdp-dev xdp-tools"
 if [ "$1" = bench ]; then

@@ -4,8 +4,8 @@
 # TAP 13 test of XDP programs' holds of filters (bpf_bloom_xdp_hold(),
 # module/hold.c): a program run once through BPF_PROG_TEST_RUN, its frame
 # saying which filter and which slot of its map, keeps a hold of the
-# filter in that map (selftests/bpf/bloom_hold.bpf.c, through bpftool).
-# While the map is there, DESTROY fails with EBUSY after its wait, info
+# filter in that map (bloom-xdp's, tools/xdp/bloom_xdp_hold.bpf.c, loaded
+# through bpftool). While the map is there, DESTROY fails with EBUSY after its wait, info
 # shows the hold and the device, and bloomctl destroy says which device to
 # detach the program from; a second hold in the same slot replaces the
 # first (the program lets go of the old one); a hold of an id no filter
@@ -19,7 +19,7 @@ repo=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-$repo/build}
 . "$here/lib.sh"
 
-OBJ=$BUILD/selftests/bloom_hold.bpf.o
+OBJ=$BUILD/selftests/bloom_xdp_hold.bpf.o
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 PIN=/sys/fs/bpf/bloom_hold_test$$
 xt_env hold
@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [ ! -e "$OBJ" ] || [ ! -x "$BPFTOOL" ]; then
-	echo "1..0 # SKIP bloom_hold.bpf.o not built (clang 15 or later, bpftool: selftests/Makefile)"
+	echo "1..0 # SKIP bloom_xdp_hold.bpf.o not built (clang 15 or later, bpftool: selftests/Makefile)"
 	exit 4
 fi
 if [ ! -e /sys/kernel/btf/bloom ]; then

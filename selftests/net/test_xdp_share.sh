@@ -6,7 +6,9 @@
 # each dropping the sources it lists (pings from an address bloom lists,
 # one xdp-filter lists, one both list and one neither lists), attached and
 # detached in every order, in native and in generic mode; xdp-loader status
-# lists both; a program of bloom's name that is not bloom's (its read-only
+# lists both; the filter bloom-xdp uses held while its program runs beside
+# xdp-filter (destroy refused, saying where to detach; destroy works after
+# the detach, and every allocation is freed); a program of bloom's name that is not bloom's (its read-only
 # data larger than bloom's) left alone by show and detach, under the
 # dispatcher and alone; the device moved to another namespace, noticed by
 # show. Runs as root in the VM with bloom.ko loaded:
@@ -72,9 +74,13 @@ ip netns add "$A" && ip netns add "$B" &&
 	inA ip link set va up && inB ip link set vb up &&
 	inA ip link set lo up && inB ip link set lo up
 check "veth pair between namespaces a and b" [ $? = 0 ]
+live0=$(settled $DBG/live_allocations)
 # bloom lists .1 and .5, xdp-filter .3 and .5; nobody lists .4
-inB bloomctl create ${P}d4 --capacity 1000 --fpp 1e-6 >/dev/null &&
-	inB bloomctl add ${P}d4 --ipv4 10.9.0.1 10.9.0.5 >/dev/null
+new_filter() {
+	inB bloomctl create ${P}d4 --capacity 1000 --fpp 1e-6 >/dev/null &&
+		inB bloomctl add ${P}d4 --ipv4 10.9.0.1 10.9.0.5 >/dev/null
+}
+new_filter
 check "a filter of namespace b" [ $? = 0 ]
 
 ping4() { inA ping -q -c1 -W2 -I "$1" 10.9.0.2 >/dev/null 2>&1; }
@@ -106,10 +112,39 @@ state() {
 	done
 }
 
+# nohold: why bloom-xdp does not hold its filters (it says so at attach
+# when it was built without), else empty
 bloom_on() {
 	run inB "$XDP" attach vb --set ${P}d4 --mode "$1"
 	check "bloom-xdp attach --mode $1 (beside: $2)" \
 		eval '[ "$rc" = 0 ] && grep -q "libxdp.s dispatcher, priority 20" "$W/out"'
+	nohold=$(grep -o "built without filter holds.*" "$W/err")
+}
+# held WHAT: bloom-xdp runs: destroy of its filter is refused (EBUSY, which
+# bloomctl explains), naming the device and the command that detaches it
+held() {
+	if [ -n "$nohold" ]; then
+		ok "$1: destroy of the filter bloom-xdp uses is refused # SKIP $nohold"
+		return
+	fi
+	run inB bloomctl destroy ${P}d4
+	check "$1: destroy of the filter bloom-xdp uses is refused: in use on vb, detach first" \
+		eval '[ "$rc" != 0 ] &&
+		      grep -q "filter ${P}d4 is in use by an XDP program on vb (detach it first: bloom-xdp detach vb)" "$W/err"'
+}
+# unheld WHAT: bloom-xdp was detached: destroy works, every allocation is
+# freed; the filter is then made again
+unheld() {
+	if [ -n "$nohold" ]; then
+		ok "$1: destroy works once bloom-xdp is detached # SKIP $nohold"
+		return
+	fi
+	run inB bloomctl destroy ${P}d4
+	check "$1: destroy works once bloom-xdp is detached" [ "$rc" = 0 ]
+	check "$1: live_allocations back to $live0" \
+		wait_for 10 file_is $DBG/live_allocations "$live0"
+	new_filter
+	check "$1: the filter made again" [ $? = 0 ]
 }
 bloom_off() {
 	run inB "$XDP" detach vb
@@ -134,21 +169,28 @@ for mode in native generic; do
 	state "$mode: nothing attached" 0 0
 	bloom_on $mode nothing
 	filter_on $fmode
-	check "$mode: bloom-xdp show lists its program, priority 20, and no other" \
+	want_held=yes
+	[ -n "$nohold" ] && want_held=no
+	check "$mode: bloom-xdp show lists its program, priority 20, held: $want_held, and no other" \
 		eval '[ "$(inB "$XDP" show | grep -c "^vb ")" = 1 ] &&
-		      inB "$XDP" show | grep -Eq "^vb +$mode +20 +${P}d4\([0-9]+\) +-\(0\) +src +drop .* -$"'
+		      inB "$XDP" show | grep -Eq "^vb +$mode +20 +${P}d4\([0-9]+\) +-\(0\) +src +drop .* $want_held +-$"'
+	held "$mode: beside xdp-filter"
 	state "$mode: bloom, then xdp-filter" 1 1
 	bloom_off xdp-filter
+	unheld "$mode: beside xdp-filter"
 	state "$mode: bloom detached first, xdp-filter runs on" 0 1
 	bloom_on $mode xdp-filter
 	state "$mode: xdp-filter, then bloom" 1 1
+	held "$mode: bloom added beside xdp-filter"
 	filter_off
 	state "$mode: xdp-filter unloaded first, bloom runs on" 1 0
+	held "$mode: bloom moved to the dispatcher made without xdp-filter"
 	filter_on $fmode
 	state "$mode: bloom, then xdp-filter again" 1 1
 	filter_off
 	state "$mode: xdp-filter unloaded, bloom runs on" 1 0
 	bloom_off nothing
+	unheld "$mode: alone under the dispatcher"
 	state "$mode: bloom detached last" 0 0
 	filter_on $fmode
 	bloom_on $mode xdp-filter

@@ -12,7 +12,9 @@
  * detach it only: the dispatcher's program of that id, or the device's
  * only program with XDP_FLAGS_REPLACE and the program that was checked.
  * The filters are named by their ids, which attach reads from the filters'
- * INFO (libbloom) in this process's network namespace (filters.c).
+ * INFO (libbloom) in this process's network namespace (filters.c), and
+ * held as firewall rules hold theirs, so that destroy refuses them while
+ * the program runs (holds.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,6 +38,7 @@
 
 #include "bloom_xdp.h"
 #include "filters.h"
+#include "holds.h"
 #include "identify.h"
 
 static const char *prog = "bloom-xdp";
@@ -331,7 +334,7 @@ static int cmd_attach(int argc, char **argv)
 	struct filter_choice c;
 	struct bloom_xdp_slot s;
 	char msg[512];
-	int fd, err, nreq = 0;
+	int fd, err, holds_fd, nreq = 0;
 
 	parse_attach(argc, argv, req, &nreq, &mode, &o);
 	o.ifindex = ifindex_of(o.dev);
@@ -343,9 +346,15 @@ static int cmd_attach(int argc, char **argv)
 		die("%s", bloom_strerror(msg, sizeof(msg), BLOOM_OP_OPEN,
 					 BLOOM_DEFAULT_DEVICE, fd));
 	err = filters_choose(fd, req, nreq, &c, msg, sizeof(msg));
-	bloom_close(fd);
 	if (err)
 		die("%s", msg);
+	/* until the program has them, this process's fd keeps them */
+	holds_fd = holds_take(fd, &c, o.ifindex, msg, sizeof(msg));
+	bloom_close(fd);
+	if (holds_fd == HOLDS_GONE)
+		die("%s", msg);
+	if (holds_fd < 0)
+		fprintf(stderr, "%s: %s\n", prog, msg);
 	if (!o.direct) {
 		need_bpffs();
 		try_load(&c, &o);
@@ -366,16 +375,26 @@ static int cmd_attach(int argc, char **argv)
 	if (bloom_xdp_find(o.ifindex, &s) != 1)
 		die("attached to %s, but bloom-xdp's program is not found there: another tool changed the device meanwhile; 'bloom-xdp show' and 'xdp-loader status %s' say what runs",
 		    o.dev, o.dev);
+	if (holds_fd >= 0) {
+		/* the program's now: freed with it, letting the holds go */
+		if (bpf_prog_bind_map(s.prog.fd, holds_fd, NULL))
+			fprintf(stderr, "%s: cannot hold the filters (binding their holds to the program: %s): destroy will not see this program\n",
+				prog, strerror(errno));
+		else
+			s.prog.held = true;
+		close(holds_fd);
+	}
 	printf("attached to %s (%s XDP, %s", o.dev, s.mode,
 	       s.direct ? "alone" : "libxdp's dispatcher");
 	if (!s.direct)
 		printf(", priority %u", s.priority);
-	printf("): IPv4 %s%s%s, IPv6 %s%s%s; %s addresses, %s\n",
+	printf("): IPv4 %s%s%s, IPv6 %s%s%s; %s addresses, %s%s\n",
 	       c.id4 ? "filter " : "", c.id4 ? c.name4 : "none",
 	       c.id4 ? "" : " (passed)", c.id6 ? "filter " : "",
 	       c.id6 ? c.name6 : "none", c.id6 ? "" : " (passed)",
 	       o.dst ? "destination" : "source",
-	       o.pass ? "listed frames counted, not dropped" : "listed frames dropped");
+	       o.pass ? "listed frames counted, not dropped" : "listed frames dropped",
+	       s.prog.held ? "; the filters are held until detach" : "");
 	bloom_xdp_prog_close(&s.prog);
 	return 0;
 }
@@ -526,14 +545,14 @@ static void show_one(const char *dev, const struct bloom_xdp_slot *s,
 		    sizeof(note));
 	note_filter(bloom_fd, dev, 6, ro->filter_id6, ro->filter_name6, note,
 		    sizeof(note));
-	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12llu %12llu %12llu %8llu %s\n",
+	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12llu %12llu %12llu %8llu %-4s %s\n",
 	       dev, s->mode, prio, f4, f6, ro->match_dst ? "dst" : "src",
 	       ro->pass_listed ? "pass" : "drop",
 	       (unsigned long long)sum[BLOOM_XDP_PACKETS],
 	       (unsigned long long)sum[BLOOM_XDP_LISTED],
 	       (unsigned long long)sum[BLOOM_XDP_DROPPED],
 	       (unsigned long long)sum[BLOOM_XDP_ERRORS],
-	       note[0] ? note : "-");
+	       s->prog.held ? "yes" : "no", note[0] ? note : "-");
 }
 
 static int cmd_show(int argc, char **argv)
@@ -552,9 +571,10 @@ static int cmd_show(int argc, char **argv)
 	if (!ifs)
 		die("cannot list the network devices: %s", strerror(errno));
 	bloom_fd = bloom_open(NULL);
-	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12s %12s %12s %8s %s\n",
+	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12s %12s %12s %8s %-4s %s\n",
 	       "DEV", "MODE", "PRIO", "IPV4 FILTER(ID)", "IPV6 FILTER(ID)",
-	       "DIR", "HIT", "PACKETS", "LISTED", "DROPPED", "ERRORS", "NOTE");
+	       "DIR", "HIT", "PACKETS", "LISTED", "DROPPED", "ERRORS", "HELD",
+	       "NOTE");
 	for (i = ifs; i->if_index; i++) {
 		if (bloom_xdp_find(i->if_index, &s) != 1)
 			continue;

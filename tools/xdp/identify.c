@@ -41,58 +41,66 @@ static bool shaped(const struct bpf_map_info *mi, const struct map_shape *m)
 }
 
 /*
- * The program's maps must be exactly these two: its read-only data (one
- * value of the skeleton's size) and its counters.
+ * The program's maps must be exactly these: its read-only data (one value
+ * of the skeleton's size) and its counters, and the map of its filters'
+ * holds when it has one (bound at attach: holds.h). 1 with *@ro_fd and
+ * *@stats_fd open and *@held set, 0 when they are not, -errno.
  */
-static int open_maps(int prog_fd, int *ro_fd, int *stats_fd)
+static int open_maps(int prog_fd, int *ro_fd, int *stats_fd, bool *held)
 {
-	const struct map_shape ro = {
-		".rodata", BPF_MAP_TYPE_ARRAY, sizeof(__u32),
-		sizeof(struct bloom_xdp__rodata), 1,
+	const struct map_shape shapes[] = {
+		{ ".rodata", BPF_MAP_TYPE_ARRAY, sizeof(__u32),
+		  sizeof(struct bloom_xdp__rodata), 1 },
+		{ BLOOM_XDP_STATS_NAME, BPF_MAP_TYPE_PERCPU_ARRAY,
+		  sizeof(__u32), sizeof(__u64), BLOOM_XDP_STATS },
+		{ BLOOM_XDP_HOLDS_NAME, BPF_MAP_TYPE_ARRAY, sizeof(__u32),
+		  sizeof(__u64), BLOOM_XDP_HOLD_SLOTS },
 	};
-	const struct map_shape stats = {
-		BLOOM_XDP_STATS_NAME, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(__u32),
-		sizeof(__u64), BLOOM_XDP_STATS,
-	};
+	enum { RO, STATS, HOLDS, NMAPS };
+	int fds[NMAPS] = { -1, -1, -1 };
 	struct bpf_prog_info info;
 	struct bpf_map_info mi;
-	__u32 ids[2], len, i;
-	int fd;
+	__u32 ids[NMAPS], len, i, s;
+	int fd, ret = 0;
 
 	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = 2;
+	info.nr_map_ids = NMAPS;
 	info.map_ids = (__u64)(unsigned long)ids;
 	len = sizeof(info);
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
 		return -errno;
-	if (info.nr_map_ids != 2)
+	if (info.nr_map_ids != NMAPS && info.nr_map_ids != NMAPS - 1)
 		return 0;
-	*ro_fd = *stats_fd = -1;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < info.nr_map_ids; i++) {
 		fd = bpf_map_get_fd_by_id(ids[i]);
 		if (fd < 0)
-			break;
+			goto out;
 		memset(&mi, 0, sizeof(mi));
 		len = sizeof(mi);
-		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
-			if (*ro_fd < 0 && shaped(&mi, &ro)) {
-				*ro_fd = fd;
-				continue;
-			}
-			if (*stats_fd < 0 && shaped(&mi, &stats)) {
-				*stats_fd = fd;
-				continue;
-			}
+		/* the first shape not taken yet that it has */
+		s = bpf_obj_get_info_by_fd(fd, &mi, &len) ? NMAPS : 0;
+		while (s < NMAPS && (fds[s] >= 0 || !shaped(&mi, &shapes[s])))
+			s++;
+		if (s == NMAPS) {
+			close(fd);
+			goto out;
 		}
-		close(fd);
-		break;
+		fds[s] = fd;
 	}
-	if (*ro_fd >= 0 && *stats_fd >= 0)
+	ret = fds[RO] >= 0 && fds[STATS] >= 0;
+out:
+	*held = fds[HOLDS] >= 0;
+	if (fds[HOLDS] >= 0)
+		close(fds[HOLDS]);
+	if (ret) {
+		*ro_fd = fds[RO];
+		*stats_fd = fds[STATS];
 		return 1;
-	if (*ro_fd >= 0)
-		close(*ro_fd);
-	if (*stats_fd >= 0)
-		close(*stats_fd);
+	}
+	if (fds[RO] >= 0)
+		close(fds[RO]);
+	if (fds[STATS] >= 0)
+		close(fds[STATS]);
 	return 0;
 }
 
@@ -117,7 +125,7 @@ int bloom_xdp_identify(__u32 id, struct bloom_xdp_prog *p)
 	if (strcmp(info.name, BLOOM_XDP_PROG_NAME) ||
 	    (info.type != BPF_PROG_TYPE_XDP && info.type != BPF_PROG_TYPE_EXT))
 		goto out;
-	ret = open_maps(p->fd, &ro_fd, &p->stats_fd);
+	ret = open_maps(p->fd, &ro_fd, &p->stats_fd, &p->held);
 	if (ret <= 0)
 		goto out;
 	ret = !bpf_map_lookup_elem(ro_fd, &key, &p->ro) &&

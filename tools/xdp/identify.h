@@ -2,8 +2,9 @@
 /*
  * Finding bloom-xdp's program on a device, alone or among the programs of
  * libxdp's dispatcher, and recognising it by more than its name: its type,
- * its two maps' types and sizes, and the magic word of its read-only data,
- * each checked before anything is read into a struct of this loader.
+ * its maps' types and sizes (two, and the map of its holds when it has
+ * one), and the magic word of its read-only data, each checked before
+ * anything is read into a struct of this loader.
  */
 #ifndef BLOOM_XDP_IDENTIFY_H
 #define BLOOM_XDP_IDENTIFY_H
@@ -18,6 +19,7 @@ struct bloom_xdp_prog {
 	__u32 id;
 	int fd;				/* the program: held, its id stays its own */
 	int stats_fd;			/* its per-CPU counters */
+	bool held;			/* it holds its filters (holds.h) */
 	struct bloom_xdp__rodata ro;	/* what the loader set */
 };
 

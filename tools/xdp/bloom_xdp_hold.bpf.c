@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_xdp_hold.sh's program: run once through BPF_PROG_TEST_RUN with a
- * frame that says which filter (id) and which slot of its map, it takes a
- * hold of that filter (bpf_bloom_xdp_hold()) and keeps it in the slot
+ * Takes a hold of a filter for bloom-xdp's program (holds.c): never
+ * attached, run once per filter through BPF_PROG_TEST_RUN with the device
+ * as the frame's, and with a frame (struct bloom_xdp_hold_frame) that says
+ * which filter (id) and which slot of the holds' map, it takes a hold of
+ * that filter (bpf_bloom_xdp_hold()) and keeps it in the slot
  * (bpf_kptr_xchg()), letting go of the hold the slot had. XDP_PASS: held;
  * XDP_DROP: no filter of that id; XDP_ABORTED: a bad frame or slot.
+ * test_xdp_hold.sh runs it too.
  *
  * The map's pointer must carry the "kptr_ref" type tag in BTF, which
- * clang emits from version 15 on (clang 14 drops it: Makefile).
+ * clang emits from version 15 on (clang 14 drops it: tools/bpf.mk).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bloom/bpf.h>
+
+#include "bloom_xdp.h"
 
 struct slot {
 	struct bloom_xdp_hold __kptr_ref *hold;
@@ -19,22 +24,17 @@ struct slot {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, BLOOM_XDP_HOLD_SLOTS);
 	__type(key, __u32);
 	__type(value, struct slot);
-} holds SEC(".maps");
-
-struct hold_frame {
-	__u32 id;
-	__u32 slot;
-};
+} bloom_xdp_holds SEC(".maps");
 
 SEC("xdp")
-int bloom_hold(struct xdp_md *ctx)
+int bloom_xdp_hold(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
-	struct hold_frame *fr = data;
+	struct bloom_xdp_hold_frame *fr = data;
 	struct bloom_xdp_hold *h;
 	struct slot *s;
 	__u32 k;
@@ -42,10 +42,10 @@ int bloom_hold(struct xdp_md *ctx)
 	if ((void *)(fr + 1) > end)
 		return XDP_ABORTED;
 	k = fr->slot;
-	s = bpf_map_lookup_elem(&holds, &k);
+	s = bpf_map_lookup_elem(&bloom_xdp_holds, &k);
 	if (!s)
 		return XDP_ABORTED;
-	h = bpf_bloom_xdp_hold(ctx, fr->id);
+	h = bpf_bloom_xdp_hold(ctx, fr->filter_id);
 	if (!h)
 		return XDP_DROP;
 	h = bpf_kptr_xchg(&s->hold, h);
