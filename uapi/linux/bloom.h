@@ -493,7 +493,8 @@ struct bloom_name {
  *
  * A caller built against ABI version 1 passes the struct up to and
  * including @generations (then named reserved): it gets that much; so
- * does one whose struct ends at @reserved or @late_rotations.
+ * does one whose struct ends at @reserved, @late_rotations, @expired or
+ * @prefix_lengths6 (the struct of each later version before this one).
  *
  * For a scalable filter @bits and @bits_set are the sums over its stages,
  * @hashes is stage 0's k, @capacity stage 0's capacity and @fpp_ppb the
