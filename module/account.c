@@ -53,14 +53,21 @@ static u64 bloom_pool_size(void)
 	return all - min_t(u64, READ_ONCE(max_memory_per_netns), all / 2);
 }
 
+/* The most the pool may hold now: less what the initial one has taken. */
+static u64 bloom_pool_cap(void)
+{
+	u64 all = READ_ONCE(max_memory);
+
+	lockdep_assert_held(&bloom_account_lock);
+	return min(bloom_pool_size(),
+		   all > initial_used ? all - initial_used : 0);
+}
+
 /* What the pool can still give: neither held nor taken by the initial one. */
 static u64 bloom_pool_free(void)
 {
-	u64 all = READ_ONCE(max_memory);
-	u64 cap = min(bloom_pool_size(),
-		      all > initial_used ? all - initial_used : 0);
+	u64 cap = bloom_pool_cap();
 
-	lockdep_assert_held(&bloom_account_lock);
 	return cap > pool_held ? cap - pool_held : 0;
 }
 
@@ -102,15 +109,12 @@ static void bloom_account_top_up(struct bloom_account *a)
 static void bloom_account_params_changed(void)
 {
 	struct bloom_account *a;
-	u64 all;
 
 	spin_lock(&bloom_account_lock);
 	list_for_each_entry(a, &bloom_accounts, node)
 		bloom_account_set_grant(a, min(a->granted,
 					       bloom_account_grant_target(a)));
-	all = READ_ONCE(max_memory);
-	if (pool_held > min(bloom_pool_size(),
-			    all > initial_used ? all - initial_used : 0))
+	if (pool_held > bloom_pool_cap())
 		list_for_each_entry(a, &bloom_accounts, node)
 			bloom_account_set_grant(a, min(a->granted, a->used));
 	spin_unlock(&bloom_account_lock);

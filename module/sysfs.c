@@ -462,37 +462,19 @@ const struct attribute_group *bloom_filter_groups[] = {
 	NULL,
 };
 
-static ssize_t memory_used_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	/* the reader's namespace's: account.h */
-	struct bloom_account *acct =
-		bloom_registry_account(current->nsproxy->net_ns);
+/* The memory files show the reader's namespace's figures: account.h */
+#define BLOOM_ACCOUNT_ATTR(file, shown)					\
+static ssize_t file##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%llu\n", shown(bloom_registry_account(	\
+				current->nsproxy->net_ns)));		\
+}									\
+static DEVICE_ATTR_RO(file)
 
-	return sysfs_emit(buf, "%llu\n", bloom_account_shown_used(acct));
-}
-static DEVICE_ATTR_RO(memory_used);
-
-static ssize_t memory_limit_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct bloom_account *acct =
-		bloom_registry_account(current->nsproxy->net_ns);
-
-	return sysfs_emit(buf, "%llu\n", bloom_account_shown_limit(acct));
-}
-static DEVICE_ATTR_RO(memory_limit);
-
-static ssize_t memory_guaranteed_show(struct device *dev,
-				      struct device_attribute *attr, char *buf)
-{
-	struct bloom_account *acct =
-		bloom_registry_account(current->nsproxy->net_ns);
-
-	return sysfs_emit(buf, "%llu\n",
-			  bloom_account_shown_guaranteed(acct));
-}
-static DEVICE_ATTR_RO(memory_guaranteed);
+BLOOM_ACCOUNT_ATTR(memory_used, bloom_account_shown_used);
+BLOOM_ACCOUNT_ATTR(memory_limit, bloom_account_shown_limit);
+BLOOM_ACCOUNT_ATTR(memory_guaranteed, bloom_account_shown_guaranteed);
 
 static struct attribute *bloom_dev_attrs[] = {
 	&dev_attr_memory_used.attr,
