@@ -14,6 +14,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/mm.h>
+#include <linux/page_ref.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -150,7 +151,17 @@ static vm_fault_t bloom_map_vm_fault(struct vm_fault *vmf)
 	if (vmf->pgoff >= m->len >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
 	page = vmalloc_to_page((u8 *)m->hdr + (vmf->pgoff << PAGE_SHIFT));
-	get_page(page);
+	/*
+	 * The reference the fault hands back with the page, taken on the page
+	 * itself: vmalloc's pages are order-0 and never compound (it splits
+	 * the higher-order pages it allocates so that each may be refcounted
+	 * alone), so get_page()'s lookup of a compound head would find the
+	 * page again. That lookup costs a static key (the vmemmap of
+	 * optimised hugetlb pages) whose registration at module load
+	 * allocates, and a failure there only WARNs: bloom.ko keeps no
+	 * __jump_table entry (tools/lint.sh checks).
+	 */
+	page_ref_inc(page);
 	vmf->page = page;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #   2. sparse on every module source (make C=2)
 #   3. a W=1 module build: no warnings
 #   4. the uapi header compiles as C90 (-pedantic) and as C++
+#   5. the modules of 3 use none of the kernel's static keys (jump labels)
 #
 # The kernel builds of 2 and 3 run on a copy of the sources in $BUILD/lint,
 # so they never touch the objects or the bloom.ko of the real build; paths
@@ -110,6 +111,21 @@ for h in uapi/linux/bloom.h uapi/linux/netfilter/xt_bloom.h; do
 	g++ -Wall -Wextra -Werror -fsyntax-only -I uapi -x c++ "$h" 2>&1
 done >"$out/uapi.txt"
 report "uapi header as C90 and C++" "$out/uapi.txt"
+
+# 5. A module that uses a static key of the kernel's (a jump label in an
+# inline of its headers) makes its load allocate for it, and that
+# allocation's failure only WARNs: under fault injection with panic_on_warn
+# a failed load would stop the machine instead of failing. Keys of the
+# module's own are registered without allocating.
+for ko in bloom.ko xt_bloom.ko; do
+	nm -u "$src/$ko" | awk '{ print $2 }' | sort >"$out/undefined.txt"
+	readelf -rW "$src/$ko" | awk '
+		/^Relocation section/ { jt = index($0, "\x27.rela__jump_table\x27") > 0; next }
+		jt && NF >= 5 { sub(/\+.*/, "", $5); print $5 }' | sort -u |
+		comm -12 - "$out/undefined.txt" |
+		sed "s|^|$ko: __jump_table entry for the kernel's static key |"
+done >"$out/jump.txt"
+report "no static key of the kernel's in the modules" "$out/jump.txt"
 
 if [ ${#dirty[@]} -eq 0 ]; then
 	echo "lint: all clean"
