@@ -503,6 +503,10 @@ static void sweep_ops(int *fdp, unsigned int max, bool last)
 			continue;
 		}
 		ret = sweep(&ops[i], fdp, max, &t);
+		/* the sweep reached the kfunc's own allocation, not only the syscall's */
+		if (!ret && (ops[i].flags & OP_XDP) && nth_fd >= 0 && !t.cut &&
+		    !xdp_hold_refused)
+			ret = fail(&t, t.points, "no fault point was the hold's own allocation in bloom.ko");
 		report(&ops[i], "", ret, &t);
 	}
 }

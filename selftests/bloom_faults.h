@@ -203,6 +203,8 @@ int run_xdp_hold(struct ctx *c);
 int works_xdp_hold(struct ctx *c);
 /* Lets go of the hold the program took, if any: its map is freed. */
 void xdp_hold_release(void);
+/* Runs that found no hold: bloom's allocation of it failed */
+extern unsigned int xdp_hold_refused;
 
 /* faults_load.c: bloom.ko's own load */
 int sweep_load(int modfd, unsigned int max, struct tally *t);

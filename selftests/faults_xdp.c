@@ -38,6 +38,7 @@
 #define HOLD_OBJ	"bloom_xdp_hold.bpf.o"
 #define HOLD_PROG	"bloom_xdp_hold"
 
+unsigned int xdp_hold_refused;
 static struct bpf_object *hold_obj;
 static __u32 hold_id;		/* the id of "a", held */
 static char hold_why[200];
@@ -145,7 +146,12 @@ int run_xdp_hold(struct ctx *c)
 		return -1;
 	if (o.retval == XDP_PASS)
 		return 0;
-	errno = o.retval == XDP_DROP ? ENOMEM : EPROTO;
+	if (o.retval == XDP_DROP) {
+		xdp_hold_refused++;
+		errno = ENOMEM;
+	} else {
+		errno = EPROTO;
+	}
 	return -1;
 }
 
@@ -179,6 +185,8 @@ int works_xdp_hold(struct ctx *c)
 }
 
 #else /* !BLOOM_FAULTS_BPF */
+
+unsigned int xdp_hold_refused;
 
 const char *xdp_hold_unusable(void)
 {
