@@ -158,8 +158,8 @@ static vm_fault_t bloom_map_vm_fault(struct vm_fault *vmf)
 	 * alone), so get_page()'s lookup of a compound head would find the
 	 * page again. That lookup costs a static key (the vmemmap of
 	 * optimised hugetlb pages) whose registration at module load
-	 * allocates, and a failure there only WARNs: bloom.ko keeps no
-	 * __jump_table entry (tools/lint.sh checks).
+	 * allocates, and a failure there only WARNs: bloom.ko uses none of
+	 * the kernel's static keys (tools/lint.sh checks).
 	 */
 	page_ref_inc(page);
 	vmf->page = page;

@@ -59,7 +59,8 @@
  * The files: this one, the sweep driver (fail-nth, what the module looks
  * like before and after, one sweep, the report, main); the operations it
  * sweeps, one file per family (faults_create.c, faults_batch.c,
- * faults_expire.c, faults_filters.c, faults_snapshot.c, faults_netns.c),
+ * faults_expire.c, faults_filters.c, faults_snapshot.c, faults_netns.c,
+ * faults_timed.c, faults_map.c, faults_prefix.c, faults_xdp.c),
  * what they share and their table (faults_ops.c); and bloom.ko's own load
  * (faults_load.c). bloom_faults.h holds what they share.
  */
@@ -237,6 +238,7 @@ static void teardown(struct ctx *c)
 	if (c->fd2 >= 0)
 		close(c->fd2);
 	c->fd2 = -1;
+	xdp_hold_release();
 	if (ipt_sock >= 0)
 		bt_ipt_set(ipt_sock, NULL);
 	bt_destroy(c->fd, "a");
@@ -260,7 +262,7 @@ static bool info_same(const struct bloom_info *a, const struct bloom_info *b)
 	return a->bits == b->bits && a->bits_set == b->bits_set &&
 	       a->count == b->count && a->memory_bytes == b->memory_bytes &&
 	       a->stages == b->stages && a->deletes == b->deletes &&
-	       a->rules == b->rules;
+	       a->rules == b->rules && a->xdp_holds == b->xdp_holds;
 }
 
 int fail(struct tally *t, unsigned int n, const char *fmt, ...)
@@ -480,6 +482,7 @@ static bool selected(const char *name)
  */
 static void sweep_ops(int *fdp, unsigned int max, bool last)
 {
+	const char *why;
 	struct tally t;
 	unsigned int i;
 	int ret;
@@ -493,7 +496,17 @@ static void sweep_ops(int *fdp, unsigned int max, bool last)
 					      ops[i].name);
 			continue;
 		}
+		why = ops[i].flags & OP_XDP ? xdp_hold_unusable() : NULL;
+		if (why) {
+			ksft_test_result_skip("%s: %s\n", ops[i].name, why);
+			ops_left_out++;
+			continue;
+		}
 		ret = sweep(&ops[i], fdp, max, &t);
+		/* the sweep reached the kfunc's own allocation, not only the syscall's */
+		if (!ret && (ops[i].flags & OP_XDP) && nth_fd >= 0 && !t.cut &&
+		    !xdp_hold_refused)
+			ret = fail(&t, t.points, "no fault point was the hold's own allocation in bloom.ko");
 		report(&ops[i], "", ret, &t);
 	}
 }

@@ -43,6 +43,7 @@ struct ctx {
 #define OP_A_MEMORY_EFAULT	4U	/* memory_used too, on EFAULT */
 #define OP_NETNS_ONLY		8U	/* only in a namespace of the test's */
 #define OP_LAST			16U	/* after the load sweep: the longest */
+#define OP_XDP			32U	/* SKIPs where xdp_hold_unusable() says */
 
 /*
  * An operation: @setup (not under fault) may create "a" (and "b", "src")
@@ -194,6 +195,16 @@ int works_map_destroyed(struct ctx *c);
 void setup_prefix_a(struct ctx *c);
 int run_add_expanded(struct ctx *c);
 int works_add_expanded(struct ctx *c);
+
+/* faults_xdp.c: the XDP path's hold of a filter (bpf_bloom_xdp_hold()) */
+const char *xdp_hold_unusable(void);
+void setup_xdp_hold(struct ctx *c);
+int run_xdp_hold(struct ctx *c);
+int works_xdp_hold(struct ctx *c);
+/* Lets go of the hold the program took, if any: its map is freed. */
+void xdp_hold_release(void);
+/* Runs that found no hold: bloom's allocation of it failed */
+extern unsigned int xdp_hold_refused;
 
 /* faults_load.c: bloom.ko's own load */
 int sweep_load(int modfd, unsigned int max, struct tally *t);

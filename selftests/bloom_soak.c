@@ -42,7 +42,19 @@
  *     test present; the reader's mapped queries, retries (a change seen
  *     during a test), remaps (after a swap) and fallbacks are counted and
  *     printed, and the run fails if no query went through a mapping or no
- *     swap was ever seen there.
+ *     swap was ever seen there;
+ *   - a netblock writer: a counting filter of IPv4 netblocks with the
+ *     lengths 16 and 24, given /22s and /23s (expanded into /24s) and
+ *     deleting each again 32 adds later: addresses spread over every
+ *     block still added, its first and last included, must test present;
+ *   - bloom-xdp: in a network namespace of its own with a veth pair, a
+ *     filter made, bloom-xdp attached to it through libxdp's dispatcher
+ *     (INFO's xdp_holds 1, destroy refused with EBUSY, its address
+ *     present), detached (the hold gone within 4 s, destroy works), again
+ *     and again. Needs bloom-xdp built beside this program (../bin), the
+ *     kernel's and the module's BTF and the BPF filesystem (mounted if it
+ *     is not); without them it is left out and the run says why.
+ * A thread's result line fails when it did no work.
  * A watchdog sees that every thread makes progress. At the end every
  * filter is destroyed and memory_used and live_allocations must come back
  * to where they were. The kernel's own checkers (KASAN, lockdep, kmemleak,
@@ -58,9 +70,16 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include <libgen.h>
+#include <limits.h>
 #include <arpa/inet.h>
+#include <linux/magic.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
 
 #include "kselftest.h"
 #include "bloom_test.h"
@@ -74,9 +93,10 @@
 #define STALL_S		60	/* a thread without progress this long: hung */
 /*
  * writers, readers, replacer, namespaces, expiring adds and rotations,
- * timed adds, the mapped pair's writer and reader, rules, traffic
+ * timed adds, netblocks, the mapped pair's writer and reader, rules,
+ * traffic, XDP
  */
-#define WATCHED		(NTYPES + NREADERS + 9)
+#define WATCHED		(NTYPES + NREADERS + 11)
 
 struct writer {
 	const char *name;
@@ -592,6 +612,333 @@ out:
 	return NULL;
 }
 
+/* ---- netblocks expanded to the filter's own lengths ---- */
+
+#define NET_FILTER	"soak-net"
+#define NET_LIVE	32	/* blocks in the filter at a time */
+#define NET_SLOTS	16384	/* where blocks go: 10.0.0.0/8 in /22s */
+#define NET_PROBES	32	/* addresses tested per live block */
+
+static _Atomic unsigned long net_progress, net_deleted;
+
+/*
+ * Block @n: 10.x.y.0/22 for even n, its first /23 for odd n; both are
+ * stored as /24s (the filter's lengths are 16 and 24), 4 or 2 of them:
+ * the kernel refuses other lengths (EDOM), the caller expands.
+ */
+static void net_block(__u64 n, __u8 key[5])
+{
+	__u32 slot = n % NET_SLOTS;
+
+	key[0] = 10;
+	key[1] = (__u8)(slot >> 6);
+	key[2] = (__u8)((slot & 63) << 2);
+	key[3] = 0;
+	key[4] = n % 2 ? 23 : 22;
+}
+
+/* Block @n added or deleted (@cmd) as the keys libbloom expands it to. */
+static int net_one(int fd, unsigned long cmd, __u64 n)
+{
+	static const struct bloom_prefix_plan plan = {
+		.nlens = 2, .lens = { 16, 24 },
+	};
+	__u8 key[5], keys[4 * BLOOM_NETBLOCK_KEY_MAX], res[1];
+	int klen;
+	long cnt;
+
+	net_block(n, key);
+	cnt = bloom_plan_expand(&plan, AF_INET, key, sizeof(key), keys, 4,
+				&klen);
+	if (cnt < 0) {
+		errno = -cnt;
+		return -1;
+	}
+	return bt_batch(fd, cmd, keys, (__u64)cnt * klen, cnt, klen, NULL,
+			res, NULL);
+}
+
+/* Addresses of block @n not present: NET_PROBES of them tested; or -1. */
+static int net_missing(int fd, __u64 n)
+{
+	__u8 key[5], addrs[NET_PROBES * 4], res[NET_PROBES / 8];
+	__u32 size, i, a;
+	struct bloom_batch b;
+
+	net_block(n, key);
+	size = 1U << (32 - key[4]);
+	for (i = 0; i < NET_PROBES; i++) {
+		/* spread over the block, its first and last address included */
+		a = (key[0] << 24 | key[1] << 16 | key[2] << 8) +
+		    (i == NET_PROBES - 1 ? size - 1 : i * (size / NET_PROBES) +
+						      (__u32)(n + i) % 7);
+		addrs[4 * i] = a >> 24;
+		addrs[4 * i + 1] = a >> 16;
+		addrs[4 * i + 2] = a >> 8;
+		addrs[4 * i + 3] = a;
+	}
+	if (bt_batch(fd, BLOOM_IOC_QUERY, addrs, sizeof(addrs), NET_PROBES, 4,
+		     NULL, res, &b))
+		return -1;
+	return NET_PROBES - b.out_hits;
+}
+
+/*
+ * A counting filter of IPv4 netblocks with the lengths 16 and 24: /22s
+ * and /23s added, expanded into /24s, and deleted again NET_LIVE adds
+ * later; every address of every block still added must test present.
+ */
+static void *net_thread(void *arg)
+{
+	struct bloom_create c = bt_create_req(NET_FILTER, BLOOM_TYPE_COUNTING,
+					      100000, 1000000,
+					      BLOOM_CREATE_F_BIND |
+					      BLOOM_CREATE_F_PREFIXES);
+	int fd = bt_open(), missing;
+	__u64 n = 0, i;
+
+	(void)arg;
+	c.keys = BLOOM_KEYS_IPV4;
+	c.prefix_lengths4 = 1U << 16 | 1U << 24;
+	if (fd < 0 || ioctl(fd, BLOOM_IOC_CREATE, &c)) {
+		report_error("netblocks: create: %s", strerror(errno));
+		goto out;
+	}
+	/* one round at least, however short the run: its line says so */
+	do {
+		if (net_one(fd, BLOOM_IOC_ADD, n)) {
+			report_error("netblocks: ADD: %s", strerror(errno));
+			break;
+		}
+		n++;
+		if (n > NET_LIVE) {
+			if (net_one(fd, BLOOM_IOC_DELETE, n - 1 - NET_LIVE)) {
+				report_error("netblocks: DELETE: %s",
+					     strerror(errno));
+				break;
+			}
+			atomic_fetch_add(&net_deleted, 1);
+		}
+		for (i = n > NET_LIVE ? n - NET_LIVE : 0; i < n; i++) {
+			missing = net_missing(fd, i);
+			if (missing < 0) {
+				report_error("netblocks: QUERY: %s",
+					     strerror(errno));
+				goto out;
+			}
+			if (missing) {
+				atomic_fetch_add(&false_negatives, 1);
+				report_error("netblocks: %d of %d addresses of a live block absent",
+					     missing, NET_PROBES);
+			}
+		}
+		atomic_fetch_add(&net_progress, 1);
+		usleep(5000);
+	} while (!atomic_load(&stop));
+out:
+	bt_destroy(fd, NET_FILTER);
+	close(fd);
+	return NULL;
+}
+
+/* ---- bloom-xdp attached and detached through libxdp's dispatcher ---- */
+
+#define XDP_FILTER	"soak-xdp"
+#define XDP_DEV		"soakx0"
+
+/* rounds; steps of a round, which the watchdog watches: a round is slow */
+static _Atomic unsigned long xdp_progress, xdp_steps;
+static char xdp_tool[PATH_MAX];
+
+/*
+ * Runs @argv with its output kept: its exit status, or -1; on a failure
+ * the start of what it printed is in @out.
+ */
+static int run_tool(char *const argv[], char *out, size_t len)
+{
+	int mfd = memfd_create("soak-tool", MFD_CLOEXEC), status = -1;
+	ssize_t n;
+	pid_t pid;
+
+	out[0] = 0;
+	if (mfd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(mfd, 1);
+		dup2(mfd, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
+	else
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	if (status) {
+		n = pread(mfd, out, len - 1, 0);
+		out[n > 0 ? n : 0] = 0;
+		out[strcspn(out, "\n")] = 0;
+	}
+	close(mfd);
+	return status;
+}
+
+/*
+ * Why the XDP thread cannot run here, in @why (0 when it can): it needs
+ * bloom-xdp built beside this program, kernel and module BTF (kfuncs),
+ * and the BPF filesystem where libxdp pins its dispatcher (mounted here
+ * if it is not; *@mounted then says so).
+ */
+static int xdp_unusable(char *why, size_t len, bool *mounted)
+{
+	char self[PATH_MAX];
+	struct statfs sf;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	*mounted = false;
+	if (n <= 0)
+		return snprintf(why, len, "/proc/self/exe: %s", strerror(errno));
+	self[n] = 0;
+	snprintf(xdp_tool, sizeof(xdp_tool), "%s/../bin/bloom-xdp",
+		 dirname(self));
+	if (access(xdp_tool, X_OK))
+		return snprintf(why, len, "no bloom-xdp at %s (clang, bpftool, libbpf-dev, libxdp-dev: tools/deps.sh)",
+				xdp_tool);
+	if (access("/sys/kernel/btf/vmlinux", R_OK) ||
+	    access("/sys/kernel/btf/bloom", R_OK))
+		return snprintf(why, len, "no kernel or module BTF: no kfuncs, no dispatcher");
+	if (statfs("/sys/fs/bpf", &sf) || sf.f_type != BPF_FS_MAGIC) {
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
+			return snprintf(why, len, "cannot mount the BPF filesystem: %s",
+					strerror(errno));
+		*mounted = true;
+	}
+	return 0;
+}
+
+/* The filter's XDP holds, or -1. */
+static int xdp_holds(int fd)
+{
+	struct bloom_info info;
+
+	return bt_info(fd, XDP_FILTER, &info) ? -1 : (int)info.xdp_holds;
+}
+
+/*
+ * One round: the filter made, bloom-xdp attached to it (held: destroy
+ * refused), its address queried while it is held, bloom-xdp detached (the
+ * hold goes with the program, a moment later), the filter destroyed.
+ */
+static int xdp_round(int fd, __u64 round)
+{
+	char *attach[] = { xdp_tool, "attach", XDP_DEV, "--set", XDP_FILTER,
+			   NULL };
+	char *detach[] = { xdp_tool, "detach", XDP_DEV, NULL };
+	struct bloom_create c = bt_create_req(XDP_FILTER, BLOOM_TYPE_BLOCKED,
+					      1000, 10000000, 0);
+	__u8 addr[4] = { 10, 7, (__u8)(round >> 8), (__u8)round };
+	int held, i, bfd = -1, ret = -1;
+	char out[160];
+
+	c.keys = BLOOM_KEYS_IPV4;
+	if (ioctl(fd, BLOOM_IOC_CREATE, &c)) {
+		report_error("xdp: create: %s", strerror(errno));
+		return -1;
+	}
+	/* a descriptor bound to it keeps its struct, not the filter */
+	bfd = bt_open();
+	if (bfd < 0 || bt_bind(bfd, XDP_FILTER) ||
+	    bt_one(bfd, BLOOM_IOC_ADD, addr, sizeof(addr)) < 0) {
+		report_error("xdp: bind, add: %s", strerror(errno));
+		goto out;
+	}
+	if (run_tool(attach, out, sizeof(out))) {
+		report_error("xdp: bloom-xdp attach: %s", out);
+		goto out;
+	}
+	atomic_fetch_add(&xdp_steps, 1);
+	held = xdp_holds(fd);
+	if (held != 1) {
+		report_error("xdp: attached, but the filter has %d XDP holds, not 1",
+			     held);
+		goto out;
+	}
+	if (bt_one(bfd, BLOOM_IOC_QUERY, addr, sizeof(addr)) != 1) {
+		atomic_fetch_add(&false_negatives, 1);
+		report_error("xdp: an address added is absent while held");
+	}
+	if (!bt_destroy(fd, XDP_FILTER)) {
+		report_error("xdp: a held filter was destroyed");
+		return -1;	/* nothing left to detach from */
+	}
+	if (errno != EBUSY) {
+		report_error("xdp: destroy of a held filter: %s, not EBUSY",
+			     strerror(errno));
+		goto out;
+	}
+	atomic_fetch_add(&xdp_steps, 1);
+	if (run_tool(detach, out, sizeof(out))) {
+		report_error("xdp: bloom-xdp detach: %s", out);
+		goto out;
+	}
+	atomic_fetch_add(&xdp_steps, 1);
+	for (i = 0; i < 200 && (held = xdp_holds(fd)) > 0; i++)
+		usleep(20000);
+	if (held) {
+		report_error("xdp: detached, the filter still has %d XDP holds after 4 s",
+			     held);
+		goto out;
+	}
+	if (bt_destroy(fd, XDP_FILTER)) {
+		report_error("xdp: destroy after detach: %s", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (bfd >= 0)
+		close(bfd);
+	return ret;
+}
+
+/*
+ * In a network namespace of its own, with a veth pair: bloom-xdp attached
+ * and detached again and again while the other threads query, swap and
+ * destroy their filters.
+ */
+static void *xdp_thread(void *arg)
+{
+	char *link[] = { "/sbin/ip", "link", "add", XDP_DEV, "type", "veth",
+			 "peer", "name", "soakx1", NULL };
+	char *up[] = { "/sbin/ip", "link", "set", XDP_DEV, "up", NULL };
+	char out[160];
+	__u64 round = 0;
+	int fd;
+
+	(void)arg;
+	if (unshare(CLONE_NEWNET)) {
+		report_error("xdp: unshare: %s", strerror(errno));
+		return NULL;
+	}
+	if (run_tool(link, out, sizeof(out)) || run_tool(up, out, sizeof(out))) {
+		report_error("xdp: a veth pair: %s", out);
+		return NULL;
+	}
+	fd = bt_open();
+	if (fd < 0) {
+		report_error("xdp: open: %s", strerror(errno));
+		return NULL;
+	}
+	/* one round at least, however short the run: its line says so */
+	do {
+		if (xdp_round(fd, round++))
+			break;
+		atomic_fetch_add(&xdp_progress, 1);
+	} while (!atomic_load(&stop));
+	/* the namespace, the veth pair and a filter left go with the thread */
+	close(fd);
+	return NULL;
+}
+
 /* ---- rules under traffic, in namespaces that come and go ---- */
 
 #define RULE_FILTER	"soak-rule"
@@ -861,16 +1208,17 @@ int main(int argc, char **argv)
 	/* what the watchdog watches: see the loop below */
 	unsigned long last[WATCHED], now_p[WATCHED];
 	const char *what[WATCHED];
-	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, tmt, rlt, tt, mw, mr;
+	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, tmt, rlt, tt, mw, mr,
+		nbt, xdt;
 	long long mem0, live0, mem, live;
 	unsigned int t, stalled_s[WATCHED] = { 0 };
-	bool hung = false;
-	char why[160] = "";
-	int i, k, fd, xt;
+	bool hung = false, bpffs_mounted;
+	char why[160] = "", xdp_why[200] = "";
+	int i, k, fd, xt, xdp;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
-	ksft_set_plan(5);
+	ksft_set_plan(7);
 	fd = bt_open();
 	if (fd < 0)
 		ksft_exit_fail_msg("open %s: %s\n", BLOOM_DEV, strerror(errno));
@@ -889,6 +1237,10 @@ int main(int argc, char **argv)
 	}
 	if (xt < 0)
 		ksft_print_msg("rules under traffic left out: %s\n", why);
+	xdp = xdp_unusable(xdp_why, sizeof(xdp_why), &bpffs_mounted) ? -1 : 0;
+	if (xdp < 0)
+		ksft_print_msg("bloom-xdp attached and detached left out: %s\n",
+			       xdp_why);
 	mem0 = wait_memory_used(0, BT_FREE_WAIT_MS);
 	live0 = wait_live_allocations(1, BT_FREE_WAIT_MS);
 	for (i = 0; i < NTYPES; i++) {
@@ -911,10 +1263,13 @@ int main(int argc, char **argv)
 	pthread_create(&tmt, NULL, timed_thread, NULL);
 	pthread_create(&mw, NULL, mapped_writer_thread, NULL);
 	pthread_create(&mr, NULL, mapped_reader_thread, NULL);
+	pthread_create(&nbt, NULL, net_thread, NULL);
 	if (xt >= 0) {
 		pthread_create(&rlt, NULL, rule_thread, NULL);
 		pthread_create(&tt, NULL, traffic_thread, NULL);
 	}
+	if (xdp >= 0)
+		pthread_create(&xdt, NULL, xdp_thread, NULL);
 
 	memset(last, 0, sizeof(last));
 	for (t = 0; t < seconds && !atomic_load(&errors); t++) {
@@ -941,11 +1296,17 @@ int main(int argc, char **argv)
 		now_p[k++] = atomic_load(&mapped_swaps);
 		what[k] = "the mapped reader";
 		now_p[k++] = atomic_load(&mapped_reads);
+		what[k] = "the netblock writer";
+		now_p[k++] = atomic_load(&net_progress);
 		if (xt >= 0) {
 			what[k] = "the rule churner";
 			now_p[k++] = atomic_load(&rule_progress);
 			what[k] = "the sender";
 			now_p[k++] = atomic_load(&traffic_progress);
+		}
+		if (xdp >= 0) {
+			what[k] = "bloom-xdp's attach and detach";
+			now_p[k++] = atomic_load(&xdp_steps);
 		}
 		for (i = 0; i < k; i++) {
 			stalled_s[i] = now_p[i] == last[i] ? stalled_s[i] + 1 : 0;
@@ -968,10 +1329,15 @@ int main(int argc, char **argv)
 	pthread_join(tmt, NULL);
 	pthread_join(mw, NULL);
 	pthread_join(mr, NULL);
+	pthread_join(nbt, NULL);
 	if (xt >= 0) {
 		pthread_join(rlt, NULL);
 		pthread_join(tt, NULL);
 	}
+	if (xdp >= 0)
+		pthread_join(xdt, NULL);
+	if (bpffs_mounted && umount("/sys/fs/bpf"))
+		ksft_print_msg("umount /sys/fs/bpf: %s\n", strerror(errno));
 
 	ksft_print_msg("%u s: adds+queries per writer:", t);
 	for (i = 0; i < NTYPES; i++)
@@ -1004,6 +1370,17 @@ int main(int argc, char **argv)
 			 (unsigned long long)atomic_load(&mapped_remaps),
 			 atomic_load(&mapped_swaps),
 			 (unsigned long long)atomic_load(&mapped_fallbacks));
+	ksft_test_result(atomic_load(&net_progress) > 0,
+			 "netblocks: %lu rounds of a /22 or /23 added as /24s, %d live blocks' addresses tested, %lu blocks deleted\n",
+			 atomic_load(&net_progress), NET_LIVE,
+			 atomic_load(&net_deleted));
+	if (xdp < 0)
+		ksft_test_result_skip("bloom-xdp attached and detached: %s\n",
+				      xdp_why);
+	else
+		ksft_test_result(atomic_load(&xdp_progress) > 0,
+				 "bloom-xdp attached (held: destroy refused), detached (hold gone: destroy works) %lu times\n",
+				 atomic_load(&xdp_progress));
 
 	for (i = 0; i < NTYPES; i++) {
 		bt_destroy(writers[i].fd, writers[i].name);
