@@ -92,6 +92,11 @@
 #define SCALABLE_MAX	200000	/* keys before the scalable filter starts over */
 #define STALL_S		60	/* a thread without progress this long: hung */
 /*
+ * A step of bloom-xdp's round is a process that loads BPF programs: on a
+ * debug kernel on a loaded host one took close to STALL_S.
+ */
+#define XDP_STALL_S	300
+/*
  * writers, readers, replacer, namespaces, expiring adds and rotations,
  * timed adds, netblocks, the mapped pair's writer and reader, rules,
  * traffic, XDP
@@ -1211,7 +1216,8 @@ int main(int argc, char **argv)
 	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, tmt, rlt, tt, mw, mr,
 		nbt, xdt;
 	long long mem0, live0, mem, live;
-	unsigned int t, stalled_s[WATCHED] = { 0 };
+	static const char xdp_what[] = "bloom-xdp's attach and detach";
+	unsigned int t, stall, stalled_s[WATCHED] = { 0 };
 	bool hung = false, bpffs_mounted;
 	char why[160] = "", xdp_why[200] = "";
 	int i, k, fd, xt, xdp;
@@ -1305,15 +1311,16 @@ int main(int argc, char **argv)
 			now_p[k++] = atomic_load(&traffic_progress);
 		}
 		if (xdp >= 0) {
-			what[k] = "bloom-xdp's attach and detach";
+			what[k] = xdp_what;
 			now_p[k++] = atomic_load(&xdp_steps);
 		}
 		for (i = 0; i < k; i++) {
+			stall = what[i] == xdp_what ? XDP_STALL_S : STALL_S;
 			stalled_s[i] = now_p[i] == last[i] ? stalled_s[i] + 1 : 0;
-			if (stalled_s[i] >= STALL_S && !hung) {
+			if (stalled_s[i] >= stall && !hung) {
 				hung = true;
-				report_error("%s made no progress for %d s",
-					     what[i], STALL_S);
+				report_error("%s made no progress for %u s",
+					     what[i], stall);
 			}
 			last[i] = now_p[i];
 		}
