@@ -36,32 +36,48 @@ static inline u64 bloom_dl_table_bits(u64 buckets, u32 w)
 }
 
 /*
- * 16 * the largest load L with 4 L 2^-r <= p * 31 / 32 for @r >= 3
- * fingerprint bits, at most BLOOM_DL_LOAD_MAX16; 0 when none.
+ * The load rule, shared with the timed table (timed_table.h): a key never
+ * added is compared against the fingerprints of its d = 2^@log2d buckets,
+ * about d L cells at load L, each a match with probability 2^-r, so
+ * p ~= d L 2^-r. 16 * the largest load L with d L 2^-r <= p * 31 / 32 (a
+ * 3% margin so the measured rate meets p) for @r >= 1 + @log2d
+ * fingerprint bits, at most @max16; 0 when none.
  */
-static inline u64 bloom_dl_load16(u32 r, u32 fpp_ppb)
+static inline u64 bloom_dl_load16_d(u32 r, u32 fpp_ppb, u32 log2d, u64 max16)
 {
-	u32 shift = r - 3;
-	/* 16 * L <= p * 2^r * 31 / 8; p_ppb * 31 < 2^34 */
+	u32 shift = r - 1 - log2d;
+	/* 16 * L <= p * 2^r * 31 / (2 d); p_ppb * 31 < 2^34 */
 	u64 a = (u64)fpp_ppb * 31, l16;
 
 	if (shift >= 64 - 34 && a >> (64 - shift))
-		return BLOOM_DL_LOAD_MAX16;	/* over 2^64 / 10^9: way over */
+		return max16;	/* over 2^64 / 10^9: way over */
 	l16 = div64_u64(a << shift, BLOOM_DL_PPB_ONE);
-	return l16 < BLOOM_DL_LOAD_MAX16 ? l16 : BLOOM_DL_LOAD_MAX16;
+	return l16 < max16 ? l16 : max16;
 }
 
 /*
- * The rate in ppb at 16 * L = @l16 for @r fingerprint bits, rounded up:
- * p = 4 L 2^-r * 32 / 31, the inverse of bloom_dl_load16().
+ * The rate in ppb at 16 * L = @l16 (at most 192) for @r fingerprint bits
+ * and d = 2^@log2d (at most 4), rounded up: p = d L 2^-r * 32 / 31, the
+ * inverse of bloom_dl_load16_d().
  */
+static inline u64 bloom_dl_rate_ppb_d(u64 l16, u32 r, u32 log2d)
+{
+	/* 1e9 * 8 * 192 < 2^41, over 31 * 2^41 it is below 1 ppb */
+	if (r >= 41)
+		return 1;
+	return div64_u64((BLOOM_DL_PPB_ONE << (1 + log2d)) * l16 +
+			 (31ULL << r) - 1, 31ULL << r);
+}
+
+/* The rule for the d-left table: d = 4, at most 6 of 8 cells. */
+static inline u64 bloom_dl_load16(u32 r, u32 fpp_ppb)
+{
+	return bloom_dl_load16_d(r, fpp_ppb, 2, BLOOM_DL_LOAD_MAX16);
+}
+
 static inline u64 bloom_dl_rate_ppb(u64 l16, u32 r)
 {
-	/* 8e9 * 96 < 2^40, over 31 * 2^40 it is below 1 ppb */
-	if (r >= 40)
-		return 1;
-	return div64_u64(BLOOM_DL_PPB_ONE * 8 * l16 + (31ULL << r) - 1,
-			 31ULL << r);
+	return bloom_dl_rate_ppb_d(l16, r, 2);
 }
 
 static inline u64 bloom_dl_cell_mask(const struct bloom_core *f)
