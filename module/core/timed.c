@@ -527,7 +527,7 @@ const struct bloom_core_ops bloom_tm_ops = {
 /* 16 x the largest load of @w-bit cells with @r fingerprint bits at p. */
 static u64 bloom_tm_load16(u32 r, u32 fpp_ppb, u32 w)
 {
-	return bloom_dl_load16_d(r, fpp_ppb, BLOOM_TT_LOG2_SUBTABLES,
+	return bloom_cell_load16(r, fpp_ppb, BLOOM_TT_LOG2_SUBTABLES,
 				 bloom_tt_load16_max(w));
 }
 
@@ -556,7 +556,7 @@ int bloom_tm_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 	u64 l16, buckets, bits, best_bits = ~0ULL, best_l16 = 0, best_b = 0;
 	u32 w, best_w = 0, r;
 
-	for (w = 32; w <= BLOOM_DL_WORD_BITS; w *= 2) {
+	for (w = 32; w <= BLOOM_TT_WORD_BITS; w *= 2) {
 		l16 = bloom_tm_load16(w - BLOOM_TM_LOW_BITS, fpp_ppb, w);
 		if (!l16)
 			continue;
@@ -597,10 +597,10 @@ int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 		return -ERANGE;
 	/* 16 L = 16 n / (2 B), rounded up */
 	l16 = div64_u64(8 * capacity + b - 1, b);
-	for (w = 32; w <= BLOOM_DL_WORD_BITS; w *= 2) {
+	for (w = 32; w <= BLOOM_TT_WORD_BITS; w *= 2) {
 		if (l16 > bloom_tt_load16_max(w))
 			continue;
-		ppb = bloom_dl_rate_ppb_d(l16, w - BLOOM_TM_LOW_BITS,
+		ppb = bloom_cell_rate_ppb(l16, w - BLOOM_TM_LOW_BITS,
 					  BLOOM_TT_LOG2_SUBTABLES);
 		if (ppb < best_ppb) {
 			best_ppb = ppb;
@@ -730,7 +730,7 @@ int bloom_tm_geometry_check(const struct bloom_geometry *geo)
 
 	if (geo->bits > BLOOM_CORE_BITS_MAX)
 		return -E2BIG;
-	if ((w != 32 && w != BLOOM_DL_WORD_BITS) ||
+	if ((w != 32 && w != BLOOM_TT_WORD_BITS) ||
 	    geo->hashes != BLOOM_TT_SUBTABLES || !geo->buckets ||
 	    geo->fingerprint_bits < BLOOM_TM_FP_MIN ||
 	    geo->fingerprint_bits > w - BLOOM_TM_LOW_BITS)

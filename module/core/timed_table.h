@@ -31,7 +31,7 @@
  * four subtables took eight.
  *
  * Sizing. A key never added is compared against 2 buckets' fingerprints,
- * about 2 L cells at load L, so p ~= 2 L 2^-r (dleft.h's load rule with
+ * about 2 L cells at load L, so p ~= 2 L 2^-r (cell_load.h's rule with
  * d = 2). An add goes to the less loaded of its two buckets, to the left
  * on a tie (Voecking's "always go left"), which keeps the fullest bucket
  * close to the mean: at 12 of 16 cells the fullest of 10^7 keys, added
@@ -43,14 +43,15 @@
 #ifndef BLOOM_CORE_TIMED_TABLE_H
 #define BLOOM_CORE_TIMED_TABLE_H
 
-#include "dleft.h"
+#include "cell_load.h"
 
 /* at most BLOOM_DLEFT_SUBTABLES: the core keeps a use count per subtable */
+#define BLOOM_TT_WORD_BITS	64
 #define BLOOM_TT_SUBTABLES	2
 #define BLOOM_TT_LOG2_SUBTABLES	1
 /* one 64-byte cache line, as bloom_bucket_cells() (internal.h) has it */
 #define BLOOM_TT_BUCKET_WORDS	8
-#define BLOOM_TT_BUCKET_BITS	(BLOOM_TT_BUCKET_WORDS * BLOOM_DL_WORD_BITS)
+#define BLOOM_TT_BUCKET_BITS	(BLOOM_TT_BUCKET_WORDS * BLOOM_TT_WORD_BITS)
 #define BLOOM_TT_CELLS_MAX	16	/* 32-bit cells */
 /* 16 x the largest load: 12 of 16 cells, 4.5 of 8 (see above) */
 #define BLOOM_TT_LOAD16_32	192
@@ -77,7 +78,7 @@ static inline u64 bloom_tt_table_bits(u64 buckets)
 
 static inline u64 bloom_tt_cell_mask(const struct bloom_core *f)
 {
-	return ~0ULL >> (BLOOM_DL_WORD_BITS - f->geo.cell_bits);
+	return ~0ULL >> (BLOOM_TT_WORD_BITS - f->geo.cell_bits);
 }
 
 /* Cell @i of the table: word i / (64 / w), the cell's bits in it. */
