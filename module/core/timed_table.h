@@ -9,7 +9,11 @@
  * a word, the fingerprint in a cell's top r bits. No cell straddles two
  * words, so every change of a cell is one WRITE_ONCE of its word and a
  * lockless reader sees each cell whole; a key never moves between
- * buckets. A lookup costs the key's two cache lines and, per word, a few
+ * buckets. (Where a u64 load is two 32-bit loads, a 32-bit cell lies in
+ * one half; a 64-bit cell has its fingerprint in the upper half and its
+ * class and tick in the lower (timed.c), so a torn read of a cell being
+ * written reads as the old contents, the new, or a cell without a class
+ * or of another fingerprint: never a live key absent.) A lookup costs the key's two cache lines and, per word, a few
  * word-wide operations that compare the fingerprint of every cell in it
  * at once (bloom_tt_match()): no division, no 128-bit product per cell,
  * no branch per cell.
