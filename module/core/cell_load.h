@@ -15,9 +15,9 @@
 /*
  * A key never added is compared against the fingerprints of its d =
  * 2^@log2d buckets, about d L cells at load L, each a match with
- * probability 2^-r, so p ~= d L 2^-r. 16 * the largest load L with d L 2^-r <= p * 31 / 32 (a
- * 3% margin so the measured rate meets p) for @r >= 1 + @log2d
- * fingerprint bits, at most @max16; 0 when none.
+ * probability 2^-r, so p ~= d L 2^-r. 16 * the largest load L with
+ * d L 2^-r <= p * 31 / 32 (a 3% margin so the measured rate meets p) for
+ * @r >= 1 + @log2d fingerprint bits, at most @max16; 0 when none.
  */
 static inline u64 bloom_cell_load16(u32 r, u32 fpp_ppb, u32 log2d, u64 max16)
 {

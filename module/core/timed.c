@@ -616,7 +616,7 @@ int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 
 /* ---- snapshots ---- */
 
-/* Does the used cell @i have the only cell of its identity among its candidates? */
+/* Is the used cell @i its identity's only cell among its candidates? */
 static bool bloom_tm_image_cell(struct bloom_core *f, u64 i, u64 cell)
 {
 	u32 t = bloom_tm_tag_bits(f), nc = bloom_tt_cells(f), sub, k, j;

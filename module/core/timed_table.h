@@ -4,19 +4,19 @@
  * lookup compares them. What a cell holds beside its fingerprint, and
  * what it means, is timed.c's. Not part of the API.
  *
- * Two subtables of B buckets; a bucket is one 64-byte cache line, 8 u64
- * words, of 16 cells of 32 bits or 8 of 64 (w = 32 or 64), two or one to
- * a word, the fingerprint in a cell's top r bits. No cell straddles two
- * words, so every change of a cell is one WRITE_ONCE of its word and a
- * lockless reader sees each cell whole; a key never moves between
- * buckets. (Where a u64 load is two 32-bit loads, a 32-bit cell lies in
- * one half; a 64-bit cell has its fingerprint in the upper half and its
- * class and tick in the lower (timed.c), so a torn read of a cell being
- * written reads as the old contents, the new, or a cell without a class
- * or of another fingerprint: never a live key absent.) A lookup costs the key's two cache lines and, per word, a few
- * word-wide operations that compare the fingerprint of every cell in it
- * at once (bloom_tt_match()): no division, no 128-bit product per cell,
- * no branch per cell.
+ * Two subtables of B buckets; a bucket is one 64-byte cache line (the
+ * storage is aligned to BLOOM_CORE_ALIGN), 8 u64 words, of 16 cells of 32
+ * bits or 8 of 64 (w = 32 or 64), two or one to a word, the fingerprint
+ * in a cell's top r bits. No cell straddles two words, so every change of
+ * a cell is one WRITE_ONCE of its word and a lockless reader sees each
+ * cell whole; a key never moves between buckets. (Where a u64 load is two
+ * 32-bit loads, a 32-bit cell lies in one half; a live key's 64-bit cell
+ * is only rewritten with the same fingerprint and tag and a later expiry,
+ * so each half read is the old one or the new and the cell reads live
+ * either way.) A lookup costs the key's two cache lines and, per word, a
+ * few word-wide operations that compare the fingerprint of every cell in
+ * it at once (bloom_tt_match()): no division, no 128-bit product per
+ * cell, no branch per cell.
  *
  * Placement. A key's identity is x = (q, f): q = the high bits of its
  * hash h mapped onto [0, B), f = the low r bits of h. Subtable 0 holds x
@@ -38,10 +38,11 @@
  * about 2 L cells at load L, so p ~= 2 L 2^-r (cell_load.h's rule with
  * d = 2). An add goes to the less loaded of its two buckets, to the left
  * on a tie (Voecking's "always go left"), which keeps the fullest bucket
- * close to the mean: at 12 of 16 cells the fullest of 10^7 keys, added
- * and then replaced three times over by random deletes and adds, held
- * 16. With 8 cells a bucket the spread is the same in cells but the room
- * is half: 4.5 of 8 held the same test where 5 overflowed. Those are the
+ * close to the mean: at 12 of 16 cells the fullest bucket of 10^7 keys,
+ * added and then replaced three times over by random deletes and adds,
+ * held 16, and of 3 x 10^7 replaced twice, 16. With 8 cells a bucket the
+ * spread is the same in cells but the room is half: 4.5 of 8 held both
+ * tests where 5 overflowed. Those are the
  * largest loads the rule allows (BLOOM_TT_LOAD16_*).
  */
 #ifndef BLOOM_CORE_TIMED_TABLE_H
@@ -49,8 +50,8 @@
 
 #include "cell_load.h"
 
-/* at most BLOOM_DLEFT_SUBTABLES: the core keeps a use count per subtable */
 #define BLOOM_TT_WORD_BITS	64
+/* at most BLOOM_DLEFT_SUBTABLES: the core keeps a use count per subtable */
 #define BLOOM_TT_SUBTABLES	2
 #define BLOOM_TT_LOG2_SUBTABLES	1
 /* one 64-byte cache line, as bloom_bucket_cells() (internal.h) has it */
