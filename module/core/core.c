@@ -47,7 +47,7 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 	f->expire = NULL;
 	bloom_atomic64_set(&f->in_use, 0);
 	bloom_atomic64_set(&f->keys, 0);
-	if (geo->type == BLOOM_CORE_DLEFT || geo->type == BLOOM_CORE_TIMED)
+	if (geo->type == BLOOM_CORE_DLEFT)
 		bloom_dl_init(f);
 }
 
@@ -149,8 +149,8 @@ void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s)
 	s->saturated = READ_ONCE(f->saturated);
 	s->insert_failures = READ_ONCE(f->insert_failures);
 	s->fingerprint_bits = dl ? f->geo.fingerprint_bits : 0;
-	s->subtables = dl ? BLOOM_DLEFT_SUBTABLES : 0;
-	s->subtable_cells = dl ? f->geo.buckets * BLOOM_DLEFT_CELLS : 0;
+	s->subtables = dl ? f->geo.hashes : 0;
+	s->subtable_cells = dl ? f->geo.buckets * bloom_bucket_cells(&f->geo) : 0;
 	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
 		s->subtable_used[i] = READ_ONCE(f->subtable_used[i]);
 }

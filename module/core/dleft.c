@@ -63,34 +63,44 @@
 
 /* ---- sizing ---- */
 
-/*
- * The geometry of @sh for cells with @low bits beside an @r-bit
- * fingerprint: d-left's (a 2-bit counter, r = w - 2) or timed.c's.
+/**
+ * struct bloom_dl_shape - a table's shape as the sizing rule chose it
+ * @w: cell width
+ * @buckets: buckets per subtable
+ * @ppb: from a budget (bloom_dl_shape_nb()): the rate it gives
  */
-void bloom_dl_geo_fill(struct bloom_geometry *geo, u32 type, u64 capacity,
-		       u32 fpp_ppb, const struct bloom_dl_shape *sh, u32 r)
+struct bloom_dl_shape {
+	u32 w;
+	u64 buckets;
+	u64 ppb;
+};
+
+/* The geometry of @sh: a 2-bit counter beside an r = w - 2 bit fingerprint. */
+static void bloom_dl_geo_fill(struct bloom_geometry *geo, u64 capacity,
+			      u32 fpp_ppb, const struct bloom_dl_shape *sh)
 {
-	geo->type = type;
+	geo->type = BLOOM_CORE_DLEFT;
 	geo->hashes = BLOOM_DLEFT_SUBTABLES;
 	geo->bits = bloom_dl_table_bits(sh->buckets, sh->w);
 	geo->capacity = capacity;
 	geo->fpp_ppb = fpp_ppb;
-	geo->fingerprint_bits = r;
+	geo->fingerprint_bits = sh->w - BLOOM_DL_CTR_BITS;
 	geo->cell_bits = sh->w;
 	geo->buckets = sh->buckets;
 }
 
-int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb, u32 per_max, u32 low,
-		      struct bloom_dl_shape *sh)
+/* From capacity and rate, the fewest table bits (-E2BIG over the limit). */
+static int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb,
+			     struct bloom_dl_shape *sh)
 {
 	u64 l16, buckets, bits, best_bits = ~0ULL;
 	u32 per, w;
 
-	sh->w = 0;
+	*sh = (struct bloom_dl_shape) { .w = 0 };
 	/* fewest bits; on a tie the wider cell (the lower rate) */
-	for (per = per_max; per >= 1; per--) {
+	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
 		w = bloom_dl_width(per);
-		l16 = bloom_dl_load16(w - low, fpp_ppb);
+		l16 = bloom_dl_load16(w - BLOOM_DL_CTR_BITS, fpp_ppb);
 		if (!l16)
 			continue;
 		/* n = 4 * B * L  =>  B = ceil(4 * n / (16 * L)) */
@@ -99,7 +109,7 @@ int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb, u32 per_max, u32 low,
 		if (bits <= best_bits) {
 			best_bits = bits;
 			*sh = (struct bloom_dl_shape) {
-				.w = w, .buckets = buckets, .l16 = l16,
+				.w = w, .buckets = buckets,
 			};
 		}
 	}
@@ -108,18 +118,21 @@ int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb, u32 per_max, u32 low,
 	return 0;
 }
 
-int bloom_dl_shape_nb(u64 capacity, u64 budget, u32 per_max, u32 low,
-		      struct bloom_dl_shape *sh)
+/*
+ * From capacity and a budget of bits, the lowest rate (-ERANGE when none
+ * keeps the load or the rate).
+ */
+static int bloom_dl_shape_nb(u64 capacity, u64 budget,
+			     struct bloom_dl_shape *sh)
 {
 	u64 b, l16, ppb, words;
 	u32 per, w;
 
-	sh->w = 0;
-	sh->ppb = ~0ULL;
+	*sh = (struct bloom_dl_shape) { .ppb = ~0ULL };
 	if (budget > BLOOM_CORE_BITS_MAX)
 		budget = BLOOM_CORE_BITS_MAX;
 	words = budget / BLOOM_DL_WORD_BITS;
-	for (per = per_max; per >= 1; per--) {
+	for (per = BLOOM_DL_PER_WORD_MAX; per >= 1; per--) {
 		w = bloom_dl_width(per);
 		b = div64_u64(words * per,
 			      BLOOM_DLEFT_SUBTABLES * BLOOM_DLEFT_CELLS);
@@ -129,10 +142,10 @@ int bloom_dl_shape_nb(u64 capacity, u64 budget, u32 per_max, u32 low,
 		l16 = div64_u64(4 * capacity + b - 1, b);
 		if (l16 > BLOOM_DL_LOAD_MAX16)
 			continue;
-		ppb = bloom_dl_rate_ppb(l16, w - low);
+		ppb = bloom_dl_rate_ppb(l16, w - BLOOM_DL_CTR_BITS);
 		if (ppb < sh->ppb)
 			*sh = (struct bloom_dl_shape) {
-				.w = w, .buckets = b, .l16 = l16, .ppb = ppb,
+				.w = w, .buckets = b, .ppb = ppb,
 			};
 	}
 	if (!sh->w || sh->ppb > BLOOM_CORE_FPP_PPB_MAX)
@@ -144,13 +157,11 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 {
 	struct bloom_dl_shape sh;
 	/* r = 62 always has a load: p >= 1e-9 gives L = 6 */
-	int ret = bloom_dl_shape_np(capacity, fpp_ppb, BLOOM_DL_PER_WORD_MAX,
-				    BLOOM_DL_CTR_BITS, &sh);
+	int ret = bloom_dl_shape_np(capacity, fpp_ppb, &sh);
 
 	if (ret)
 		return ret;
-	bloom_dl_geo_fill(geo, BLOOM_CORE_DLEFT, capacity, fpp_ppb, &sh,
-			  sh.w - BLOOM_DL_CTR_BITS);
+	bloom_dl_geo_fill(geo, capacity, fpp_ppb, &sh);
 	return 0;
 }
 
@@ -164,13 +175,11 @@ int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 {
 	struct bloom_dl_shape sh;
-	int ret = bloom_dl_shape_nb(capacity, budget, BLOOM_DL_PER_WORD_MAX,
-				    BLOOM_DL_CTR_BITS, &sh);
+	int ret = bloom_dl_shape_nb(capacity, budget, &sh);
 
 	if (ret)
 		return ret;
-	bloom_dl_geo_fill(geo, BLOOM_CORE_DLEFT, capacity, (u32)sh.ppb, &sh,
-			  sh.w - BLOOM_DL_CTR_BITS);
+	bloom_dl_geo_fill(geo, capacity, (u32)sh.ppb, &sh);
 	return 0;
 }
 
@@ -417,19 +426,19 @@ static u64 bloom_dl_scan(const struct bloom_core *f)
 /*
  * A d-left geometry from a snapshot: the shape the code above works on
  * (4 subtables of 8-cell buckets of one of the cell widths above, packed
- * into whole words), whatever the sizing rule of the module that wrote it.
+ * into whole words, the fingerprint the cell but its counter), whatever
+ * the sizing rule of the module that wrote it.
  */
-int bloom_dl_shape_check(const struct bloom_geometry *geo, u32 per_max,
-			 u32 fp_min, u32 fp_max)
+int bloom_dl_geometry_check(const struct bloom_geometry *geo)
 {
 	u32 w = geo->cell_bits;
 
 	if (geo->bits > BLOOM_CORE_BITS_MAX)
 		return -E2BIG;
-	if (w < bloom_dl_width(per_max) || w > BLOOM_DL_WORD_BITS ||
-	    w != bloom_dl_width(BLOOM_DL_WORD_BITS / w))
+	if (w < bloom_dl_width(BLOOM_DL_PER_WORD_MAX) ||
+	    w > BLOOM_DL_WORD_BITS || w != bloom_dl_width(BLOOM_DL_WORD_BITS / w))
 		return -EINVAL;
-	if (geo->fingerprint_bits < fp_min || geo->fingerprint_bits > w - fp_max ||
+	if (geo->fingerprint_bits + BLOOM_DL_CTR_BITS != w ||
 	    geo->hashes != BLOOM_DLEFT_SUBTABLES || !geo->buckets)
 		return -EINVAL;
 	if (geo->buckets > BLOOM_CORE_BITS_MAX / w /
@@ -440,15 +449,6 @@ int bloom_dl_shape_check(const struct bloom_geometry *geo, u32 per_max,
 	if (!bloom_capacity_rate_valid(geo->capacity, geo->fpp_ppb))
 		return -EINVAL;
 	return 0;
-}
-
-int bloom_dl_geometry_check(const struct bloom_geometry *geo)
-{
-	/* the fingerprint is the cell but its counter */
-	if (geo->fingerprint_bits + BLOOM_DL_CTR_BITS != geo->cell_bits)
-		return geo->bits > BLOOM_CORE_BITS_MAX ? -E2BIG : -EINVAL;
-	return bloom_dl_shape_check(geo, BLOOM_DL_PER_WORD_MAX, 0,
-				    BLOOM_DL_CTR_BITS);
 }
 
 /* A used cell's value x must be the only one among its candidates. */

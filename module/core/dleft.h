@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The d-left table's shape, shared by the d-left counting filter (dleft.c)
- * and the filter whose cells carry each key's expiry (timed.c): 4
- * subtables of buckets of 8 cells, cells of w = 64 / c bits packed c to a
- * u64 word (no cell straddles two words, so every change of a cell is one
- * WRITE_ONCE of its word and a lockless reader sees each cell whole), the
- * load rule that sizes them, and the Feistel bijection that gives a key
- * its bucket and fingerprint in each subtable. dleft.c's top comment has
- * the reasons. What a cell holds beside its fingerprint is the type's own.
+ * The d-left counting filter's table (dleft.c): 4 subtables of buckets of
+ * 8 cells, cells of w = 64 / c bits packed c to a u64 word (no cell
+ * straddles two words, so every change of a cell is one WRITE_ONCE of its
+ * word and a lockless reader sees each cell whole), the load that sizes
+ * them, and the Feistel bijection that gives a key its bucket and
+ * fingerprint in each subtable. dleft.c's top comment has the reasons.
  * Not part of the API.
  */
 #ifndef BLOOM_CORE_DLEFT_H
 #define BLOOM_CORE_DLEFT_H
 
 #include "internal.h"
+#include "cell_load.h"
 
 #define BLOOM_DL_WORD_BITS	64
 #define BLOOM_DL_PER_WORD_MAX	8	/* 8-bit cells, r = 6 */
 #define BLOOM_DL_LOAD_MAX16	96	/* L = 6 cells per bucket, 1/16ths */
-#define BLOOM_DL_PPB_ONE	1000000000ULL
 
 /* The cell width with @per cells in a word: the widest that fits. */
 static inline u32 bloom_dl_width(u32 per)
@@ -35,33 +33,15 @@ static inline u64 bloom_dl_table_bits(u64 buckets, u32 w)
 	return div64_u64(cells + per - 1, per) * BLOOM_DL_WORD_BITS;
 }
 
-/*
- * 16 * the largest load L with 4 L 2^-r <= p * 31 / 32 for @r >= 3
- * fingerprint bits, at most BLOOM_DL_LOAD_MAX16; 0 when none.
- */
+/* The load rule (cell_load.h) for d = 4, at most 6 of 8 cells. */
 static inline u64 bloom_dl_load16(u32 r, u32 fpp_ppb)
 {
-	u32 shift = r - 3;
-	/* 16 * L <= p * 2^r * 31 / 8; p_ppb * 31 < 2^34 */
-	u64 a = (u64)fpp_ppb * 31, l16;
-
-	if (shift >= 64 - 34 && a >> (64 - shift))
-		return BLOOM_DL_LOAD_MAX16;	/* over 2^64 / 10^9: way over */
-	l16 = div64_u64(a << shift, BLOOM_DL_PPB_ONE);
-	return l16 < BLOOM_DL_LOAD_MAX16 ? l16 : BLOOM_DL_LOAD_MAX16;
+	return bloom_cell_load16(r, fpp_ppb, 2, BLOOM_DL_LOAD_MAX16);
 }
 
-/*
- * The rate in ppb at 16 * L = @l16 for @r fingerprint bits, rounded up:
- * p = 4 L 2^-r * 32 / 31, the inverse of bloom_dl_load16().
- */
 static inline u64 bloom_dl_rate_ppb(u64 l16, u32 r)
 {
-	/* 8e9 * 96 < 2^40, over 31 * 2^40 it is below 1 ppb */
-	if (r >= 40)
-		return 1;
-	return div64_u64(BLOOM_DL_PPB_ONE * 8 * l16 + (31ULL << r) - 1,
-			 31ULL << r);
+	return bloom_cell_rate_ppb(l16, r, 2);
 }
 
 static inline u64 bloom_dl_cell_mask(const struct bloom_core *f)
@@ -183,39 +163,5 @@ static inline void bloom_dl_cand_of_cell(const struct bloom_core *f, u64 i,
 	bloom_dl_cand_x(f, q, (fp ^ bloom_mix64(q + (*sub + 1) * BLOOM_GOLDEN)) &
 			mask, c);
 }
-
-/**
- * struct bloom_dl_shape - a table's shape as the sizing rule chose it
- * @w: cell width
- * @buckets: buckets per subtable
- * @l16: 16 x the load at capacity
- * @ppb: from a budget (bloom_dl_shape_nb()): the rate it gives
- */
-struct bloom_dl_shape {
-	u32 w;
-	u64 buckets;
-	u64 l16;
-	u64 ppb;
-};
-
-/*
- * The sizing rule (dleft.c) for cells of at most @per_max to a word with
- * @low bits beside the fingerprint: from capacity and rate, the fewest
- * table bits (-E2BIG over the limit); from capacity and a budget of bits,
- * the lowest rate (-ERANGE when none keeps the load or the rate).
- */
-int bloom_dl_shape_np(u64 capacity, u32 fpp_ppb, u32 per_max, u32 low,
-		      struct bloom_dl_shape *sh);
-int bloom_dl_shape_nb(u64 capacity, u64 budget, u32 per_max, u32 low,
-		      struct bloom_dl_shape *sh);
-void bloom_dl_geo_fill(struct bloom_geometry *geo, u32 type, u64 capacity,
-		       u32 fpp_ppb, const struct bloom_dl_shape *sh, u32 r);
-/*
- * A geometry from outside: cells of a width the layout has (at most
- * @per_max to a word), a fingerprint of @fp_min to w - @fp_low bits, the
- * table's size for its buckets, capacity and rate in range.
- */
-int bloom_dl_shape_check(const struct bloom_geometry *geo, u32 per_max,
-			 u32 fp_min, u32 fp_low);
 
 #endif /* BLOOM_CORE_DLEFT_H */

@@ -261,10 +261,12 @@ void bloom_core_estimate(const struct bloom_core *f,
 	if (!x)
 		return;
 	if (geo->type == BLOOM_CORE_DLEFT || geo->type == BLOOM_CORE_TIMED) {
-		u64 cells = geo->buckets * BLOOM_DLEFT_CELLS;
 		u32 shift = geo->fingerprint_bits + 20;
-		/* 8 x used x 1e9 / cells, times 2^20 (used <= 4 cells) */
-		u64 v = mul_u64_u64_div_u64(x, 8 * BLOOM_PPB << 20, cells);
+		/*
+		 * p = d L 2^-r at load L = used / (d B): used / B 2^-r,
+		 * whatever d; times 2^20 (used <= 32 B)
+		 */
+		u64 v = mul_u64_u64_div_u64(x, BLOOM_PPB << 20, geo->buckets);
 
 		e->keys = x;
 		/* r reaches 62: past 2^-44 the rate rounds to 0 ppb */

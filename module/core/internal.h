@@ -64,6 +64,16 @@ static inline u64 bloom_mix64(u64 z)
 /* draws before a small filter stops looking for distinct positions */
 #define BLOOM_DISTINCT_DRAWS	256
 
+/*
+ * d-left and timed: cells in a bucket, 8 (dleft.h), or a timed bucket's
+ * 64-byte line of cells (timed_table.h).
+ */
+static inline u32 bloom_bucket_cells(const struct bloom_geometry *geo)
+{
+	return geo->type == BLOOM_CORE_TIMED ? 512 / geo->cell_bits :
+	       BLOOM_DLEFT_CELLS;
+}
+
 static inline u64 bloom_std_h2(u64 h)
 {
 	return bloom_mix64(h + BLOOM_GOLDEN);

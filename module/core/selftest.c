@@ -110,11 +110,11 @@ static int bloom_selftest_sizing(void)
 		return -EINVAL;
 	/*
 	 * timed, p = 1e-4: 32-bit cells (18 fingerprint, 3 tag bits beside
-	 * the 11 of the expiry), 6 of 8 in use: 42.7 bits per key
+	 * the 11 of the expiry), 12 of 16 in use: 42.7 bits per key
 	 */
 	if (bloom_geometry_size(BLOOM_CORE_TIMED, 1000000, 100000, &g) ||
-	    g.cell_bits != 32 || g.fingerprint_bits != 18 ||
-	    g.buckets != 41667 || g.bits != 41667ULL * 4 * 8 * 32)
+	    g.cell_bits != 32 || g.fingerprint_bits != 18 || g.hashes != 2 ||
+	    g.buckets != 41667 || g.bits != 41667ULL * 2 * 512)
 		return -EINVAL;
 	return 0;
 }

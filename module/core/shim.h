@@ -6,7 +6,8 @@
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
  * siphash(), set_bit(), test_bit() and clear_bit() (atomic),
- * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), prefetch()/prefetchw(),
+ * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), __ffs64() (the lowest
+ * set bit's index, of a non-zero word), prefetch()/prefetchw(),
  * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,
  * shifted), mul_u64_u64_div_u64() (the same, divided), div64_u64() (the
  * kernel has no plain 64-bit division on 32-bit machines),
@@ -156,6 +157,11 @@ static inline u64 bloom_atomic64_read(const bloom_atomic64_t *a)
 static inline void bloom_atomic64_set(bloom_atomic64_t *a, u64 v)
 {
 	__atomic_store_n(&a->counter, v, __ATOMIC_RELAXED);
+}
+
+static inline unsigned long __ffs64(u64 w)
+{
+	return (unsigned long)__builtin_ctzll(w);
 }
 
 /*

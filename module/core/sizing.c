@@ -362,7 +362,7 @@ int bloom_geometry_size(u32 type, u64 capacity, u32 fpp_ppb,
 /*
  * -log2 of the expected rate at capacity, in 32.32: the standard and
  * counting filters' rate bound, the blocked table read backwards, the
- * d-left cells compared times 2^-r.
+ * d-left and timed cells compared times 2^-r.
  */
 u64 bloom_geometry_neg_log2_rate(const struct bloom_geometry *geo)
 {
@@ -386,7 +386,7 @@ u64 bloom_geometry_neg_log2_rate(const struct bloom_geometry *geo)
 		}
 		return lo;
 	default:
-		/* 4 L 2^-r with L = n / (4 B): n 2^-r / B */
+		/* d L 2^-r with L = n / (d B): n 2^-r / B, whatever d */
 		cells = geo->buckets;
 		if (!cells)
 			return 0;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * A filter whose keys each carry their own timeout, and can be deleted: the
- * d-left table of dleft.h, whose cells hold a fingerprint, a tag and a
- * coarse expiry instead of a counter. It is a set: adding a key that is in
- * it already keeps the later of its two expiries, deleting it empties its
- * cell, whatever was repeated in between.
+ * table of timed_table.h (two subtables of one-cache-line buckets), whose
+ * cells hold a fingerprint, a tag and a coarse expiry. It is a set: adding
+ * a key that is in it already keeps the later of its two expiries,
+ * deleting it empties its cell, whatever was repeated in between.
  *
- * A cell of w bits (w = 64 / c), lowest bits first:
+ * A cell of w = 32 or 64 bits, lowest bits first:
  *
  *	tick (6) | class (5) | tag (t) | fingerprint (r)
  *
@@ -26,20 +26,22 @@
  * delete that scans their bucket and by bloom_timed_sweep(), which the
  * module runs over the whole table more often than that.
  *
- * Queries compare the fingerprint only; adds and deletes compare the
- * fingerprint and the tag, t more bits taken from another mix of the hash.
- * Two keys that agree in both are one key to the filter (their (bucket,
- * fingerprint) pairs agree in every subtable, dleft.h): a delete of one
+ * Queries compare the fingerprint only, of every cell of a word at once,
+ * and decode the class and tick of a cell only when its fingerprint
+ * matches; adds and deletes compare the fingerprint and the tag, t more
+ * bits taken from another mix of the hash. Two keys that agree in both
+ * are one key to the filter (their (bucket, fingerprint) pairs agree in
+ * both subtables, timed_table.h): a delete of one
  * removes the other. That needs the t tag bits to agree too, so it is 2^t
  * times rarer than a false positive at the add (bloom.rst has the
  * figures). Keys that share the fingerprint but not the tag get a cell
  * each, and a delete removes only its own.
  *
- * Concurrency is the d-left table's: writers are serialised by the caller,
- * every change of a cell (new, refreshed, emptied, reclaimed) is one
- * WRITE_ONCE of its word and a query reads each word once.
+ * Concurrency: writers are serialised by the caller, every change of a
+ * cell (new, refreshed, emptied, reclaimed) is one WRITE_ONCE of its word
+ * and a query reads each word once.
  */
-#include "dleft.h"
+#include "timed_table.h"
 
 #define BLOOM_TM_TICK_BITS	6
 #define BLOOM_TM_TICK_MASK	((1ULL << BLOOM_TM_TICK_BITS) - 1)
@@ -53,10 +55,8 @@
  * for a restore's rounding up (bloom_timed_rebase()).
  */
 #define BLOOM_TM_AHEAD		35
-/* fingerprints of at least this many bits (dleft.h's load rule) */
+/* fingerprints of at least this many bits (p = 0.5 at the largest load) */
 #define BLOOM_TM_FP_MIN		6
-/* the widest cell: 16 bits would leave 5 for the fingerprint */
-#define BLOOM_TM_PER_WORD_MAX	3
 #define BLOOM_TM_TAG_SALT	0x6a09e667f3bcc909ULL
 
 /* ---- expiries ---- */
@@ -138,7 +138,7 @@ static inline u32 bloom_tm_tag_bits(const struct bloom_core *f)
 
 /* The key's fingerprint in subtable @i and its tag, as a cell holds them. */
 static inline u64 bloom_tm_id(const struct bloom_core *f,
-			      const struct bloom_dl_cand *c, u32 i, u64 tag)
+			      const struct bloom_tt_cand *c, u32 i, u64 tag)
 {
 	return (c->fp[i] << bloom_tm_tag_bits(f) | tag) << BLOOM_TM_LOW_BITS;
 }
@@ -156,28 +156,62 @@ static inline u64 bloom_tm_id_of(u64 cell)
 	return cell >> BLOOM_TM_LOW_BITS << BLOOM_TM_LOW_BITS;
 }
 
-static inline bool bloom_tm_query_one(const struct bloom_core *f, u64 h,
-				      u64 now)
+/*
+ * A live cell among the cells of bucket @b whose fingerprint is the
+ * probe's: rare but for the key's own cell (a false positive's, an empty
+ * cell when the fingerprint is 0). The words are read again: a key live
+ * since the first read is in the same cell now.
+ */
+static bool bloom_tm_live_in(const struct bloom_core *f, u64 b,
+			     const struct bloom_tt_probe *p, u64 now)
 {
-	u64 cells[BLOOM_DLEFT_CELLS];
-	u32 i, j, shift = BLOOM_TM_LOW_BITS + bloom_tm_tag_bits(f);
-	struct bloom_dl_cand c;
+	const u64 *words = (const u64 *)f->words + b * BLOOM_TT_BUCKET_WORDS;
+	u32 w = f->geo.cell_bits, k;
+	u64 v, z, cell;
 
-	bloom_dl_cand(f, h, &c);
-	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++) {
-		bloom_dl_bucket(f, c.cell[i], cells);
-		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
-			if (cells[j] && cells[j] >> shift == c.fp[i] &&
-			    bloom_tm_live(cells[j], now))
+	for (k = 0; k < BLOOM_TT_BUCKET_WORDS; k++) {
+		v = READ_ONCE(words[k]);
+		/* the top bit of each matching cell */
+		for (z = bloom_tt_match(v, p); z; z &= z - 1) {
+			cell = v >> (__ffs64(z) + 1 - w) & bloom_tt_cell_mask(f);
+			if (cell && bloom_tm_live(cell, now))
 				return true;
+		}
 	}
 	return false;
 }
 
-/* Empties the expired cell @idx of subtable @sub. */
-static inline void bloom_tm_reclaim(struct bloom_core *f, u64 idx, u32 sub)
+/*
+ * Both buckets' words are read and compared before a branch on the
+ * outcome: a key absent (the common case on a packet path) costs no
+ * mispredicted branch, and the two cache lines are fetched together.
+ */
+static inline bool bloom_tm_query_one(const struct bloom_core *f, u64 h,
+				      u64 now)
 {
-	bloom_dl_put(f, idx, 0);
+	const u64 *words = (const u64 *)f->words;
+	struct bloom_tt_probe p0, p1;
+	struct bloom_tt_cand c;
+	u64 m0, m1;
+
+	bloom_tt_cand(f, h, &c);
+	bloom_tt_probe(f, c.fp[0], &p0);
+	p1 = p0;
+	p1.pat = bloom_tt_pattern(f, c.fp[1]);
+	m0 = bloom_tt_match_bucket(words + c.bucket[0] * BLOOM_TT_BUCKET_WORDS,
+				   p0.pat, p0.low, p0.top);
+	m1 = bloom_tt_match_bucket(words + c.bucket[1] * BLOOM_TT_BUCKET_WORDS,
+				   p1.pat, p1.low, p1.top);
+	if (!(m0 | m1))
+		return false;
+	return (m0 && bloom_tm_live_in(f, c.bucket[0], &p0, now)) ||
+	       (m1 && bloom_tm_live_in(f, c.bucket[1], &p1, now));
+}
+
+/* Empties the expired cell @i of subtable @sub. */
+static inline void bloom_tm_reclaim(struct bloom_core *f, u64 i, u32 sub)
+{
+	bloom_tt_put(f, i, 0);
 	WRITE_ONCE(f->subtable_used[sub], f->subtable_used[sub] - 1);
 	WRITE_ONCE(f->reclaimed, f->reclaimed + 1);
 }
@@ -188,26 +222,27 @@ static inline void bloom_tm_reclaim(struct bloom_core *f, u64 idx, u32 sub)
  * reclaimed on the way; @load (may be NULL) gets each candidate bucket's
  * live cells, complete only when false is returned.
  */
-static bool bloom_tm_find(struct bloom_core *f, const struct bloom_dl_cand *c,
+static bool bloom_tm_find(struct bloom_core *f, const struct bloom_tt_cand *c,
 			  u64 tag, u64 now, u64 *idx, u32 *sub, u32 *load)
 {
-	u64 cells[BLOOM_DLEFT_CELLS], id;
-	u32 i, j;
+	u64 cells[BLOOM_TT_CELLS_MAX], id, first;
+	u32 i, j, n = bloom_tt_cells(f);
 
-	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++) {
+	for (i = 0; i < BLOOM_TT_SUBTABLES; i++) {
 		if (load)
 			load[i] = 0;
 		id = bloom_tm_id(f, c, i, tag);
-		bloom_dl_bucket(f, c->cell[i], cells);
-		for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
+		first = c->bucket[i] * n;
+		bloom_tt_bucket(f, c->bucket[i], cells);
+		for (j = 0; j < n; j++) {
 			if (!cells[j])
 				continue;
 			if (!bloom_tm_live(cells[j], now)) {
-				bloom_tm_reclaim(f, c->cell[i] + j, i);
+				bloom_tm_reclaim(f, first + j, i);
 				continue;
 			}
 			if (bloom_tm_id_of(cells[j]) == id) {
-				*idx = c->cell[i] + j;
+				*idx = first + j;
 				*sub = i;
 				return true;
 			}
@@ -222,57 +257,56 @@ static bool bloom_tm_find(struct bloom_core *f, const struct bloom_dl_cand *c,
 static int bloom_tm_add_one(struct bloom_core *f, u64 h,
 			    const struct bloom_tm_expiry *e, u64 now)
 {
-	u32 load[BLOOM_DLEFT_SUBTABLES], i, j, best = 0, sub;
-	u64 cells[BLOOM_DLEFT_CELLS], idx, v, tag = bloom_tm_tag(f, h);
-	struct bloom_dl_cand c;
+	u32 load[BLOOM_TT_SUBTABLES], j, best, sub, n = bloom_tt_cells(f);
+	u64 cells[BLOOM_TT_CELLS_MAX], idx, v, tag = bloom_tm_tag(f, h);
+	struct bloom_tt_cand c;
 
-	bloom_dl_cand(f, h, &c);
+	bloom_tt_cand(f, h, &c);
 	if (bloom_tm_find(f, &c, tag, now, &idx, &sub, load)) {
-		v = bloom_dl_get(f, idx);
+		v = bloom_tt_get(f, idx);
 		if (e->deadline > bloom_tm_deadline(v, now))
-			bloom_dl_put(f, idx, bloom_tm_id_of(v) | e->low);
+			bloom_tt_put(f, idx, bloom_tm_id_of(v) | e->low);
 		return 1;
 	}
-	/* least loaded, leftmost on ties: the "d-left" rule */
-	for (i = 1; i < BLOOM_DLEFT_SUBTABLES; i++)
-		if (load[i] < load[best])
-			best = i;
-	if (load[best] == BLOOM_DLEFT_CELLS) {
+	/* the less loaded, the left one on a tie */
+	best = load[1] < load[0];
+	if (load[best] == n) {
 		WRITE_ONCE(f->insert_failures, f->insert_failures + 1);
 		return -ENOSPC;
 	}
-	bloom_dl_bucket(f, c.cell[best], cells);
-	for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
+	bloom_tt_bucket(f, c.bucket[best], cells);
+	for (j = 0; j < n; j++)
 		if (!cells[j])
 			break;
-	bloom_dl_put(f, c.cell[best] + j, bloom_tm_id(f, &c, best, tag) | e->low);
+	bloom_tt_put(f, c.bucket[best] * n + j,
+		     bloom_tm_id(f, &c, best, tag) | e->low);
 	WRITE_ONCE(f->subtable_used[best], f->subtable_used[best] + 1);
 	return 0;
 }
 
 static enum bloom_del bloom_tm_delete_one(struct bloom_core *f, u64 h, u64 now)
 {
-	struct bloom_dl_cand c;
+	struct bloom_tt_cand c;
 	u64 idx;
 	u32 sub;
 
-	bloom_dl_cand(f, h, &c);
+	bloom_tt_cand(f, h, &c);
 	if (!bloom_tm_find(f, &c, bloom_tm_tag(f, h), now, &idx, &sub, NULL))
 		return BLOOM_DEL_ABSENT;
-	bloom_dl_put(f, idx, 0);
+	bloom_tt_put(f, idx, 0);
 	WRITE_ONCE(f->subtable_used[sub], f->subtable_used[sub] - 1);
 	return BLOOM_DEL_GONE;
 }
 
 static void bloom_tm_prefetch(const struct bloom_core *f, u64 h, bool write)
 {
-	struct bloom_dl_cand c;
-	u32 i, slot;
+	struct bloom_tt_cand c;
+	u32 i;
 
-	bloom_dl_cand(f, h, &c);
-	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
+	bloom_tt_cand(f, h, &c);
+	for (i = 0; i < BLOOM_TT_SUBTABLES; i++)
 		bloom_prefetch_word((const u64 *)f->words +
-				    bloom_dl_word(f, c.cell[i], &slot), write);
+				    c.bucket[i] * BLOOM_TT_BUCKET_WORDS, write);
 }
 
 /* ---- the API ---- */
@@ -380,13 +414,13 @@ u32 bloom_timed_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 
 u64 bloom_timed_buckets(const struct bloom_core *f)
 {
-	return f->geo.buckets * BLOOM_DLEFT_SUBTABLES;
+	return f->geo.buckets * BLOOM_TT_SUBTABLES;
 }
 
 u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now)
 {
-	u64 cells[BLOOM_DLEFT_CELLS], b, end, freed = 0;
-	u32 j, sub;
+	u64 cells[BLOOM_TT_CELLS_MAX], b, end, freed = 0;
+	u32 j, nc = bloom_tt_cells(f), sub;
 
 	end = bloom_timed_buckets(f);
 	if (first >= end)
@@ -394,12 +428,12 @@ u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now)
 	if (n < end - first)
 		end = first + n;
 	for (b = first; b < end; b++) {
-		bloom_dl_bucket(f, b * BLOOM_DLEFT_CELLS, cells);
-		sub = (u32)div64_u64(b, f->geo.buckets);
-		for (j = 0; j < BLOOM_DLEFT_CELLS; j++) {
+		bloom_tt_bucket(f, b, cells);
+		sub = b >= f->geo.buckets;
+		for (j = 0; j < nc; j++) {
 			if (!cells[j] || bloom_tm_live(cells[j], now))
 				continue;
-			bloom_tm_reclaim(f, b * BLOOM_DLEFT_CELLS + j, sub);
+			bloom_tm_reclaim(f, b * nc + j, sub);
 			freed++;
 		}
 	}
@@ -408,16 +442,13 @@ u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now)
 
 u64 bloom_timed_count_live(const struct bloom_core *f, u64 now)
 {
-	u64 i, n = bloom_timed_buckets(f) * BLOOM_DLEFT_CELLS;
-	u64 cells[BLOOM_DLEFT_CELLS], live = 0;
-	u32 j;
+	u64 i, n = bloom_timed_buckets(f) * bloom_tt_cells(f), cell, live = 0;
 
-	for (i = 0; i < n; i += BLOOM_DLEFT_CELLS) {
+	for (i = 0; i < n; i++) {
 		if (!(i & 0xffff))
 			bloom_cond_resched();
-		bloom_dl_bucket(f, i, cells);
-		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
-			live += cells[j] && bloom_tm_live(cells[j], now);
+		cell = bloom_tt_get(f, i);
+		live += cell && bloom_tm_live(cell, now);
 	}
 	return live;
 }
@@ -465,22 +496,17 @@ static u64 bloom_tm_used(const struct bloom_core *f)
 	u64 used = 0;
 	u32 i;
 
-	for (i = 0; i < BLOOM_DLEFT_SUBTABLES; i++)
+	for (i = 0; i < BLOOM_TT_SUBTABLES; i++)
 		used += READ_ONCE(f->subtable_used[i]);
 	return used;
 }
 
 static u64 bloom_tm_scan(const struct bloom_core *f)
 {
-	u64 i, n = bloom_timed_buckets(f) * BLOOM_DLEFT_CELLS;
-	u64 cells[BLOOM_DLEFT_CELLS], used = 0;
-	u32 j;
+	u64 i, n = bloom_timed_buckets(f) * bloom_tt_cells(f), used = 0;
 
-	for (i = 0; i < n; i += BLOOM_DLEFT_CELLS) {
-		bloom_dl_bucket(f, i, cells);
-		for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
-			used += !!cells[j];
-	}
+	for (i = 0; i < n; i++)
+		used += !!bloom_tt_get(f, i);
 	return used;
 }
 
@@ -498,8 +524,28 @@ const struct bloom_core_ops bloom_tm_ops = {
 
 /* ---- sizing ---- */
 
+/* 16 x the largest load of @w-bit cells with @r fingerprint bits at p. */
+static u64 bloom_tm_load16(u32 r, u32 fpp_ppb, u32 w)
+{
+	return bloom_cell_load16(r, fpp_ppb, BLOOM_TT_LOG2_SUBTABLES,
+				 bloom_tt_load16_max(w));
+}
+
+static void bloom_tm_geo_fill(struct bloom_geometry *geo, u64 capacity,
+			      u32 fpp_ppb, u32 w, u64 buckets, u32 r)
+{
+	geo->type = BLOOM_CORE_TIMED;
+	geo->hashes = BLOOM_TT_SUBTABLES;
+	geo->bits = bloom_tt_table_bits(buckets);
+	geo->capacity = capacity;
+	geo->fpp_ppb = fpp_ppb;
+	geo->fingerprint_bits = r;
+	geo->cell_bits = w;
+	geo->buckets = buckets;
+}
+
 /*
- * The d-left rule (dleft.h) with w - 11 bits for the fingerprint: the
+ * The load rule (timed_table.h) with w - 11 bits for the fingerprint: the
  * width whose table takes the fewest bits at its largest load (on a tie
  * the wider). The fingerprint then takes the fewest bits that keep p at
  * that load, and the tag the rest of the cell: spare bits make the case
@@ -507,83 +553,113 @@ const struct bloom_core_ops bloom_tm_ops = {
  */
 int bloom_tm_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo)
 {
-	struct bloom_dl_shape sh;
-	int ret = bloom_dl_shape_np(capacity, fpp_ppb, BLOOM_TM_PER_WORD_MAX,
-				    BLOOM_TM_LOW_BITS, &sh);
-	u32 r;
+	u64 l16, buckets, bits, best_bits = ~0ULL, best_l16 = 0, best_b = 0;
+	u32 w, best_w = 0, r;
 
-	if (ret)
-		return ret;
-	for (r = BLOOM_TM_FP_MIN; bloom_dl_load16(r, fpp_ppb) < sh.l16; r++)
+	for (w = 32; w <= BLOOM_TT_WORD_BITS; w *= 2) {
+		l16 = bloom_tm_load16(w - BLOOM_TM_LOW_BITS, fpp_ppb, w);
+		if (!l16)
+			continue;
+		/* n = 2 B L  =>  B = ceil(8 n / (16 L)) */
+		buckets = div64_u64(8 * capacity + l16 - 1, l16);
+		bits = bloom_tt_table_bits(buckets);
+		if (bits <= best_bits) {
+			best_bits = bits;
+			best_w = w;
+			best_l16 = l16;
+			best_b = buckets;
+		}
+	}
+	if (!best_w || best_bits > BLOOM_CORE_BITS_MAX)
+		return -E2BIG;
+	for (r = BLOOM_TM_FP_MIN;
+	     bloom_tm_load16(r, fpp_ppb, best_w) < best_l16; r++)
 		;
-	bloom_dl_geo_fill(geo, BLOOM_CORE_TIMED, capacity, fpp_ppb, &sh, r);
+	bloom_tm_geo_fill(geo, capacity, fpp_ppb, best_w, best_b, r);
 	return 0;
 }
 
 /*
  * From a capacity and a budget of table bits: the width whose table in the
  * budget gives the lowest rate, every bit above the tick and class for the
- * fingerprint (no tag). -ERANGE as bloom_dl_size_bits().
+ * fingerprint (no tag), the rate recorded as the load rule's. -ERANGE when
+ * no width keeps its largest load or the rate at 0.5.
  */
 int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo)
 {
-	struct bloom_dl_shape sh;
-	int ret = bloom_dl_shape_nb(capacity, budget, BLOOM_TM_PER_WORD_MAX,
-				    BLOOM_TM_LOW_BITS, &sh);
+	u64 b, l16, ppb, best_ppb = ~0ULL;
+	u32 w, best_w = 0;
 
-	if (ret)
-		return ret;
-	bloom_dl_geo_fill(geo, BLOOM_CORE_TIMED, capacity, (u32)sh.ppb, &sh,
-			  sh.w - BLOOM_TM_LOW_BITS);
+	if (budget > BLOOM_CORE_BITS_MAX)
+		budget = BLOOM_CORE_BITS_MAX;
+	b = div64_u64(budget, bloom_tt_table_bits(1));
+	if (!b)
+		return -ERANGE;
+	/* 16 L = 16 n / (2 B), rounded up */
+	l16 = div64_u64(8 * capacity + b - 1, b);
+	for (w = 32; w <= BLOOM_TT_WORD_BITS; w *= 2) {
+		if (l16 > bloom_tt_load16_max(w))
+			continue;
+		ppb = bloom_cell_rate_ppb(l16, w - BLOOM_TM_LOW_BITS,
+					  BLOOM_TT_LOG2_SUBTABLES);
+		if (ppb < best_ppb) {
+			best_ppb = ppb;
+			best_w = w;
+		}
+	}
+	if (!best_w || best_ppb > BLOOM_CORE_FPP_PPB_MAX)
+		return -ERANGE;
+	bloom_tm_geo_fill(geo, capacity, (u32)best_ppb, best_w, b,
+			  best_w - BLOOM_TM_LOW_BITS);
 	return 0;
 }
 
 /* ---- snapshots ---- */
 
+/* Is the used cell @i its identity's only cell among its candidates? */
+static bool bloom_tm_image_cell(struct bloom_core *f, u64 i, u64 cell)
+{
+	u32 t = bloom_tm_tag_bits(f), nc = bloom_tt_cells(f), sub, k, j;
+	u64 tag = cell >> BLOOM_TM_LOW_BITS & ((1ULL << t) - 1);
+	u64 cells[BLOOM_TT_CELLS_MAX], id;
+	struct bloom_tt_cand c;
+
+	bloom_tt_cand_of(f, bloom_tt_bucket_of(f, i),
+			 cell >> (BLOOM_TM_LOW_BITS + t), &c, &sub);
+	f->subtable_used[sub]++;
+	for (k = 0; k < BLOOM_TT_SUBTABLES; k++) {
+		id = bloom_tm_id(f, &c, k, tag);
+		bloom_tt_bucket(f, c.bucket[k], cells);
+		for (j = 0; j < nc; j++)
+			if (c.bucket[k] * nc + j != i && cells[j] &&
+			    bloom_tm_id_of(cells[j]) == id)
+				return false;
+	}
+	return true;
+}
+
 /*
- * Cells loaded from a snapshot: an empty cell is all zero, so are the cells
- * past the last bucket and the bits above a word's last cell; a used cell
- * has a class, and its fingerprint and tag are the only ones of its value
- * among the value's candidates (what add and delete rely on). Recounts the
- * cells in use. 0 or -EBADMSG.
+ * Cells loaded from a snapshot: an empty cell is all zero; a used cell
+ * has a class, and its fingerprint and tag are the only ones of its
+ * identity among the identity's candidates (what add and delete rely on;
+ * the identity is recovered from the cell's bucket and fingerprint by
+ * bloom_tt_cand_of()). Recounts the cells in use. 0 or -EBADMSG.
  */
 int bloom_tm_image_check(struct bloom_core *f)
 {
-	u64 n = bloom_timed_buckets(f) * BLOOM_DLEFT_CELLS;
-	u64 nw = f->geo.bits / BLOOM_DL_WORD_BITS, mask = bloom_dl_cell_mask(f);
-	u32 w = f->geo.cell_bits, per = f->dl_per_word, t = bloom_tm_tag_bits(f);
-	u64 cells[BLOOM_DLEFT_CELLS], wi, i, v, cell, tag;
-	const u64 *words = (const u64 *)f->words;
-	struct bloom_dl_cand c;
-	u32 s, sub, k, j;
+	u64 i, n = bloom_timed_buckets(f) * bloom_tt_cells(f), cell;
+	u32 s;
 
 	for (s = 0; s < BLOOM_DLEFT_SUBTABLES; s++)
 		f->subtable_used[s] = 0;
-	for (wi = 0; wi < nw; wi++) {
-		if (!(wi & 0xffff))
+	for (i = 0; i < n; i++) {
+		if (!(i & 0xffff))
 			bloom_cond_resched();
-		v = READ_ONCE(words[wi]);
-		if (per * w < BLOOM_DL_WORD_BITS && v >> (per * w))
+		cell = bloom_tt_get(f, i);
+		if (!cell)
+			continue;
+		if (!bloom_tm_class(cell) || !bloom_tm_image_cell(f, i, cell))
 			return -EBADMSG;
-		for (s = 0, i = wi * per; s < per; s++, i++) {
-			cell = v >> (s * w) & mask;
-			if (!cell)
-				continue;
-			if (i >= n || !bloom_tm_class(cell))
-				return -EBADMSG;
-			tag = cell >> BLOOM_TM_LOW_BITS & ((1ULL << t) - 1);
-			bloom_dl_cand_of_cell(f, i, cell >> (BLOOM_TM_LOW_BITS + t),
-					      &c, &sub);
-			f->subtable_used[sub]++;
-			for (k = 0; k < BLOOM_DLEFT_SUBTABLES; k++) {
-				bloom_dl_bucket(f, c.cell[k], cells);
-				for (j = 0; j < BLOOM_DLEFT_CELLS; j++)
-					if (c.cell[k] + j != i && cells[j] &&
-					    bloom_tm_id_of(cells[j]) ==
-					    bloom_tm_id(f, &c, k, tag))
-						return -EBADMSG;
-			}
-		}
 	}
 	return 0;
 }
@@ -601,13 +677,13 @@ static u64 bloom_tm_left(u64 cell, u32 cls, u64 saved_s)
 int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 		       u64 now_s, u32 max_s)
 {
-	u64 i, n = bloom_timed_buckets(f) * BLOOM_DLEFT_CELLS, cell, left, u;
+	u64 i, n = bloom_timed_buckets(f) * bloom_tt_cells(f), cell, left, u;
 	u32 cls, j, jmax = bloom_tm_shift(max_s), sub;
 
 	for (i = 0; i < n; i++) {
 		if (!(i & 0xffff))
 			bloom_cond_resched();
-		cell = bloom_dl_get(f, i);
+		cell = bloom_tt_get(f, i);
 		cls = bloom_tm_class(cell);
 		if (!cell || cls == BLOOM_TM_CLASS_FOREVER)
 			continue;
@@ -619,9 +695,8 @@ int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 		if (left > (u64)max_s + (3ULL << j) + 1)
 			return -EBADMSG;
 		if (left <= elapsed_s) {
-			sub = (u32)div64_u64(i, f->geo.buckets *
-					     BLOOM_DLEFT_CELLS);
-			bloom_dl_put(f, i, 0);
+			sub = bloom_tt_bucket_of(f, i) >= f->geo.buckets;
+			bloom_tt_put(f, i, 0);
 			f->subtable_used[sub]--;
 			continue;
 		}
@@ -635,15 +710,35 @@ int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 		u = (now_s + left - elapsed_s + (1ULL << j) - 1) >> j;
 		if (u - (now_s >> j) > BLOOM_TM_AHEAD)
 			u = (now_s >> j) + BLOOM_TM_AHEAD;
-		bloom_dl_put(f, i, (cell & ~BLOOM_TM_TICK_MASK) |
+		bloom_tt_put(f, i, (cell & ~BLOOM_TM_TICK_MASK) |
 			     (u & BLOOM_TM_TICK_MASK));
 	}
 	return 0;
 }
 
-/* A geometry from outside (a snapshot): the shape the code above needs. */
+/*
+ * A geometry from outside (a snapshot): the layout the code above works
+ * on, whatever the sizing rule of the module that wrote it. A table of
+ * four subtables (hashes 4) is the layout before this one: its cells hold
+ * 21 to 62 bits of identity taken another way from the hash, which no
+ * table of this layout can be given back exactly; bloom_image_header_read()
+ * refuses it with its own message.
+ */
 int bloom_tm_geometry_check(const struct bloom_geometry *geo)
 {
-	return bloom_dl_shape_check(geo, BLOOM_TM_PER_WORD_MAX, BLOOM_TM_FP_MIN,
-				    BLOOM_TM_LOW_BITS);
+	u32 w = geo->cell_bits;
+
+	if (geo->bits > BLOOM_CORE_BITS_MAX)
+		return -E2BIG;
+	if ((w != 32 && w != BLOOM_TT_WORD_BITS) ||
+	    geo->hashes != BLOOM_TT_SUBTABLES || !geo->buckets ||
+	    geo->fingerprint_bits < BLOOM_TM_FP_MIN ||
+	    geo->fingerprint_bits > w - BLOOM_TM_LOW_BITS)
+		return -EINVAL;
+	if (geo->buckets > BLOOM_CORE_BITS_MAX / bloom_tt_table_bits(1))
+		return -E2BIG;
+	if (geo->bits != bloom_tt_table_bits(geo->buckets) ||
+	    !bloom_capacity_rate_valid(geo->capacity, geo->fpp_ppb))
+		return -EINVAL;
+	return 0;
 }

@@ -18,7 +18,7 @@
  *
  * bloom's lookup is the iptables match's: bloom_nb_query() of the core
  * (libbloomcore.a, module/core/timed.c), the keyed SipHash of the address,
- * the clock read and the four buckets' test, on a timed filter sized as
+ * the clock read and the two buckets' test, on a timed filter sized as
  * bloomctl create --capacity COUNT --fpp 1e-4 --key-timeouts sizes it.
  * Two references split its time: the same query given the time (no clock
  * read) and the keyed hash alone.

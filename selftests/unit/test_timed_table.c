@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The timed filter's table (module/core/timed_table.h), TAP 13:
+ *
+ * - the word-wide fingerprint compare against a plain per-cell compare,
+ *   for 32- and 64-bit cells and fingerprints of 6 bits to the widest,
+ *   on random words with the probe's fingerprint planted in each cell
+ *   position in turn, and with fingerprints of all zeros and all ones
+ *   against cells whose other bits are all ones or all zeros; the
+ *   bucket's or-ed matches against the words' matches;
+ * - placement: the candidates recovered from a cell's bucket and
+ *   fingerprint (the snapshot check's inverse) are the key's own, in
+ *   either subtable, and every bucket is one aligned 64-byte line;
+ * - a filter past its room: adds refused with -ENOSPC once both of a
+ *   key's buckets are full, each refusal counted once in the insert
+ *   failures, the cells in use equal to the adds that took a cell, every
+ *   key taken still present, a batch into the full table stopping at its
+ *   first key with a done count of 0;
+ * - a reference model under random adds (random timeouts, repeats),
+ *   deletes and time passing, with and without sweeps: no key whose
+ *   timeout cannot have passed tests absent, at any step;
+ * - a timed snapshot header of the four-subtable layout: refused with
+ *   EPROTONOSUPPORT and a message that says what to do;
+ * - the layout is pinned: for a fixed geometry, hash key, keys, timeouts
+ *   and clock, the xxh64 of the table is recorded. A change to the
+ *   placement or to what a cell holds fails here: snapshots of the old
+ *   layout would then answer for other keys, so the change needs a layout
+ *   a restore can tell apart (the geometry's subtables) and a decision
+ *   about the old one.
+ *
+ * BLOOM_TIMED_SEED=n reproduces a run (the seed is printed).
+ */
+#include "unit.h"
+#include "internal.h"
+#include "snapshot.h"
+#include "snapshot_layout.h"
+#include "timed_table.h"
+
+#define T0	1000000ULL
+
+/* A core of @w-bit cells and @r fingerprint bits, for the compare alone. */
+static void fake_core(struct bloom_core *f, u32 w, u32 r)
+{
+	memset(f, 0, sizeof(*f));
+	f->geo.type = BLOOM_CORE_TIMED;
+	f->geo.cell_bits = w;
+	f->geo.fingerprint_bits = r;
+}
+
+/* The top bit of each cell of @v whose fingerprint field is @fp. */
+static u64 plain_match(u64 v, u32 w, u32 r, u64 fp)
+{
+	u64 m = 0, cell;
+	u32 s;
+
+	for (s = 0; s < 64; s += w) {
+		cell = w == 64 ? v : v >> s & 0xffffffffULL;
+		if (cell >> (w - r) == fp)
+			m |= 1ULL << (s + w - 1);
+	}
+	return m;
+}
+
+static void test_match(void)
+{
+	static const u32 ws[] = { 32, 64 };
+	u32 wi, r, k, s, bad = 0, bad_bucket = 0, n = 0, planted = 0;
+	struct bloom_tt_probe p;
+	struct bloom_core f;
+	u64 v, fp, fmask, words[BLOOM_TT_BUCKET_WORDS], m, want;
+
+	for (wi = 0; wi < 2; wi++) {
+		u32 w = ws[wi];
+
+		for (r = 6; r <= w - 11; r++) {
+			fake_core(&f, w, r);
+			fmask = (1ULL << r) - 1;
+			for (k = 0; k < 2000; k++) {
+				/*
+				 * k % 4 == 1: fingerprint 0 in a word of ones,
+				 * 2: all ones in a word of zeros; else random
+				 */
+				fp = k % 4 == 1 ? 0 : k % 4 == 2 ? fmask :
+				     rng() & fmask;
+				v = k % 4 == 1 ? ~0ULL : k % 4 == 2 ? 0 : rng();
+				/* plant fp in one cell position, or none */
+				s = (u32)(rng() % (64 / w + 1)) * w;
+				if (s < 64) {
+					u64 field = fmask << (s + w - r);
+
+					v = (v & ~field) | fp << (s + w - r);
+					planted++;
+				}
+				/* a near miss: one fingerprint bit flipped */
+				if (k % 8 == 3 && s < 64)
+					v ^= 1ULL << (s + w - r + rng() % r);
+				bloom_tt_probe(&f, fp, &p);
+				bad += bloom_tt_match(v, &p) !=
+				       plain_match(v, w, r, fp);
+				n++;
+			}
+			for (k = 0; k < 200; k++) {
+				u32 j;
+
+				fp = rng() & fmask;
+				want = 0;
+				for (j = 0; j < BLOOM_TT_BUCKET_WORDS; j++) {
+					words[j] = rng();
+					if (rng() % 4 == 0)
+						words[j] = (words[j] &
+							    ~(fmask << (w - r))) |
+							   fp << (w - r);
+					want |= plain_match(words[j], w, r, fp);
+				}
+				bloom_tt_probe(&f, fp, &p);
+				m = bloom_tt_match_bucket(words, p.pat, p.low,
+							  p.top);
+				bad_bucket += m != want;
+			}
+		}
+	}
+	check(!bad && planted, "word-wide compare = per-cell compare: 32- and "
+	      "64-bit cells, r = 6..w - 11, every cell position, all-zero and "
+	      "all-one fields (%u of %u words differ)", bad, n);
+	check(!bad_bucket, "a bucket's or-ed matches = its words' (%u differ)",
+	      bad_bucket);
+}
+
+static void test_placement(void)
+{
+	struct bloom_tt_cand c, back;
+	struct filter f;
+	u32 i, s, sub, bad = 0;
+	u64 h;
+
+	filter_new(&f, BLOOM_CORE_TIMED, 100000, 100000);
+	for (i = 0; i < 100000; i++) {
+		h = rng();
+		bloom_tt_cand(&f.core, h, &c);
+		for (s = 0; s < BLOOM_TT_SUBTABLES; s++) {
+			bloom_tt_cand_of(&f.core, c.bucket[s], c.fp[s], &back,
+					 &sub);
+			bad += sub != s || memcmp(&back, &c, sizeof(c)) ||
+			       c.bucket[s] / f.core.geo.buckets != s;
+		}
+	}
+	check(!bad, "a key's candidates come back from either cell (%u wrong)",
+	      bad);
+	check(f.core.geo.hashes == 2 && f.core.geo.bits ==
+	      f.core.geo.buckets * 2 * 512 && !((uintptr_t)f.mem % 64),
+	      "2 subtables of 64-byte buckets, the table aligned to a line");
+	filter_free(&f);
+}
+
+static void test_full(void)
+{
+	u32 i, n = 20000, taken = 0, refused = 0, other = 0, lost = 0, done;
+	u64 *h = malloc(n * sizeof(*h)), batch[64];
+	u8 res[64 / 8];
+	struct filter f;
+	int r;
+
+	/* 1000 keys' room: about 84 buckets of 16 cells per subtable */
+	filter_new(&f, BLOOM_CORE_TIMED, 1000, 100000);
+	for (i = 0; i < n; i++) {
+		h[i] = rng();
+		r = bloom_timed_add(&f.core, h[i], 600, T0);
+		if (r == 0)
+			taken++;
+		else if (r == -ENOSPC)
+			refused++;
+		else
+			other++;
+		if (r == -ENOSPC)
+			h[i] = 0;
+	}
+	for (i = 0; i < n; i++)
+		lost += h[i] && !bloom_timed_query(&f.core, h[i], T0);
+	check(refused && taken == bloom_core_bits_set(&f.core) &&
+	      taken <= 2 * f.core.geo.buckets * 16 &&
+	      taken + refused + other == n &&
+	      f.core.insert_failures == refused && !lost,
+	      "past its room: %u cells taken of %llu, %u refused and counted "
+	      "(%llu), %u found present, no taken key lost (%u)", taken,
+	      (unsigned long long)(2 * f.core.geo.buckets * 16), refused,
+	      (unsigned long long)f.core.insert_failures, other, lost);
+	for (i = 0; i < 64; i++)
+		batch[i] = rng();
+	memset(res, 0, sizeof(res));
+	bloom_timed_add_batch(&f.core, batch, 64, NULL, 600, T0, res, &done);
+	check(done == 0 && f.core.insert_failures == refused + 1,
+	      "a batch into a full table stops at its first key (done %u)",
+	      done);
+	free(h);
+	filter_free(&f);
+}
+
+#define MODEL_CAPACITY	4000
+#define MODEL_KEYS	3000
+#define MODEL_STEPS	400000
+
+/* The latest second each key may still be present by its adds; 0: none. */
+static void test_model(bool sweep)
+{
+	u64 *h = malloc(MODEL_KEYS * sizeof(*h));
+	u64 *until = calloc(MODEL_KEYS, sizeof(*until)), now = T0, end;
+	u32 i, step, fn = 0, fails = 0, checks = 0, t;
+	struct filter f;
+
+	filter_new(&f, BLOOM_CORE_TIMED, MODEL_CAPACITY, 100000);
+	for (i = 0; i < MODEL_KEYS; i++)
+		h[i] = rng();
+	for (step = 0; step < MODEL_STEPS; step++) {
+		i = (u32)(rng() % MODEL_KEYS);
+		switch (rng() % 8) {
+		case 0 ... 3:
+			t = rng() % 16 == 0 ? 0 : 1 + (u32)(rng() % 3600);
+			if (bloom_timed_add(&f.core, h[i], t, now) < 0) {
+				fails++;
+				break;
+			}
+			/* present at least until now + T; 0: forever */
+			end = t ? now + t : ~0ULL;
+			if (!until[i] || end > until[i])
+				until[i] = end;
+			break;
+		case 4:
+			bloom_timed_delete(&f.core, h[i], now);
+			until[i] = 0;
+			break;
+		case 5:
+			now += rng() % 8;
+			if (sweep && rng() % 16 == 0)
+				bloom_timed_sweep(&f.core, 0,
+						  bloom_timed_buckets(&f.core),
+						  now);
+			break;
+		default:
+			if (until[i] && until[i] > now) {
+				fn += !bloom_timed_query(&f.core, h[i], now);
+				checks++;
+			}
+		}
+	}
+	check(!fn && !fails, "%s: %u random adds, deletes and ticks against a "
+	      "model: %u false negatives in %u checks, %u failed adds",
+	      sweep ? "with sweeps" : "reclaimed by adds only", MODEL_STEPS, fn,
+	      checks, fails);
+	free(h);
+	free(until);
+	filter_free(&f);
+}
+
+static void test_old_layout(void)
+{
+	u8 hdr[BLOOM_IMAGE_HEADER_BYTES(0)];
+	struct bloom_image_header ih;
+	const char *why = "";
+	struct filter f;
+	int err;
+
+	filter_new(&f, BLOOM_CORE_TIMED, 1000, 100000);
+	bloom_image_header_make(hdr, &f.core, "t", NULL);
+	/* what the four-subtable layout wrote for the same filter */
+	put32(hdr + OFF_HASHES, 4);
+	put64(hdr + OFF_BUCKETS, 42);
+	put64(hdr + OFF_BITS, 42ULL * 4 * 8 * 32);
+	put64(hdr + sizeof(hdr) - 8, bloom_image_hash(hdr, sizeof(hdr) - 8));
+	err = bloom_image_header_read(hdr, sizeof(hdr), &ih, &why);
+	check(err == -EPROTONOSUPPORT && strstr(why, "add its keys again"),
+	      "a timed snapshot of the four-subtable layout: refused, "
+	      "EPROTONOSUPPORT (%d: %s)", err, why);
+	filter_free(&f);
+}
+
+/* Recorded from this layout's code; never edit it, change the layout. */
+#define PIN_IMAGE	0x9388a241179ce9ecULL
+
+static void test_pin(void)
+{
+	struct bloom_geometry g = {
+		.type = BLOOM_CORE_TIMED, .hashes = 2, .bits = 42 * 1024,
+		.capacity = 1000, .fpp_ppb = 100000, .fingerprint_bits = 18,
+		.cell_bits = 32, .buckets = 42,
+	};
+	bloom_hash_key_t key;
+	struct bloom_core f;
+	char k[32];
+	void *mem;
+	u64 img;
+	u32 i;
+
+	bloom_hash_key_from_bytes(&key, test_key);
+	mem = xalloc(bloom_core_storage_bytes(&g));
+	memset(mem, 0, bloom_core_storage_bytes(&g));
+	bloom_core_init(&f, &g, &key, mem);
+	for (i = 0; i < 500; i++) {
+		snprintf(k, sizeof(k), "pin-%u", i);
+		bloom_timed_add(&f, bloom_core_hash(&f, k, strlen(k)),
+				i % 3 ? 600 * (i % 5 + 1) : 0, T0);
+	}
+	img = bloom_image_hash(mem, bloom_core_storage_bytes(&g));
+	check(img == PIN_IMAGE, "the layout's image 0x%016llx is the one "
+	      "pinned", (unsigned long long)img);
+	free(mem);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	rng_seed("BLOOM_TIMED_SEED");
+	test_match();
+	test_placement();
+	test_full();
+	test_model(false);
+	test_model(true);
+	test_old_layout();
+	test_pin();
+	printf("1..%d\n", test_no);
+	return test_failed ? 1 : 0;
+}
