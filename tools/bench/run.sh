@@ -28,7 +28,9 @@
 #   xdp     xdp_bench.sh in the VM: XDP programs through BPF_PROG_TEST_RUN
 #           looking addresses up with the bloom kfunc, in a BPF Bloom map
 #           at the same rate and in a hash map; "skipped: ..." without
-#           clang, bpftool or libbpf-dev
+#           clang (15 or later), bpftool or libbpf-dev. XDP_BEFORE_KO=PATH:
+#           the same with another build's bloom.ko too, in the same VM
+#           (the figures before a change, beside this tree's)
 #   expire  expire_bench.sh in the VM: packets per second through a rule on
 #           an expiring filter against ipset hash:ip timeout, both under
 #           the same churn, and their memory; the rotation of a 1 GiB
@@ -194,9 +196,18 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 		echo "bench: xdp: bench-bpfmap on this host" >&2
 		"$out/bench-bpfmap" --count $n ${quick:+--big 0 --rounds 3} \
 			> "$out/xdp/native.json"
-		vm 2400 "$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$out/xdp/vm.json"
-		bench_merge_native "$out/xdp/vm.json" "$out/xdp/native.json" \
-			> "$raw/xdp.json"
+		# XDP_BEFORE_KO (xdp_bench.sh) passes on into the VM; the
+		# host's load around it goes in the JSON (other VMs may share
+		# the cores)
+		local load
+		load=$(cat /proc/loadavg)
+		vm 2400 env ${XDP_BEFORE_KO:+XDP_BEFORE_KO="$XDP_BEFORE_KO"} \
+			"$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$out/xdp/vm.json"
+		bench_merge_native "$out/xdp/vm.json" "$out/xdp/native.json" |
+			python3 -c 'import json, sys
+d = json.load(sys.stdin)
+d["load"] = sys.argv[1:]
+print(json.dumps(d))' "$load" "$(cat /proc/loadavg)" > "$raw/xdp.json"
 		;;
 	expire)
 		echo "bench: expire (QEMU, TCG): expiring filters against ipset timeout" >&2
