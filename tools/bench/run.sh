@@ -30,7 +30,8 @@
 #           at the same rate and in a hash map; "skipped: ..." without
 #           clang (15 or later), bpftool or libbpf-dev. XDP_BEFORE_KO=PATH:
 #           the same with another build's bloom.ko too, in the same VM
-#           (the figures before a change, beside this tree's)
+#           (the figures before a change, beside this tree's);
+#           XDP_ROUNDS, XDP_REPEAT: rounds (5) and runs per sample (200000)
 #   expire  expire_bench.sh in the VM: packets per second through a rule on
 #           an expiring filter against ipset hash:ip timeout, both under
 #           the same churn, and their memory; the rotation of a 1 GiB
@@ -182,7 +183,7 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 	xdp)
 		echo "bench: xdp (QEMU, TCG): the kfunc against BPF maps" >&2
 		unbuilt xdp bench-xdp && return 0
-		local rounds=5 repeat=200000 n=1000000
+		local rounds=${XDP_ROUNDS:-5} repeat=${XDP_REPEAT:-200000} n=1000000
 		[ -n "$quick" ] && rounds=1 repeat=20000 n=100000
 		mkdir -p "$out/xdp"
 		# the addresses of the fw part: N from 16.0.0.0
