@@ -48,8 +48,8 @@ enum bloom_bpf_op {
 /*
  * No rcu_read_lock() of its own: XDP and tc programs run in a read-side
  * section (BH disabled, or a test run's rcu_read_lock()), which the reads
- * below check, and under PREEMPT_RCU a nested one is two calls that cost
- * half of the id's lookup (make bench, part xdp).
+ * below check, and under PREEMPT_RCU a nested one is two calls, which
+ * were two thirds of the id's lookup (make bench, part xdp).
  */
 static int bloom_bpf_lookup(struct net *net, u32 id, const void *key,
 			    u32 len, enum bloom_bpf_op op)

@@ -316,6 +316,10 @@ if [ "$parts" = "$all" ]; then
 else
 	command="make -C tools/bench run PARTS=\"$parts\""
 fi
+# the settings that change what a part measures, as they were given
+for v in XDP_ROUNDS XDP_REPEAT XDP_TURNS XDP_BEFORE_KO; do
+	[ -z "${!v:-}" ] || command="$v=${!v} $command"
+done
 merge=--merge
 [ -n "$quick" ] && merge=
 mkdir -p "$results"
