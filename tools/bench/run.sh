@@ -316,9 +316,10 @@ if [ "$parts" = "$all" ]; then
 else
 	command="make -C tools/bench run PARTS=\"$parts\""
 fi
-# the settings that change what a part measures, as they were given
+# the settings that change what a part measures (a module by its file
+# name: the report names no path of the machine it ran on)
 for v in XDP_ROUNDS XDP_REPEAT XDP_TURNS XDP_BEFORE_KO; do
-	[ -z "${!v:-}" ] || command="$v=${!v} $command"
+	[ -z "${!v:-}" ] || command="$v=${!v##*/} $command"
 done
 merge=--merge
 [ -n "$quick" ] && merge=
