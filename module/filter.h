@@ -109,10 +109,14 @@ void bloom_filter_destroy(struct bloom_filter *f);
 void bloom_filter_destroy_and_unlock(struct bloom_filter *f)
 	__releases(&f->write_lock);
 
-/* The store under rcu_read_lock(); NULL once destroyed. */
+/*
+ * The store under rcu_read_lock() or with BH disabled (an XDP or tc
+ * program's kfunc: a read-side section since RCU's flavours became one);
+ * NULL once destroyed.
+ */
 static inline struct bloom_store *bloom_filter_store(struct bloom_filter *f)
 {
-	return rcu_dereference(f->store);
+	return rcu_dereference_check(f->store, rcu_read_lock_bh_held());
 }
 
 /* The store under @f->write_lock; NULL once destroyed. */

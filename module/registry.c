@@ -475,24 +475,29 @@ struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 }
 
 /*
- * Under rcu_read_lock(), from any context: the filter with id @id in @net,
- * valid until rcu_read_unlock(), or NULL. Its store may be gone already
- * (bloom_filter_store() is NULL): a destroy in progress.
+ * Under rcu_read_lock() or with BH disabled (XDP, tc), from any context:
+ * the filter with id @id in @net, valid until the read side ends, or NULL.
+ * Its store may be gone already (bloom_filter_store() is NULL): a destroy
+ * in progress.
  */
 struct bloom_filter *bloom_registry_find_id(struct net *net, u32 id)
 {
 	/*
 	 * net_generic() without a read-side section of its own: the caller
-	 * holds one, and under PREEMPT_RCU each is two calls, which cost a
+	 * is in one, and under PREEMPT_RCU each is two calls, which cost a
 	 * kfunc more than the rest of this lookup (make bench, part xdp).
 	 */
-	struct bloom_net *bn = rcu_dereference(net->gen)->ptr[bloom_net_id];
-	struct bloom_ids *t = rcu_dereference(bn->ids);
+	struct bloom_net *bn =
+		rcu_dereference_check(net->gen, rcu_read_lock_bh_held())
+			->ptr[bloom_net_id];
+	struct bloom_ids *t = rcu_dereference_check(bn->ids,
+						    rcu_read_lock_bh_held());
 	struct bloom_filter *f;
 
 	if (unlikely(!t))
 		return NULL;
-	f = rcu_dereference(t->slot[id & t->mask]);
+	f = rcu_dereference_check(t->slot[id & t->mask],
+				  rcu_read_lock_bh_held());
 	/* a slot holds the one live id of its class: compare the whole id */
 	return f && f->id == id ? f : NULL;
 }

@@ -37,8 +37,9 @@ void bloom_registry_xdp_put(struct bloom_filter *f);
 #define BLOOM_REGISTRY_ID_MAX	INT_MAX
 
 /*
- * Under rcu_read_lock(), from any context, no lock, no sleep: the filter
- * of id @id in @net, valid until rcu_read_unlock(), or NULL.
+ * Under rcu_read_lock() or with BH disabled (an XDP or tc program), from
+ * any context, no lock, no sleep: the filter of id @id in @net, valid
+ * until the read side ends, or NULL.
  */
 struct bloom_filter *bloom_registry_find_id(struct net *net, u32 id);
 int bloom_registry_names(struct net *net, char **names, u32 *count);

@@ -11,6 +11,8 @@
 #  - "bloomctl build" with the kernel filter's hash key writes the very
 #    payload the kernel holds after "bloomctl add -f" of the same keys, for
 #    every type, and the restored build answers like the kernel filter;
+#    with --prefix-lengths as create's and add -f's of a feed, and the
+#    restored build stores netblocks at those lengths;
 #  - files are mode 0600; save - / restore - through a pipe; restore
 #    --name; bad files are refused with the reason and create nothing;
 #    endless or over-long input is refused after the header, and restore
@@ -150,6 +152,44 @@ tail -c +257 "$W/other.snap" >"$W/other.payload"
 check "another hash key gives another payload (negative control)" \
 	test -s "$W/other.payload" -a -s "$W/kstandard.payload" -a \
 	"$(cmp -s "$W/other.payload" "$W/kstandard.payload"; echo $?)" = 1
+
+# build with netblock lengths (--prefix-lengths) == create with them, then
+# add -f of the same feed: the same payload, and the restored filter
+# stores netblocks at those lengths (a del of a /20 removes its /24s)
+printf '10.1.0.0/20\n192.0.2.7\n10.9.9.0/26\n198.51.100.0/24\n' >"$W/nb"
+bc create "$P-kp" --type counting --keys ipv4 --capacity 1000 --fpp 0.001 \
+	--prefix-lengths 24 --hash-key "$HK" && bc add "$P-kp" --ipv4 -f "$W/nb"
+bc save "$P-kp" "$W/kp.snap"
+bc build "$W/bp.snap" --name "$P-bp" --type counting --capacity 1000 \
+	--fpp 0.001 --ipv4 --prefix-lengths 24 --hash-key-file "$W/hk" -f "$W/nb"
+for s in kp bp; do
+	bytes=$(bloomctl inspect "$W/$s.snap" |
+		sed -n 's/^format:.*payload \([0-9]*\) bytes/\1/p')
+	tail -c "${bytes:-1}" "$W/$s.snap" >"$W/$s.payload"
+done
+check "build --prefix-lengths: payload byte-identical to create --prefix-lengths and add -f ($(wc -c <"$W/kp.payload") bytes)" \
+	cmp -s "$W/kp.payload" "$W/bp.payload"
+bc restore "$W/bp.snap"
+check "the restored build has the lengths (info)" \
+	sh -c "bloomctl info $P-bp | grep -Eq '^prefix lengths: +ipv4 /24 \(netblocks are stored at these only\)'"
+check "... 82 keys stored: a /20 as 16 /24s, a /26 as 64 addresses, a /24, an address" \
+	sh -c "bloomctl info $P-bp | grep -Eq '^adds: +82( |$)'"
+bc test "$P-bp" --ipv4 10.1.15.200 10.9.9.63 192.0.2.7 >"$W/nbt"
+check "addresses inside the netblocks are present" \
+	sh -c "[ \$(grep -c 'may be present' '$W/nbt') = 3 ]"
+bc del "$P-bp" --ipv4 10.1.0.0/20 >"$W/nbd"
+check "del of the /20 on the restored build removes what build stored" \
+	sh -c "grep -q 'removed 1 key, 0 not found' '$W/nbd'"
+bc test "$P-bp" --ipv4 10.1.15.200 >"$W/nbt"
+check "... and its addresses are absent" grep -q 'absent' "$W/nbt"
+bc build "$W/bq.snap" --name "$P-bq" --type counting --fpp 0.001 --ipv4 \
+	--prefix-feed "$W/nb" --hash-key-file "$W/hk" -f "$W/nb"
+check "build --prefix-feed without --capacity: the keys the feed stores" \
+	sh -c "grep -q 'capacity [0-9]*, the keys' '$W/err' && bloomctl inspect '$W/bq.snap' | grep -Eq '^capacity: +[0-9]+ keys'"
+bc build "$W/bz.snap" --name "$P-bz" --capacity 10 --fpp 0.01 \
+	--prefix-lengths 24 -f "$W/nb"
+check "build --prefix-lengths without --ipv4/--ipv6 is refused" \
+	sh -c "[ ! -e '$W/bz.snap' ] && grep -q 'give --ipv4 or --ipv6' '$W/err'"
 
 # 3. pipes, --name, bad files
 bc save "$P-standard" - | bc restore - --name "$P-piped"

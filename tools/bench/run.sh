@@ -28,7 +28,10 @@
 #   xdp     xdp_bench.sh in the VM: XDP programs through BPF_PROG_TEST_RUN
 #           looking addresses up with the bloom kfunc, in a BPF Bloom map
 #           at the same rate and in a hash map; "skipped: ..." without
-#           clang, bpftool or libbpf-dev
+#           clang (15 or later), bpftool or libbpf-dev. XDP_BEFORE_KO=PATH:
+#           the same with another build's bloom.ko too, in the same VM
+#           (the figures before a change, beside this tree's);
+#           XDP_ROUNDS, XDP_REPEAT: rounds (5) and runs per sample (200000)
 #   expire  expire_bench.sh in the VM: packets per second through a rule on
 #           an expiring filter against ipset hash:ip timeout, both under
 #           the same churn, and their memory; the rotation of a 1 GiB
@@ -180,7 +183,7 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 	xdp)
 		echo "bench: xdp (QEMU, TCG): the kfunc against BPF maps" >&2
 		unbuilt xdp bench-xdp && return 0
-		local rounds=5 repeat=200000 n=1000000
+		local rounds=${XDP_ROUNDS:-5} repeat=${XDP_REPEAT:-200000} n=1000000
 		[ -n "$quick" ] && rounds=1 repeat=20000 n=100000
 		mkdir -p "$out/xdp"
 		# the addresses of the fw part: N from 16.0.0.0
@@ -194,9 +197,18 @@ sys.stdout.write("".join(str(ipaddress.IPv4Address(b + i)) + "\n" for i in range
 		echo "bench: xdp: bench-bpfmap on this host" >&2
 		"$out/bench-bpfmap" --count $n ${quick:+--big 0 --rounds 3} \
 			> "$out/xdp/native.json"
-		vm 2400 "$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$out/xdp/vm.json"
-		bench_merge_native "$out/xdp/vm.json" "$out/xdp/native.json" \
-			> "$raw/xdp.json"
+		# XDP_BEFORE_KO (xdp_bench.sh) passes on into the VM; the
+		# host's load around it goes in the JSON (other VMs may share
+		# the cores)
+		local load
+		load=$(cat /proc/loadavg)
+		vm 2400 env ${XDP_BEFORE_KO:+XDP_BEFORE_KO="$XDP_BEFORE_KO"} \
+			"$here/xdp_bench.sh" "$out/xdp" $rounds $repeat > "$out/xdp/vm.json"
+		bench_merge_native "$out/xdp/vm.json" "$out/xdp/native.json" |
+			python3 -c 'import json, sys
+d = json.load(sys.stdin)
+d["load"] = sys.argv[1:]
+print(json.dumps(d))' "$load" "$(cat /proc/loadavg)" > "$raw/xdp.json"
 		;;
 	expire)
 		echo "bench: expire (QEMU, TCG): expiring filters against ipset timeout" >&2
@@ -304,6 +316,11 @@ if [ "$parts" = "$all" ]; then
 else
 	command="make -C tools/bench run PARTS=\"$parts\""
 fi
+# the settings that change what a part measures (a module by its file
+# name: the report names no path of the machine it ran on)
+for v in XDP_ROUNDS XDP_REPEAT XDP_TURNS XDP_BEFORE_KO; do
+	[ -z "${!v:-}" ] || command="$v=${!v##*/} $command"
+done
 merge=--merge
 [ -n "$quick" ] && merge=
 mkdir -p "$results"

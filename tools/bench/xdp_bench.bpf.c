@@ -71,6 +71,67 @@ int xdp_kfunc_call(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
+/*
+ * A hold the bench takes once (xdp_hold_take): a program that queried
+ * through a hold it keeps, not by id, would take it out of its map and put
+ * it back around each query (Linux 6.1 lets a program pass only a hold it
+ * owns to a kfunc); xdp_hold_xchg measures those two exchanges, to set
+ * against the id's lookup.
+ */
+struct slot {
+	struct bloom_xdp_hold __kptr_ref *hold;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct slot);
+} holds SEC(".maps");
+
+/*
+ * Run once: a hold of filter_id in the slot (XDP_DROP: no such filter);
+ * with filter_id 0, the hold the slot has is let go of.
+ */
+SEC("xdp")
+int xdp_hold_take(struct xdp_md *ctx)
+{
+	struct bloom_xdp_hold *h;
+	__u32 k = 0;
+	struct slot *s = bpf_map_lookup_elem(&holds, &k);
+
+	if (!s)
+		return XDP_ABORTED;
+	h = filter_id ? bpf_bloom_xdp_hold(ctx, filter_id) : NULL;
+	if (filter_id && !h)
+		return XDP_DROP;
+	h = bpf_kptr_xchg(&s->hold, h);
+	if (h)
+		bpf_bloom_xdp_hold_release(h);
+	return XDP_PASS;
+}
+
+/* The hold's way without the query: out of the slot and back. */
+SEC("xdp")
+int xdp_hold_xchg(struct xdp_md *ctx)
+{
+	volatile __be32 a = next_addr();
+	struct bloom_xdp_hold *h;
+	__u32 k = 0;
+	struct slot *s = bpf_map_lookup_elem(&holds, &k);
+
+	(void)a;
+	if (!s)
+		return XDP_ABORTED;
+	h = bpf_kptr_xchg(&s->hold, NULL);
+	if (h) {
+		h = bpf_kptr_xchg(&s->hold, h);
+		if (h)
+			bpf_bloom_xdp_hold_release(h);
+	}
+	return XDP_PASS;
+}
+
 SEC("xdp")
 int xdp_bloom_map(struct xdp_md *ctx)
 {

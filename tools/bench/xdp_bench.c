@@ -10,7 +10,10 @@
  * each), on present addresses (16.0.0.0 + i) and absent ones (32.0.0.0 +
  * i): xdp_pass, the kfunc on each bloom filter NAME (filled with the same
  * addresses by the script), the kfunc refusing a size of 0 (the call
- * alone) and finding no filter, the BPF Bloom map and the hash map. Rounds
+ * alone) and finding no filter, a hold of the first filter taken out of a
+ * map and put back (bpf_kptr_xchg() twice: what querying through a hold
+ * would add instead of the id's lookup), the BPF Bloom map and the hash
+ * map. Rounds
  * interleave the variants. Prints JSON: per variant the kernel's ns per
  * run (median and min over rounds), the share of lookups that answered
  * present, and the memory (the filter's memory_bytes; for each map what
@@ -149,6 +152,21 @@ static void run(struct xdp_bench *skel, struct variant *v, int absent,
 	v->runs[absent] += repeat;
 }
 
+/* Keeps a hold of filter @id in the holds' map; 0: lets it go. */
+static void hold(struct xdp_bench *skel, unsigned int id)
+{
+	unsigned char frame[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame,
+		    .data_size_in = sizeof(frame), .repeat = 1);
+
+	skel->bss->filter_id = id;
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.xdp_hold_take),
+				   &t))
+		die("hold run", errno);
+	if (t.retval != XDP_PASS)
+		die("hold", ENOENT);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -159,7 +177,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int count = 1000000, hashes = 7, rounds = 5, repeat = 200000;
-	struct variant v[3 + MAX_FILTERS];
+	struct variant v[6 + MAX_FILTERS];
 	struct xdp_bench *skel;
 	unsigned int nv = 0, r, i, nf;
 	uint64_t bloom_bytes, hash_bytes;
@@ -212,6 +230,11 @@ int main(int argc, char **argv)
 	v[nv].name = "kfunc_no_filter";
 	v[nv].prog = skel->progs.xdp_kfunc;
 	v[nv++].filter_id = 0x7fffffff;
+	if (nf) {
+		hold(skel, v[1].filter_id);
+		v[nv].name = "hold_xchg_only";
+		v[nv++].prog = skel->progs.xdp_hold_xchg;
+	}
 	v[nv].name = "bpf_bloom_map";
 	v[nv].prog = skel->progs.xdp_bloom_map;
 	v[nv++].memory = bloom_bytes;
@@ -224,6 +247,9 @@ int main(int argc, char **argv)
 			for (s = 0; s < 2; s++)
 				run(skel, &v[i], s, repeat);
 
+	/* now, not when the map goes: the script destroys the filters next */
+	if (nf)
+		hold(skel, 0);
 	json_obj(stdout, NULL);
 	json_u64(stdout, "count", count);
 	json_u64(stdout, "bpf_map_hashes", hashes);

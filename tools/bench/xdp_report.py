@@ -5,7 +5,10 @@ xdp_bench.sh's JSON. Targets X1 (cost per packet above xdp_pass, <= 1.0x
 the BPF Bloom map's, present and absent) and X2 (memory <= the BPF Bloom
 map's); natively (bench-bpfmap, "native"), X3: bloom's blocked address
 lookup <= 1.0x the map model's for listed addresses, <= 1.5x for unlisted
-ones."""
+ones; with the figures of another build's module from the same VM
+("before": XDP_BEFORE_KO), X4: each kfunc's cost minus the map's at most
+half of what it was before, on the minimum of the rounds (the round other
+VMs on the host disturbed least: the two modules run minutes apart)."""
 
 from mdtable import md_table
 
@@ -30,7 +33,7 @@ NATIVE_OURS = "bloom_blocked"
 X3_LIMIT = {"listed": 1.0, "unlisted": 1.5}
 
 
-def _native_rows(n):
+def _native_rows(n, key="ns_median"):
     """(set, order, which, ours, theirs) of bench-bpfmap's figures."""
     for st in n["sets"]:
         vs = {v["name"]: v for v in st["variants"]}
@@ -39,22 +42,34 @@ def _native_rows(n):
                 continue
             for which in ("listed", "unlisted"):
                 yield (st, order, which,
-                       vs[NATIVE_OURS][order][which]["ns_median"],
-                       vs[NATIVE_MAP][order][which]["ns_median"])
+                       vs[NATIVE_OURS][order][which][key],
+                       vs[NATIVE_MAP][order][which][key])
+
+
+X4_LIMIT = 0.5
+
+
+def _over_map(d, name, which, key="ns_min"):
+    """ns per packet the variant costs more than the BPF Bloom map."""
+    return _above(d, name, which, key) - _above(d, BPF_MAP, which, key)
 
 
 def check(d, target):
-    """Adds X1, X2 and X3 through target(tid, text, value, limit, ok,
+    """Adds X1, X2, X3 and X4 through target(tid, text, value, limit, ok,
     note)."""
     if d.get("skipped"):
         return
-    for st, order, which, ours, theirs in _native_rows(d.get("native") or
-                                                       {"sets": []}):
+    native = d.get("native") or {"sets": []}
+    for (st, order, which, ours, theirs), mins in zip(
+            _native_rows(native), _native_rows(native, "ns_min")):
         r = ours / theirs
+        mins = mins[3:]
         target("X3", f"native, {st['count']:,} addresses, {order}, "
                f"{which}: bloom's blocked lookup against the BPF Bloom "
                "map model's", r, X3_LIMIT[which], r <= X3_LIMIT[which],
-               f"{ours:.1f} ns against {theirs:.1f} ns")
+               f"{ours:.1f} ns against {theirs:.1f} ns (medians; minima "
+               f"{mins[0]:.1f} against {mins[1]:.1f}: "
+               f"{mins[0] / mins[1]:.2f}x)")
     for v in _kfuncs(d):
         for which in ("present", "absent"):
             ours = _above(d, v["name"], which)
@@ -63,6 +78,18 @@ def check(d, target):
             target("X1", f"{v['name']}, {which} addresses: ns per packet "
                    "above xdp_pass against the BPF Bloom map's", r, 1.0,
                    r <= 1.0, f"{ours:.0f} ns against {theirs:.0f} ns")
+        before = d.get("before")
+        if before and any(b["name"] == v["name"] for b in before["variants"]):
+            for which in ("present", "absent"):
+                now = _over_map(d, v["name"], which)
+                was = _over_map(before, v["name"], which)
+                r = now / was if was > 0 else float("inf")
+                target("X4", f"{v['name']}, {which} addresses: ns above "
+                       "the BPF Bloom map's (minima), against the module "
+                       "before (same VM)", r, X4_LIMIT, r <= X4_LIMIT,
+                       f"{now:.0f} ns against {was:.0f} ns")
+        if not _v(d, BPF_MAP)["memory_bytes"]:
+            continue  # MemAvailable grew meanwhile: nothing measured
         r = v["memory_bytes"] / _v(d, BPF_MAP)["memory_bytes"]
         target("X2", f"{v['name']}: memory against the BPF Bloom map's",
                r, 1.0, r <= 1.0,
@@ -70,9 +97,7 @@ def check(d, target):
                f"{_v(d, BPF_MAP)['memory_bytes']:,}")
 
 
-def markdown(d):
-    if d.get("skipped"):
-        return f"_skipped: {d['skipped']}_"
+def _rows(d):
     rows = []
     for v in d["variants"]:
         row = [f"`{v['name']}`"]
@@ -85,6 +110,16 @@ def markdown(d):
                 f"{v['absent']['hit_rate']:.2e}",
                 f"{v['memory_bytes']:,}" if v["memory_bytes"] else "-"]
         rows.append(row)
+    return rows
+
+
+HEADER = ["variant", "present ns", "absent ns", "present hits",
+          "absent hits (rate)", "memory bytes"]
+
+
+def markdown(d):
+    if d.get("skipped"):
+        return f"_skipped: {d['skipped']}_"
     out = [f"{d['count']:,} IPv4 addresses listed; every run of an XDP "
            "program (BPF_PROG_TEST_RUN, "
            f"{d['repeat']:,} runs per sample, {d['rounds']} rounds, the "
@@ -99,15 +134,54 @@ def markdown(d):
            "up with `bpf_bloom_xdp_lookup_addr()`; `kfunc_call_only` calls "
            "it with a key size of 0 (-EINVAL before any lookup: the call "
            "itself), `kfunc_no_filter` with an id no filter has (-ENOENT: "
-           "the call and the id's lookup, without the filter's). Memory: bloom's `memory_bytes`; "
+           "the call and the id's lookup, without the filter's); "
+           "`hold_xchg_only` takes a hold of `xdpb_standard` out of a map "
+           "and puts it back (`bpf_kptr_xchg()` twice), which a program "
+           "querying through a hold it keeps, instead of by id, would do "
+           "around each query (Linux 6.1 passes a kfunc only a hold the "
+           "program owns). Memory: bloom's `memory_bytes`; "
            "for a map, what MemAvailable lost when it was created (Linux "
            "6.1's memlock is (key + value) x entries for both). QEMU TCG: "
            "only ratios mean anything.\n",
-           md_table(["variant", "present ns", "absent ns", "present hits",
-                     "absent hits (rate)", "memory bytes"], rows)]
+           md_table(HEADER, _rows(d))]
+    if d.get("load"):
+        out += ["", "Host load (`/proc/loadavg`) before and after the VM: "
+                f"{d['load'][0]}; {d['load'][1]}. Other VMs share these "
+                "cores: compare figures within one run, as ratios."]
+    if d.get("before"):
+        out += ["", before_markdown(d)]
     if d.get("native"):
         out += ["", native_markdown(d["native"])]
     return "\n".join(out)
+
+
+def before_markdown(d):
+    """The same programs with the module of the build before (same VM)."""
+    b = d["before"]
+    rows = []
+    for v in _kfuncs(d):
+        if not any(x["name"] == v["name"] for x in b["variants"]):
+            continue
+        rows.append([f"`{v['name']}`"] + [
+            f"{_over_map(b, v['name'], w):.0f} -> "
+            f"{_over_map(d, v['name'], w):.0f}"
+            for w in ("present", "absent")])
+    for name in ("kfunc_call_only", "kfunc_no_filter"):
+        rows.append([f"`{name}` (above `xdp_pass`)"] + [
+            f"{_above(b, name, w, 'ns_min'):.0f} -> "
+            f"{_above(d, name, w, 'ns_min'):.0f}"
+            for w in ("present", "absent")])
+    return "\n".join([
+        "Before and after, in the same VM: the same programs with the "
+        "module of the build the change starts from (`XDP_BEFORE_KO`), "
+        f"in {d.get('turns', 1)} turns of each module, alternating, this "
+        "tree's first; a variant's median is the median of its turns' "
+        "medians, its min the least of their minima:\n",
+        md_table(HEADER, _rows(b)), "",
+        "The kfunc's cost minus the BPF Bloom map's (each from its own "
+        "module's run; the minima of the rounds, which other VMs on the "
+        "host disturbed least), ns per packet, before -> after:\n",
+        md_table(["variant", "present", "absent"], rows)])
 
 
 def native_markdown(n):

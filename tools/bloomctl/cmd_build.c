@@ -26,6 +26,7 @@
 #include <sodium.h>
 #include "bloomctl.h"
 #include "feed.h"
+#include "prefix.h"
 #include "snapfile.h"
 
 #define CHUNK_KEYS	(1U << 18)
@@ -127,6 +128,18 @@ struct build_args {
 	long nthreads;
 	/* --ipv4/--ipv6: the kind and the netblock lengths, as add counts */
 	struct bloom_netblocks nb;
+	/*
+	 * --prefix-lengths, --prefix-feed: the lengths netblocks are stored
+	 * at (a plan), as create gives them; each entry of the feed is then
+	 * the keys of its expansion, as add stores it: the pending ones in
+	 * @xkeys (@xn of @xlen bytes, the next at @xi)
+	 */
+	struct prefix_args pa;
+	struct prefix_report pr;
+	int planned;
+	uint8_t *xkeys;
+	long xn, xi;
+	int xlen;
 };
 
 /* The options and the FILE; 1 if --help was asked (and printed). */
@@ -153,6 +166,7 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		{ "allow-short-prefixes", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		PREFIX_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
@@ -164,7 +178,8 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 	a->nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
 		if (size_opt("build", c, optarg, &a->sz) ||
-		    scale_opt("build", c, optarg, &a->sc))
+		    scale_opt("build", c, optarg, &a->sc) ||
+		    prefix_opt("build", c, optarg, &a->pa))
 			continue;
 		switch (c) {
 		case 'n':
@@ -233,6 +248,8 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 	check_name("build", a->name);
 	if (a->feed_flags && !a->family)
 		die_usage("build", "--allow-short-prefixes goes with --ipv4 or --ipv6");
+	if ((a->pa.lengths || a->pa.feed || a->pa.lookups) && !a->family)
+		die_usage("build", "netblock lengths are of one family: give --ipv4 or --ipv6");
 	if (!a->keys)
 		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
 	/* what create refuses of --scalable, refused alike */
@@ -300,6 +317,41 @@ static void build_make_chain(struct build_args *a, struct bloom_core *f,
 }
 
 /*
+ * --prefix-lengths or --prefix-feed, as create takes them: the plan in the
+ * filter's netblocks (the snapshot keeps it, restore gives it the
+ * filter), and a feed without --capacity gives the capacity, the keys it
+ * stores.
+ */
+static void build_plan(struct build_args *a)
+{
+	u32 fam = a->family == AF_INET ? BLOOM_NB_IPV4 : BLOOM_NB_IPV6;
+	unsigned long bits[128 / BITS_PER_LONG] = { 0 };
+	__u64 l6[2] = { 0, 0 };
+	__u32 l4 = 0;
+	unsigned int i;
+
+	if (!a->family || !prefix_plan("build", &a->pa, a->family,
+				       a->sz.o.fpp, &a->pr))
+		return;
+	bloom_plan_bits(&a->pr.plan, a->family, &l4, l6);
+	for (i = 0; i < 128; i++)
+		if (fam == BLOOM_NB_IPV4 ? i < 32 && (l4 >> i & 1) :
+		    l6[i / 64] >> (i % 64) & 1)
+			bits[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+	if (bloom_nb_set_plan(&a->nb, fam, bits))
+		die_usage("build", "these netblock lengths cannot be a filter's");
+	a->planned = 1;
+	a->xkeys = malloc(((size_t)1 << BLOOM_PLAN_SHIFT_MAX) * FEED_KEY_MAX);
+	if (!a->xkeys)
+		die("out of memory");
+	if (a->pr.have_feed && !a->sz.o.capacity && size_given(&a->sz) < 2) {
+		a->sz.o.capacity = a->pr.stored ? a->pr.stored : 1;
+		fprintf(stderr, "bloomctl: note: %s: capacity %" PRIu64 ", the keys %s stores under these lengths (%" PRIu64 " netblocks given)\n",
+			a->name, a->sz.o.capacity, a->pa.feed, a->pr.given);
+	}
+}
+
+/*
  * Sizes the filter as the module would for create with the same options
  * (any two of --capacity, --fpp, --bits-per-key and --memory: the core's
  * bloom_core_size(), which BLOOM_CREATE_F_SIZE runs), zeroes its storage
@@ -315,6 +367,7 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 	bloom_hash_key_t hk;
 	int err;
 
+	build_plan(a);
 	/* the numbers refused with the words create and calc use */
 	size_or_die("build", &a->sz, a->type, &r);
 	req = (struct bloom_core_size_req) {
@@ -363,8 +416,26 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 }
 
 /*
+ * An address or netblock key of @n bytes, counted as add counts it (its
+ * length), copied to @addr and given as the next key (@k, @klen).
+ */
+static void build_key_of(struct build_args *a, const uint8_t *key, int n,
+			 uint8_t addr[FEED_KEY_MAX], const void **k,
+			 size_t *klen)
+{
+	if (key != addr)
+		memcpy(addr, key, n);
+	bloom_nb_account(&a->nb, a->family == AF_INET ? BLOOM_NB_IPV4 :
+			 BLOOM_NB_IPV6,
+			 n == 4 ? 32 : n == 16 ? 128 : addr[n - 1], 1);
+	*k = addr;
+	*klen = n;
+}
+
+/*
  * The next key of the file into @k, @klen (an address or netblock: its
- * key in @addr): 1, or 0 at the end of the file. Exits on a line that is
+ * key in @addr; under a plan, each key of its expansion in turn): 1, or
+ * 0 at the end of the file. Exits on a line that is
  * not a key, unless it is empty and --skip-empty was given (a feed of
  * addresses skips blank and comment lines, as add reads it).
  */
@@ -376,6 +447,12 @@ static int build_next_key(struct build_args *a, struct line_reader *lr,
 	long len;
 
 	for (;;) {
+		if (a->xi < a->xn) {
+			/* the next key of an entry's expansion */
+			build_key_of(a, a->xkeys + a->xi++ * a->xlen, a->xlen,
+				     addr, k, klen);
+			return 1;
+		}
 		len = lr_next(lr, &line);
 		if (len == LR_ERROR)
 			die("cannot read '%s': %s", lr->path, strerror(errno));
@@ -400,13 +477,20 @@ static int build_next_key(struct build_args *a, struct line_reader *lr,
 			case FEED_KEY:
 				break;
 			}
-			bloom_nb_account(&a->nb, a->family == AF_INET ?
-					 BLOOM_NB_IPV4 : BLOOM_NB_IPV6,
-					 n == 4 ? 32 : n == 16 ? 128 :
-					 addr[n - 1], 1);
-			*k = addr;
-			*klen = n;
-			return 1;
+			if (!a->planned) {
+				build_key_of(a, addr, n, addr, k, klen);
+				return 1;
+			}
+			a->xn = bloom_plan_expand(&a->pr.plan, a->family, addr,
+						  n, a->xkeys,
+						  (size_t)1 << BLOOM_PLAN_SHIFT_MAX,
+						  &a->xlen);
+			a->xi = 0;
+			if (a->xn < 0)
+				die("%s: the netblock would be more than 2^%d keys at these netblock lengths; nothing was written",
+				    file_line(lr->path, lr->lineno),
+				    BLOOM_PLAN_SHIFT_MAX);
+			continue;
 		}
 		if (len == 0) {
 			if (!a->skip_empty)
@@ -593,5 +677,6 @@ int cmd_build(const char *dev, int argc, char **argv)
 	free(ch.off);
 	free(ch.hashes);
 	free(ch.lines);
+	free(a.xkeys);
 	return EXIT_OK;
 }
