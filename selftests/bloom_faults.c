@@ -477,6 +477,17 @@ static bool selected(const char *name)
 }
 
 /*
+ * Whether a clean, complete sweep of an XDP operation missed the hold's
+ * own allocation in bloom.ko (no run was refused a hold).
+ */
+static bool missed_hold(const struct op_entry *op, int ret,
+			const struct tally *t)
+{
+	return !ret && (op->flags & OP_XDP) && nth_fd >= 0 && !t->cut &&
+	       !xdp_hold_refused;
+}
+
+/*
  * The selected operations of the initial namespace: the OP_LAST ones when
  * @last, else the others. Each one left after the budget SKIPs.
  */
@@ -510,13 +521,14 @@ static void sweep_ops(int *fdp, unsigned int max, bool last)
 		 * page on the way (its failure absorbed): the point meant for
 		 * the hold can land there. Up to three sweeps.
 		 */
-		for (tries = 1; tries < 3 && !ret && (ops[i].flags & OP_XDP) &&
-		     nth_fd >= 0 && !t.cut && !xdp_hold_refused; tries++)
+		for (tries = 1; missed_hold(&ops[i], ret, &t); tries++) {
+			if (tries == 3) {
+				ret = fail(&t, t.points, "no fault point was the hold's own allocation in bloom.ko, in %u sweeps",
+					   tries);
+				break;
+			}
 			ret = sweep(&ops[i], fdp, max, &t);
-		if (!ret && (ops[i].flags & OP_XDP) && nth_fd >= 0 && !t.cut &&
-		    !xdp_hold_refused)
-			ret = fail(&t, t.points, "no fault point was the hold's own allocation in bloom.ko, in %u sweeps",
-				   tries);
+		}
 		report(&ops[i], "", ret, &t);
 	}
 }
