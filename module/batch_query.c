@@ -38,8 +38,8 @@ void bloom_query_count(struct bloom_filter *f, u32 done, u32 hits)
 	rcu_read_lock();
 	s = bloom_filter_store(f);
 	if (s) {
-		this_cpu_add(s->stats->queries, done);
 		this_cpu_add(s->stats->hits, hits);
+		this_cpu_add(s->stats->query_misses, done - hits);
 	}
 	rcu_read_unlock();
 }

@@ -10,7 +10,7 @@
  * (filter.h), in the program's RCU read side; the query is the one
  * firewall rules make (store.h): the keyed hash and the filter's test,
  * plus every netblock length the filter holds for an address. It counts
- * the call and the hit per CPU in the store's statistics (bpf_calls,
+ * the call, a hit or a miss, per CPU in the store's statistics (bpf_calls,
  * bpf_hits).
  *
  * The verifier checks the key pointer and size pair (the "__sz" suffix):
@@ -68,9 +68,10 @@ static int bloom_bpf_lookup(struct net *net, u32 id, const void *key,
 		return -ENOENT;
 	hit = op == BLOOM_BPF_ADDR ? bloom_store_query_addr(s, key, len) :
 				     bloom_store_query(s, key, len);
-	this_cpu_inc(s->stats->bpf_calls);
 	if (hit)
 		this_cpu_inc(s->stats->bpf_hits);
+	else
+		this_cpu_inc(s->stats->bpf_misses);
 	return hit;
 }
 

@@ -370,7 +370,7 @@ static void bloom_info_fill(struct bloom_info *info, struct bloom_filter *f,
 	const struct bloom_geometry *geo = &s->core.geo;
 	struct bloom_core_estimate est;
 	struct bloom_core_stats core;
-	struct bloom_stats sum;
+	struct bloom_stats_sum sum;
 	int i;
 
 	bloom_store_sum_stats(s, &sum);

@@ -61,9 +61,10 @@ bool bloom_rule_match(struct bloom_filter *f, const void *key, u32 len)
 	s = bloom_filter_store(f);
 	if (s) {
 		hit = bloom_store_query_addr(s, key, len);
-		this_cpu_inc(s->stats->packets);
 		if (hit)
 			this_cpu_inc(s->stats->packet_hits);
+		else
+			this_cpu_inc(s->stats->packet_misses);
 	}
 	rcu_read_unlock();
 	return hit;

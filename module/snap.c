@@ -102,7 +102,7 @@ static void bloom_snap_fill_stats(const struct bloom_store *s,
 				  struct bloom_image_stats *st)
 {
 	struct bloom_core_stats cs;
-	struct bloom_stats sum;
+	struct bloom_stats_sum sum;
 
 	bloom_store_sum_stats(s, &sum);
 	bloom_core_stats(&s->core, &cs);
@@ -430,8 +430,9 @@ static void bloom_snap_set_stats(struct bloom_store *s,
 	struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
 
 	c->adds = st->adds;
-	c->queries = st->queries;
-	c->hits = st->hits;
+	/* an image saved by a module that counted totals apart may say more */
+	c->hits = min(st->hits, st->queries);
+	c->query_misses = st->queries - c->hits;
 	c->deletes = st->deletes;
 	c->delete_misses = st->delete_misses;
 	s->core.insert_failures = st->insert_failures;

@@ -379,7 +379,7 @@ int bloom_store_grow(struct bloom_store *s)
 }
 
 void bloom_store_sum_stats(const struct bloom_store *s,
-			   struct bloom_stats *sum)
+			   struct bloom_stats_sum *sum)
 {
 	int cpu;
 
@@ -388,15 +388,19 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 		const struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
 
 		sum->adds += READ_ONCE(c->adds);
-		sum->queries += READ_ONCE(c->queries);
-		sum->hits += READ_ONCE(c->hits);
+		u64 hits = READ_ONCE(c->hits);
+		u64 packet_hits = READ_ONCE(c->packet_hits);
+		u64 bpf_hits = READ_ONCE(c->bpf_hits);
+
+		sum->hits += hits;
+		sum->queries += hits + READ_ONCE(c->query_misses);
 		sum->deletes += READ_ONCE(c->deletes);
 		sum->delete_misses += READ_ONCE(c->delete_misses);
 		sum->delete_pinned += READ_ONCE(c->delete_pinned);
-		sum->packets += READ_ONCE(c->packets);
-		sum->packet_hits += READ_ONCE(c->packet_hits);
-		sum->bpf_calls += READ_ONCE(c->bpf_calls);
-		sum->bpf_hits += READ_ONCE(c->bpf_hits);
+		sum->packet_hits += packet_hits;
+		sum->packets += packet_hits + READ_ONCE(c->packet_misses);
+		sum->bpf_hits += bpf_hits;
+		sum->bpf_calls += bpf_hits + READ_ONCE(c->bpf_misses);
 	}
 }
 

@@ -31,18 +31,38 @@
 #include "netblock.h"
 #include "sweep.h"
 
-/* Hot-path counters, per CPU; summed when read. */
+/*
+ * Hot-path counters, per CPU. A lookup bumps one of its pair (hit or miss),
+ * never a total and a hit apart: a reader summing the CPUs while lookups go
+ * on would otherwise see a hit whose lookup it had not counted yet, and
+ * report more hits than lookups. Totals are sums of their pair, made when
+ * read (struct bloom_stats_sum).
+ */
 struct bloom_stats {
 	u64 adds;
-	u64 queries;
 	u64 hits;
+	u64 query_misses;
 	u64 deletes;
 	u64 delete_misses;
 	u64 delete_pinned;
-	u64 packets;		/* checked by firewall rules (xt_bloom) */
-	u64 packet_hits;	/* of those, addresses that may be present */
-	u64 bpf_calls;		/* lookups by BPF programs (bpf.c) */
-	u64 bpf_hits;		/* of those, keys that may be present */
+	u64 packet_hits;	/* checked by firewall rules (xt_bloom) */
+	u64 packet_misses;
+	u64 bpf_hits;		/* lookups by BPF programs (bpf.c) */
+	u64 bpf_misses;
+};
+
+/* struct bloom_stats summed over the CPUs, with each pair's total. */
+struct bloom_stats_sum {
+	u64 adds;
+	u64 queries;
+	u64 hits;		/* of the queries, keys that may be present */
+	u64 deletes;
+	u64 delete_misses;
+	u64 delete_pinned;
+	u64 packets;
+	u64 packet_hits;
+	u64 bpf_calls;
+	u64 bpf_hits;
 };
 
 /**
@@ -247,9 +267,12 @@ static inline void bloom_store_keys_changed(struct bloom_store *s,
 		bloom_map_set_keys(s->map, READ_ONCE(s->nb.kind), published);
 }
 
-/* The statistics, summed over CPUs; read racily. */
+/*
+ * The statistics, summed over CPUs while they change: each count is one it
+ * had at some moment during the call, and no hit count exceeds its total.
+ */
 void bloom_store_sum_stats(const struct bloom_store *s,
-			   struct bloom_stats *sum);
+			   struct bloom_stats_sum *sum);
 /* Every key and statistic to zero; writers held off by the caller. */
 int bloom_store_clear(struct bloom_store *s);
 /*

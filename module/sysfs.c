@@ -78,9 +78,9 @@ static ssize_t id_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%u\n", to_filter(kobj)->id);
 }
 
-static struct bloom_stats bloom_sysfs_stats(const struct bloom_store *s)
+static struct bloom_stats_sum bloom_sysfs_stats(const struct bloom_store *s)
 {
-	struct bloom_stats sum;
+	struct bloom_stats_sum sum;
 
 	bloom_store_sum_stats(s, &sum);
 	return sum;

@@ -376,4 +376,78 @@ TEST_F_TIMEOUT(conc, destroy_under_users, 60)
 
 BT_LEAK_CHECK_TEST()
 
+struct counted {
+	int fd;
+	atomic_int stop;
+	atomic_ulong calls;
+};
+
+/* Queries one listed and one unlisted key per call, on CPU 1. */
+static void *count_querier(void *arg)
+{
+	struct counted *c = arg;
+	__u8 keys[2 * 16];
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	make_key16(1, keys);
+	make_key16(2, keys + 16);
+	while (!atomic_load(&c->stop)) {
+		if (bt_batch(c->fd, BLOOM_IOC_QUERY, keys, sizeof(keys), 2, 16,
+			     NULL, NULL, NULL))
+			break;
+		atomic_fetch_add(&c->calls, 1);
+	}
+	return NULL;
+}
+
+/*
+ * Counts read while queries go on are each true at some moment: never more
+ * hits than queries. A reader that summed a CPU's total and then its hits
+ * could see a hit whose query it had not counted. The window is a few
+ * instructions wide, so a regression is caught by chance (the read count
+ * below is what makes that chance worth having); a pass is never false.
+ */
+TEST_F_TIMEOUT(conc, counts_while_queried, 60)
+{
+	struct counted c = { .fd = self->fd };
+	unsigned long reads = 0, bad = 0;
+	struct bloom_info info;
+	cpu_set_t cpus;
+	__u8 key[16];
+	pthread_t th;
+	double t0;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: the reader never runs beside a query");
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+
+	ASSERT_OK(bt_create(self->fd, "counted", BLOOM_TYPE_STANDARD, 1000,
+			    10000000, BLOOM_CREATE_F_BIND));
+	make_key16(1, key);
+	ASSERT_LE(0, bt_one(self->fd, BLOOM_IOC_ADD, key, sizeof(key)));
+	ASSERT_EQ(0, pthread_create(&th, NULL, count_querier, &c));
+	t0 = now_sec();
+	while (reads < 200000 && now_sec() - t0 < 10) {
+		ASSERT_OK(bt_info(self->fd, NULL, &info));
+		bad += info.hits > info.queries;
+		reads++;
+	}
+	atomic_store(&c.stop, 1);
+	pthread_join(th, NULL);
+	ksft_print_msg("counts: %lu reads of info beside %lu query calls\n",
+		       reads, atomic_load(&c.calls));
+	fflush(stdout);	/* the harness _exit()s: no flush */
+	EXPECT_EQ(0, bad) TH_LOG("%lu reads showed more hits than queries",
+				 bad);
+	EXPECT_LT(0, atomic_load(&c.calls));
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
+	EXPECT_EQ(2 * atomic_load(&c.calls), info.queries);
+	EXPECT_EQ(atomic_load(&c.calls), info.hits);
+}
+
 TEST_HARNESS_MAIN
