@@ -19,6 +19,9 @@
  * - a reference model under random adds (random timeouts, repeats),
  *   deletes and time passing, with and without sweeps: no key whose
  *   timeout cannot have passed tests absent, at any step;
+ * - every query's answer equal to a cell-by-cell reference's, for both
+ *   cell widths, with live, expired and deleted cells and fingerprints of
+ *   0 (several matches in one bucket);
  * - a timed snapshot header of the four-subtable layout: refused with
  *   EPROTONOSUPPORT and a message that says what to do;
  * - the layout is pinned: for a fixed geometry, hash key, keys, timeouts
@@ -251,6 +254,79 @@ static void test_model(bool sweep)
 	filter_free(&f);
 }
 
+/*
+ * The query's answer by a cell at a time, from the layout of timed.c's
+ * comment (tick 6 bits, class 5, fingerprint on top), written apart from
+ * the code it checks: a cell of the key's fingerprint in either bucket
+ * that is non-empty and live.
+ */
+static bool reference_query(const struct bloom_core *f, u64 h, u64 now)
+{
+	u32 w = f->geo.cell_bits, r = f->geo.fingerprint_bits;
+	u32 n = bloom_tt_cells(f), i, k, cls;
+	struct bloom_tt_cand c;
+	u64 cell, ahead;
+
+	bloom_tt_cand(f, h, &c);
+	for (i = 0; i < BLOOM_TT_SUBTABLES; i++)
+		for (k = 0; k < n; k++) {
+			cell = bloom_tt_get(f, c.bucket[i] * n + k);
+			cls = cell >> 6 & 31;
+			if (!cell || cell >> (w - r) != c.fp[i])
+				continue;
+			if (cls == 31)
+				return true;
+			ahead = (cell - (now >> (cls - 1))) & 63;
+			if (ahead >= 1 && ahead <= 35)
+				return true;
+		}
+	return false;
+}
+
+/*
+ * Exactly the reference's answers, for both cell widths, on tables with
+ * live, expired and deleted cells: keys added, keys never added, and keys
+ * whose first fingerprint is 0 (it matches every empty cell of their
+ * bucket, the case of several matches).
+ */
+static void test_query_reference(u32 fpp_ppb)
+{
+	u32 i, n = 3000, asked = 0, wrong = 0, zero = 0, present = 0;
+	u64 *h = malloc(n * sizeof(*h)), now = T0, q, fpmask;
+	struct filter f;
+
+	filter_new(&f, BLOOM_CORE_TIMED, n, fpp_ppb);
+	fpmask = (1ULL << f.core.geo.fingerprint_bits) - 1;
+	for (i = 0; i < n; i++) {
+		h[i] = rng();
+		if (i % 7 == 0)
+			h[i] &= ~fpmask;
+		bloom_timed_add(&f.core, h[i],
+				i % 5 ? 1 + (u32)(rng() % 4000) : 0, now);
+		if (i % 11 == 0)
+			bloom_timed_delete(&f.core, h[rng() % (i + 1)], now);
+		now += rng() % 3;
+	}
+	for (now = T0; now < T0 + 9000; now += 97) {
+		for (i = 0; i < n; i++) {
+			q = i % 2 ? h[i] : rng();
+			if (i % 13 == 0)
+				q &= ~fpmask;
+			zero += !(q & fpmask);
+			present += bloom_timed_query(&f.core, q, now);
+			wrong += bloom_timed_query(&f.core, q, now) !=
+				 reference_query(&f.core, q, now);
+			asked++;
+		}
+	}
+	check(!wrong && zero && present && present < asked,
+	      "%u-bit cells: %u queries (%u of a zero fingerprint, %u present) "
+	      "answered as a cell-by-cell reference does: %u differ",
+	      f.core.geo.cell_bits, asked, zero, present, wrong);
+	free(h);
+	filter_free(&f);
+}
+
 static void test_old_layout(void)
 {
 	u8 hdr[BLOOM_IMAGE_HEADER_BYTES(0)];
@@ -314,6 +390,8 @@ int main(void)
 	test_full();
 	test_model(false);
 	test_model(true);
+	test_query_reference(100000);
+	test_query_reference(1000);
 	test_old_layout();
 	test_pin();
 	printf("1..%d\n", test_no);
