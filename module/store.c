@@ -386,12 +386,11 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct bloom_stats *c = per_cpu_ptr(s->stats, cpu);
-
-		sum->adds += READ_ONCE(c->adds);
 		u64 hits = READ_ONCE(c->hits);
 		u64 packet_hits = READ_ONCE(c->packet_hits);
 		u64 bpf_hits = READ_ONCE(c->bpf_hits);
 
+		sum->adds += READ_ONCE(c->adds);
 		sum->hits += hits;
 		sum->queries += hits + READ_ONCE(c->query_misses);
 		sum->deletes += READ_ONCE(c->deletes);

@@ -268,8 +268,10 @@ static inline void bloom_store_keys_changed(struct bloom_store *s,
 }
 
 /*
- * The statistics, summed over CPUs while they change: each count is one it
- * had at some moment during the call, and no hit count exceeds its total.
+ * The statistics, summed over CPUs while they change: each count at least
+ * what it was when the call began and at most what it is when it returns,
+ * and no hit count above its total (a total is summed from the very hits
+ * it is reported with).
  */
 void bloom_store_sum_stats(const struct bloom_store *s,
 			   struct bloom_stats_sum *sum);
