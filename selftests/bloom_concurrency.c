@@ -406,10 +406,10 @@ static void *count_querier(void *arg)
 /*
  * Counts read while queries go on never show more hits than queries (the
  * module sums each total from the hits it reports with it, store.h). A
- * reader that summed a CPU's total and then its hits
- * could see a hit whose query it had not counted. The window is a few
- * instructions wide, so a regression is caught by chance (the read count
- * below is what makes that chance worth having); a pass is never false.
+ * reader that summed a CPU's total and then its hits could see a hit
+ * whose query it had not counted. The window is a few instructions wide,
+ * so a regression is caught by chance (the read count below is what makes
+ * that chance worth having); a pass is never false.
  */
 TEST_F_TIMEOUT(conc, counts_while_queried, 60)
 {

@@ -294,6 +294,7 @@ static void test_query_reference(u32 fpp_ppb)
 	u32 i, n = 3000, asked = 0, wrong = 0, zero = 0, present = 0;
 	u64 *h = malloc(n * sizeof(*h)), now = T0, q, fpmask;
 	struct filter f;
+	bool answer;
 
 	filter_new(&f, BLOOM_CORE_TIMED, n, fpp_ppb);
 	fpmask = (1ULL << f.core.geo.fingerprint_bits) - 1;
@@ -313,9 +314,9 @@ static void test_query_reference(u32 fpp_ppb)
 			if (i % 13 == 0)
 				q &= ~fpmask;
 			zero += !(q & fpmask);
-			present += bloom_timed_query(&f.core, q, now);
-			wrong += bloom_timed_query(&f.core, q, now) !=
-				 reference_query(&f.core, q, now);
+			answer = bloom_timed_query(&f.core, q, now);
+			present += answer;
+			wrong += answer != reference_query(&f.core, q, now);
 			asked++;
 		}
 	}
