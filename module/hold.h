@@ -24,8 +24,4 @@ struct bloom_xdp_hold *bloom_hold_new(struct net *net, u32 id, int ifindex);
 /* From any context: the hold ends now, the filter's reference a bit later. */
 void bloom_hold_put(struct bloom_xdp_hold *h);
 
-int bloom_hold_init(void);
-/* Waits for the references holds let go of; before the filters go. */
-void bloom_hold_exit(void);
-
 #endif /* BLOOM_HOLD_H */

@@ -20,8 +20,8 @@
 #include "debug.h"
 #include "dev.h"
 #include "filter.h"
-#include "hold.h"
 #include "store.h"
+#include "timed.h"
 
 /* The core is freestanding and keeps its own copy of the ABI's limits. */
 static_assert((int)BLOOM_CORE_STANDARD == (int)BLOOM_TYPE_STANDARD);
@@ -74,16 +74,10 @@ static int __init bloom_init(void)
 	ret = bloom_store_init();
 	if (ret)
 		return ret;
-	ret = bloom_hold_init();
-	if (ret) {
-		bloom_store_exit();
-		return ret;
-	}
 	bloom_debug_init();
 	ret = bloom_dev_init();
 	if (ret) {
 		bloom_debug_exit();
-		bloom_hold_exit();
 		bloom_store_exit();
 		return ret;
 	}
@@ -95,10 +89,11 @@ static int __init bloom_init(void)
 static void __exit bloom_exit(void)
 {
 	/*
-	 * First: the filters' references that ended holds still put (a map
-	 * that held one lets the module go right after its destructor ran).
+	 * First: the filters' references that ended XDP holds still put (a
+	 * map that held one lets the module go right after its destructor
+	 * ran).
 	 */
-	bloom_hold_exit();
+	bloom_store_drain();
 	bloom_dev_exit();
 	bloom_debug_exit();
 	bloom_store_exit();
