@@ -2,7 +2,7 @@
 /*
  * kfuncs: XDP and tc (SCHED_CLS) programs look keys and addresses up in
  * filters, which they name by id (registry.h) in the network namespace of
- * the packet's device. BPF C declares them with tools/xdp/bloom/bpf.h;
+ * the packet's device. BPF C declares them with uapi/bloom/bpf.h;
  * Documentation/userspace-api.rst ("BPF programs") is the specification.
  *
  * A call takes no lock and allocates nothing: the id is found in the

@@ -80,8 +80,7 @@ static bool bloom_store_write_chunk(struct bloom_store *s,
 		w->hits += bloom_timed_add_batch(&s->core, w->hashes + from,
 						 len, w->timeouts ?
 						 w->timeouts + from : NULL,
-						 w->timeout_s, bloom_clock_s(),
-						 results, &done);
+						 w->timeout_s, results, &done);
 	} else if (w->op == BLOOM_STORE_ADD) {
 		w->hits += bloom_core_add_batch_done(&s->core,
 						     w->hashes + from, len,

@@ -241,7 +241,7 @@ static int bloom_image_timed_rebase(struct bloom_store *s,
 	if (now_wall > h->saved_wall_ns)
 		elapsed = div_u64(now_wall - h->saved_wall_ns, NSEC_PER_SEC);
 	return bloom_timed_rebase(&s->core, h->saved_s, elapsed,
-				  bloom_clock_s(), h->key_timeout_max_s);
+				  h->key_timeout_max_s);
 }
 
 /* The description of the store an image holds. */

@@ -132,7 +132,7 @@ static void bloom_work_sweep(struct bloom_store_work *w)
 			mutex_unlock(&w->lock);
 			return;
 		}
-		bloom_timed_sweep(w->core, b, BLOOM_SWEEP_CHUNK, bloom_clock_s());
+		bloom_timed_sweep(w->core, b, BLOOM_SWEEP_CHUNK);
 		mutex_unlock(&w->lock);
 		cond_resched();
 	}

@@ -262,10 +262,26 @@ static inline u64 siphash(const void *data, size_t len,
 
 #include <time.h>
 
+/*
+ * The clock the timed type reads: CLOCK_BOOTTIME in whole seconds, as the
+ * module's, or the time tests and benchmarks set with bloom_clock_set_s()
+ * (0 gives the real clock back), so that they move time as the module's
+ * clock would move and a lookup reads no clock, as the module's coarse
+ * one costs none. Not for threads that disagree on the time.
+ */
+extern u64 bloom_clock_fixed_s;
+
+static inline void bloom_clock_set_s(u64 s)
+{
+	bloom_clock_fixed_s = s;
+}
+
 static inline u64 bloom_clock_s(void)
 {
 	struct timespec ts;
 
+	if (bloom_clock_fixed_s)
+		return bloom_clock_fixed_s;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return (u64)ts.tv_sec;
 }

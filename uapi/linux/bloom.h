@@ -275,7 +275,9 @@ struct bloom_version {
 /*
  * Bit 6: an expiring filter (see Expiring filters): a key tests present
  * for at least @timeout_ms after its last add, in @generations
- * generations.
+ * generations. The name says "timeout" for the filter's one timeout, which
+ * rotations keep; a timed filter's keys have their own (BLOOM_TYPE_TIMED,
+ * @key_timeout_s, BLOOM_BATCH_F_TIMEOUT), a different feature.
  */
 #define BLOOM_CREATE_F_TIMEOUT	(1U << 6)
 /*
@@ -644,8 +646,9 @@ struct bloom_batch {
  */
 #define BLOOM_BATCH_F_NET	(1U << 1)
 /*
- * ADD to a timed filter: the keys' timeouts are @timeout_s or @timeouts
- * (see Keys with their own timeouts), not the filter's default.
+ * ADD to a timed filter (BLOOM_TYPE_TIMED): the keys' own timeouts are
+ * @timeout_s or @timeouts (see Keys with their own timeouts), not the
+ * filter's default. Not the expiring filter's timeout (BLOOM_CREATE_F_TIMEOUT).
  */
 #define BLOOM_BATCH_F_TIMEOUT	(1U << 2)
 #define BLOOM_BATCH_F_ALL	(BLOOM_BATCH_F_PINNED | BLOOM_BATCH_F_NET | \
