@@ -120,6 +120,25 @@ static bool bloom_spec_mappable(const struct bloom_store_spec *spec)
 		spec->geo.type == BLOOM_CORE_BLOCKED);
 }
 
+/* What @s has besides a plain filter's; once its core is made. */
+static u32 bloom_store_find_features(const struct bloom_store *s)
+{
+	u32 type = bloom_store_type(s), f = 0;
+
+	if (type == BLOOM_CORE_COUNTING || type == BLOOM_CORE_DLEFT ||
+	    type == BLOOM_CORE_TIMED)
+		f |= BLOOM_STORE_F_DELETES;
+	if (type == BLOOM_CORE_DLEFT || type == BLOOM_CORE_TIMED)
+		f |= BLOOM_STORE_F_CELLS;
+	if (type == BLOOM_CORE_TIMED)
+		f |= BLOOM_STORE_F_TIMEOUTS;
+	if (bloom_core_is_scalable(&s->core))
+		f |= BLOOM_STORE_F_STAGES;
+	if (bloom_core_is_expiring(&s->core))
+		f |= BLOOM_STORE_F_ROTATES;
+	return f;
+}
+
 /* The core over the storage, its hash key and what it holds. */
 static void bloom_store_init_core(struct bloom_store *s,
 				  const struct bloom_store_spec *spec,
@@ -143,6 +162,7 @@ static void bloom_store_init_core(struct bloom_store *s,
 	else
 		bloom_core_init(&s->core, geo, &key, words);
 	memzero_explicit(&key, sizeof(key));
+	s->features = bloom_store_find_features(s);
 	if (s->work)
 		bloom_work_init(s->work, &s->core);
 	if (bloom_core_is_timed(&s->core))
@@ -302,24 +322,6 @@ void bloom_store_spec_of(const struct bloom_store *s,
 	memcpy(spec->plan, s->nb.plan, sizeof(spec->plan));
 	spec->has_key = true;
 	bloom_hash_key_to_bytes(&s->core.key, spec->hash_key);
-}
-
-u32 bloom_store_features(const struct bloom_store *s)
-{
-	u32 type = bloom_store_type(s), f = 0;
-
-	if (type == BLOOM_CORE_COUNTING || type == BLOOM_CORE_DLEFT ||
-	    type == BLOOM_CORE_TIMED)
-		f |= BLOOM_STORE_F_DELETES;
-	if (type == BLOOM_CORE_DLEFT || type == BLOOM_CORE_TIMED)
-		f |= BLOOM_STORE_F_CELLS;
-	if (type == BLOOM_CORE_TIMED)
-		f |= BLOOM_STORE_F_TIMEOUTS;
-	if (bloom_core_is_scalable(&s->core))
-		f |= BLOOM_STORE_F_STAGES;
-	if (bloom_core_is_expiring(&s->core))
-		f |= BLOOM_STORE_F_ROTATES;
-	return f;
 }
 
 /*

@@ -106,6 +106,7 @@ struct bloom_stats_sum {
  * @work: a ring's rotation or a timed table's sweep (store_work.c); else
  *	NULL. It goes with the store (swap, replace) and stops before the
  *	store is freed.
+ * @features: BLOOM_STORE_F_*, set when the store is made
  */
 struct bloom_store {
 	struct bloom_core core;
@@ -118,6 +119,7 @@ struct bloom_store {
 	struct bloom_scale scale;
 	struct bloom_netblocks nb;
 	struct bloom_store_work *work;
+	u32 features;
 };
 
 /* The shapes of a store (struct bloom_store_spec's @shape). */
@@ -198,7 +200,10 @@ int bloom_store_spec_decode(const struct bloom_create *c,
 #define BLOOM_STORE_F_ROTATES	BIT(4)	/* a ring */
 
 /* @s's BLOOM_STORE_F_*: never change while it lives. */
-u32 bloom_store_features(const struct bloom_store *s);
+static inline u32 bloom_store_features(const struct bloom_store *s)
+{
+	return s->features;
+}
 /* enum bloom_type of @s. */
 static inline u32 bloom_store_type(const struct bloom_store *s)
 {

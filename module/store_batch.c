@@ -49,7 +49,7 @@ static int bloom_store_check_timeouts(const struct bloom_store *s,
 
 	if (!w->timed)
 		return 0;
-	if (!bloom_core_is_timed(&s->core))
+	if (!(s->features & BLOOM_STORE_F_TIMEOUTS))
 		return -EOPNOTSUPP;
 	if (!w->timeouts)
 		return w->timeout_s > max ? -EINVAL : 0;
@@ -70,7 +70,7 @@ static bool bloom_store_write_chunk(struct bloom_store *s,
 	u32 from = w->done, end = from + len, done, np = 0;
 	u8 *results = w->results ? w->results + from / 8 : NULL;
 
-	if (w->op == BLOOM_STORE_ADD && bloom_core_is_scalable(&s->core)) {
+	if (w->op == BLOOM_STORE_ADD && s->features & BLOOM_STORE_F_STAGES) {
 		/* indices count from the batch's start, as results */
 		done = from;
 		w->hits += bloom_scale_add_batch(&s->core, w->hashes, end,
@@ -135,7 +135,7 @@ int bloom_store_write(struct bloom_store *s, struct bloom_store_write *w)
 		rcu_read_unlock();
 		if (!all) {
 			/* a full d-left table keeps the keys before the misfit */
-			ret = bloom_core_is_scalable(&s->core) ?
+			ret = s->features & BLOOM_STORE_F_STAGES ?
 			      bloom_store_grow(s) : -ENOSPC;
 			if (ret) {
 				w->partial = true;

@@ -110,7 +110,7 @@ static inline void bloom_store_unlock_work(struct bloom_store *s)
  */
 static inline bool bloom_store_writers_locked(const struct bloom_store *s)
 {
-	return s->work && !bloom_core_is_expiring(&s->core);
+	return s->features & BLOOM_STORE_F_TIMEOUTS;
 }
 
 static inline void bloom_store_writers_lock(struct bloom_store *s)
