@@ -21,6 +21,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -36,6 +37,22 @@ bool bloom_store_can_delete(const struct bloom_store *s)
 bool bloom_store_keyed(const struct bloom_store *s, const bloom_hash_key_t *key)
 {
 	return !memcmp(&s->core.key, key, sizeof(*key));
+}
+
+/*
+ * The writers of a timed store exclude its sweep (the work's lock); a
+ * ring's writers run under RCU alone. Sleeps.
+ */
+static void bloom_store_writers_lock(struct bloom_store *s)
+{
+	if (s->features & BLOOM_STORE_F_TIMEOUTS)
+		mutex_lock(&s->work->lock);
+}
+
+static void bloom_store_writers_unlock(struct bloom_store *s)
+{
+	if (s->features & BLOOM_STORE_F_TIMEOUTS)
+		mutex_unlock(&s->work->lock);
 }
 
 /*
@@ -126,7 +143,7 @@ int bloom_store_write(struct bloom_store *s, struct bloom_store_write *w)
 		ret = bloom_store_check_timeouts(s, w);
 	if (ret)
 		return ret;
-	/* a timed store's sweep waits (store_internal.h) */
+	/* a timed store's sweep waits */
 	bloom_store_writers_lock(s);
 	while (w->done < w->n) {
 		rcu_read_lock();

@@ -105,27 +105,6 @@ static inline void bloom_store_unlock_work(struct bloom_store *s)
 }
 
 /*
- * The writers of a timed store (adds, deletes, a restore filling it)
- * exclude its sweep; a ring's writers run under RCU alone. Sleeps.
- */
-static inline bool bloom_store_writers_locked(const struct bloom_store *s)
-{
-	return s->features & BLOOM_STORE_F_TIMEOUTS;
-}
-
-static inline void bloom_store_writers_lock(struct bloom_store *s)
-{
-	if (bloom_store_writers_locked(s))
-		mutex_lock(&s->work->lock);
-}
-
-static inline void bloom_store_writers_unlock(struct bloom_store *s)
-{
-	if (bloom_store_writers_locked(s))
-		mutex_unlock(&s->work->lock);
-}
-
-/*
  * store.c: allocates a stage of @geo (zeroed) and publishes it as @s's
  * next stage, counted in s->memory_bytes. The caller serialises growers
  * (or @s is not published yet) and has checked that @s may have it. The
