@@ -278,16 +278,20 @@ check "list --json parses and holds the filters made here" \
 
 # --- estimates and capacity -------------------------------------------------------
 # A filter for 100 keys gets 150: add warns once (exit 0), info says so.
+# The keys are estimated from the bits set (k = 7 of 966 bits), whose count
+# varies with the random hash key: 150 keys read as 150 +- 6 (one standard
+# deviation); the checks take 120..199, five deviations either side, which a
+# correct estimate leaves about once in two million runs.
 awk 'BEGIN { for (i = 0; i < 150; i++) printf "cap%d\n", i }' >"$W/cap150"
 run create ${P}o --capacity 100 --fpp 0.01
 run add ${P}o cap-first
 check "add under capacity prints no warning" sh -c "[ $rc = 0 ] && [ ! -s '$W/err' ]"
 run add ${P}o -f "$W/cap150"
 check "add past capacity exits 0 and warns once on stderr" \
-	sh -c "[ $rc = 0 ] && [ \"\$(wc -l <'$W/err')\" = 1 ] && grep -q '^bloomctl: warning: ${P}o holds about 1[45][0-9] keys, more than its capacity of 100 (keys estimated): its false-positive rate is now about' '$W/err'"
+	sh -c "[ $rc = 0 ] && [ \"\$(wc -l <'$W/err')\" = 1 ] && grep -q '^bloomctl: warning: ${P}o holds about 1[2-9][0-9] keys, more than its capacity of 100 (keys estimated): its false-positive rate is now about' '$W/err'"
 run info ${P}o
 check "info says the filter is over capacity" \
-	sh -c "[ $rc = 0 ] && grep -q '^over capacity: *1[45][0-9] keys in a filter sized for 100' '$W/out' && grep -Eq '^estimated keys: *1[45][0-9] ' '$W/out'"
+	sh -c "[ $rc = 0 ] && grep -q '^over capacity: *1[2-9][0-9] keys in a filter sized for 100' '$W/out' && grep -Eq '^estimated keys: *1[2-9][0-9] ' '$W/out'"
 # 1000 keys into a filter for 10: every bit is set, count (keys that set a
 # new bit) is far below what went in; the load and the warning use the adds.
 awk 'BEGIN { for (i = 0; i < 1000; i++) printf "tiny%d\n", i }' >"$W/k1000"
