@@ -367,6 +367,17 @@ int bloom_core_delete_hash(struct bloom_core *f, u64 h);
 /* May the key with hash @h be present? Never false for an added key. */
 bool bloom_core_query_hash(const struct bloom_core *f, u64 h);
 
+/*
+ * The same answer for one key on its own, as a packet asks: a standard
+ * filter stops at the first clear bit and a blocked one at the first
+ * position not set, which for a key not in the filter is usually the
+ * first or second, and the filter's type is chosen by a branch, not an
+ * indirect call. The other types, chains and generations answer through
+ * bloom_core_query_hash(), which tests a small standard filter's and a
+ * blocked filter's bits without a branch (bits.c says when each is
+ * faster).
+ */
+bool bloom_core_lookup_hash(const struct bloom_core *f, u64 h);
 
 /* Start loading the memory that a later add/query of @h touches. */
 void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h);

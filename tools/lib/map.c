@@ -19,8 +19,9 @@
  *
  * A daemon's one key at a time is bloom_query()'s fast path: a few loads
  * of the thread's own slot (state, key kind and generation were settled
- * when the mapping was made) and the two reads of the number; everything
- * else (making a mapping, a change, the ioctl) is lb_map_query_slow()'s.
+ * when the mapping was made), the two reads of the number and the core's
+ * lone lookup, which stops at the first clear bit; everything else
+ * (making a mapping, a change, the ioctl) is lb_map_query_slow()'s.
  *
  * Mappings are per thread: a thread makes its own the first time it
  * queries a descriptor and unmaps it when it makes a new one, so no thread
@@ -295,8 +296,8 @@ static __attribute__((noinline)) int lb_map_query_slow(int fd, const void *key,
 			continue;
 		if (!m->plain)
 			break;
-		r = bloom_core_query_hash(&m->core,
-					  bloom_core_hash(&m->core, key, len));
+		r = bloom_core_lookup_hash(&m->core,
+					   bloom_core_hash(&m->core, key, len));
 		if (lb_map_still(m, seq)) {
 			lb_self->stats.queries++;
 			return r;
@@ -337,8 +338,8 @@ int bloom_query(int fd, const void *key, size_t len)
 	seq = __atomic_load_n(&m->hdr->seq, __ATOMIC_ACQUIRE);
 	if (seq != m->seq)
 		return lb_map_query_slow(fd, key, len);
-	r = bloom_core_query_hash(&m->core, bloom_core_hash(&m->core, key,
-							    len));
+	r = bloom_core_lookup_hash(&m->core, bloom_core_hash(&m->core, key,
+							     len));
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&m->hdr->seq, __ATOMIC_RELAXED) != seq) {
 		t->stats.retries++;
