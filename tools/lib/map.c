@@ -170,6 +170,7 @@ static int lb_map_open(int fd, struct lb_map *m)
 	bloom_hash_key_t key;
 	size_t len;
 	uint64_t seq;
+	int hash;
 
 	h = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
 	if (h == MAP_FAILED)
@@ -184,9 +185,11 @@ static int lb_map_open(int fd, struct lb_map *m)
 	seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
 	if (h->map_len != len || (seq & 1))
 		goto again;
+	/* the scheme names the hash: a module older than @hash says 0 there */
+	hash = bloom_hash_of_scheme(h->scheme);
 	if (h->magic != BLOOM_MAP_MAGIC ||
 	    h->header_size < lb_offsetofend(struct bloom_map_header, hash_key) ||
-	    h->scheme != bloom_core_scheme() ||
+	    hash < 0 || h->hash != (uint32_t)hash ||
 	    (h->type != BLOOM_TYPE_STANDARD && h->type != BLOOM_TYPE_BLOCKED))
 		goto refuse;
 	memset(&geo, 0, sizeof(geo));
@@ -200,7 +203,7 @@ static int lb_map_open(int fd, struct lb_map *m)
 	    h->bits_offset < page || h->bits_offset > len ||
 	    h->bits_len > len - h->bits_offset)
 		goto refuse;
-	bloom_hash_key_from_bytes(&key, h->hash_key);
+	bloom_hash_key_init(&key, h->hash_key, (uint32_t)hash);
 	bloom_core_init(&m->core, &geo, &key,
 			(unsigned long *)((uintptr_t)h + h->bits_offset));
 	memset(&key, 0, sizeof(key));
