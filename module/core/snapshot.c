@@ -42,7 +42,8 @@ void bloom_image_header_init(struct bloom_image_header *h,
 	memset(h, 0, sizeof(*h));
 	h->version = BLOOM_IMAGE_VERSION;
 	h->header_size = BLOOM_IMAGE_HEADER_SIZE;
-	h->scheme = BLOOM_SCHEME_ID;
+	h->scheme = bloom_scheme_of_hash(f->key.hash);
+	h->hash = f->key.hash;
 	h->geo = f->geo;
 	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
 	bloom_hash_key_to_bytes(&f->key, h->hash_key);
@@ -236,9 +237,11 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 	if (h->incompat & ~BLOOM_IMAGE_INCOMPAT_KNOWN)
 		return bloom_image_fail(why, -EPROTONOSUPPORT,
 					"needs a feature unknown to this version of bloom");
-	if (h->scheme != BLOOM_SCHEME_ID)
-		return bloom_image_fail(why, -EPROTONOSUPPORT,
+	ret = bloom_hash_of_scheme(h->scheme);
+	if (ret < 0)
+		return bloom_image_fail(why, ret,
 					"another hash or position scheme: rebuild it from the keys");
+	h->hash = (u32)ret;
 	if (h->geo.type < BLOOM_CORE_STANDARD ||
 	    h->geo.type > BLOOM_CORE_TIMED)
 		return bloom_image_fail(why, -EOPNOTSUPP, "unknown filter type");

@@ -137,7 +137,9 @@ struct bloom_image_gen {
  * @header_size: bytes of header before the payload
  * @incompat: feature flags a reader must know (else it refuses)
  * @compat: feature flags a reader may ignore
- * @scheme: position scheme id (BLOOM_SCHEME_ID of the writer)
+ * @scheme: hash and position scheme id (bloom_scheme_of_hash() of the
+ *	writer's keyed hash)
+ * @hash: the keyed hash @scheme names, enum bloom_core_hash_id
  * @geo: type and geometry (a scalable filter's: stage 0's bits and
  *	hashes, the capacity N and rate P it was created with)
  * @payload_bytes: bytes of payload, bloom_core_storage_bytes(@geo) (with
@@ -179,6 +181,7 @@ struct bloom_image_header {
 	u32 incompat;
 	u32 compat;
 	u32 scheme;
+	u32 hash;
 	struct bloom_geometry geo;
 	u64 payload_bytes;
 	u64 payload_hash;

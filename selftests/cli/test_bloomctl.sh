@@ -115,6 +115,7 @@ expect_err "a name with a slash is refused" 2 "invalid filter name" create a/b -
 expect_err "a 32-character name is refused" 2 "too long" create abcdefghijabcdefghijabcdefghij12 --capacity 1 --fpp 0.1
 expect_err "a bad hash key is refused" 2 "bad hash key" create ${P}x --capacity 1 --fpp 0.1 --hash-key 0123
 expect_err "--bits without --hashes is refused" 2 "go together" create ${P}x --capacity 1 --fpp 0.1 --bits 4096
+expect_err "an unknown --hash is refused" 2 "unknown hash 'siphash-4-8': give siphash-1-3 or siphash-2-4" create ${P}x --capacity 1 --fpp 0.1 --hash siphash-4-8
 check "no filter was left behind by the refused creates" \
 	sh -c "! bloomctl list -n | grep -q '^${P}x$'"
 
@@ -138,6 +139,28 @@ done
 check "same hash key and geometry: the same answers to 200 queries" \
 	cmp -s "$W/ans_g1" "$W/ans_g2"
 check "another hash key: other answers" sh -c "! cmp -s '$W/ans_g1' '$W/ans_g3'"
+
+# --hash: SipHash-1-3 by default, SipHash-2-4 on request; info, its JSON and
+# sysfs say which, --like keeps it, and the two hashes set other bits (the
+# same key and geometry, other answers to 200 queries, by the argument
+# above) so merging them is refused, saying why.
+run create ${P}g4 --capacity 8 --fpp 0.1 --hash-key $K --bits 64 --hashes 1 --hash siphash-2-4
+run create ${P}g5 --like ${P}g4
+run add ${P}g4 k1 k2 k3 k4 k5 k6 k7 k8
+run test ${P}g4 -f "$W/q"
+cp "$W/out" "$W/ans_g4"
+check "the default hash is siphash-1-3, --hash siphash-2-4 and --like give siphash-2-4 (sysfs)" \
+	sh -c "[ '$(sysval ${P}g1 hash)' = siphash-1-3 ] && [ '$(sysval ${P}g4 hash)' = siphash-2-4 ] &&
+	       [ '$(sysval ${P}g5 hash)' = siphash-2-4 ]"
+check "info and info --json name the hash" \
+	sh -c "bloomctl info ${P}g4 | grep -Eq '^hash: +siphash-2-4$' &&
+	       bloomctl info --json ${P}g1 | '$PY' -c 'import json,sys; assert json.load(sys.stdin)[\"hash\"] == \"siphash-1-3\"'"
+check "another hash, the same key and geometry: other answers" sh -c "! cmp -s '$W/ans_g1' '$W/ans_g4'"
+expect_err "merge of two filters of different hashes is refused, saying why" 3 \
+	"cannot merge ${P}g4 into ${P}g1: their hashes differ: ${P}g1 hashes keys with siphash-1-3, ${P}g4 with siphash-2-4" \
+	merge ${P}g1 ${P}g4
+expect "merge of the siphash-2-4 filter into one made --like it" 0 merge ${P}g5 ${P}g4
+expect_err "create --like with --hash is a usage error" 2 "drop --hash" create ${P}x --like ${P}g4 --hash siphash-1-3
 
 # --- add and test with keys on the command line ------------------------------
 expect "add three keys" 0 add ${P}s alpha beta gamma
@@ -748,7 +771,7 @@ expect "destroy a filter" 0 destroy ${P}s
 check "destroy removed its sysfs directory" sh -c "[ ! -e $SYS/filters/${P}s ]"
 check "destroy removed it from list" sh -c "! bloomctl list -n | grep -qx ${P}s"
 expect_err "destroy of a missing filter exits 3" 3 "no filter named ${P}s" destroy ${P}s
-for f in b g1 g2 g3; do run destroy ${P}$f; done
+for f in b g1 g2 g3 g4 g5; do run destroy ${P}$f; done
 check "every filter made here was destroyed" sh -c "! bloomctl list -n | grep -q '^$P'"
 if [ -n "$live0" ]; then
 	check "live_allocations is back where it started ($live0)" \

@@ -102,6 +102,10 @@ const char *type_name(uint32_t type);
 enum bloom_key_kind keys_kind_opt(const char *verb, const char *arg);
 /* A key kind's name (BLOOM_KEYS_NAMES). */
 const char *keys_kind_name(uint32_t kind);
+/* --hash NAME: siphash-1-3 or siphash-2-4, or exit 2. */
+enum bloom_hash hash_opt(const char *verb, const char *arg);
+/* A keyed hash's name (BLOOM_HASH_NAMES). */
+const char *hash_name(uint32_t hash);
 /* "24 16 8" for the bits set in @words (@nbits of them), longest first. */
 void prefix_list(char *buf, size_t len, const uint64_t *words,
 		 unsigned int nbits);

@@ -123,6 +123,7 @@ struct build_args {
 	uint64_t capacity;	/* what the sizing gave */
 	double fpp;
 	u8 key[BLOOM_HASH_KEY_LEN];
+	enum bloom_hash hash;	/* --hash; SipHash-1-3 as create's */
 	int have_key, family, skip_empty, verbose;
 	unsigned int feed_flags;	/* FEED_F_SHORT: --allow-short-prefixes */
 	long nthreads;
@@ -159,6 +160,7 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		{ "file", required_argument, NULL, 'f' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
+		{ "hash", required_argument, NULL, 'H' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "ipv4", no_argument, NULL, '4' },
 		{ "ipv6", no_argument, NULL, '6' },
@@ -174,6 +176,7 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->type = BLOOM_TYPE_STANDARD;
+	a->hash = BLOOM_HASH_SIPHASH_1_3;
 	a->sz.o.sz = sizeof(a->sz.o);
 	a->nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
@@ -206,6 +209,9 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 				die("cannot read hash key file '%s': %s",
 				    optarg, strerror(-err));
 			a->have_key = 1;
+			break;
+		case 'H':
+			a->hash = hash_opt("build", optarg);
 			break;
 		case 'T':
 			if (parse_count(optarg, &v) || !v || v > MAX_THREADS)
@@ -387,7 +393,7 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 		die("libsodium failed to initialise");
 	if (!a->have_key)
 		randombytes_buf(a->key, sizeof(a->key));
-	bloom_hash_key_from_bytes(&hk, a->key);
+	bloom_hash_key_init(&hk, a->key, a->hash);
 	sodium_memzero(a->key, sizeof(a->key));
 	ch->bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
 	ch->off = malloc((CHUNK_KEYS + 1) * sizeof(*ch->off));

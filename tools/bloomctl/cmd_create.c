@@ -75,6 +75,7 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		{ "memory", required_argument, NULL, 'M' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
+		{ "hash", required_argument, NULL, 'H' },
 		{ "bits", required_argument, NULL, 'm' },
 		{ "hashes", required_argument, NULL, 'k' },
 		{ "like", required_argument, NULL, 'L' },
@@ -145,6 +146,10 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 					  optarg, BLOOM_BITS_MAX);
 			o->bits = v;
 			break;
+		case 'H':
+			o->hash = hash_opt("create", optarg);
+			o->flags |= BLOOM_CREATE_F_HASH;
+			break;
 		case 'L':
 			o->like = optarg;
 			break;
@@ -213,6 +218,8 @@ static void create_check_like(struct create_args *ca)
 	if (size_given(a) || a->o.hashes || ca->have_type || o->bits ||
 	    o->hash_key)
 		die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
+	if (o->flags & BLOOM_CREATE_F_HASH)
+		die_usage("create", "--like takes the hash from the other filter too: drop --hash");
 	if (ca->sc.scalable || ca->sc.growth || ca->sc.tightening != 0)
 		die_usage("create", "--like takes scalability, growth and tightening from the other filter too: drop --scalable, --growth and --tightening");
 	if (ca->x.timeout_ms || ca->x.generations)

@@ -210,6 +210,14 @@ struct bloom_create_opts {
 	 */
 	const struct bloom_prefix_plan *prefixes4;
 	const struct bloom_prefix_plan *prefixes6;
+	/*
+	 * The keyed hash (see "Hashing" in userspace-api.rst): with
+	 * BLOOM_CREATE_F_HASH in @flags, BLOOM_HASH_SIPHASH_1_3 or
+	 * BLOOM_HASH_SIPHASH_2_4; without it 0, and the filter hashes with
+	 * SipHash-1-3 (SipHash-2-4 on a module without BLOOM_FEATURE_HASH,
+	 * which refuses the flag: -EINVAL). With @like: 0, the model's.
+	 */
+	enum bloom_hash hash;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
