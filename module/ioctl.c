@@ -196,7 +196,7 @@ int bloom_ioc_info(struct bloom_ucmd *ucmd)
 	struct bloom_filter *f;
 	int ret;
 
-	if (info->flags || info->reserved || info->reserved1 ||
+	if (info->flags || info->reserved || info->hash ||
 	    info->reserved2)
 		return -EINVAL;
 	f = bloom_file_or_named(ucmd->bf, info->name);

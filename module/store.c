@@ -152,7 +152,7 @@ static void bloom_store_init_core(struct bloom_store *s,
 		memcpy(key_bytes, spec->hash_key, sizeof(key_bytes));
 	else
 		get_random_bytes(key_bytes, sizeof(key_bytes));
-	bloom_hash_key_from_bytes(&key, key_bytes);
+	bloom_hash_key_init(&key, key_bytes, spec->hash);
 	memzero_explicit(key_bytes, sizeof(key_bytes));
 	if (spec->shape == BLOOM_STORE_RING)
 		bloom_expire_init(&s->core, s->work->ring, &spec->expire, &key,
@@ -322,6 +322,7 @@ void bloom_store_spec_of(const struct bloom_store *s,
 	memcpy(spec->plan, s->nb.plan, sizeof(spec->plan));
 	spec->has_key = true;
 	bloom_hash_key_to_bytes(&s->core.key, spec->hash_key);
+	spec->hash = s->core.key.hash;
 }
 
 /*

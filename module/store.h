@@ -141,6 +141,7 @@ enum bloom_store_shape {
  * @plan: per family, the netblock lengths it may hold (netblock.h)
  * @has_key: @hash_key is the hash key; else a random one is drawn
  * @hash_key: the SipHash key's bytes
+ * @hash: the keyed hash, enum bloom_core_hash_id
  */
 struct bloom_store_spec {
 	u32 shape;
@@ -153,6 +154,7 @@ struct bloom_store_spec {
 	unsigned long plan[2][128 / BITS_PER_LONG];
 	bool has_key;
 	u8 hash_key[BLOOM_CORE_HASH_KEY_LEN];
+	u32 hash;
 };
 
 /*

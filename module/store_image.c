@@ -262,6 +262,7 @@ static void bloom_image_spec(const struct bloom_image_header *h,
 	/* a timed store's timeouts come after its keys were rebased */
 	spec->has_key = true;
 	memcpy(spec->hash_key, h->hash_key, sizeof(spec->hash_key));
+	spec->hash = h->hash;
 }
 
 struct bloom_store *bloom_store_from_image(struct bloom_account *acct,

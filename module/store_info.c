@@ -75,6 +75,7 @@ void bloom_store_info(const struct bloom_store *s, struct bloom_info *info)
 	bloom_core_estimate(&s->core, &est);
 	info->type = geo->type;
 	info->hashes = geo->hashes;
+	info->hash = s->core.key.hash;
 	info->bits = bloom_core_bits(&s->core);
 	info->capacity = geo->capacity;
 	info->fpp_ppb = geo->fpp_ppb;

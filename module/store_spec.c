@@ -172,8 +172,6 @@ static int bloom_spec_prefixes(const struct bloom_create *c,
 	const u64 *l6 = c->prefix_lengths6;
 	u32 i;
 
-	if (c->reserved1)
-		return -EINVAL;
 	if (!(c->flags & BLOOM_CREATE_F_PREFIXES))
 		return c->prefix_lengths4 || l6[0] || l6[1] ? -EINVAL : 0;
 	if (c->flags & BLOOM_CREATE_F_LIKE || c->keys == BLOOM_KEYS_STRINGS ||
@@ -227,6 +225,8 @@ int bloom_store_spec_decode(const struct bloom_create *c,
 {
 	memset(spec, 0, sizeof(*spec));
 	if (c->flags & ~BLOOM_CREATE_F_ALL || c->reserved ||
+	    (c->flags & BLOOM_CREATE_F_HASH ? c->hash > BLOOM_HASH_SIPHASH_1_3 :
+					       c->hash) ||
 	    c->keys > BLOOM_KEYS_IPV6)
 		return -EINVAL;
 	if (!(c->flags & BLOOM_CREATE_F_TIMEOUT) &&
@@ -244,5 +244,8 @@ int bloom_store_spec_decode(const struct bloom_create *c,
 	else if (!bloom_zeroed(c->hash_key, sizeof(c->hash_key)))
 		return -EINVAL;
 	spec->keys = c->keys;
+	/* new filters hash with SipHash-1-3 unless they ask */
+	spec->hash = c->flags & BLOOM_CREATE_F_HASH ? c->hash :
+						      BLOOM_HASH_SIPHASH_1_3;
 	return bloom_spec_shape(c, spec);
 }

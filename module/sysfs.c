@@ -122,6 +122,13 @@ BLOOM_U64_ATTR(key_timeout_s, info.key_timeout_s);
 BLOOM_U64_ATTR(key_timeout_max_s, info.key_timeout_max_s);
 BLOOM_U64_ATTR(expired, info.expired);
 
+/* The keyed hash, as enum bloom_hash's names. */
+static const char *const bloom_hash_names[] = BLOOM_HASH_NAMES;
+
+BLOOM_INFO_ATTR(hash, "%s", bloom_hash_names[info.hash <
+					      ARRAY_SIZE(bloom_hash_names) ?
+					      info.hash : 0]);
+
 /* The key kind, as enum bloom_key_kind's names. */
 static const char *const bloom_keys_names[] = BLOOM_KEYS_NAMES;
 
@@ -218,6 +225,7 @@ static struct attribute *bloom_filter_attrs[] = {
 	&type_attr.attr,
 	&bits_attr.attr,
 	&hashes_attr.attr,
+	&hash_attr.attr,
 	&capacity_attr.attr,
 	&fpp_ppb_attr.attr,
 	&memory_bytes_attr.attr,
