@@ -6,16 +6,8 @@
  * snapshot_payload.c's.
  */
 #include "internal.h"
+#include "snapshot.h"
 #include "snapshot_layout.h"
-
-u64 bloom_image_hash(const void *p, u64 len)
-{
-	bloom_xxh64_state s;
-
-	bloom_xxh64_reset(&s);
-	bloom_xxh64_update(&s, p, len);
-	return bloom_xxh64_digest(&s);
-}
 
 static u64 *bloom_image_stat(struct bloom_image_stats *s, int i)
 {
@@ -145,21 +137,6 @@ int bloom_image_header_size(const u8 *buf, u64 len, u32 *size)
 		return -EBADMSG;
 	*size = v;
 	return 0;
-}
-
-int bloom_image_geometry_check(const struct bloom_geometry *geo)
-{
-	if (geo->type == BLOOM_CORE_DLEFT)
-		return bloom_dl_geometry_check(geo);
-	if (geo->type == BLOOM_CORE_TIMED)
-		return bloom_tm_geometry_check(geo);
-	if (geo->type == BLOOM_CORE_COUNTING && geo->cell_bits != 4)
-		return -EINVAL;
-	if (geo->type != BLOOM_CORE_COUNTING && geo->cell_bits)
-		return -EINVAL;
-	if (geo->fingerprint_bits || geo->buckets)
-		return -EINVAL;
-	return bloom_geometry_check(geo);
 }
 
 /*

@@ -7,6 +7,15 @@
 #include "internal.h"
 #include "snapshot_layout.h"
 
+u64 bloom_image_hash(const void *p, u64 len)
+{
+	bloom_xxh64_state s;
+
+	bloom_xxh64_reset(&s);
+	bloom_xxh64_update(&s, p, len);
+	return bloom_xxh64_digest(&s);
+}
+
 u64 bloom_image_payload_hash(const struct bloom_core *f)
 {
 	const struct bloom_scale_stage *st;
