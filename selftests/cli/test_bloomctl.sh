@@ -364,6 +364,24 @@ check "exactly the deleted lines of the file are absent now" \
 	sh -c "[ $rc = 1 ] && awk 'BEGIN { for (i = 0; i < 1000; i += 2) printf \"k%d\\n\", i }' | cmp -s - '$W/out'"
 expect_err "an empty line stops del -f without --skip-empty" 3 \
 	"del_f:1001: empty key.*the 1000 keys before it were deleted" del ${P}c -f "$W/del_f"
+# "--" ends the options: what follows is keys, however they are spelled
+# (the ban backends pass what a client gives after it). A file of keys
+# named as such must not be read. Filters of their own: the counts below
+# are of the ones above.
+printf 'filekey\n' >"$W/dashkeys"
+run create ${P}dc --type counting --capacity 1000 --fpp 0.01
+run create ${P}d4 --key-timeouts --keys ipv4 --capacity 1000 --fpp 0.01
+run add ${P}dc -- -f"$W/dashkeys" "--file=$W/dashkeys" -h --
+check "add -- KEYS takes option-like keys as keys, no file read" \
+	sh -c "[ $rc = 0 ] && bloomctl test -q ${P}dc -- -f'$W/dashkeys' '--file=$W/dashkeys' -h -- && ! bloomctl test -q ${P}dc filekey"
+run del ${P}dc -- -f"$W/dashkeys" "--file=$W/dashkeys" -h --
+check "del -- KEYS removes exactly those keys" \
+	sh -c "[ $rc = 0 ] && [ \"\$(cat '$W/out')\" = '${P}dc: removed 4 keys, 0 not found' ]"
+run add ${P}d4 --ipv4 -- --file="$W/dashkeys"
+check "add --ipv4 -- --file=FILE refuses the key as not an address, adds nothing" \
+	sh -c "[ $rc = 3 ] && grep -q 'not an address' '$W/err' && [ '$(sysval ${P}d4 adds)' = 0 ]"
+run destroy ${P}dc
+run destroy ${P}d4
 run add ${P}d --ipv4 10.0.0.1 10.0.0.2
 run del ${P}d --ipv4 10.0.0.1
 check "del --ipv4 removes the 4-byte form" \
