@@ -169,9 +169,11 @@ static const struct verb verbs[] = {
 	  "                    vs_plain, longest_life_ms)\n"
 	  "The other options are those of create.\n" },
 	{ "add", cmd_add,
-	  "add NAME [--ipv4|--ipv6] [--allow-short-prefixes] [--timeout T] [--exist] KEY...\n"
+	  "add NAME [--ipv4|--ipv6] [--allow-short-prefixes] [--timeout T] [--exist]\n"
+	  "       [--allow-overfill] KEY...\n"
 	  "       add NAME [--ipv4|--ipv6] [--skip-empty] [--skip-invalid]\n"
-	  "       [--mask-host-bits] [--allow-short-prefixes] [--timeout T] [-v] -f FILE",
+	  "       [--mask-host-bits] [--allow-short-prefixes] [--timeout T]\n"
+	  "       [--allow-overfill] [-v] -f FILE",
 	  "Adds keys to filter NAME (needs CAP_NET_ADMIN).\n"
 	  "      --timeout T   a filter created with --key-timeouts: the keys test\n"
 	  "                    present for at least T (0: no timeout; whole seconds\n"
@@ -182,6 +184,11 @@ static const struct verb verbs[] = {
 	  "                    lines gives that line's key its own\n"
 	  "  -exist, --exist   ipset's -exist: accepted (a key present already is\n"
 	  "                    never an error)\n"
+	  "      --allow-overfill  add keys that take a standard, blocked or\n"
+	  "                    counting filter past 100 times the false-positive\n"
+	  "                    rate it was created for (at most 0.5), which is\n"
+	  "                    refused otherwise: nothing is added (keys of\n"
+	  "                    standard input: those before the batch that would)\n"
 	  "  -f, --file FILE   one key per line ('-': standard input); \"\\n\" or\n"
 	  "                    \"\\r\\n\" ends a line; sent in batches of thousands;\n"
 	  "                    repeatable: the files are read in order\n"

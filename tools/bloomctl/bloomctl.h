@@ -175,6 +175,23 @@ uint64_t info_table_bytes(const struct bloom_info *in);
  * took more than its share and the capacity a burst like it needs.
  */
 void warn_over_capacity(int fd, const char *name);
+/*
+ * An add of up to @more keys to a filter of fixed size (bound to @fd) that
+ * would take its estimated false-positive rate past OVERFILL_RATIO times
+ * the one it was created for (at most OVERFILL_MAX) exits with a message,
+ * ending with @done (what was added before: "nothing was added"), unless
+ * @allow (--allow-overfill).
+ */
+#define OVERFILL_RATIO	100
+#define OVERFILL_MAX	0.5
+void check_overfill(int fd, const char *name, uint64_t more, int allow,
+		    const char *done);
+/*
+ * ENOSPC of an add, in the words of the type the filter bound to @fd was
+ * created as (a scalable filter at its last stage, a filter of keys with
+ * timeouts); NULL: the library's sentence (d-left buckets) fits.
+ */
+const char *full_message(char *msg, size_t len, int fd, const char *name);
 /* cmd_show.c: "1 h 15 min", "90 s", "2.5 s": a duration for people. */
 const char *duration_text(uint64_t ms, char *buf, size_t len);
 

@@ -189,7 +189,10 @@ static long keys_send(const struct feed_args *a, const struct bloom_key *keys,
 			char msg[768];
 
 			progress(prog, a->verb, a->name, start + done, 1);
-			op_message(msg, sizeof(msg), a->op, a->name, (int)r);
+			if (a->op != BLOOM_OP_ADD || r != -ENOSPC ||
+			    !full_message(msg, sizeof(msg), a->fd, a->name))
+				op_message(msg, sizeof(msg), a->op, a->name,
+					   (int)r);
 			if (!start && !done)
 				die("%s; nothing was %s", msg, feed_done(a));
 			die("%s; the first %zu of the %zu entries were %s, none after",
@@ -261,10 +264,14 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 	size_t i;
 	long r;
 
-	if (!feed_plan(a, &plan))
+	if (!feed_plan(a, &plan)) {
+		if (a->op == BLOOM_OP_ADD)
+			check_overfill(a->fd, a->name, f->n, a->allow_overfill,
+				       "nothing was added");
 		return keys_send(a, f->keys, f->timeouts, f->n,
 				 f->line_timeouts, results, pinned, npinned,
 				 prog);
+	}
 	if (prefix_expand(&plan, a->family, f->keys, f->n, &x) < 0)
 		die("%s: an entry would be more than 2^%d keys at the filter's netblock lengths; nothing was %s",
 		    a->name, BLOOM_PLAN_SHIFT_MAX, feed_done(a));
@@ -278,6 +285,9 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 	if (a->verbose)
 		fprintf(stderr, "bloomctl: %s: %zu entries are %zu keys at the filter's netblock lengths\n",
 			a->name, f->n, x.n);
+	if (a->op == BLOOM_OP_ADD)
+		check_overfill(a->fd, a->name, x.n, a->allow_overfill,
+			       "nothing was added");
 	keys_send(a, x.keys, xt, x.n, f->line_timeouts, xr, xp, npinned,
 		  prog);
 	r = feed_fold(&x, f->n, xr, xp, results, pinned, npinned);
@@ -370,6 +380,8 @@ int feed_verb(const struct feed_args *a)
 			f.line_timeouts == 1 ? "y" : "ies");
 	hits = feed_send(a, &f, results, pinned, &npinned, &prog);
 	ret = feed_report(a, &f, results, hits, npinned, prog.start);
+	if (a->op == BLOOM_OP_ADD)
+		warn_over_capacity(a->fd, a->name);
 	free(f.keys);
 	free(f.slot);
 	free(f.timeouts);

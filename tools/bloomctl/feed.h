@@ -78,6 +78,7 @@ struct feed_args {
 	int quiet;
 	int verbose;
 	int exist;		/* del: not found is fine (ipset's -exist) */
+	int allow_overfill;	/* add: past check_overfill()'s bound */
 	int has_timeout;	/* add --timeout: every entry's timeout */
 	uint32_t timeout_s;
 	int timed;		/* add to a filter whose keys have timeouts */
