@@ -271,6 +271,8 @@ int calc_expiring(enum bloom_type type, const struct size_args *a,
  * filter of @in have what @o asks for? 0 and why not in @why.
  */
 uint32_t parse_key_timeout(const char *verb, const char *arg);
+/* --country CC: two letters, as tor-geoipdb gives them; exits 2 if not. */
+const char *country_opt(const char *verb, const char *arg);
 void exist_spelling(int argc, char **argv);
 void die_no_key_timeouts(const char *verb, const char *name, int fd)
 	__attribute__((noreturn));

@@ -53,6 +53,8 @@ struct key_opts {
 	int quiet;
 	int exist;		/* add, del: ipset's -exist; del exits 0 */
 	int allow_overfill;	/* add: past check_overfill()'s bound */
+	const char *country;	/* --country CC: tor-geoipdb lines of CC */
+	int geoip;		/* --geoip FILE given */
 	int has_timeout;	/* add --timeout */
 	uint32_t timeout_s;
 	const char *name;
@@ -104,6 +106,8 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "exist", no_argument, NULL, 'e' },
 		{ "allow-overfill", no_argument, NULL, 'F' },
+		{ "country", required_argument, NULL, 'C' },
+		{ "geoip", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -112,12 +116,19 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 	exist_spelling(argc, argv);
 	while ((c = getopt_long(argc, argv, ":f:vqh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'g':
+			/* a feed of tor-geoipdb's ranges, read as -f reads */
+			o->geoip = 1;
+			/* fall through */
 		case 'f':
 			/* Repeatable, read in order, as grep -f is. */
 			o->files = realloc(o->files, (o->nfiles + 1) * sizeof(*o->files));
 			if (!o->files)
 				die("out of memory");
 			o->files[o->nfiles++] = optarg;
+			break;
+		case 'C':
+			o->country = country_opt(o->verb, optarg);
 			break;
 		case '4':
 		case '6':
@@ -185,8 +196,11 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 			  o->verb);
 	if (o->absent && !o->nfiles)
 		die_usage(o->verb, "--absent works with -f FILE only");
-	if ((o->skip_invalid || o->mask || o->short_prefixes) && !o->family)
-		die_usage(o->verb, "--skip-invalid, --mask-host-bits and --allow-short-prefixes go with --ipv4 or --ipv6");
+	if ((o->skip_invalid || o->mask || o->short_prefixes || o->country ||
+	     o->geoip) && !o->family)
+		die_usage(o->verb, "--skip-invalid, --mask-host-bits, --allow-short-prefixes, --country and --geoip go with --ipv4 or --ipv6");
+	if (o->geoip && !o->country)
+		die_usage(o->verb, "--geoip FILE takes the ranges of one country: give --country CC (DE, US)");
 }
 
 /*
@@ -618,6 +632,7 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 			.verbose = o.verbose, .exist = o.exist,
 			.has_timeout = o.has_timeout, .timeout_s = o.timeout_s,
 			.allow_overfill = o.allow_overfill,
+			.country = o.country,
 		};
 		struct bloom_info in;
 
