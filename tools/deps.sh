@@ -17,7 +17,8 @@
 #        build resolve_btfids once), bpftool and libbpf-dev (bloom-xdp and
 #        the BPF tests), libxdp-dev and xdp-tools (bloom-xdp attaches
 #        through libxdp's dispatcher; its tests run xdp-filter and
-#        xdp-loader beside it)
+#        xdp-loader beside it), tor-geoipdb (the country ranges the feed
+#        tests read as Debian ships them)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
 #        the firewall benchmark's exact-set peer)
 # debug: the above (check) plus what building a kernel from linux-source-6.1
@@ -33,7 +34,7 @@ pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev clang-15 sparse \
 iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
-bpftool libbpf-dev libxdp-dev xdp-tools"
+bpftool libbpf-dev libxdp-dev xdp-tools tor-geoipdb"
 if [ "$1" = bench ]; then
 	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi

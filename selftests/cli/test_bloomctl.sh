@@ -230,8 +230,9 @@ expect_err "a missing file exits 3" 3 "cannot open $W/nofile" add ${P}s -f "$W/n
 expect_err "keys and -f together are a usage error" 2 "not both" add ${P}s k -f "$W/keys"
 
 # A file of 100000 keys goes through batches; no progress on a non-tty.
+# The filter is for 1000: --allow-overfill takes them past the bound.
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "user%d@example.org\n", i }' >"$W/big"
-run add ${P}b -f "$W/big"
+run add ${P}b --allow-overfill -f "$W/big"
 check "add -f of 100000 keys exits 0, prints nothing but the one over-capacity warning (stderr no tty)" \
 	sh -c "[ $rc = 0 ] && [ ! -s '$W/out' ] && [ \"\$(wc -l <'$W/err')\" = 1 ] && grep -q '^bloomctl: warning: ${P}b holds about' '$W/err'"
 run test ${P}b -f "$W/big"
@@ -315,16 +316,42 @@ check "add past capacity exits 0 and warns once on stderr" \
 run info ${P}o
 check "info says the filter is over capacity" \
 	sh -c "[ $rc = 0 ] && grep -q '^over capacity: *1[2-9][0-9] keys in a filter sized for 100' '$W/out' && grep -Eq '^estimated keys: *1[2-9][0-9] ' '$W/out'"
-# 1000 keys into a filter for 10: every bit is set, count (keys that set a
-# new bit) is far below what went in; the load and the warning use the adds.
+# 1000 keys into a filter for 10 would set every bit: a rule on it would
+# match everything. Refused, nothing added, from a file, from standard
+# input (its first batch) and as arguments, unless --allow-overfill.
 awk 'BEGIN { for (i = 0; i < 1000; i++) printf "tiny%d\n", i }' >"$W/k1000"
 run create ${P}z --capacity 10 --fpp 0.01
 run add ${P}z -f "$W/k1000"
-check "1000 keys into a filter for 10: the warning names the 1000 keys added" \
+check "1000 keys into a filter for 10 are refused (exit 3), naming the rate and --allow-overfill" \
+	sh -c "[ $rc = 3 ] && grep -q 'would take its false-positive rate to about 1, past 0.5.*nothing was added.*--allow-overfill' '$W/err' && [ '$(sysval ${P}z adds)' = 0 ]"
+runin "$W/k1000" add ${P}z -f -
+check "  from standard input too: the first batch is refused, nothing added" \
+	sh -c "[ $rc = 3 ] && grep -q '0 keys before standard input:1 were added, none from it on' '$W/err' && [ '$(sysval ${P}z adds)' = 0 ]"
+run add ${P}z $(head -n 100 "$W/k1000")
+check "  as 100 arguments too" \
+	sh -c "[ $rc = 3 ] && grep -q 'nothing was added' '$W/err' && [ '$(sysval ${P}z adds)' = 0 ]"
+run test ${P}z --absent -f "$W/k1000"
+check "  and the filter still finds none of them (all 1000 absent)" \
+	sh -c "[ $rc = 1 ] && [ \"\$(wc -l <'$W/out')\" = 1000 ]"
+# With --allow-overfill: every bit is set, count (keys that set a new bit)
+# is far below what went in; the load and the warning use the adds.
+run add ${P}z --allow-overfill -f "$W/k1000"
+check "1000 keys into a filter for 10 with --allow-overfill: the warning names the 1000 keys added" \
 	sh -c "[ $rc = 0 ] && grep -q 'holds about 1000 keys, more than its capacity of 10 (keys added)' '$W/err'"
 run info ${P}z
 check "  info's load and over-capacity line say 1000 keys, not the count" \
 	sh -c "[ $rc = 0 ] && grep -q '^load: *10000.0% of capacity (1000 keys, as added' '$W/out' && grep -q '^over capacity: *1000 keys in a filter sized for 10 (keys added)' '$W/out'"
+run destroy ${P}z
+# Addresses warn as strings do, and are refused past the bound the same way.
+run create ${P}z --capacity 10 --fpp 0.001 --keys ipv4
+awk 'BEGIN { for (i = 1; i <= 20; i++) printf "198.51.100.%d\n", i }' >"$W/a20"
+run add ${P}z --ipv4 -f "$W/a20"
+check "20 addresses into a filter for 10: added (exit 0) with the warning and the rate now" \
+	sh -c "[ $rc = 0 ] && grep -q '^bloomctl: warning: ${P}z holds about .* keys, more than its capacity of 10 .*false-positive rate is now about' '$W/err'"
+awk 'BEGIN { for (i = 0; i < 100; i++) printf "203.0.113.%d\n", i }' >"$W/a100"
+run add ${P}z --ipv4 -f "$W/a100"
+check "100 more are refused, nothing added" \
+	sh -c "[ $rc = 3 ] && grep -q 'nothing was added.*--allow-overfill' '$W/err' && [ '$(sysval ${P}z adds)' = 20 ]"
 run destroy ${P}z
 run info --json ${P}o
 check "info --json: over_capacity, estimated_keys and estimated_fpp_ppb as in sysfs" \
@@ -391,6 +418,24 @@ check "exactly the deleted lines of the file are absent now" \
 	sh -c "[ $rc = 1 ] && awk 'BEGIN { for (i = 0; i < 1000; i += 2) printf \"k%d\\n\", i }' | cmp -s - '$W/out'"
 expect_err "an empty line stops del -f without --skip-empty" 3 \
 	"del_f:1001: empty key.*the 1000 keys before it were deleted" del ${P}c -f "$W/del_f"
+# "--" ends the options: what follows is keys, however they are spelled
+# (the ban backends pass what a client gives after it). A file of keys
+# named as such must not be read. Filters of their own: the counts below
+# are of the ones above.
+printf 'filekey\n' >"$W/dashkeys"
+run create ${P}dc --type counting --capacity 1000 --fpp 0.01
+run create ${P}d4 --key-timeouts --keys ipv4 --capacity 1000 --fpp 0.01
+run add ${P}dc -- -f"$W/dashkeys" "--file=$W/dashkeys" -h --
+check "add -- KEYS takes option-like keys as keys, no file read" \
+	sh -c "[ $rc = 0 ] && bloomctl test -q ${P}dc -- -f'$W/dashkeys' '--file=$W/dashkeys' -h -- && ! bloomctl test -q ${P}dc filekey"
+run del ${P}dc -- -f"$W/dashkeys" "--file=$W/dashkeys" -h --
+check "del -- KEYS removes exactly those keys" \
+	sh -c "[ $rc = 0 ] && [ \"\$(cat '$W/out')\" = '${P}dc: removed 4 keys, 0 not found' ]"
+run add ${P}d4 --ipv4 -- --file="$W/dashkeys"
+check "add --ipv4 -- --file=FILE refuses the key as not an address, adds nothing" \
+	sh -c "[ $rc = 3 ] && grep -q 'not an address' '$W/err' && [ '$(sysval ${P}d4 adds)' = 0 ]"
+run destroy ${P}dc
+run destroy ${P}d4
 run add ${P}d --ipv4 10.0.0.1 10.0.0.2
 run del ${P}d --ipv4 10.0.0.1
 check "del --ipv4 removes the 4-byte form" \

@@ -11,7 +11,8 @@
 # the detach, and every allocation is freed); a program of bloom's name that is not bloom's (its read-only
 # data larger than bloom's) left alone by show and detach, under the
 # dispatcher and alone; the device moved to another namespace, noticed by
-# show. Runs as root in the VM with bloom.ko loaded:
+# show; run under ip netns exec, where the BPF filesystem is hidden, it
+# says to use nsenter. Runs as root in the VM with bloom.ko loaded:
 #   selftests/vm/run.sh -- selftests/net/test_xdp_share.sh
 #
 # libxdp pins its dispatcher in the BPF filesystem, which "ip netns exec"
@@ -112,6 +113,13 @@ state() {
 	done
 }
 
+# under ip netns exec: the BPF filesystem hidden, the message says nsenter
+netns_exec_hint() {
+	run ip netns exec "$B" "$XDP" attach vb --set ${P}d4
+	check "bloom-xdp under ip netns exec: refused, saying to use nsenter --net=/run/netns/$B" \
+		eval '[ "$rc" != 0 ] && grep -q "nsenter --net=/run/netns/$B instead of ip netns exec $B" "$W/err"'
+}
+
 # nohold: why bloom-xdp does not hold its filters (it says so at attach
 # when it was built without), else empty
 bloom_on() {
@@ -163,6 +171,7 @@ filter_off() {
 	check "xdp-filter unload" [ "$rc" = 0 ]
 }
 
+netns_exec_hint
 for mode in native generic; do
 	fmode=$mode
 	[ $mode = generic ] && fmode=skb

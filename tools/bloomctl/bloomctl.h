@@ -179,6 +179,23 @@ uint64_t info_table_bytes(const struct bloom_info *in);
  * took more than its share and the capacity a burst like it needs.
  */
 void warn_over_capacity(int fd, const char *name);
+/*
+ * An add of up to @more keys to a filter of fixed size (bound to @fd) that
+ * would take its estimated false-positive rate past OVERFILL_RATIO times
+ * the one it was created for (at most OVERFILL_MAX) exits with a message,
+ * ending with @done (what was added before: "nothing was added"), unless
+ * @allow (--allow-overfill).
+ */
+#define OVERFILL_RATIO	100
+#define OVERFILL_MAX	0.5
+void check_overfill(int fd, const char *name, uint64_t more, int allow,
+		    const char *done);
+/*
+ * ENOSPC of an add, in the words of the type the filter bound to @fd was
+ * created as (a scalable filter at its last stage, a filter of keys with
+ * timeouts); NULL: the library's sentence (d-left buckets) fits.
+ */
+const char *full_message(char *msg, size_t len, int fd, const char *name);
 /* cmd_show.c: "1 h 15 min", "90 s", "2.5 s": a duration for people. */
 const char *duration_text(uint64_t ms, char *buf, size_t len);
 
@@ -258,6 +275,8 @@ int calc_expiring(enum bloom_type type, const struct size_args *a,
  * filter of @in have what @o asks for? 0 and why not in @why.
  */
 uint32_t parse_key_timeout(const char *verb, const char *arg);
+/* --country CC: two letters, as tor-geoipdb gives them; exits 2 if not. */
+const char *country_opt(const char *verb, const char *arg);
 void exist_spelling(int argc, char **argv);
 void die_no_key_timeouts(const char *verb, const char *name, int fd)
 	__attribute__((noreturn));

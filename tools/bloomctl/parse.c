@@ -176,3 +176,12 @@ void prefix_list(char *buf, size_t len, const uint64_t *words,
 			used += snprintf(buf + used, len - used, "%s/%d",
 					 used ? " " : "", l);
 }
+
+const char *country_opt(const char *verb, const char *arg)
+{
+	if (strlen(arg) != 2 || !isalpha((unsigned char)arg[0]) ||
+	    !isalpha((unsigned char)arg[1]))
+		die_usage(verb, "bad --country '%s': give a two-letter country code as tor-geoipdb has it (DE, US)",
+			  arg);
+	return arg;
+}

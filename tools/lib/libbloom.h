@@ -452,6 +452,12 @@ struct bloom_prefix_plan {
 /* bloom_plan_auto()'s budget: memory for the same per-address rate. */
 #define BLOOM_PLAN_MEMORY_RATIO	2.0
 
+/*
+ * A plan is checked before it is used: more than BLOOM_PREFIX_LENGTHS_MAX
+ * lengths, a length of 0 or of a whole address or more, or lengths out of
+ * ascending order make bloom_plan_keys() UINT64_MAX, bloom_plan_expand()
+ * -EINVAL and bloom_plan_target() @plen.
+ */
 /* The length a netblock of @plen is stored at under @p (NULL: @plen). */
 unsigned int bloom_plan_target(const struct bloom_prefix_plan *p, int family,
 			       unsigned int plen);
@@ -484,7 +490,9 @@ int bloom_plan_auto(int family, const uint64_t *hist, double fpp,
  * @family) under @p, packed into @out (room for @room keys of up to
  * BLOOM_NETBLOCK_KEY_MAX bytes), each *@out_klen bytes: how many
  * (1 when its length is planned), -ENOSPC (too little room), -ERANGE
- * (more than 2^BLOOM_PLAN_SHIFT_MAX), -EINVAL.
+ * (more than 2^BLOOM_PLAN_SHIFT_MAX), -EINVAL (a bad plan, a @klen that is
+ * neither an address nor a netblock of @family, a netblock's length byte
+ * over the family's address length).
  */
 long bloom_plan_expand(const struct bloom_prefix_plan *p, int family,
 		       const void *key, int klen, void *out, size_t room,

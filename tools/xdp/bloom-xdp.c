@@ -26,6 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/if_link.h>
@@ -123,14 +126,56 @@ static bool bpffs_mounted(void)
 	return !statfs(bpffs_dir(), &st) && st.f_type == BPF_FS_MAGIC;
 }
 
+/*
+ * The name under /run/netns of the network namespace this runs in, into
+ * @name: what "ip netns exec NAME" entered (it also mounts a /sys of its
+ * own, which hides the BPF filesystem); false when none is.
+ */
+static bool netns_name(char *name, size_t len)
+{
+	struct stat self, st;
+	struct dirent *e;
+	char path[PATH_MAX];
+	bool found = false;
+	DIR *d;
+
+	if (stat("/proc/self/ns/net", &self))
+		return false;
+	d = opendir("/run/netns");
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", e->d_name);
+		if (!stat(path, &st) && st.st_dev == self.st_dev &&
+		    st.st_ino == self.st_ino) {
+			snprintf(name, len, "%s", e->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 /* A BPF filesystem, or libxdp cannot attach. */
 static void need_bpffs(void)
 {
 	const char *dir = bpffs_dir();
+	char ns[NAME_MAX + 1];
 
-	if (!bpffs_mounted())
-		die("no BPF filesystem at %s, where libxdp pins the dispatcher that lets XDP programs share a device: mount it (mount -t bpf bpf %s), or attach with --direct (bloom-xdp then runs alone on the device)",
-		    dir, dir);
+	if (bpffs_mounted())
+		return;
+	/*
+	 * Mounting one inside "ip netns exec" leaves the other XDP programs'
+	 * dispatcher (xdp-filter's, pinned in the host's) out of sight, and
+	 * libxdp then refuses to share the device.
+	 */
+	if (netns_name(ns, sizeof(ns)))
+		die("no BPF filesystem at %s: 'ip netns exec' mounts a /sys of its own, which hides the host's, where libxdp pins the dispatcher that lets XDP programs share a device; run bloom-xdp with nsenter --net=/run/netns/%s instead of ip netns exec %s (a BPF filesystem mounted here would not see the programs already on the device), or attach with --direct (bloom-xdp then runs alone on the device)",
+		    dir, ns, ns);
+	die("no BPF filesystem at %s, where libxdp pins the dispatcher that lets XDP programs share a device: mount it (mount -t bpf bpf %s), or attach with --direct (bloom-xdp then runs alone on the device)",
+	    dir, dir);
 }
 
 /* libxdp's name for the mode of @xdp_flags. */
