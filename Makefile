@@ -18,6 +18,9 @@
 #                     udev rule, bash completion (DESTDIR, PREFIX; see
 #                     "Install" below); make uninstall removes them
 #   make dkms-install the module's sources in /usr/src/bloom-VERSION for DKMS
+#   make deb          Debian packages (debian/): bloom-dkms, bloom-tools,
+#                     libbloom1, libbloom-dev in $(BUILD)/deb, checked by
+#                     lintian
 #   make check-install install into a DESTDIR and build, link and run a
 #                     program against it (selftests/install/, with DKMS)
 #   make soak         selftests/bloom_soak.c in the VM for SOAK_SECONDS
@@ -45,7 +48,7 @@ DESTDIR ?=
 export BUILD PREFIX DESTDIR
 
 .PHONY: all module tools deps check check-debug demo vm bench soak install clean \
-	lint fuzz uninstall dkms-install dkms-uninstall check-install
+	lint fuzz uninstall dkms-install dkms-uninstall check-install install-userspace deb
 
 all: module tools
 
@@ -150,19 +153,23 @@ define install_list # files, directory, mode
 	$(if $(strip $(1)),install -d $(DESTDIR)$(2) && install -m $(3) $(1) $(DESTDIR)$(2)/)
 endef
 
-install: all
+install: all install-userspace
 	$(call install_list,$(INSTALL_MODULES),$(MODDIR),644)
-	$(call install_list,$(INSTALL_UDEV_RULES),$(UDEVRULESDIR),644)
-	install -D -m 644 tools/udev/bloom.sysusers $(DESTDIR)$(SYSUSERSDIR)/bloom.conf
-	$(call install_list,$(INSTALL_SYSTEMD_UNITS),$(SYSTEMDUNITDIR),644)
-	$(call install_list,$(INSTALL_XTABLES_LIBS),$(XTABLESDIR),755)
-	$(MAKE) -C tools install
 ifeq ($(DESTDIR),)
 	depmod -a $(KVER)
 	getent group bloom >/dev/null || groupadd --system bloom
 	-udevadm control --reload-rules 2>/dev/null && udevadm trigger --subsystem-match=misc --sysname-match=bloom 2>/dev/null
 	ldconfig
 endif
+
+# Everything but the modules, and nothing run on the host: debian/rules
+# installs this into its staging directory (the modules come from DKMS).
+install-userspace: tools
+	$(call install_list,$(INSTALL_UDEV_RULES),$(UDEVRULESDIR),644)
+	install -D -m 644 tools/udev/bloom.sysusers $(DESTDIR)$(SYSUSERSDIR)/bloom.conf
+	$(call install_list,$(INSTALL_SYSTEMD_UNITS),$(SYSTEMDUNITDIR),644)
+	$(call install_list,$(INSTALL_XTABLES_LIBS),$(XTABLESDIR),755)
+	$(MAKE) -C tools install
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(INSTALL_MODULES))) \
@@ -183,10 +190,15 @@ endif
 DKMS_SOURCES = Kbuild VERSION tools/btf.sh tools/vmlinux.sh \
 	$(shell find module uapi \( -name '*.[ch]' -o -name Kbuild \) -print 2>/dev/null)
 
-dkms-install:
+# debian/rules hands $(BUILD)/dkms.conf to dh_dkms.
+$(BUILD)/dkms.conf: dkms.conf.in VERSION
+	mkdir -p $(BUILD)
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$@
+
+dkms-install: $(BUILD)/dkms.conf
 	install -d $(DESTDIR)$(DKMSDIR)
 	tar -cf - $(DKMS_SOURCES) | tar -xf - -C $(DESTDIR)$(DKMSDIR)
-	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$(DESTDIR)$(DKMSDIR)/dkms.conf
+	install -m 644 $(BUILD)/dkms.conf $(DESTDIR)$(DKMSDIR)/dkms.conf
 ifeq ($(DESTDIR),)
 	dkms add -m bloom -v $(VERSION)
 	dkms install -m bloom -v $(VERSION) -k $(KVER)
@@ -197,6 +209,28 @@ ifeq ($(DESTDIR),)
 	-dkms remove -m bloom -v $(VERSION) --all
 endif
 	rm -rf $(DESTDIR)$(DKMSDIR)
+
+# Debian packages, built by dpkg-buildpackage from a copy of the tree's files
+# (git's list when this is a checkout; build outputs stay out) in
+# $(BUILD)/deb/bloom-VERSION, so that the packages land in $(BUILD)/deb;
+# then lintian checks them (it fails the build on errors, not on warnings).
+DEB_DIR := $(BUILD)/deb
+DEB_SRC := $(DEB_DIR)/bloom-$(VERSION)
+
+deb:
+	tools/deps.sh deb
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null -T - --ignore-failed-read -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar --exclude=./build --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+			-cf - . | tar -xf - -C $(DEB_SRC); \
+	fi
+	cd $(DEB_SRC) && nice -n 10 dpkg-buildpackage -b -us -uc
+	lintian --fail-on error --info $(DEB_DIR)/bloom_$(VERSION)_*.changes
+	@ls -1 $(DEB_DIR)/*.deb
 
 check-install: all
 	tools/deps.sh dkms
