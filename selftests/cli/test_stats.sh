@@ -3,7 +3,8 @@
 #
 # TAP 13 test of "bloomctl stats --prometheus": one filter of every type
 # and shape (standard, blocked, counting, dleft, timed, scalable, expiring,
-# IPv4), keys added, queried and deleted; the output parsed as Prometheus'
+# IPv4, a name with a double quote and a backslash), keys added, queried and
+# deleted; the output parsed as Prometheus'
 # text format (every family's HELP and TYPE before its samples, names with
 # the bloom_ prefix, counters ending in _total, byte gauges in _bytes,
 # every sample of a filter labelled with its name and type) holds, for
@@ -29,6 +30,8 @@ run create ${P}t --capacity 1000 --fpp 0.001 --key-timeouts
 run create ${P}g --scalable --capacity 100 --fpp 0.01
 run create ${P}e --timeout 60s --capacity 1000 --fpp 0.01
 run create ${P}n --capacity 1000 --fpp 0.01 --keys ipv4
+# a name may hold any printable character but '/': a label escapes two
+run create "${P}q\"x\\y" --capacity 1000 --fpp 0.01
 run add ${P}n --ipv4 10.0.0.1 10.1.0.0/16
 for f in s b c d t g e; do run add ${P}$f k1 k2 k3; done
 # through the ioctl, which counts queries (root's queries of standard and
@@ -116,6 +119,9 @@ for f in 'sbcdtge':
 for f in 'cdt':
     assert got[p + f]['bloom_filter_deletes_total'][1] == 1, f
 EOF
+
+check "a name's double quote and backslash are escaped in its label" \
+	grep -qF "bloom_filter_capacity{filter=\"${P}q\\\"x\\\\y\",type=\"standard\"} 1000" "$W/prom"
 
 if command -v promtool >/dev/null; then
 	timeout "$LIMIT" promtool check metrics <"$W/prom" >"$W/out" 2>"$W/err"
