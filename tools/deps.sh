@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Installs what building and testing bloom needs, from Debian's packages, on a
-# machine that lacks it. Usage: tools/deps.sh [check|bench|debug|dkms|clients]
+# machine that lacks it. Usage: tools/deps.sh [check|bench|debug|dkms|clients|deb]
 #
 # check: compiler, kernel image and headers for the test VM, QEMU, busybox,
 #        libsodium (the userspace SipHash), libxxhash (the snapshot checksum,
@@ -28,6 +28,11 @@
 #        backends bloom ships for them (selftests/net/test_clients.sh):
 #        fail2ban, crowdsec with crowdsec-custom-bouncer, sshguard; their
 #        services are not started (policy-rc.d), the tests run them
+# deb:   the above (check) plus what "make deb" builds and checks the Debian
+#        packages with (debhelper, dh-dkms, lintian), what installing them
+#        needs (dkms), and what selftests/deb/ runs against them
+#        (prometheus-node-exporter, prometheus for promtool); their services
+#        are not started (policy-rc.d)
 set -e
 
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
@@ -43,6 +48,9 @@ if [ "$1" = dkms ]; then
 fi
 if [ "$1" = clients ]; then
 	pkgs="$pkgs fail2ban crowdsec crowdsec-custom-bouncer sshguard"
+fi
+if [ "$1" = deb ]; then
+	pkgs="$pkgs debhelper dh-dkms dkms lintian prometheus-node-exporter prometheus"
 fi
 if [ "$1" = debug ]; then
 	pkgs="$pkgs bc bison flex libssl-dev"
@@ -65,8 +73,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-# the clients' daemons are for the tests to start, not for this machine
-if [ "$1" = clients ] && [ ! -e /usr/sbin/policy-rc.d ]; then
+# the clients' and exporters' daemons are for the tests to start, not for
+# this machine
+if { [ "$1" = clients ] || [ "$1" = deb ]; } && [ ! -e /usr/sbin/policy-rc.d ]; then
 	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 	chmod 755 /usr/sbin/policy-rc.d
 	trap 'rm -f /usr/sbin/policy-rc.d' EXIT

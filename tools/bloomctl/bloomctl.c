@@ -292,6 +292,18 @@ static const struct verb verbs[] = {
 	  "count and memory.\n"
 	  "  -n, --names-only  one name per line\n"
 	  "  -j, --json        a JSON array of the objects 'info --json' prints\n" },
+	{ "stats", cmd_stats,
+	  "stats --prometheus",
+	  "Prints the statistics of every filter of the network namespace, and the\n"
+	  "module's memory used and limit, in Prometheus' text exposition format:\n"
+	  "per filter, labelled with its name and type, its keys, capacity,\n"
+	  "memory, estimated and asked false-positive rates, adds, queries and\n"
+	  "hits, packets and BPF lookups and their hits; deletes for counting,\n"
+	  "dleft and timed filters, expired keys for timed ones, stages and\n"
+	  "generations for scalable and expiring ones. bloom-metrics.timer writes\n"
+	  "it for prometheus-node-exporter. Without --prometheus it is refused:\n"
+	  "list and info are the views for people.\n"
+	  "  --prometheus      Prometheus' text format (the only one)\n" },
 	{ "destroy", cmd_destroy,
 	  "destroy NAME",
 	  "Destroys filter NAME and frees its memory (needs CAP_NET_ADMIN).\n" },

@@ -294,6 +294,7 @@ int cmd_test(const char *dev, int argc, char **argv);
 int cmd_del(const char *dev, int argc, char **argv);
 int cmd_info(const char *dev, int argc, char **argv);
 int cmd_list(const char *dev, int argc, char **argv);
+int cmd_stats(const char *dev, int argc, char **argv);
 int cmd_version(const char *dev, int argc, char **argv);
 int cmd_help(const char *dev, int argc, char **argv);
 int cmd_build(const char *dev, int argc, char **argv);
