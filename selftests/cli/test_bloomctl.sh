@@ -7,30 +7,18 @@
 #   selftests/vm/run.sh -- selftests/cli/test_bloomctl.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
-P=clitest$$				# prefix of every filter made here
-SYS=/sys/class/misc/bloom
-W=$(mktemp -d) || exit 1
+. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/lib.sh"
+cli_begin clitest
 PY=$(command -v /usr/bin/python3 || command -v python3)
-n=0
-failed=0
-
-echo "TAP version 13"
 
 cleanup() {
 	[ -n "${mode-}" ] && chmod "$mode" /dev/bloom
 	[ -n "${group-}" ] && chgrp "$group" /dev/bloom
 	[ -n "${maxmem-}" ] && echo "$maxmem" >/sys/module/bloom/parameters/max_memory
-	destroy_ours
-	rm -rf "$W"
+	cli_end
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-. "$(dirname "$0")/../tap.sh"
-. "$(dirname "$0")/lib.sh"
-
-require_device
 
 # The module's live allocations (debugfs): what earlier programs destroyed
 # is freed a grace period later, so wait for the count to settle at 0 (it

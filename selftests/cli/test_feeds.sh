@@ -9,26 +9,9 @@
 #   selftests/vm/run.sh -- selftests/cli/test_feeds.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
-P=feed$$				# prefix of every filter made here
-SYS=/sys/class/misc/bloom
-W=$(mktemp -d) || exit 1
-n=0
-failed=0
-
-echo "TAP version 13"
-
-cleanup() {
-	destroy_ours
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 . "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/lib.sh"
-
-require_device
+cli_begin feed
 
 # count NAME: the filter's adds (keys sent to it)
 adds() { bloomctl info "$1" | sed -n 's/^adds: *\([0-9]*\).*/\1/p'; }

@@ -26,26 +26,18 @@
 # loaded, /run/bloom-vm/bloom.ko). Exits 0 iff every check passes.
 
 MOD=${BLOOM_MODFILE:-/run/bloom-vm/bloom.ko}
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-300}
-P=snaptest
-W=$(mktemp -d) || exit 1
 HK=00112233445566778899aabbccddeeff
 TYPES="standard blocked counting dleft"
-n=0
-failed=0
 
-echo "TAP version 13"
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../tap.sh"
+cli_begin snaptest 300
 
 cleanup() {
 	[ -c /dev/bloom ] || insmod "$MOD" 2>/dev/null
-	destroy_ours
-	rm -rf "$W"
+	cli_end
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
-. "$(dirname "$0")/lib.sh"
-
-. "$(dirname "$0")/../tap.sh"
 bc() { timeout "$LIMIT" bloomctl "$@" 2>"$W/err"; }
 
 # Keys: present ones and absent ones, made on the host side of the guest.

@@ -28,14 +28,10 @@ xt_env bpf
 
 # Only a machine that cannot build BPF programs skips (4: KSFT_SKIP) (tools/deps.sh
 # installs clang, bpftool and libbpf-dev); a module without BTF fails.
-if [ ! -x "$RUN" ] || [ ! -x "$XDP" ]; then
-	echo "1..0 # SKIP bloom_bpf_run or bloom-xdp not built (clang, bpftool, libbpf-dev: tools/deps.sh)"
-	exit 4
-fi
-if [ ! -e /sys/kernel/btf/vmlinux ]; then
-	echo "1..0 # SKIP the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): no kfuncs"
-	exit 4
-fi
+skip_without "bloom_bpf_run or bloom-xdp not built (clang, bpftool, libbpf-dev: tools/deps.sh)" \
+	"$RUN" "$XDP"
+skip_without "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): no kfuncs" \
+	/sys/kernel/btf/vmlinux
 
 live0=$(settled $DBG/live_allocations)
 

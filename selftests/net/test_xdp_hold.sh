@@ -29,14 +29,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ ! -e "$OBJ" ] || [ ! -x "$BPFTOOL" ]; then
-	echo "1..0 # SKIP bloom_xdp_hold.bpf.o not built (clang 15 or later, bpftool: selftests/Makefile)"
-	exit 4
-fi
-if [ ! -e /sys/kernel/btf/bloom ]; then
-	echo "1..0 # SKIP bloom.ko has no BTF: no kfuncs"
-	exit 4
-fi
+skip_without "bloom_xdp_hold.bpf.o not built (clang 15 or later, bpftool: selftests/Makefile)" \
+	"$OBJ" "$BPFTOOL"
+skip_without "bloom.ko has no BTF: no kfuncs" /sys/kernel/btf/bloom
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 
 live0=$(settled $DBG/live_allocations)

@@ -30,21 +30,17 @@ BPFFS=/sys/fs/bpf
 # namespaces $A and $B, filters named $P*: removed at exit (share_cleanup)
 xt_env xdps
 
-skip() {
-	echo "1..0 # SKIP $1"
-	exit 4
-}
 # What this test needs and a machine may lack: it skips, saying which.
-[ -x "$XDP" ] && [ -e "$IMPOSTOR" ] ||
-	skip "bloom-xdp or the impostor program not built (clang, bpftool, libbpf-dev, libxdp-dev: tools/deps.sh)"
+skip_without "bloom-xdp or the impostor program not built (clang, bpftool, libbpf-dev, libxdp-dev: tools/deps.sh)" \
+	"$XDP" "$IMPOSTOR"
 command -v xdp-filter >/dev/null && command -v xdp-loader >/dev/null ||
-	skip "xdp-filter and xdp-loader not installed (Debian's xdp-tools: tools/deps.sh)"
-[ -e /sys/kernel/btf/vmlinux ] && [ -e /sys/kernel/btf/bloom ] ||
-	skip "no kernel or module BTF: no kfuncs, no dispatcher (freplace needs BTF)"
+	skip_all "xdp-filter and xdp-loader not installed (Debian's xdp-tools: tools/deps.sh)"
+skip_without "no kernel or module BTF: no kfuncs, no dispatcher (freplace needs BTF)" \
+	/sys/kernel/btf/vmlinux /sys/kernel/btf/bloom
 mounted_bpffs=
 if [ "$(stat -f -c %T $BPFFS 2>/dev/null)" != bpf_fs ]; then
 	mount -t bpf bpf $BPFFS 2>"$W/err" ||
-		skip "cannot mount the BPF filesystem at $BPFFS: $(cat "$W/err")"
+		skip_all "cannot mount the BPF filesystem at $BPFFS: $(cat "$W/err")"
 	mounted_bpffs=1
 fi
 [ -d "/lib/modules/$(uname -r)" ] && modprobe veth 2>/dev/null

@@ -45,7 +45,6 @@
  * has); jiffies is a variable, as the kernel's, with HZ = 250 (Debian's).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +58,7 @@
 #include "keys.h"
 #include "mem.h"
 #include "netblock.h"
+#include "opts.h"
 #include "stats.h"
 #include "timed.h"
 
@@ -510,40 +510,24 @@ static double loadavg(void)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "small", required_argument, NULL, 'n' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "sample", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
-	size_t small = 10000, sample = 1000000;
+	static const char usage[] =
+		"bench-bans-native [--small N] [--rounds R (<= " BENCH_STR(BENCH_MAX_SAMPLES) ")] [--sample S] FEED";
+	uint64_t small = 10000, sample = 1000000;
 	uint32_t rounds = 7;
+	const struct bench_opt opts[] = {
+		{ "small", BENCH_OPT_U64, &small },
+		{ "rounds", BENCH_OPT_U32, &rounds },
+		{ "sample", BENCH_OPT_U64, &sample },
+	};
 	struct bans_feed f;
-	int c;
+	int first;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			small = strtoull(optarg, NULL, 0);
-			break;
-		case 'r':
-			rounds = strtoul(optarg, NULL, 0);
-			break;
-		case 's':
-			sample = strtoull(optarg, NULL, 0);
-			break;
-		default:
-			optind = argc;
-			break;
-		}
-	}
-	if (optind != argc - 1 || !small || !rounds ||
-	    rounds > BENCH_MAX_SAMPLES || !sample) {
-		fprintf(stderr, "usage: bench-bans-native [--small N] [--rounds R (<= %d)] [--sample S] FEED\n",
-			BENCH_MAX_SAMPLES);
-		return 2;
-	}
-	bans_feed_read(&f, argv[optind]);
+	first = bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+				 NULL);
+	if (first != argc - 1 || !small || !rounds ||
+	    rounds > BENCH_MAX_SAMPLES || !sample)
+		bench_usage(usage);
+	bans_feed_read(&f, argv[first]);
 	if (small > f.n)
 		small = f.n;
 	json_obj(stdout, NULL);

@@ -21,7 +21,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 #include <bpf/libbpf.h>
 
 #include "json.h"
+#include "opts.h"
 #include "stats.h"
 #include "xdp_bench.skel.h"
 
@@ -169,33 +169,27 @@ static void hold(struct xdp_bench *skel, unsigned int id)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'n' },
-		{ "hashes", required_argument, NULL, 'k' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "repeat", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 },
+	static const char usage[] =
+		"bench-xdp [--count N] [--hashes K] [--rounds R (<= " BENCH_STR(BENCH_MAX_SAMPLES) ")] [--repeat N] [FILTER]...";
+	uint32_t count = 1000000, hashes = 7, rounds = 5, repeat = 200000;
+	const struct bench_opt opts[] = {
+		{ "count", BENCH_OPT_U32, &count },
+		{ "hashes", BENCH_OPT_U32, &hashes },
+		{ "rounds", BENCH_OPT_U32, &rounds },
+		{ "repeat", BENCH_OPT_U32, &repeat },
 	};
-	unsigned int count = 1000000, hashes = 7, rounds = 5, repeat = 200000;
 	struct variant v[6 + MAX_FILTERS];
 	struct xdp_bench *skel;
 	unsigned int nv = 0, r, i, nf;
 	uint64_t bloom_bytes, hash_bytes;
 	char path[128];
-	int c, err, s;
+	int first, err, s;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n': count = strtoul(optarg, NULL, 0); break;
-		case 'k': hashes = strtoul(optarg, NULL, 0); break;
-		case 'r': rounds = strtoul(optarg, NULL, 0); break;
-		case 'm': repeat = strtoul(optarg, NULL, 0); break;
-		default: return 2;
-		}
-	}
-	nf = argc - optind;
+	first = bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+				 NULL);
+	nf = argc - first;
 	if (nf > MAX_FILTERS || rounds > BENCH_MAX_SAMPLES || !count)
-		return 2;
+		bench_usage(usage);
 	skel = xdp_bench__open();
 	if (!skel)
 		die("open", errno);
@@ -214,7 +208,7 @@ int main(int argc, char **argv)
 	v[nv].name = "xdp_pass";
 	v[nv++].prog = skel->progs.xdp_pass;
 	for (i = 0; i < nf; i++) {
-		v[nv].name = argv[optind + i];
+		v[nv].name = argv[first + i];
 		v[nv].prog = skel->progs.xdp_kfunc;
 		snprintf(path, sizeof(path), "/sys/class/misc/bloom/filters/%s/id",
 			 v[nv].name);
