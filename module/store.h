@@ -206,6 +206,7 @@ static inline u32 bloom_store_features(const struct bloom_store *s)
 {
 	return s->features;
 }
+
 /* enum bloom_type of @s. */
 static inline u32 bloom_store_type(const struct bloom_store *s)
 {

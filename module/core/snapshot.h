@@ -41,10 +41,6 @@ void bloom_image_header_init(struct bloom_image_header *h,
 void bloom_image_header_write(u8 *buf, const struct bloom_image_header *h,
 			      const struct bloom_core *f);
 
-
-
-
-
 /*
  * The header of a snapshot of @f, whose storage is not changing (userspace:
  * "bloomctl build", tests): bloom_image_header_init(), @name (truncated to
@@ -80,10 +76,5 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 
 /* The header size of a snapshot of @f. */
 u32 bloom_image_header_bytes(const struct bloom_core *f);
-
-
-
-
-
 
 #endif /* BLOOM_CORE_SNAPSHOT_H */

@@ -327,8 +327,8 @@ u32 bloom_timed_tag_bits(const struct bloom_core *f)
 	return bloom_core_is_timed(f) ? bloom_tm_tag_bits(f) : 0;
 }
 
-static u32 bloom_tm_query_many(const struct bloom_core *f, const u64 *hashes,
-				u32 n, u8 *results, u64 now)
+static u32 bloom_tm_query_many(const struct bloom_core *f,
+			       const u64 *hashes, u32 n, u8 *results, u64 now)
 {
 	u32 i, hits = 0;
 	bool r;
