@@ -6,8 +6,9 @@
  *                     filter exists and no descriptor is open, once the
  *                     grace periods of destroyed filters have passed
  *   core_selftest     reading it runs the filter core's self-test (the
- *                     SipHash test vectors through the kernel's siphash(),
- *                     known sizings): "ok", or "failed <errno>"
+ *                     SipHash-2-4 and SipHash-1-3 test vectors through
+ *                     every build of the core's SipHash, known sizings):
+ *                     "ok", or "failed <errno>"
  *   rotate            writing an expiring filter's name (of the writer's
  *                     network namespace) runs its next rotation in the
  *                     writing task, as soon as it is due (a period at

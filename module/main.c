@@ -2,11 +2,12 @@
 /*
  * bloom: Bloom filters in kernel memory, behind /dev/bloom.
  *
- * The filter core's self-test (the published SipHash test vectors through
- * the kernel's siphash(), known sizings) runs in the unit tests, in the VM
- * selftests through debugfs (bloom/core_selftest), and, in a BLOOM_DEBUG
- * build, at every load, which it then refuses when the check fails: a wrong
- * hash would not crash, it would silently give wrong answers.
+ * The filter core's self-test (the published SipHash-2-4 and SipHash-1-3
+ * test vectors through every build of the core's SipHash, known sizings)
+ * runs in the unit tests, in the VM selftests through debugfs
+ * (bloom/core_selftest), and, in a BLOOM_DEBUG build, at every load,
+ * which it then refuses when the check fails: a wrong hash would not
+ * crash, it would silently give wrong answers.
  */
 #include <linux/build_bug.h>
 #include <linux/errno.h>

@@ -386,13 +386,14 @@ void bloom_store_count_queries(struct bloom_store *s, u32 done, u32 hits);
 
 /*
  * May the @len-byte @key be in @s? One lookup of the packet paths (rules,
- * BPF programs), under RCU, no lock, no sleep. Counts nothing.
+ * BPF programs), under RCU, no lock, no sleep: the test stops at the first
+ * clear bit (bloom_core_lookup_hash()). Counts nothing.
  */
 static inline bool bloom_store_query(const struct bloom_store *s,
 				     const void *key, u32 len)
 {
-	return bloom_core_query_hash(&s->core,
-				     bloom_core_hash(&s->core, key, len));
+	return bloom_core_lookup_hash(&s->core,
+				      bloom_core_hash(&s->core, key, len));
 }
 
 /*

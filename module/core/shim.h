@@ -6,9 +6,8 @@
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
  * round and constants (SIPHASH_PERMUTATION(), SIPHASH_CONST_0..3, from the
  * kernel's <linux/siphash.h>), rol64(), get_unaligned_le32()/_le64(),
- * the attribute that marks a case running on into the next, set_bit(),
- * test_bit() and
- * clear_bit() (atomic),
+ * the statement attribute that marks a switch case falling through,
+ * set_bit(), test_bit() and clear_bit() (atomic),
  * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), __ffs64() (the lowest
  * set bit's index, of a non-zero word), prefetch()/prefetchw(),
  * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,

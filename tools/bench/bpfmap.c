@@ -14,17 +14,20 @@
  * that stops at the first clear bit), on a blocked and a standard filter
  * sized for the map's rate, under each scheme: "bloom_blocked" and
  * "bloom_standard" are SipHash-1-3, what new filters use, "_sip24" the
- * same under SipHash-2-4. "_query" variants test the bits with
+ * same under SipHash-2-4. "_stop" variants hash the address and make the
+ * stopping test (bloom_core_lookup_hash()) without bloom_nb_query()'s walk
+ * over the netblock lengths; "_query" variants test the bits with
  * bloom_core_query_hash(), the test the batches use (branch-free in a
  * blocked filter and a standard one of up to 2 MiB, through the type's
  * table); "bloom_blocked_libsodium" is the lookup as it was before the
  * scheme existed: libsodium's SipHash-2-4 and that test.
  *
- * The hash alone ("hashes"): SipHash-1-3 and SipHash-2-4 of a 4-byte and
+ * The hash alone ("keyed_hash"): SipHash-1-3 and SipHash-2-4 of a 4-byte and
  * a 16-byte key through the core's fixed-size builds (bloom_core_hash4(),
- * bloom_core_hash16(), what the address lookups inline) and its any-length
- * bloom_core_hash(), against libsodium's SipHash-2-4, the hash every
- * lookup made before.
+ * bloom_core_hash16(), what the address lookups inline, with their branch
+ * on the scheme) and its any-length bloom_core_hash(), against libsodium's
+ * SipHash-2-4, the hash every lookup made before; "siphash13_direct" is
+ * the fixed-size SipHash-1-3 without the branch, what the branch costs.
  *
  * The same addresses for all: --count N listed (16.0.0.0 + i), looked up
  * listed and unlisted (64.0.0.0 + i), and --big N more for a filter out of
@@ -148,6 +151,14 @@ static __attribute__((noinline)) bool ours_lookup(const void *obj, uint32_t v)
 			      32);
 }
 
+/* The same hash and the stopping test alone, without the netblock walk. */
+static __attribute__((noinline)) bool ours_stop(const void *obj, uint32_t v)
+{
+	const struct ours *o = obj;
+
+	return bloom_core_lookup_hash(&o->core, bloom_core_hash4(&o->core, &v));
+}
+
 /* The same hash, the batches' test. */
 static __attribute__((noinline)) bool ours_query(const void *obj, uint32_t v)
 {
@@ -185,14 +196,16 @@ static inline uint32_t addr(uint32_t base, uint64_t i)
 }
 
 enum {
-	V_MAP, V_BLOCKED, V_BLOCKED_QUERY, V_BLOCKED_SIP24,
+	V_MAP, V_BLOCKED, V_BLOCKED_STOP, V_BLOCKED_QUERY, V_BLOCKED_SIP24,
 	V_BLOCKED_SIP24_QUERY, V_BLOCKED_LIBSODIUM, V_STANDARD,
-	V_STANDARD_QUERY, V_STANDARD_SIP24, V_STANDARD_SIP24_QUERY, NVARIANTS
+	V_STANDARD_STOP, V_STANDARD_QUERY, V_STANDARD_SIP24,
+	V_STANDARD_SIP24_QUERY, NVARIANTS
 };
 static const char *const vnames[NVARIANTS] = {
-	"bpf_bloom_map_model", "bloom_blocked", "bloom_blocked_query",
-	"bloom_blocked_sip24", "bloom_blocked_sip24_query",
-	"bloom_blocked_libsodium", "bloom_standard", "bloom_standard_query",
+	"bpf_bloom_map_model", "bloom_blocked", "bloom_blocked_stop",
+	"bloom_blocked_query", "bloom_blocked_sip24",
+	"bloom_blocked_sip24_query", "bloom_blocked_libsodium",
+	"bloom_standard", "bloom_standard_stop", "bloom_standard_query",
 	"bloom_standard_sip24", "bloom_standard_sip24_query",
 };
 enum { O_HOT, O_SCATTERED, NORDERS };
@@ -250,6 +263,7 @@ static void run_set(const char *label, uint64_t n, uint32_t k,
 	}
 	v[V_MAP] = (struct variant){ map_lookup, &m, m.bytes };
 	v[V_BLOCKED] = (struct variant){ ours_lookup, &blk, blk.bytes };
+	v[V_BLOCKED_STOP] = (struct variant){ ours_stop, &blk, blk.bytes };
 	v[V_BLOCKED_QUERY] = (struct variant){ ours_query, &blk, blk.bytes };
 	v[V_BLOCKED_SIP24] = (struct variant){ ours_lookup, &blk24,
 					       blk24.bytes };
@@ -258,6 +272,7 @@ static void run_set(const char *label, uint64_t n, uint32_t k,
 	v[V_BLOCKED_LIBSODIUM] = (struct variant){ ours_libsodium, &blk24,
 						   blk24.bytes };
 	v[V_STANDARD] = (struct variant){ ours_lookup, &std, std.bytes };
+	v[V_STANDARD_STOP] = (struct variant){ ours_stop, &std, std.bytes };
 	v[V_STANDARD_QUERY] = (struct variant){ ours_query, &std, std.bytes };
 	v[V_STANDARD_SIP24] = (struct variant){ ours_lookup, &std24,
 						std24.bytes };
@@ -347,6 +362,17 @@ static __attribute__((noinline)) uint64_t h4_sip24(const u8 *p)
 	return bloom_core_hash4(&hash24, p);
 }
 
+/* SipHash-1-3 with no branch on the scheme: what the branch costs */
+static __attribute__((noinline)) uint64_t h4_direct_sip13(const u8 *p)
+{
+	return bloom_siphash_cd_4(hash13.key.key, p, 1, 3);
+}
+
+static __attribute__((noinline)) uint64_t h16_direct_sip13(const u8 *p)
+{
+	return bloom_siphash_cd_16(hash13.key.key, p, 1, 3);
+}
+
 static __attribute__((noinline)) uint64_t h4_any_sip13(const u8 *p)
 {
 	return bloom_core_hash(&hash13, p, 4);
@@ -402,6 +428,8 @@ static const struct {
 	{ "siphash13_any", 16, h16_any_sip13 },
 	{ "siphash24_any", 16, h16_any_sip24 },
 	{ "libsodium_siphash24", 16, h16_libsodium },
+	{ "siphash13_direct", 4, h4_direct_sip13 },
+	{ "siphash13_direct", 16, h16_direct_sip13 },
 };
 
 #define NHASHES	(sizeof(hashes) / sizeof(hashes[0]))
@@ -439,7 +467,7 @@ static void run_hashes(uint32_t rounds, size_t sample)
 			keys[w][i] = (u8)seed;
 		}
 	}
-	fprintf(stderr, "bench-bpfmap: the hash alone\n");
+	fprintf(stderr, "bench-bpfmap: the keyed hash alone\n");
 	for (r = 0; r < rounds; r++)
 		for (x = 0; x < NHASHES; x++) {
 			uint32_t hi = (x + r) % NHASHES;
@@ -450,7 +478,7 @@ static void run_hashes(uint32_t rounds, size_t sample)
 						  hashes[hi].len, sample,
 						  &sums[hi]));
 		}
-	json_arr(stdout, "hashes");
+	json_arr(stdout, "keyed_hash");
 	for (x = 0; x < NHASHES; x++) {
 		json_obj(stdout, NULL);
 		json_str(stdout, "name", hashes[x].name);
@@ -462,7 +490,8 @@ static void run_hashes(uint32_t rounds, size_t sample)
 	json_end(stdout);
 	/* the same hash from every build: the same sums */
 	if (sums[1] != sums[3] || sums[1] != sums[4] || sums[0] != sums[2] ||
-	    sums[6] != sums[8] || sums[6] != sums[9] || sums[5] != sums[7]) {
+	    sums[6] != sums[8] || sums[6] != sums[9] || sums[5] != sums[7] ||
+	    sums[0] != sums[10] || sums[5] != sums[11]) {
 		fprintf(stderr, "bench-bpfmap: the builds of a scheme disagree\n");
 		exit(1);
 	}

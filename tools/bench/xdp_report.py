@@ -55,7 +55,7 @@ X5_BEFORE = "libsodium_siphash24"
 
 
 def _hash_ns(n, name, size, key="ns_median"):
-    return next(h[key] for h in n["hashes"]
+    return next(h[key] for h in n["keyed_hash"]
                 if h["name"] == name and h["key_bytes"] == size)
 
 
@@ -80,7 +80,7 @@ def check(d, target):
                f"{ours:.1f} ns against {theirs:.1f} ns (medians; minima "
                f"{mins[0]:.1f} against {mins[1]:.1f}: "
                f"{mins[0] / mins[1]:.2f}x)")
-    for size in (4, 16) if native.get("hashes") else ():
+    for size in (4, 16) if native.get("keyed_hash") else ():
         ours = _hash_ns(native, X5_OURS, size)
         before = _hash_ns(native, X5_BEFORE, size)
         r = ours / before
@@ -218,7 +218,7 @@ def native_markdown(n):
             rows.append(row)
     hashes = [[f"{h['key_bytes']}", f"`{h['name']}`",
                f"{h['ns_median']:.2f} ({h['ns_min']:.2f})"]
-              for h in n.get("hashes", [])]
+              for h in n.get("keyed_hash", [])]
     return "\n".join([
         "Natively (this host, `bench-bpfmap`): bloom's address lookup "
         "(the core's `bloom_nb_query()`: SipHash of the address and the "
