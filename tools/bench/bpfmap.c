@@ -40,7 +40,6 @@
  *                     [--sample S]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +49,7 @@
 #include "core.h"
 #include "jhash.h"
 #include "json.h"
+#include "opts.h"
 #include "keys.h"
 #include "mem.h"
 #include "netblock.h"
@@ -501,41 +501,21 @@ static void run_hashes(uint32_t rounds, size_t sample)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'n' },
-		{ "big", required_argument, NULL, 'b' },
-		{ "hashes", required_argument, NULL, 'k' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "sample", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t count = 1000000, big = 50000000;
+	static const char usage[] =
+		"bench-bpfmap [--count N] [--big N] [--hashes K] [--rounds R] [--sample S]";
+	uint64_t count = 1000000, big = 50000000, sample = 2000000;
 	uint32_t k = 7, rounds = 7;
-	size_t sample = 2000000;
-	int c;
+	const struct bench_opt opts[] = {
+		{ "count", BENCH_OPT_U64, &count },
+		{ "big", BENCH_OPT_U64, &big },
+		{ "hashes", BENCH_OPT_U32, &k },
+		{ "rounds", BENCH_OPT_U32, &rounds },
+		{ "sample", BENCH_OPT_U64, &sample },
+	};
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			count = strtoull(optarg, NULL, 0);
-			break;
-		case 'b':
-			big = strtoull(optarg, NULL, 0);
-			break;
-		case 'k':
-			k = strtoul(optarg, NULL, 0);
-			break;
-		case 'r':
-			rounds = strtoul(optarg, NULL, 0);
-			break;
-		case 's':
-			sample = strtoull(optarg, NULL, 0);
-			break;
-		default:
-			fprintf(stderr, "usage: bench-bpfmap [--count N] [--big N] [--hashes K] [--rounds R] [--sample S]\n");
-			return 2;
-		}
-	}
+	if (bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+			     NULL) != argc)
+		bench_usage(usage);
 	if (!count || !k || k > 15 || !rounds || rounds > BENCH_MAX_SAMPLES ||
 	    !sample || count > 0x30000000 || big > 0x30000000) {
 		fprintf(stderr, "bench-bpfmap: out of range (count, big <= 805306368; 1 <= k <= 15; rounds <= %d)\n",
