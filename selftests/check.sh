@@ -23,6 +23,9 @@
 #   BLOOM_CHECK_UNIT=0   skip step 1 and the libFuzzer round (neither involves
 #                        the kernel)
 #   BLOOM_CHECK_INSTALL=0 skip the install test (2c)
+#   BLOOM_CHECK_DEB=0    build no Debian packages (2d), so that the VM's
+#                        test_deb.sh skips: its DKMS build of the module
+#                        under TCG takes tens of minutes on a loaded host
 #   BLOOM_VM_OPTS="..."  more selftests/vm/run.sh options for step 3, after
 #                        the default --timeout 7200 (so they override it), e.g.
 #                        "--kernel IMAGE --module KO --timeout 7200"
@@ -236,13 +239,13 @@ else
 fi
 
 # 2d. The Debian packages that selftests/deb/test_deb.sh installs in the VM:
-# "make deb" (52 s on a quiet host) when debhelper, dh-dkms and lintian are there
-# (tools/deps.sh deb); without them that test skips, saying so. A failed
-# build or a lintian error is a failure.
+# "make deb" (52 s with its unit tests at load average 7) when debhelper,
+# dh-dkms and lintian are there (tools/deps.sh deb); without them that test
+# skips, saying so. A failed build or a lintian error is a failure.
 echo "# check.sh: make deb"
 rm -rf "$BUILD/deb"
-if [ "${BLOOM_CHECK_UNIT:-1}" = 0 ]; then
-	echo "# check.sh: make deb skipped (BLOOM_CHECK_UNIT=0)"
+if [ "${BLOOM_CHECK_UNIT:-1}" = 0 ] || [ "${BLOOM_CHECK_DEB:-1}" = 0 ]; then
+	echo "# check.sh: make deb skipped (BLOOM_CHECK_UNIT=0 or BLOOM_CHECK_DEB=0): test_deb skips"
 elif command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
 	command -v lintian >/dev/null; then
 	# nocheck: debian/rules' test step is the unit tests of step 1
