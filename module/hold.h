@@ -21,7 +21,10 @@ struct net;
  * destroyed meanwhile, no memory).
  */
 struct bloom_xdp_hold *bloom_hold_new(struct net *net, u32 id, int ifindex);
-/* From any context: the hold ends now, the filter's reference a bit later. */
+/*
+ * From any context: the hold ends now (DESTROY no longer sees it); the
+ * struct and the filter's reference go after an RCU grace period.
+ */
 void bloom_hold_put(struct bloom_xdp_hold *h);
 
 #endif /* BLOOM_HOLD_H */
