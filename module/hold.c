@@ -5,9 +5,10 @@
  * filter's contents; the put may destroy and free (it sleeps), so it is
  * left to a work item on the module's workqueue (store.h): a hold ends in
  * an XDP program or in the kernel's freeing of a map, neither of which
- * may sleep. The work runs after an RCU grace period, so that a reader of
- * the hold that found it in its map before it was exchanged out and let
- * go may read it and its filter until its read side ends.
+ * may sleep. The work runs after an RCU grace period: a program on
+ * another CPU may have read the hold from its map (bpf_bloom_hold_query())
+ * just before it was exchanged out and let go, and reads it and its
+ * filter until its read side ends.
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -69,4 +70,9 @@ void bloom_hold_put(struct bloom_xdp_hold *h)
 {
 	bloom_filter_unhold(h->f, BLOOM_HOLD_XDP);
 	bloom_store_queue_rcu(&h->put);
+}
+
+struct bloom_filter *bloom_hold_filter(const struct bloom_xdp_hold *h)
+{
+	return h->f;
 }

@@ -12,6 +12,7 @@
 
 #include <linux/types.h>
 
+struct bloom_filter;
 struct bloom_xdp_hold;
 struct net;
 
@@ -26,5 +27,10 @@ struct bloom_xdp_hold *bloom_hold_new(struct net *net, u32 id, int ifindex);
  * struct and the filter's reference go after an RCU grace period.
  */
 void bloom_hold_put(struct bloom_xdp_hold *h);
+/*
+ * The filter @h holds: valid while @h is, which is until the read side
+ * that read @h from its map ends.
+ */
+struct bloom_filter *bloom_hold_filter(const struct bloom_xdp_hold *h);
 
 #endif /* BLOOM_HOLD_H */
