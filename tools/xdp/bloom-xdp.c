@@ -590,13 +590,20 @@ static void show_one(const char *dev, const struct bloom_xdp_slot *s,
 		snprintf(prio, sizeof(prio), "?");
 	if (ns && ro->netns_ino && ro->netns_ino != ns) {
 		snprintf(note, sizeof(note), "moved-netns");
-		fprintf(stderr, "%s: %s: the device was moved here from the network namespace bloom-xdp attached it in: the filter ids its program keeps name this namespace's filters now; detach and attach it again here\n",
-			prog, dev);
+		if (s->prog.by_hold)
+			fprintf(stderr, "%s: %s: the device was moved here from the network namespace bloom-xdp attached it in: its program looks up the filters it holds there; detach and attach it again here to use this namespace's\n",
+				prog, dev);
+		else
+			fprintf(stderr, "%s: %s: the device was moved here from the network namespace bloom-xdp attached it in: the filter ids its program keeps name this namespace's filters now; detach and attach it again here\n",
+				prog, dev);
 	}
-	note_filter(bloom_fd, dev, 4, ro->filter_id4, ro->filter_name4, note,
-		    sizeof(note));
-	note_filter(bloom_fd, dev, 6, ro->filter_id6, ro->filter_name6, note,
-		    sizeof(note));
+	/* through its holds, the program uses no id: its filters are there */
+	if (!s->prog.by_hold) {
+		note_filter(bloom_fd, dev, 4, ro->filter_id4, ro->filter_name4,
+			    note, sizeof(note));
+		note_filter(bloom_fd, dev, 6, ro->filter_id6, ro->filter_name6,
+			    note, sizeof(note));
+	}
 	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12llu %12llu %12llu %8llu %-4s %s\n",
 	       dev, s->mode, prio, f4, f6, ro->match_dst ? "dst" : "src",
 	       ro->pass_listed ? "pass" : "drop",
