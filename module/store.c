@@ -343,7 +343,7 @@ void bloom_store_retire(struct bloom_store *s)
 {
 	bloom_store_release(s);
 	INIT_RCU_WORK(&s->free_work, bloom_store_free_work);
-	bloom_work_queue_rcu(&s->free_work);
+	bloom_store_queue_rcu(&s->free_work);
 }
 
 void bloom_store_discard(struct bloom_store *s)

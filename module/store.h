@@ -503,16 +503,20 @@ int bloom_store_rotate_now(struct bloom_store *s);
 
 /*
  * Module init and exit: the workqueue the stores' background work, their
- * freeing and the XDP holds' puts run on (bloom_store_queue()).
+ * freeing and the XDP holds' puts run on (bloom_store_queue_rcu()).
  */
 int bloom_store_init(void);
 /* Waits until every retired store has been freed. */
 void bloom_store_exit(void);
-/* Queues @work on the module's workqueue (unbound: it may sleep long). */
-void bloom_store_queue(struct work_struct *work);
 /*
- * Runs what is queued now (the XDP holds' puts): first thing at module
- * exit, before the filters go.
+ * From any context: queues @rwork on the module's workqueue (unbound: it
+ * may sleep long) after an RCU grace period, when no reader that saw what
+ * it frees is left.
+ */
+void bloom_store_queue_rcu(struct rcu_work *rwork);
+/*
+ * Runs what is queued now or waits for a grace period to be queued (the
+ * XDP holds' puts): first thing at module exit, before the filters go.
  */
 void bloom_store_drain(void);
 

@@ -86,7 +86,6 @@ u64 bloom_work_late(const struct bloom_store_work *w);
 /* Module init and exit: the workqueue. */
 int bloom_work_module_init(void);
 void bloom_work_module_exit(void);
-void bloom_work_queue_rcu(struct rcu_work *rwork);
 
 /*
  * Changes of the whole store (clear, merge, a save's copy) keep the

@@ -3,7 +3,7 @@
  * A store's background work (store_internal.h has the rules): a ring's
  * rotation and a timed table's sweep, one delayed work per store on one
  * workqueue, which also frees retired stores and lets XDP holds go
- * (bloom_store_queue()). The policies are the core's: which generation to
+ * (bloom_store_queue_rcu()). The policies are the core's: which generation to
  * clear and when (module/core/expire.c), which cells expired
  * (module/core/timed.c); this file reads the clock, arms the work, waits
  * for the grace period that seals a generation and walks a table in
@@ -218,18 +218,15 @@ void bloom_work_stop(struct bloom_store_work *w)
 	mutex_destroy(&w->lock);
 }
 
-void bloom_work_queue_rcu(struct rcu_work *rwork)
+void bloom_store_queue_rcu(struct rcu_work *rwork)
 {
 	queue_rcu_work(bloom_wq, rwork);
 }
 
-void bloom_store_queue(struct work_struct *work)
-{
-	queue_work(bloom_wq, work);
-}
-
 void bloom_store_drain(void)
 {
+	/* the grace periods' callbacks queue the work that waited for them */
+	rcu_barrier();
 	flush_workqueue(bloom_wq);
 }
 

@@ -11,8 +11,11 @@
 # the detach, and every allocation is freed); a program of bloom's name that is not bloom's (its read-only
 # data larger than bloom's) left alone by show and detach, under the
 # dispatcher and alone; the device moved to another namespace, noticed by
-# show; run under ip netns exec, where the BPF filesystem is hidden, it
-# says to use nsenter. Runs as root in the VM with bloom.ko loaded:
+# show (a program that looks its filter up through its hold keeps that
+# filter; one by id finds none). bloom-xdp under the dispatcher looks its
+# filter up through its hold; run under ip netns exec, where the BPF
+# filesystem is hidden, it says to use nsenter. Runs as root in the VM with
+# bloom.ko loaded:
 #   selftests/vm/run.sh -- selftests/net/test_xdp_share.sh
 #
 # libxdp pins its dispatcher in the BPF filesystem, which "ip netns exec"
@@ -123,6 +126,13 @@ bloom_on() {
 	check "bloom-xdp attach --mode $1 (beside: $2)" \
 		eval '[ "$rc" = 0 ] && grep -q "libxdp.s dispatcher, priority 20" "$W/out"'
 	nohold=$(grep -o "built without filter holds.*" "$W/err")
+	byhold=$(grep -o "looked up through their holds" "$W/out")
+	if [ -z "$nohold" ]; then
+		check "bloom-xdp under the dispatcher looks its filter up through its hold ($2)" \
+			grep -q "looked up through their holds" "$W/out"
+	else
+		ok "bloom-xdp looks its filter up through its hold # SKIP $nohold"
+	fi
 }
 # held WHAT: bloom-xdp runs: destroy of its filter is refused (EBUSY, which
 # bloomctl explains), naming the device and the command that detaches it
@@ -241,8 +251,15 @@ run inA "$XDP" show
 check "after a move: show marks the program as moved" \
 	eval '[ "$rc" = 0 ] && grep -Eq "^vb .* moved-netns" "$W/out" &&
 	      grep -q "moved here from the network namespace" "$W/err"'
-check "after a move: the filter id names no filter here, and show says so" \
-	grep -Eq "^vb .*ipv4-gone" "$W/out"
+if [ -n "$byhold" ]; then
+	# through its hold it keeps the filter of the namespace it came from
+	check "after a move: the program keeps the filter it holds, and show says so" \
+		eval '! grep -Eq "^vb .*ipv4-gone" "$W/out" &&
+		      grep -q "looks up the filters it holds there" "$W/err"'
+else
+	check "after a move: the filter id names no filter here, and show says so" \
+		grep -Eq "^vb .*ipv4-gone" "$W/out"
+fi
 run inA "$XDP" detach vb
 check "after a move: detach says what to do" \
 	eval '[ "$rc" = 1 ] && grep -q "moved" "$W/err" && grep -q "xdpdrv off" "$W/err"'

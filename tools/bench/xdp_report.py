@@ -154,15 +154,17 @@ def markdown(d):
            "it with a key size of 0 (-EINVAL before any lookup: the call "
            "itself), `kfunc_no_filter` with an id no filter has (-ENOENT: "
            "the call and the id's lookup, without the filter's); "
-           "`hold_xchg_only` takes a hold of `xdpb_standard` out of a map "
-           "and puts it back (`bpf_kptr_xchg()` twice), which a program "
-           "querying through a hold it keeps, instead of by id, would do "
-           "around each query (Linux 6.1 passes a kfunc only a hold the "
-           "program owns). Memory: bloom's `memory_bytes`; "
+           "`NAME_by_hold` looks the same filter up through a hold the "
+           "program keeps in a map (`bpf_bloom_hold_lookup_addr()`: the "
+           "map value's slot, no lookup of the id), `hold_empty_slot` "
+           "through a slot that holds nothing (-ENOENT: the call and the "
+           "slot's read). Memory: bloom's `memory_bytes`; "
            "for a map, what MemAvailable lost when it was created (Linux "
            "6.1's memlock is (key + value) x entries for both). QEMU TCG: "
            "only ratios mean anything.\n",
            md_table(HEADER, _rows(d))]
+    if any(_by_hold(d)):
+        out += ["", by_hold_markdown(d)]
     if d.get("load"):
         out += ["", "Host load (`/proc/loadavg`) before and after the VM: "
                 f"{d['load'][0]}; {d['load'][1]}. Other VMs share these "
@@ -172,6 +174,37 @@ def markdown(d):
     if d.get("native"):
         out += ["", native_markdown(d["native"])]
     return "\n".join(out)
+
+
+BY_HOLD = "_by_hold"
+
+
+def _by_hold(d):
+    """(by id, by hold) variant names of the filters with both rows."""
+    names = {v["name"] for v in d["variants"]}
+    for v in _kfuncs(d):
+        if v["name"].endswith(BY_HOLD) and \
+                v["name"][:-len(BY_HOLD)] in names:
+            yield v["name"][:-len(BY_HOLD)], v["name"]
+
+
+def by_hold_markdown(d):
+    """The kfunc by hold beside the kfunc by id, same run."""
+    rows = []
+    for by_id, by_hold in _by_hold(d):
+        row = [f"`{by_id}`"]
+        for which in ("present", "absent"):
+            for key in ("ns_median", "ns_min"):
+                i = _above(d, by_id, which, key)
+                h = _above(d, by_hold, which, key)
+                row.append(f"{i:.0f} -> {h:.0f} "
+                           f"({h / i:.2f}x)" if i > 0 else f"{i:.0f} -> {h:.0f}")
+        rows.append(row)
+    return "\n".join([
+        "The kfunc by hold beside the kfunc by id (same run, same filter): "
+        "ns per packet above `xdp_pass`, by id -> by hold (ratio):\n",
+        md_table(["filter", "present (median)", "present (min)",
+                  "absent (median)", "absent (min)"], rows)])
 
 
 def before_markdown(d):
