@@ -39,6 +39,13 @@ static u64 memory_used, initial_used;
  * one, what it uses or what it was granted, whichever is more.
  */
 static u64 pool_held;
+/*
+ * What the pool owes: for each namespace the host's root made, what its
+ * grant lacks of min_memory_per_netns. No other namespace of the pool may
+ * take it (a namespace takes its grant at its first reservation, and one
+ * made by an unprivileged user could otherwise fill the pool before).
+ */
+static u64 pool_owed;
 
 static u64 bloom_account_held(const struct bloom_account *a)
 {
@@ -80,15 +87,54 @@ static u64 bloom_account_grant_target(const struct bloom_account *a)
 		   READ_ONCE(max_memory_per_netns));
 }
 
-/* Sets @a's grant to @granted, keeping pool_held its sum. */
+/* Sets what the pool owes @a (its target less its grant), keeping the sum. */
+static void bloom_account_set_owed(struct bloom_account *a, u64 owed)
+{
+	pool_owed -= a->owed;
+	a->owed = owed;
+	pool_owed += a->owed;
+}
+
+static u64 bloom_account_lack(const struct bloom_account *a)
+{
+	u64 target = bloom_account_grant_target(a);
+
+	return target > a->granted ? target - a->granted : 0;
+}
+
+/* Sets @a's grant to @granted, keeping pool_held and pool_owed the sums. */
 static void bloom_account_set_grant(struct bloom_account *a, u64 granted)
 {
 	pool_held -= bloom_account_held(a);
 	a->granted = granted;
 	pool_held += bloom_account_held(a);
+	bloom_account_set_owed(a, bloom_account_lack(a));
 }
 
-/* Grants @a what it lacks of its target, as far as the pool has it. */
+/*
+ * The most @a may hold once its grant is topped up (bloom_account_top_up()):
+ * that grant or what it uses, whichever is more, and beyond it what the
+ * pool has free that no other namespace is owed.
+ */
+static u64 bloom_account_room(const struct bloom_account *a)
+{
+	u64 target = bloom_account_grant_target(a), free = bloom_pool_free();
+	u64 held = bloom_account_held(a), others = pool_owed - a->owed;
+	u64 granted = a->granted, topped;
+
+	if (granted < target)
+		granted = min(target, held + free);
+	topped = max(a->used, granted);
+	free -= topped - held;
+	return topped + (free > others ? free - others : 0);
+}
+
+/*
+ * Grants @a what it lacks of its target, as far as the pool has it. What
+ * is owed to the namespaces root made is theirs against everyone else,
+ * but among them, when the pool cannot grant them all, the first to
+ * reserve is granted first.
+ */
 static void bloom_account_top_up(struct bloom_account *a)
 {
 	u64 target = bloom_account_grant_target(a);
@@ -104,7 +150,8 @@ static void bloom_account_top_up(struct bloom_account *a)
  * A parameter changed: grants are cut to the new targets, and when the
  * pool no longer holds them all, the parts nobody uses go back to it. A
  * namespace gets its grant again, as far as there is room, at its next
- * reservation.
+ * reservation; until then the pool owes it (set_grant's recount, under
+ * the new targets).
  */
 static void bloom_account_params_changed(void)
 {
@@ -148,16 +195,11 @@ module_param_cb(max_memory_per_netns, &bloom_param_bytes_ops,
 MODULE_PARM_DESC(max_memory_per_netns, "Bytes the filters of one network namespace other than the initial one may take (default 256Mi = 268435456); the initial namespace keeps this much of max_memory, at most half, for itself");
 module_param_cb(min_memory_per_netns, &bloom_param_bytes_ops,
 		&min_memory_per_netns, 0644);
-MODULE_PARM_DESC(min_memory_per_netns, "Bytes a network namespace made by the host's root is guaranteed from its first filter until it goes away (default 16Mi = 16777216; at most max_memory_per_netns); namespaces of unprivileged users share what nobody was guaranteed");
+MODULE_PARM_DESC(min_memory_per_netns, "Bytes a network namespace made by the host's root is guaranteed from its creation until it goes away, granted at its first filter (default 16Mi = 16777216; at most max_memory_per_netns); namespaces of unprivileged users share what nobody was guaranteed");
 
 u64 bloom_memory_used(void)
 {
 	return READ_ONCE(memory_used);
-}
-
-u64 bloom_memory_limit(void)
-{
-	return READ_ONCE(max_memory);
 }
 
 void bloom_account_init(struct bloom_account *a, bool initial,
@@ -165,6 +207,7 @@ void bloom_account_init(struct bloom_account *a, bool initial,
 {
 	a->used = 0;
 	a->granted = 0;
+	a->owed = 0;
 	a->initial = initial;
 	a->guaranteed = guaranteed && !initial;
 	INIT_LIST_HEAD(&a->node);
@@ -172,6 +215,8 @@ void bloom_account_init(struct bloom_account *a, bool initial,
 		return;
 	spin_lock(&bloom_account_lock);
 	list_add(&a->node, &bloom_accounts);
+	/* owed from now: it may use bloom from now */
+	bloom_account_set_owed(a, bloom_account_lack(a));
 	spin_unlock(&bloom_account_lock);
 }
 
@@ -181,6 +226,7 @@ void bloom_account_exit(struct bloom_account *a)
 		return;
 	spin_lock(&bloom_account_lock);
 	bloom_account_set_grant(a, 0);
+	bloom_account_set_owed(a, 0);
 	list_del_init(&a->node);
 	spin_unlock(&bloom_account_lock);
 }
@@ -189,7 +235,7 @@ static int bloom_account_reserve_locked(struct bloom_account *a, u64 bytes)
 {
 	u64 all = READ_ONCE(max_memory);
 	u64 cap = READ_ONCE(max_memory_per_netns);
-	u64 granted, more;
+	u64 more;
 
 	if (a->initial) {
 		if (bytes > all || initial_used + pool_held > all - bytes)
@@ -199,16 +245,13 @@ static int bloom_account_reserve_locked(struct bloom_account *a, u64 bytes)
 	}
 	if (bytes > cap || a->used > cap - bytes)
 		return -EDQUOT;
-	granted = a->granted;
+	/* a call that fails changes nothing, its grant included */
+	if (a->used + bytes > bloom_account_room(a))
+		return -EDQUOT;
 	bloom_account_top_up(a);
-	/* what the pool must give beyond what @a holds: nothing in its grant */
+	/* what the pool gives beyond what @a holds: nothing in its grant */
 	more = a->used + bytes > bloom_account_held(a) ?
 	       a->used + bytes - bloom_account_held(a) : 0;
-	if (more > bloom_pool_free()) {
-		/* a call that fails changes nothing, its grant included */
-		bloom_account_set_grant(a, granted);
-		return -EDQUOT;
-	}
 	pool_held += more;
 	a->used += bytes;
 	return 0;
@@ -258,8 +301,8 @@ u64 bloom_account_shown_limit(const struct bloom_account *a)
 		limit = all > held ? all - held : 0;
 	} else {
 		/* a grant not yet made comes from the free part too */
-		limit = min(bloom_account_held(a) + bloom_pool_free(),
-			    (u64)READ_ONCE(max_memory_per_netns));
+		limit = min_t(u64, bloom_account_room(a),
+			      READ_ONCE(max_memory_per_netns));
 	}
 	spin_unlock(&bloom_account_lock);
 	return limit;

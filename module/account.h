@@ -15,16 +15,22 @@
  * The namespaces other than the initial one share a pool, max_memory less
  * the initial namespace's reserve, min(max_memory_per_netns, max_memory /
  * 2). A namespace created by the host's root (its user namespace is the
- * initial one: a container runtime's) is granted min_memory_per_netns of
- * that pool at its first reservation and keeps the grant until it goes
- * away: no other namespace, and not the initial one, can take it. What a
- * namespace takes beyond its grant, and all that a namespace an
- * unprivileged user made takes, comes first come first served from the
- * part of the pool nobody was granted, so that unprivileged users, who can
- * make namespaces at will, cannot take the guarantees of containers.
+ * initial one: a container runtime's) is owed min_memory_per_netns of that
+ * pool from its creation, is granted it at its first reservation, as far
+ * as the pool has it, and keeps the grant until it goes away: no other
+ * namespace, and not the initial one, can take the grant, and no other
+ * namespace of the pool can take what is owed (the initial one can: root's
+ * own filters are outside the pool's rules). What a namespace takes beyond
+ * its grant, and all that a namespace an unprivileged user made takes,
+ * comes first come first served from the part of the pool nobody was
+ * granted or is owed, so that unprivileged users, who can make namespaces
+ * at will, cannot take the guarantee of a container that exists, even one
+ * that has no filter yet. When the pool cannot grant every namespace root
+ * made, the first of them to reserve is granted first.
  * A reservation fails with -EDQUOT when it would take
  *   - a namespace other than the initial one over max_memory_per_netns, or
- *   - more of the pool than is neither granted nor in use, or
+ *   - more of the pool than is neither granted, owed to another namespace
+ *     nor in use, or
  *   - the initial namespace into what other namespaces were granted or
  *     use, or all filters over max_memory.
  * A reservation that stays within the namespace's grant always succeeds.
@@ -39,6 +45,7 @@
  * struct bloom_account - what one network namespace's filters take
  * @used: bytes reserved now
  * @granted: bytes of the pool guaranteed to it (see above)
+ * @owed: bytes of its guarantee it was not granted yet (see above)
  * @node: in the list of accounts of namespaces other than the initial one
  * @initial: the initial network namespace's: only max_memory applies
  * @guaranteed: its namespace may be granted min_memory_per_netns
@@ -48,6 +55,7 @@
 struct bloom_account {
 	u64 used;
 	u64 granted;
+	u64 owed;
 	struct list_head node;
 	bool initial;
 	bool guaranteed;
@@ -77,6 +85,5 @@ u64 bloom_account_shown_guaranteed(const struct bloom_account *a);
 
 /* All filters together. */
 u64 bloom_memory_used(void);
-u64 bloom_memory_limit(void);
 
 #endif /* BLOOM_ACCOUNT_H */

@@ -31,9 +31,10 @@ void *bloom_kzalloc(size_t size, gfp_t gfp)
 
 /*
  * Sizes come from userspace. kvmalloc() warns and fails above INT_MAX, and
- * a warning is a panic in the test VM, so larger arrays go to vmalloc
- * directly. __GFP_NOWARN: a request the machine cannot satisfy is the
- * caller's problem (-ENOMEM), not a reason to fill the log.
+ * userspace must not be able to make the kernel warn (panic_on_warn turns
+ * a warning into a crash), so larger arrays go to vmalloc directly.
+ * __GFP_NOWARN: a request the machine cannot satisfy is the caller's
+ * problem (-ENOMEM), not a reason to fill the log.
  */
 void *bloom_kvmalloc(size_t size, gfp_t gfp)
 {

@@ -1,60 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ADD, QUERY and DELETE batches: the entry points, the checks of a request
- * and the general path of two passes, with the second pass of ADD and
- * DELETE. Pass one, reading and hashing the keys, is batch_keys.c's;
- * addresses and netblocks are batch_net.c's; the QUERY paths, of which
- * only the general one comes here, are batch_query.c's.
+ * and the general path of two passes. Pass one, reading and hashing the
+ * keys, is batch_keys.c's; pass two is the store's (store_batch.c); the
+ * QUERY paths that need no pass over the whole batch are batch_query.c's.
  *
  * A batch runs in two passes. The first copies the keys in, a chunk at a
  * time, checks every length and hashes every key; the second applies the
- * hashes to the filter. Any error of the first pass (a bad length, a bad
- * pointer) therefore leaves the filter exactly as it was, while the kernel
- * never holds more than the hashes (8 bytes a key) and one chunk of keys.
+ * hashes to the filter's store. Any error of the first pass (a bad length,
+ * a bad pointer) therefore leaves the filter exactly as it was, while the
+ * kernel never holds more than the hashes (8 bytes a key) and one chunk of
+ * keys.
  *
- * Writers (ADD, DELETE) of every type take the filter's write_lock for the
- * second pass only: hashing, the expensive part, runs unlocked. The core
- * needs its writers serialised (module/core/core.h): with the lock taken
- * once a batch, an add sets its bits with plain stores instead of a locked
- * instruction per word, and concurrent batches lose nothing. Under the lock
- * the filter's store cannot change or go (filter.h), so a batch is applied
- * whole to one store. The keys go in BLOOM_APPLY_CHUNK at a time, each
- * chunk under rcu_read_lock() as well, with a yield between chunks.
- *
- * An ADD to a scalable filter stops where its newest stage is full, grows
- * the filter (bloom_store_grow(), under the write lock it holds) and goes
- * on from that key. When it cannot grow, the keys before that one stay
- * added and the call reports them in out_done, with their result bits. An
- * ADD to a d-left filter stops the same way at the first key none of whose
- * buckets has room (ENOSPC, out_done).
+ * Writers (ADD, DELETE) take the filter's write_lock for the second pass
+ * only: hashing, the expensive part, runs unlocked. Under the lock the
+ * filter's store cannot change or go (filter.h), so a batch is applied
+ * whole to one store, which does what its variant needs (store.h).
+ * Queries take no lock: each chunk of the second pass is looked up under
+ * RCU in the store published at its start.
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
-#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "alloc.h"
 #include "batch.h"
-#include "batch_internal.h"
+#include "batch_keys.h"
+#include "batch_query.h"
 #include "filter.h"
 
+/* Hash keys a batch follows before it fails with -EAGAIN. */
+#define BLOOM_REHASH_MAX	8
+
+/* What pass two needs; @key is the hash key the hashes were made with. */
+struct bloom_apply {
+	struct bloom_filter *f;
+	struct bloom_batch *b;
+	bloom_hash_key_t key;
+	struct bloom_addrs addrs;
+	struct bloom_store_write w;	/* @w.hashes: each key's, pass one's */
+	u64 *hashes;
+	u32 rehashes;	/* times the hash key changed during the call */
+};
+
 static int bloom_batch_check(const struct bloom_batch *b,
-			     enum bloom_batch_op op)
+			     enum bloom_store_op op)
 {
 	if (b->flags & ~BLOOM_BATCH_F_ALL || b->reserved)
 		return -EINVAL;
 	/* keys' own timeouts: ADD only, with its flag */
-	if (b->flags & BLOOM_BATCH_F_TIMEOUT ? op != BLOOM_BATCH_ADD ||
+	if (b->flags & BLOOM_BATCH_F_TIMEOUT ? op != BLOOM_STORE_ADD ||
 	    (b->timeouts && b->timeout_s) : b->timeouts || b->timeout_s)
 		return -EINVAL;
 	/* The pinned bitmap: DELETE only, with its flag, both or neither. */
 	if (!(b->flags & BLOOM_BATCH_F_PINNED) != !b->pinned ||
-	    (b->pinned && op != BLOOM_BATCH_DELETE))
+	    (b->pinned && op != BLOOM_STORE_DELETE))
 		return -EINVAL;
 	if (b->nkeys > BLOOM_BATCH_MAX_KEYS || b->keys_len > BLOOM_BATCH_MAX_BYTES)
 		return -E2BIG;
@@ -70,7 +76,7 @@ static int bloom_batch_check(const struct bloom_batch *b,
 }
 
 /* The replies cleared, the request checked. */
-static int bloom_batch_start(struct bloom_batch *b, enum bloom_batch_op op)
+static int bloom_batch_start(struct bloom_batch *b, enum bloom_store_op op)
 {
 	b->out_done = 0;
 	b->out_hits = 0;
@@ -79,61 +85,21 @@ static int bloom_batch_start(struct bloom_batch *b, enum bloom_batch_op op)
 }
 
 /*
- * What a writer did to @s: an ADD its keys; a DELETE its @hits removed,
- * @pinned pinned and the rest not found. A QUERY is counted once its
- * answers reached the caller: bloom_query_count().
+ * Hashes the batch again with @key, the key of the store now published,
+ * from the user's keys: never under a lock. A batch whose filter changes
+ * its hash key more than BLOOM_REHASH_MAX times during the call fails
+ * with -EAGAIN, before a writer changed anything: a bound on what a
+ * stream of swaps can make one call cost.
  */
-static void bloom_apply_stats(struct bloom_store *s, enum bloom_batch_op op,
-			      u32 done, u32 hits, u32 pinned)
+static int bloom_apply_rehash(struct bloom_apply *a,
+			      const bloom_hash_key_t *key)
 {
-	if (op == BLOOM_BATCH_ADD) {
-		/* count: kept by the core (keys), which sees each key */
-		this_cpu_add(s->stats->adds, done);
-		return;
-	}
-	this_cpu_add(s->stats->deletes, hits);
-	this_cpu_add(s->stats->delete_pinned, pinned);
-	this_cpu_add(s->stats->delete_misses, done - hits - pinned);
-}
-
-/*
- * Applies keys [@a->done, @a->done + @len) of an ADD or DELETE to @s;
- * false when it stopped early: a d-left filter with no room for a key
- * (@a->done is that key) or a scalable one whose newest stage is full.
- */
-static bool bloom_apply_chunk(struct bloom_apply *a, struct bloom_store *s,
-			      u32 len)
-{
-	u32 from = a->done, end = from + len, done, np = 0;
-	u8 *results = a->results ? a->results + from / 8 : NULL;
-
-	if (a->op == BLOOM_BATCH_ADD && bloom_core_is_scalable(&s->core)) {
-		/* indices count from the batch's start, as results */
-		done = from;
-		a->hits += bloom_scale_add_batch(&s->core, a->hashes, end,
-						 a->results, &done);
-		done -= from;
-	} else if (a->op == BLOOM_BATCH_ADD && a->timed) {
-		a->hits += bloom_timed_add_batch(&s->core, a->hashes + from,
-						 len, a->timeouts ?
-						 a->timeouts + from : NULL,
-						 a->timeout_s, bloom_clock_s(),
-						 results, &done);
-	} else if (a->op == BLOOM_BATCH_ADD) {
-		a->hits += bloom_core_add_batch_done(&s->core,
-						     a->hashes + from, len,
-						     results, &done);
-	} else {
-		a->hits += bloom_core_delete_batch(&s->core, a->hashes + from,
-						   len, results,
-						   a->pinned ? a->pinned + from / 8 :
-							       NULL, &np);
-		a->npinned += np;
-		done = len;
-	}
-	bloom_net_account(&a->net, a->op, s, a->results, from, from + done);
-	a->done += done;
-	return done == len;
+	if (a->rehashes++ == BLOOM_REHASH_MAX)
+		return -EAGAIN;
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	a->key = *key;
+	return bloom_batch_hash(&a->key, &a->addrs, a->b, a->hashes);
 }
 
 /*
@@ -158,7 +124,7 @@ static int bloom_apply_lock(struct bloom_apply *a, struct bloom_store **s)
 			mutex_unlock(&a->f->write_lock);
 			return -ESTALE;
 		}
-		if (bloom_same_key(&(*s)->core.key, &a->key))
+		if (bloom_store_keyed(*s, &a->key))
 			return 0;
 		key = (*s)->core.key;
 		mutex_unlock(&a->f->write_lock);
@@ -169,108 +135,128 @@ static int bloom_apply_lock(struct bloom_apply *a, struct bloom_store **s)
 	}
 }
 
-/*
- * Keys' own timeouts fit @s: a timed store (else -EOPNOTSUPP), none over
- * its largest (else -EINVAL). Under the write lock: the store is the one
- * the keys go to.
- */
-static int bloom_apply_timeouts(const struct bloom_apply *a,
-				const struct bloom_store *s)
+/* Pass two of an ADD or DELETE: the store applies it under the lock. */
+static int bloom_apply_write(struct bloom_apply *a)
 {
-	u32 max = s->core.key_timeout_max_s, i;
-
-	if (!a->timed)
-		return 0;
-	if (!bloom_core_is_timed(&s->core))
-		return -EOPNOTSUPP;
-	if (!a->timeouts)
-		return a->timeout_s > max ? -EINVAL : 0;
-	for (i = 0; i < a->b->nkeys; i++)
-		if (a->timeouts[i] > max)
-			return -EINVAL;
-	return 0;
-}
-
-/*
- * ADD and DELETE: every writer of a filter holds its write_lock (the core
- * needs its writers serialised, core.h), taken once for the whole batch;
- * under it the store cannot change or go. The keys go in
- * BLOOM_APPLY_CHUNK at a time, each chunk under rcu_read_lock() too: an
- * expiring filter's rotation waits for a grace period, not for this lock,
- * before it clears the generation that adds stopped going to (clock.c).
- * A scalable filter whose newest stage is full grows here, under the lock,
- * and the batch goes on from the key that did not fit.
- */
-static int bloom_apply_locked(struct bloom_apply *a)
-{
-	u32 n = a->b->nkeys;
 	struct bloom_store *s;
-	bool all;
 	int ret;
 
 	ret = bloom_apply_lock(a, &s);
 	if (ret)
 		return ret;
-	ret = bloom_net_kind(&a->net, a->op, s);
-	if (!ret)
-		ret = bloom_net_plan(&a->net, a->op, s, n);
-	if (!ret)
-		ret = bloom_apply_timeouts(a, s);
-	if (ret)
-		goto out;
-	/* a timed store's sweep waits (sweep.h) */
-	bloom_store_writers_lock(s);
-	while (a->done < n) {
-		rcu_read_lock();
-		all = bloom_apply_chunk(a, s, min_t(u32, n - a->done,
-						    BLOOM_APPLY_CHUNK));
-		rcu_read_unlock();
-		if (!all) {
-			/* a full d-left filter keeps the keys before the misfit */
-			ret = bloom_core_is_scalable(&s->core) ?
-			      bloom_store_grow(s) : -ENOSPC;
-			if (ret) {
-				a->partial = true;
-				break;
-			}
-		}
-		cond_resched();
-	}
-	bloom_store_writers_unlock(s);
-	bloom_apply_stats(s, a->op, a->done, a->hits, a->npinned);
-out:
+	ret = bloom_store_write(s, &a->w);
 	mutex_unlock(&a->f->write_lock);
 	return ret;
 }
 
-/* Pass two: writers under the filter's lock, queries under RCU alone. */
-static int bloom_batch_apply(struct bloom_apply *a)
+/*
+ * Pass two of a QUERY that bloom_batch_query() did not run alone, under
+ * RCU alone: the hashes of pass one looked up, or the addresses it read,
+ * a chunk at a time in the store published at the chunk's start.
+ */
+static int bloom_apply_query(struct bloom_apply *a)
 {
-	if (a->op == BLOOM_BATCH_QUERY)
-		return bloom_query_apply(a);
-	return bloom_apply_locked(a);
+	struct bloom_store_write *w = &a->w;
+	u32 len, hits;
+	bloom_hash_key_t key;
+	struct bloom_store *s;
+	u8 *results;
+	int ret;
+
+	while (w->done < w->n) {
+		len = min_t(u32, w->n - w->done, BLOOM_STORE_CHUNK);
+		results = w->results ? w->results + w->done / 8 : NULL;
+		rcu_read_lock();
+		s = bloom_filter_store(a->f);
+		if (!s) {
+			rcu_read_unlock();
+			return -ESTALE;
+		}
+		if (a->addrs.query) {
+			hits = bloom_store_query_addrs(s, a->addrs.keys +
+						       w->done, len, results);
+		} else if (!bloom_store_keyed(s, &a->key)) {
+			key = s->core.key;
+			rcu_read_unlock();
+			ret = bloom_apply_rehash(a, &key);
+			memzero_explicit(&key, sizeof(key));
+			if (ret)
+				return ret;
+			continue;
+		} else {
+			hits = bloom_store_query_hashes(s, a->hashes + w->done,
+							len, results);
+		}
+		/*
+		 * Not counted yet: the caller counts the batch once its
+		 * answers reached the user (bloom_query_count()).
+		 */
+		rcu_read_unlock();
+		w->done += len;
+		w->hits += hits;
+		cond_resched();
+	}
+	return 0;
 }
 
 /*
  * Pass one of an ADD with BLOOM_BATCH_F_TIMEOUT: the keys' timeouts, copied
  * in before the write lock is taken (no user memory is read under it).
  */
-static int bloom_batch_timeouts(struct bloom_apply *a,
+static int bloom_batch_timeouts(struct bloom_store_write *w,
 				const struct bloom_batch *b)
 {
+	u32 *timeouts;
+
 	if (!(b->flags & BLOOM_BATCH_F_TIMEOUT))
 		return 0;
-	a->timed = true;
-	a->timeout_s = b->timeout_s;
+	w->timed = true;
+	w->timeout_s = b->timeout_s;
 	if (!b->timeouts)
 		return 0;
-	a->timeouts = bloom_kvmalloc(array_size(b->nkeys, sizeof(u32)),
-				     GFP_KERNEL_ACCOUNT);
-	if (!a->timeouts)
+	timeouts = bloom_kvmalloc(array_size(b->nkeys, sizeof(u32)),
+				  GFP_KERNEL_ACCOUNT);
+	if (!timeouts)
 		return -ENOMEM;
-	if (copy_from_user(a->timeouts, u64_to_user_ptr(b->timeouts),
+	w->timeouts = timeouts;
+	if (copy_from_user(timeouts, u64_to_user_ptr(b->timeouts),
 			   array_size(b->nkeys, sizeof(u32))))
 		return -EFAULT;
+	return 0;
+}
+
+/* The replies of a pass two that ended: how far it got, the bitmaps. */
+static int bloom_batch_reply(struct bloom_apply *a, int ret)
+{
+	struct bloom_store_write *w = &a->w;
+	struct bloom_batch *b = a->b;
+	size_t result_bytes = DIV_ROUND_UP(b->nkeys, 8);
+
+	if (ret && !w->partial)
+		return ret;
+	/*
+	 * an ADD that stopped early, a scalable filter that could not grow
+	 * or a full d-left or timed one: what went in stays
+	 */
+	if (ret) {
+		b->out_hits = w->hits;
+		b->out_done = w->done;
+		if (b->results && w->done &&
+		    copy_to_user(u64_to_user_ptr(b->results), w->results,
+				 DIV_ROUND_UP(w->done, 8)))
+			ret = -EFAULT;
+		return ret;
+	}
+	b->out_hits = w->hits;
+	b->out_pinned = w->npinned;
+	b->out_done = w->done;
+	if ((b->results && copy_to_user(u64_to_user_ptr(b->results),
+					w->results, result_bytes)) ||
+	    (w->pinned && copy_to_user(u64_to_user_ptr(b->pinned), w->pinned,
+				       result_bytes)))
+		return -EFAULT;
+	if (w->op == BLOOM_STORE_QUERY)
+		bloom_query_count(a->f, w->done, w->hits);
 	return 0;
 }
 
@@ -279,19 +265,22 @@ static int bloom_batch_timeouts(struct bloom_apply *a,
  * batch_query.c does not run alone; @b is checked and has keys.
  */
 static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
-			   enum bloom_batch_op op)
+			   enum bloom_store_op op)
 {
-	void __user *uresults = u64_to_user_ptr(b->results);
-	void __user *upinned = u64_to_user_ptr(b->pinned);
 	size_t result_bytes = DIV_ROUND_UP(b->nkeys, 8);
 	/* The hashes, then the two bitmaps (at most 8 bytes each here). */
 	u64 small[BLOOM_SMALL_KEYS + 2] __uninitialized;
-	struct bloom_apply a = { .f = f, .b = b, .op = op };
+	struct bloom_apply a = { .f = f, .b = b };
+	struct bloom_store_write *w = &a.w;
+	u8 *bitmaps;
 	int ret;
 
-	if (bloom_filter_keys(f, &a.net.kind, &a.key))
+	w->op = op;
+	w->n = b->nkeys;
+	w->addrs = &a.addrs;
+	if (bloom_filter_keys(f, &a.addrs.kind, &a.key))
 		return -ESTALE;
-	ret = bloom_net_setup(&a.net, b, op);
+	ret = bloom_addrs_setup(&a.addrs, b->flags, op, b->nkeys);
 	if (ret)
 		goto out_key;
 
@@ -310,58 +299,41 @@ static int bloom_batch_run(struct bloom_filter *f, struct bloom_batch *b,
 			goto out_key;
 		}
 	}
-	memset(a.hashes + b->nkeys, 0, 2 * result_bytes);
+	w->hashes = a.hashes;
+	bitmaps = (u8 *)(a.hashes + b->nkeys);
+	memset(bitmaps, 0, 2 * result_bytes);
 	/* a DELETE of netblocks counts what its results say it removed */
-	if (b->results || (a.net.on && op == BLOOM_BATCH_DELETE))
-		a.results = (u8 *)(a.hashes + b->nkeys);
+	if (b->results || (a.addrs.on && op == BLOOM_STORE_DELETE))
+		w->results = bitmaps;
 	if (b->pinned)
-		a.pinned = (u8 *)(a.hashes + b->nkeys) + result_bytes;
+		w->pinned = bitmaps + result_bytes;
 
-	ret = bloom_batch_hash(&a.key, &a.net, b, a.hashes);
+	ret = bloom_batch_hash(&a.key, &a.addrs, b, a.hashes);
 	if (!ret)
-		ret = bloom_batch_timeouts(&a, b);
+		ret = bloom_batch_timeouts(w, b);
 	if (ret)
 		goto out;
 	/*
 	 * A results buffer that cannot be written must fail the call before
 	 * the filter changes, not after.
 	 */
-	if (op != BLOOM_BATCH_QUERY &&
-	    ((b->results && clear_user(uresults, result_bytes)) ||
-	     (b->pinned && clear_user(upinned, result_bytes)))) {
+	if (op != BLOOM_STORE_QUERY &&
+	    ((b->results && clear_user(u64_to_user_ptr(b->results),
+				       result_bytes)) ||
+	     (b->pinned && clear_user(u64_to_user_ptr(b->pinned),
+				      result_bytes)))) {
 		ret = -EFAULT;
 		goto out;
 	}
-
-	ret = bloom_batch_apply(&a);
-	if (ret && a.partial) {
-		/*
-		 * an ADD that stopped early, a scalable filter that could
-		 * not grow or a full d-left one: what went in stays
-		 */
-		b->out_hits = a.hits;
-		b->out_done = a.done;
-		if (b->results && a.done &&
-		    copy_to_user(uresults, a.results, DIV_ROUND_UP(a.done, 8)))
-			ret = -EFAULT;
-		goto out;
-	}
-	if (ret)
-		goto out;
-	b->out_hits = a.hits;
-	b->out_pinned = a.npinned;
-	b->out_done = a.done;
-	if ((b->results && copy_to_user(uresults, a.results, result_bytes)) ||
-	    (a.pinned && copy_to_user(upinned, a.pinned, result_bytes)))
-		ret = -EFAULT;
-	else if (op == BLOOM_BATCH_QUERY)
-		bloom_query_count(f, a.done, a.hits);
+	ret = op == BLOOM_STORE_QUERY ? bloom_apply_query(&a) :
+					bloom_apply_write(&a);
+	ret = bloom_batch_reply(&a, ret);
 out:
 	if (a.hashes != small)
 		bloom_kvfree(a.hashes);
-	bloom_kvfree(a.timeouts);
+	bloom_kvfree(w->timeouts);
 out_key:
-	bloom_net_free(&a.net);
+	bloom_addrs_free(&a.addrs);
 	memzero_explicit(&a.key, sizeof(a.key));
 	return ret;
 }
@@ -370,14 +342,14 @@ int bloom_batch_query(struct bloom_filter *f, struct bloom_batch *b)
 {
 	int ret;
 
-	ret = bloom_batch_start(b, BLOOM_BATCH_QUERY);
+	ret = bloom_batch_start(b, BLOOM_STORE_QUERY);
 	if (ret || !b->nkeys)
 		return ret;
 	if (bloom_query_is_small(b))
 		return bloom_query_small(f, b);
 	if (bloom_query_is_chunked(b))
 		return bloom_query_chunks(f, b);
-	return bloom_batch_run(f, b, BLOOM_BATCH_QUERY);
+	return bloom_batch_run(f, b, BLOOM_STORE_QUERY);
 }
 
 /* out_done is set once the keys are in, even if results faulted. */
@@ -385,10 +357,10 @@ int bloom_batch_add(struct bloom_filter *f, struct bloom_batch *b)
 {
 	int ret;
 
-	ret = bloom_batch_start(b, BLOOM_BATCH_ADD);
+	ret = bloom_batch_start(b, BLOOM_STORE_ADD);
 	if (ret || !b->nkeys)
 		return ret;
-	return bloom_batch_run(f, b, BLOOM_BATCH_ADD);
+	return bloom_batch_run(f, b, BLOOM_STORE_ADD);
 }
 
 /* out_done is set once the keys are out, even if results faulted. */
@@ -400,14 +372,14 @@ int bloom_batch_delete(struct bloom_filter *f, struct bloom_batch *b)
 
 	rcu_read_lock();
 	s = bloom_filter_store(f);
-	can = s && bloom_core_can_delete(&s->core);
+	can = s && bloom_store_can_delete(s);
 	rcu_read_unlock();
 	if (!s)
 		return -ESTALE;
 	if (!can)
 		return -EOPNOTSUPP;
-	ret = bloom_batch_start(b, BLOOM_BATCH_DELETE);
+	ret = bloom_batch_start(b, BLOOM_STORE_DELETE);
 	if (ret || !b->nkeys)
 		return ret;
-	return bloom_batch_run(f, b, BLOOM_BATCH_DELETE);
+	return bloom_batch_run(f, b, BLOOM_STORE_DELETE);
 }

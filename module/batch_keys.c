@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Pass one of a batch: the user's keys copied in, a chunk at a time, every
- * length checked, every key read as an address or netblock when the batch
- * is of them (batch_net.c) and hashed. The kernel never holds more than
- * the hashes (8 bytes a key) and one chunk of keys.
+ * Pass one of a batch (batch_keys.h): the user's keys copied in, a chunk
+ * at a time, every length checked, every key read as an address or
+ * netblock when the batch is of them (store_addr.c) and hashed. The kernel
+ * never holds more than the hashes (8 bytes a key) and one chunk of keys.
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -12,7 +12,7 @@
 #include <linux/uaccess.h>
 
 #include "alloc.h"
-#include "batch_internal.h"
+#include "batch_keys.h"
 
 #define BLOOM_LENS_CHUNK	64
 
@@ -43,15 +43,15 @@ static int bloom_key_one(struct bloom_keys *k, const u8 *key, u32 len, u32 i,
 {
 	int ret;
 
-	if (k->net->on) {
-		ret = bloom_net_one(k->net, key, len, i, i);
+	if (k->addrs->on) {
+		ret = bloom_addrs_read(k->addrs, key, len, i, i);
 		if (ret)
 			return ret;
 	}
 	if (!k->key)
 		*hash = len;	/* hashed later: bloom_query_small() */
 	else
-		*hash = k->net->query ? 0 : bloom_hash(k->key, key, len);
+		*hash = k->addrs->query ? 0 : bloom_hash(k->key, key, len);
 	return 0;
 }
 
@@ -124,10 +124,10 @@ int bloom_batch_read(struct bloom_keys *k, const struct bloom_batch *b,
 	return ret;
 }
 
-int bloom_batch_hash(const bloom_hash_key_t *key, struct bloom_net *net,
+int bloom_batch_hash(const bloom_hash_key_t *key, struct bloom_addrs *addrs,
 		     const struct bloom_batch *b, u64 *hashes)
 {
-	struct bloom_keys k = { .key = key, .net = net };
+	struct bloom_keys k = { .key = key, .addrs = addrs };
 	u8 small[BLOOM_SMALL_BYTES] __uninitialized;	/* copied in first */
 	int ret;
 

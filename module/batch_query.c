@@ -6,11 +6,10 @@
  * (bloom_query_chunk()). A few keys (a daemon asking about one address)
  * use the stack only (bloom_query_small()); keys of one size use one
  * buffer of a chunk's keys and hashes (bloom_query_chunks()). Any other
- * QUERY runs the two passes of an ADD (batch.c), its second pass here
- * (bloom_query_apply()).
+ * QUERY runs the two passes of an ADD (batch.c).
  *
  * Queries take no lock: they look up under rcu_read_lock(),
- * BLOOM_APPLY_CHUNK keys at a time, and may yield between chunks. Each
+ * BLOOM_STORE_CHUNK keys at a time, and may yield between chunks. Each
  * chunk uses the store published at its start: a destroy between two
  * chunks fails the batch with ESTALE, a replace with another hash key
  * makes the rest of the batch be hashed again with the new key from the
@@ -27,7 +26,8 @@
 #include <linux/uaccess.h>
 
 #include "alloc.h"
-#include "batch_internal.h"
+#include "batch_keys.h"
+#include "batch_query.h"
 #include "filter.h"
 
 /* Counts a query in the store published now (if any). */
@@ -37,23 +37,21 @@ void bloom_query_count(struct bloom_filter *f, u32 done, u32 hits)
 
 	rcu_read_lock();
 	s = bloom_filter_store(f);
-	if (s) {
-		this_cpu_add(s->stats->hits, hits);
-		this_cpu_add(s->stats->query_misses, done - hits);
-	}
+	if (s)
+		bloom_store_count_queries(s, done, hits);
 	rcu_read_unlock();
 }
 
 /*
  * Queries @n keys (their lengths in @hashes, their bytes one after the
  * other in @buf), the first of them key @from of the batch: under one read
- * section, read as addresses if @net is on, hashed with the key of the
- * store published now, looked up. With @decide, whether @net is on is
+ * section, read as addresses if @addrs is on, hashed with the key of the
+ * store published now, looked up. With @decide, whether @addrs is on is
  * decided first, from the store's kind. Their results go to @results from
  * bit 0 (NULL: none wanted); @hits grows by theirs.
  */
 static int bloom_query_chunk(struct bloom_filter *f, const struct bloom_batch *b,
-			     struct bloom_net *net, bool decide, const u8 *buf,
+			     struct bloom_addrs *addrs, bool decide, const u8 *buf,
 			     u64 *hashes, u32 from, u32 n, u8 *results,
 			     u32 *hits)
 {
@@ -68,22 +66,22 @@ static int bloom_query_chunk(struct bloom_filter *f, const struct bloom_batch *b
 		goto unlock;
 	}
 	if (decide) {
-		net->kind = READ_ONCE(s->nb.kind);
-		ret = bloom_net_mode(net, b, BLOOM_BATCH_QUERY);
+		addrs->kind = bloom_store_kind(s);
+		ret = bloom_addrs_mode(addrs, b->flags, BLOOM_STORE_QUERY);
 	}
 	for (i = 0; i < n && !ret; i++, off += len) {
 		len = hashes[i];
-		if (net->on)
-			ret = bloom_net_one(net, buf + off, len, from + i, i);
+		if (addrs->on)
+			ret = bloom_addrs_read(addrs, buf + off, len, from + i, i);
 		else
-			hashes[i] = bloom_core_hash(&s->core, buf + off, len);
+			hashes[i] = bloom_store_hash(s, buf + off, len);
 	}
 	if (ret)
 		goto unlock;
-	if (net->on)
-		*hits += bloom_net_query(net->keys, s, n, results);
+	if (addrs->on)
+		*hits += bloom_store_query_addrs(s, addrs->keys, n, results);
 	else
-		*hits += bloom_core_query_batch(&s->core, hashes, n, results);
+		*hits += bloom_store_query_hashes(s, hashes, n, results);
 unlock:
 	rcu_read_unlock();
 	return ret;
@@ -121,16 +119,17 @@ int bloom_query_small(struct bloom_filter *f, struct bloom_batch *b)
 	u64 hashes[BLOOM_STACK_QUERY_KEYS] __uninitialized;
 	u8 buf[BLOOM_SMALL_BYTES] __uninitialized;
 	u8 results[BLOOM_STACK_QUERY_KEYS / 8] = { 0 };
-	struct bloom_net net = { .keys = nb_keys };
-	struct bloom_keys k = { .net = &net, .buf = buf, .size = sizeof(buf) };
+	struct bloom_addrs addrs = { .keys = nb_keys };
+	struct bloom_keys k = { .addrs = &addrs, .buf = buf,
+				.size = sizeof(buf) };
 	u32 hits = 0;
 	int ret;
 
-	/* the keys' lengths in @hashes, the keys in @buf (@net is off) */
+	/* the keys' lengths in @hashes, the keys in @buf (@addrs is off) */
 	ret = bloom_batch_read(&k, b, hashes);
 	if (ret)
 		return ret;
-	ret = bloom_query_chunk(f, b, &net, true, buf, hashes, 0, b->nkeys,
+	ret = bloom_query_chunk(f, b, &addrs, true, buf, hashes, 0, b->nkeys,
 				b->results ? results : NULL, &hits);
 	if (ret)
 		return ret;
@@ -139,12 +138,12 @@ int bloom_query_small(struct bloom_filter *f, struct bloom_batch *b)
 
 /*
  * Keys of one size per chunk of a larger QUERY: a multiple of 8 (a
- * results byte per 8 keys), at most BLOOM_APPLY_CHUNK in BLOOM_CHUNK_BYTES;
+ * results byte per 8 keys), at most BLOOM_STORE_CHUNK in BLOOM_CHUNK_BYTES;
  * 0 for keys too long for 8 a chunk.
  */
 static u32 bloom_query_chunk_keys(const struct bloom_batch *b)
 {
-	return min_t(u32, BLOOM_APPLY_CHUNK,
+	return min_t(u32, BLOOM_STORE_CHUNK,
 		     BLOOM_CHUNK_BYTES / b->key_size) & ~7U;
 }
 
@@ -168,7 +167,7 @@ int bloom_query_chunks(struct bloom_filter *f, struct bloom_batch *b)
 	const u8 __user *ukeys = u64_to_user_ptr(b->keys);
 	u32 i, j, n, hits = 0, nkeys = b->nkeys;
 	size_t nb_bytes, result_bytes = DIV_ROUND_UP(nkeys, 8);
-	struct bloom_net net = { };
+	struct bloom_addrs addrs = { };
 	u8 *buf, *results;
 	u64 *hashes;
 	int ret;
@@ -179,15 +178,15 @@ int bloom_query_chunks(struct bloom_filter *f, struct bloom_batch *b)
 	 * its kind with a first add meanwhile is queried for these keys as
 	 * they are, which for an address is its /32 or /128.
 	 */
-	ret = bloom_filter_keys(f, &net.kind, NULL);
+	ret = bloom_filter_keys(f, &addrs.kind, NULL);
 	if (ret)
 		return ret;
-	ret = bloom_net_mode(&net, b, BLOOM_BATCH_QUERY);
+	ret = bloom_addrs_mode(&addrs, b->flags, BLOOM_STORE_QUERY);
 	if (ret)
 		return ret;
 	/* no more room than the batch needs: the allocator may zero it all */
 	chunk = min(chunk, round_up(nkeys, 8));
-	nb_bytes = net.on ? array_size(chunk, sizeof(*net.keys)) : 0;
+	nb_bytes = addrs.on ? array_size(chunk, sizeof(*addrs.keys)) : 0;
 	hashes = bloom_kvmalloc(array_size(chunk, sizeof(*hashes) + size) +
 				nb_bytes + result_bytes, GFP_KERNEL_ACCOUNT);
 	if (!hashes)
@@ -195,8 +194,8 @@ int bloom_query_chunks(struct bloom_filter *f, struct bloom_batch *b)
 	buf = (u8 *)(hashes + chunk);
 	results = buf + chunk * size;
 	memset(results, 0, result_bytes);
-	if (net.on)
-		net.keys = (struct bloom_nb_key *)(results + result_bytes);
+	if (addrs.on)
+		addrs.keys = (struct bloom_nb_key *)(results + result_bytes);
 	for (i = 0; i < nkeys; i += n) {
 		n = min(nkeys - i, chunk);
 		ret = -EFAULT;
@@ -204,7 +203,7 @@ int bloom_query_chunks(struct bloom_filter *f, struct bloom_batch *b)
 			break;
 		for (j = 0; j < n; j++)
 			hashes[j] = size;
-		ret = bloom_query_chunk(f, b, &net, false, buf, hashes, i, n,
+		ret = bloom_query_chunk(f, b, &addrs, false, buf, hashes, i, n,
 					b->results ? results + i / 8 : NULL,
 					&hits);
 		if (ret)
@@ -215,53 +214,4 @@ int bloom_query_chunks(struct bloom_filter *f, struct bloom_batch *b)
 		ret = bloom_query_done(f, b, results, hits);
 	bloom_kvfree(hashes);
 	return ret;
-}
-
-/*
- * Pass two of any other QUERY (bloom_batch_run()), under RCU alone: the
- * hashes of pass one looked up, or the addresses it read.
- */
-int bloom_query_apply(struct bloom_apply *a)
-{
-	u32 n = a->b->nkeys, len, hits;
-	bloom_hash_key_t key;
-	struct bloom_store *s;
-	u8 *results;
-	int ret;
-
-	while (a->done < n) {
-		len = min_t(u32, n - a->done, BLOOM_APPLY_CHUNK);
-		results = a->results ? a->results + a->done / 8 : NULL;
-		rcu_read_lock();
-		s = bloom_filter_store(a->f);
-		if (!s) {
-			rcu_read_unlock();
-			return -ESTALE;
-		}
-		if (a->net.query) {
-			hits = bloom_net_query(a->net.keys + a->done, s, len,
-					       results);
-		} else if (!bloom_same_key(&s->core.key, &a->key)) {
-			key = s->core.key;
-			rcu_read_unlock();
-			ret = bloom_apply_rehash(a, &key);
-			memzero_explicit(&key, sizeof(key));
-			if (ret)
-				return ret;
-			continue;
-		} else {
-			hits = bloom_core_query_batch(&s->core,
-						      a->hashes + a->done, len,
-						      results);
-		}
-		/*
-		 * Not counted yet: the caller counts the batch once its
-		 * answers reached the user (bloom_query_count()).
-		 */
-		rcu_read_unlock();
-		a->done += len;
-		a->hits += hits;
-		cond_resched();
-	}
-	return 0;
 }

@@ -2,16 +2,18 @@
 /*
  * kfuncs: XDP and tc (SCHED_CLS) programs look keys and addresses up in
  * filters, which they name by id (registry.h) in the network namespace of
- * the packet's device. BPF C declares them with tools/xdp/bloom/bpf.h;
- * Documentation/userspace-api.rst ("BPF programs") is the specification.
+ * the packet's device, or, XDP programs, through a hold of the filter
+ * they keep in a map (hold.h), which needs no lookup of the id. BPF C
+ * declares them with uapi/bloom/bpf.h; Documentation/userspace-api.rst
+ * ("BPF programs") is the specification.
  *
  * A call takes no lock and allocates nothing: the id is found in the
- * namespace's table of ids, and the store the filter holds now is read
- * (filter.h), in the program's RCU read side; the query is the one
- * firewall rules make (store.h): the keyed hash and the filter's test,
- * plus every netblock length the filter holds for an address. It counts
- * the call, a hit or a miss, per CPU in the store's statistics (bpf_calls,
- * bpf_hits).
+ * namespace's table of ids (or the hold is read from the map), and the
+ * store the filter holds now is read (filter.h), in the program's RCU
+ * read side; the query is the one firewall rules make (store.h): the
+ * keyed hash and the filter's test, plus every netblock length the filter
+ * holds for an address. It counts the call, a hit or a miss, per CPU in
+ * the store's statistics (bpf_calls, bpf_hits).
  *
  * The verifier checks the key pointer and size pair (the "__sz" suffix):
  * a program cannot pass more bytes than it owns. The size may still be 0
@@ -45,25 +47,28 @@ enum bloom_bpf_op {
 	BLOOM_BPF_ADDR,
 };
 
+/* -EINVAL for a key the call refuses, before any filter is looked for. */
+static int bloom_bpf_check(const void *key, u32 len, enum bloom_bpf_op op)
+{
+	if (!key || !len)
+		return -EINVAL;
+	if (op == BLOOM_BPF_ADDR ? len != 4 && len != 16 : len > BLOOM_KEY_MAX)
+		return -EINVAL;
+	return 0;
+}
+
 /*
  * No rcu_read_lock() of its own: XDP and tc programs run in a read-side
  * section (BH disabled, or a test run's rcu_read_lock()), which the reads
  * below check, and under PREEMPT_RCU a nested one is two calls, which
  * were two thirds of the id's lookup (make bench, part xdp).
  */
-static int bloom_bpf_lookup(struct net *net, u32 id, const void *key,
-			    u32 len, enum bloom_bpf_op op)
+static int bloom_bpf_query_filter(struct bloom_filter *f, const void *key,
+				  u32 len, enum bloom_bpf_op op)
 {
-	struct bloom_filter *f;
-	struct bloom_store *s;
+	struct bloom_store *s = f ? bloom_filter_store(f) : NULL;
 	bool hit;
 
-	if (!key || !len)
-		return -EINVAL;
-	if (op == BLOOM_BPF_ADDR ? len != 4 && len != 16 : len > BLOOM_KEY_MAX)
-		return -EINVAL;
-	f = net ? bloom_registry_find_id(net, id) : NULL;
-	s = f ? bloom_filter_store(f) : NULL;
 	if (!s)
 		return -ENOENT;
 	hit = op == BLOOM_BPF_ADDR ? bloom_store_query_addr(s, key, len) :
@@ -73,6 +78,35 @@ static int bloom_bpf_lookup(struct net *net, u32 id, const void *key,
 	else
 		this_cpu_inc(s->stats->bpf_misses);
 	return hit;
+}
+
+static int bloom_bpf_lookup(struct net *net, u32 id, const void *key,
+			    u32 len, enum bloom_bpf_op op)
+{
+	int ret = bloom_bpf_check(key, len, op);
+
+	if (ret)
+		return ret;
+	return bloom_bpf_query_filter(net ? bloom_registry_find_id(net, id) :
+					    NULL, key, len, op);
+}
+
+/*
+ * Through the slot of a program's map that keeps a hold: the hold there
+ * now, if any, is valid until the program's read side ends (hold.c), and
+ * so is the filter it holds.
+ */
+static int bloom_bpf_hold_lookup(struct bloom_xdp_hold **slot,
+				 const void *key, u32 len, enum bloom_bpf_op op)
+{
+	struct bloom_xdp_hold *h;
+	int ret = bloom_bpf_check(key, len, op);
+
+	if (ret)
+		return ret;
+	h = slot ? READ_ONCE(*slot) : NULL;
+	return bloom_bpf_query_filter(h ? bloom_hold_filter(h) : NULL, key,
+				      len, op);
 }
 
 /* The namespace of the device the frame arrived on (nf_conntrack_bpf.c). */
@@ -158,12 +192,35 @@ void bpf_bloom_xdp_hold_release(struct bloom_xdp_hold *hold)
 		bloom_hold_put(hold);
 }
 
+/*
+ * Through a hold the program keeps in its map: @hold is the address of
+ * the map value's field (struct bloom_xdp_hold __kptr_ref *), which the
+ * verifier checks (KF_KPTR_GET); the filter is the one the hold names,
+ * whatever store it has now, without a lookup of its id. 1, 0 or -EINVAL
+ * as bpf_bloom_xdp_query(); -ENOENT: the slot holds nothing, or the filter
+ * it holds is destroyed.
+ */
+int bpf_bloom_hold_query(struct bloom_xdp_hold **hold, const void *key,
+			 u32 key__sz)
+{
+	return bloom_bpf_hold_lookup(hold, key, key__sz, BLOOM_BPF_KEY);
+}
+
+/* An address, as bpf_bloom_xdp_lookup_addr() looks it up. */
+int bpf_bloom_hold_lookup_addr(struct bloom_xdp_hold **hold,
+			       const void *addr, u32 addr__sz)
+{
+	return bloom_bpf_hold_lookup(hold, addr, addr__sz, BLOOM_BPF_ADDR);
+}
+
 /* Each program type gets the calls that take its context. */
 BTF_SET8_START(bloom_xdp_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_bloom_xdp_query)
 BTF_ID_FLAGS(func, bpf_bloom_xdp_lookup_addr)
 BTF_ID_FLAGS(func, bpf_bloom_xdp_hold, KF_ACQUIRE | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_bloom_xdp_hold_release, KF_RELEASE)
+BTF_ID_FLAGS(func, bpf_bloom_hold_query, KF_KPTR_GET)
+BTF_ID_FLAGS(func, bpf_bloom_hold_lookup_addr, KF_KPTR_GET)
 BTF_SET8_END(bloom_xdp_kfunc_ids)
 
 /* A hold kept in a map is let go of by the kernel through its destructor. */

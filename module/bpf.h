@@ -29,6 +29,10 @@ int bpf_bloom_skb_lookup_addr(struct __sk_buff *skb, u32 filter_id,
 			      const void *addr, u32 addr__sz);
 struct bloom_xdp_hold *bpf_bloom_xdp_hold(struct xdp_md *ctx, u32 filter_id);
 void bpf_bloom_xdp_hold_release(struct bloom_xdp_hold *hold);
+int bpf_bloom_hold_query(struct bloom_xdp_hold **hold, const void *key,
+			 u32 key__sz);
+int bpf_bloom_hold_lookup_addr(struct bloom_xdp_hold **hold,
+			       const void *addr, u32 addr__sz);
 
 /* Last at init, once the registry is ready: never fails the load. */
 void bloom_bpf_init(void);

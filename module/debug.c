@@ -6,8 +6,9 @@
  *                     filter exists and no descriptor is open, once the
  *                     grace periods of destroyed filters have passed
  *   core_selftest     reading it runs the filter core's self-test (the
- *                     SipHash test vectors through the kernel's siphash(),
- *                     known sizings): "ok", or "failed <errno>"
+ *                     SipHash-2-4 and SipHash-1-3 test vectors through
+ *                     every build of the core's SipHash, known sizings):
+ *                     "ok", or "failed <errno>"
  *   rotate            writing an expiring filter's name (of the writer's
  *                     network namespace) runs its next rotation in the
  *                     writing task, as soon as it is due (a period at
@@ -32,7 +33,6 @@
 #include "alloc.h"
 #include "core.h"
 #include "debug.h"
-#include "clock.h"
 #include "filter.h"
 #include "name.h"
 #include "registry.h"
@@ -77,13 +77,12 @@ static ssize_t rotate_write(struct file *file, const char __user *ubuf,
 	f = bloom_registry_lookup(current->nsproxy->net_ns, name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	/* the store stays published, no flush or merge moves its clock */
+	/* the store stays published, no flush or merge moves its ring */
 	if (mutex_lock_killable(&f->write_lock)) {
 		ret = -EINTR;
 	} else {
 		s = bloom_filter_store_locked(f);
-		ret = !s ? -ESTALE : !s->clock ? -EOPNOTSUPP :
-		      bloom_clock_rotate_now(s->clock);
+		ret = s ? bloom_store_rotate_now(s) : -ESTALE;
 		mutex_unlock(&f->write_lock);
 	}
 	bloom_filter_put(f);

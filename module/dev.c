@@ -32,6 +32,7 @@
 #include "name.h"
 #include "registry.h"
 #include "sysfs.h"
+#include "sysfs_dir.h"
 
 /* Larger structs are refused unread, as openat2() and clone3() do. */
 #define BLOOM_UCMD_SIZE_MAX	PAGE_SIZE
@@ -260,12 +261,7 @@ static int bloom_dev_mmap(struct file *file, struct vm_area_struct *vma)
 	/* the store is not freed before a grace period: its area lives */
 	rcu_read_lock();
 	s = bloom_filter_store(f);
-	if (!s)
-		ret = -ESTALE;
-	else if (!s->map)
-		ret = -EOPNOTSUPP;
-	else
-		ret = bloom_map_vma(s->map, vma);
+	ret = s ? bloom_store_map_vma(s, vma) : -ESTALE;
 	rcu_read_unlock();
 	return ret;
 }
@@ -306,7 +302,7 @@ int bloom_dev_init(void)
 		bloom_registry_exit();
 		return ret;
 	}
-	bloom_registry_dir_ready(bloom_misc.this_device);
+	bloom_sysfs_dir_ready(bloom_misc.this_device);
 	return 0;
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A filter's life (filter.h has the rules): new, get, put, destroy, and the
- * changes of what it holds under its write lock: replace, swap, merge,
- * flush and growth. The struct goes with its kobject's release after the
- * last user; the registry (registry.c) gives the kobject its name and
- * directory, this file its lifetime.
+ * A filter's life (filter.h has the rules): new, get, put, its holders and
+ * destroy's wait for them, destroy, the changes of what it holds under its
+ * write lock (replace, swap, merge, flush) and its replies (INFO, STAGES).
+ * The struct goes with its kobject's release after the last user; the
+ * registry (registry.c) gives the kobject its name and directory, this
+ * file its lifetime.
  */
 #include <linux/atomic.h>
 #include <linux/err.h>
@@ -13,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 #include <linux/wait_bit.h>
 
 #include "alloc.h"
@@ -92,9 +94,8 @@ int bloom_filter_new(const char *name, struct bloom_store *s,
 	refcount_set(&f->users, 1);
 	f->acct = s->acct;
 	mutex_init(&f->write_lock);
-	f->type = s->core.geo.type;
-	f->scalable = bloom_core_is_scalable(&s->core);
-	f->expiring = bloom_core_is_expiring(&s->core);
+	f->type = bloom_store_type(s);
+	f->features = bloom_store_features(s);
 	bloom_store_keys_changed(s, false);
 	RCU_INIT_POINTER(f->store, s);
 	strscpy(f->name, name, sizeof(f->name));
@@ -141,6 +142,39 @@ void bloom_filter_put(struct bloom_filter *f)
 	kobject_put(&f->kobj);
 }
 
+/* Woken when a filter's last holder of a kind lets go. */
+static DECLARE_WAIT_QUEUE_HEAD(bloom_holds_wq);
+
+void bloom_filter_hold(struct bloom_filter *f, enum bloom_hold_kind kind)
+{
+	atomic_inc(&f->holds[kind]);
+}
+
+void bloom_filter_unhold(struct bloom_filter *f, enum bloom_hold_kind kind)
+{
+	if (atomic_dec_and_test(&f->holds[kind]))
+		wake_up_all(&bloom_holds_wq);
+}
+
+bool bloom_filter_held(struct bloom_filter *f)
+{
+	int k;
+
+	for (k = 0; k < BLOOM_HOLD_KINDS; k++)
+		if (atomic_read(&f->holds[k]))
+			return true;
+	return false;
+}
+
+int bloom_filter_wait_unheld(struct bloom_filter *f, unsigned long until)
+{
+	long left = max_t(long, (long)(until - jiffies), 1);
+
+	left = wait_event_killable_timeout(bloom_holds_wq,
+					   !bloom_filter_held(f), left);
+	return left < 0 ? -EINTR : 0;
+}
+
 void bloom_filter_destroy(struct bloom_filter *f)
 {
 	/*
@@ -179,7 +213,7 @@ int bloom_filter_keys(struct bloom_filter *f, u32 *kind, bloom_hash_key_t *key)
 	rcu_read_lock();
 	s = bloom_filter_store(f);
 	if (s) {
-		*kind = READ_ONCE(s->nb.kind);
+		*kind = bloom_store_kind(s);
 		if (key)
 			*key = s->core.key;
 	}
@@ -187,13 +221,52 @@ int bloom_filter_keys(struct bloom_filter *f, u32 *kind, bloom_hash_key_t *key)
 	return s ? 0 : -ESTALE;
 }
 
-/* Two stores' key kinds may meet: the same, or one not known. */
-static int bloom_filter_kinds(const struct bloom_store *a,
-			      const struct bloom_store *b)
+int bloom_filter_spec(struct bloom_filter *f, struct bloom_store_spec *spec)
 {
-	u32 ka = READ_ONCE(a->nb.kind), kb = READ_ONCE(b->nb.kind);
+	struct bloom_store *s;
 
-	return ka && kb && ka != kb ? -EPROTOTYPE : 0;
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s)
+		bloom_store_spec_of(s, spec);
+	rcu_read_unlock();
+	return s ? 0 : -ESTALE;
+}
+
+int bloom_filter_info(struct bloom_filter *f, struct bloom_info *info)
+{
+	u32 size = info->size;
+	struct bloom_store *s;
+
+	memset(info, 0, sizeof(*info));
+	info->size = size;
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	if (s) {
+		bloom_store_info(s, info);
+		info->memory_bytes = bloom_filter_memory_bytes(s);
+	}
+	rcu_read_unlock();
+	if (!s)
+		return -ESTALE;
+	memcpy(info->name, f->name, sizeof(info->name));
+	info->id = f->id;
+	info->rules = atomic_read(&f->holds[BLOOM_HOLD_RULE]);
+	info->xdp_holds = atomic_read(&f->holds[BLOOM_HOLD_XDP]);
+	info->xdp_ifindex = READ_ONCE(f->xdp_ifindex);
+	return 0;
+}
+
+int bloom_filter_stages(struct bloom_filter *f, struct bloom_stage *out)
+{
+	struct bloom_store *s;
+	int ret;
+
+	rcu_read_lock();
+	s = bloom_filter_store(f);
+	ret = s ? bloom_store_stages(s, out) : -ESTALE;
+	rcu_read_unlock();
+	return ret;
 }
 
 int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
@@ -201,22 +274,15 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s)
 	struct bloom_store *old;
 	int ret;
 
-	/*
-	 * a scalable filter's sysfs has the stage files, an expiring one's
-	 * the timeout's, a plain one's neither
-	 */
-	if (s->core.geo.type != f->type ||
-	    bloom_core_is_scalable(&s->core) != f->scalable ||
-	    bloom_core_is_expiring(&s->core) != f->expiring)
+	/* the sysfs files follow the type and features */
+	if (bloom_store_type(s) != f->type ||
+	    bloom_store_features(s) != f->features)
 		return -EINVAL;
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
 	old = bloom_filter_store_locked(f);
-	ret = old ? bloom_filter_kinds(s, old) : -ESTALE;
+	ret = old ? bloom_store_adopt(s, old) : -ESTALE;
 	if (!ret) {
-		/* contents of no kind keep the filter's (rules rely on it) */
-		if (!s->nb.kind)
-			s->nb.kind = READ_ONCE(old->nb.kind);
 		bloom_store_keys_changed(s, false);
 		bloom_store_changing(old);
 		rcu_assign_pointer(f->store, s);
@@ -256,8 +322,7 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	struct bloom_store *sa, *sb;
 	int ret;
 
-	if (a->type != b->type || a->scalable != b->scalable ||
-	    a->expiring != b->expiring)
+	if (a->type != b->type || a->features != b->features)
 		return -EINVAL;
 	if (a == b)
 		return 0;
@@ -266,7 +331,7 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 		return ret;
 	sa = bloom_filter_store_locked(a);
 	sb = bloom_filter_store_locked(b);
-	ret = sa && sb ? bloom_filter_kinds(sa, sb) : -ESTALE;
+	ret = sa && sb ? bloom_store_kinds_meet(sa, sb) : -ESTALE;
 	if (!ret) {
 		/* each mapping shows the other filter's contents from now */
 		bloom_store_changing(sa);
@@ -278,39 +343,6 @@ int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b)
 	}
 	bloom_filter_unlock_two(a, b);
 	return ret;
-}
-
-/*
- * Two scalable filters, stage by stage: the destination first gets the
- * stages the source has and it lacks (published as growth publishes
- * them, under its write lock), then each stage takes the source stage's
- * bits. Filters whose stages do not line up (other parameters or hash
- * key): -EINVAL; a scalable filter and one that is not: -EOPNOTSUPP.
- * The stages added stay if a later one does not fit (-EDQUOT, -ENOMEM):
- * empty, they change no answer, and the merge adds nothing.
- */
-static int bloom_filter_merge_chain(struct bloom_store *sd,
-				    struct bloom_store *ss)
-{
-	struct bloom_scale_stage *st;
-	struct bloom_geometry geo;
-	u32 n;
-
-	if (!bloom_core_is_scalable(&sd->core) ||
-	    !bloom_core_is_scalable(&ss->core))
-		return -EOPNOTSUPP;
-	if (!bloom_scale_compatible(&sd->core, &ss->core))
-		return -EINVAL;
-	/* the source's stages are published: its write lock is held too */
-	n = bloom_scale_stages(&ss->core);
-	while (bloom_scale_stages(&sd->core) < n) {
-		if (bloom_scale_next_geometry(&sd->core, &geo))
-			return -EINVAL;
-		st = bloom_store_add_stage(sd, &geo);
-		if (IS_ERR(st))
-			return PTR_ERR(st);
-	}
-	return bloom_scale_merge(&sd->core, &ss->core);
 }
 
 int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
@@ -325,79 +357,24 @@ int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src)
 		return ret;
 	sd = bloom_filter_store_locked(dst);
 	ss = bloom_filter_store_locked(src);
-	ret = sd && ss ? bloom_filter_kinds(sd, ss) : -ESTALE;
-	/* the destination's prefix lengths stay the only ones it holds */
-	if (!ret && !bloom_nb_plan_holds(&sd->nb, &ss->nb))
-		ret = -EINVAL;
-	if (ret)
-		goto out;
-	bloom_store_changing(sd);
-	/* the core refuses d-left and incompatible filters */
-	if (bloom_core_is_scalable(&sd->core) ||
-	    bloom_core_is_scalable(&ss->core))
-		ret = bloom_filter_merge_chain(sd, ss);
-	else
-		ret = bloom_store_merge(sd, ss);
-	if (!ret) {
-		bloom_nb_merge(&sd->nb, &ss->nb);
-		if (!READ_ONCE(sd->nb.kind))
-			WRITE_ONCE(sd->nb.kind, READ_ONCE(ss->nb.kind));
-		/* inside the merge's change */
-		bloom_store_keys_changed(sd, false);
-	}
-	bloom_store_changed(sd);
-out:
+	ret = sd && ss ? bloom_store_merge(sd, ss) : -ESTALE;
 	bloom_filter_unlock_two(dst, src);
 	return ret;
 }
 
-/*
- * A scalable filter's flush: a new chain of the same parameters, hash key
- * and key kind, with its first stage empty, published in place of @old
- * (which the caller retires). Stages are never taken away from a store
- * that lock-free readers may hold; the old ones go with the old store,
- * after a grace period. The new first stage is charged while the old
- * stages still are: -EDQUOT or -ENOMEM, and nothing changed, when it does
- * not fit beside them. Called under @f->write_lock.
- */
-static int bloom_filter_flush_chain(struct bloom_filter *f,
-				    struct bloom_store *old)
-{
-	u8 key[BLOOM_CORE_HASH_KEY_LEN];
-	struct bloom_store *s;
-
-	bloom_hash_key_to_bytes(&old->core.key, key);
-	s = bloom_store_new_chain(old->acct, &old->core.scale->p, key);
-	memzero_explicit(key, sizeof(key));
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	s->nb.kind = READ_ONCE(old->nb.kind);
-	bloom_nb_copy_plan(&s->nb, &old->nb);
-	rcu_assign_pointer(f->store, s);
-	return 0;
-}
-
 int bloom_filter_flush(struct bloom_filter *f)
 {
-	struct bloom_store *s;
-	bool replaced = false;
+	struct bloom_store *s, *fresh = NULL;
 	int ret;
 
 	if (mutex_lock_killable(&f->write_lock))
 		return -EINTR;
 	s = bloom_filter_store_locked(f);
-	if (!s) {
-		ret = -ESTALE;
-	} else if (bloom_core_is_scalable(&s->core)) {
-		ret = bloom_filter_flush_chain(f, s);
-		replaced = !ret;
-	} else {
-		bloom_store_changing(s);
-		ret = bloom_store_clear(s);
-		bloom_store_changed(s);
-	}
+	ret = s ? bloom_store_flush(s, &fresh) : -ESTALE;
+	if (fresh)
+		rcu_assign_pointer(f->store, fresh);
 	mutex_unlock(&f->write_lock);
-	if (replaced)
+	if (fresh)
 		bloom_store_retire(s);
 	return ret;
 }

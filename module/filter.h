@@ -7,9 +7,13 @@
  *
  * Lifetime. @users counts who may touch the struct: the registry holds one
  * reference while the name exists, every descriptor bound to the filter
- * one, and so does every firewall rule that names it (counted in @rules
- * too: destroy refuses a filter that rules use with EBUSY, except when its
- * network namespace goes away, rules and all). Destroy (after the registry
+ * one, and so does every holder: a firewall rule that names it, an XDP
+ * program's hold (hold.h). Holders are counted by kind too (@holds), and
+ * destroy waits a moment for them to let go, then refuses with EBUSY
+ * (bloom_filter_wait_unheld()), except when its network namespace goes
+ * away, rules and all. A process that maps the filter (map.h) holds the
+ * mapped table, not the filter: a destroy goes ahead, and the table's
+ * bytes come back at the last unmap. Destroy (after the registry
  * removed the name and the directory) unpublishes the store (@store
  * becomes NULL), gives the store's and the struct's bytes back to
  * max_memory at once and frees the store after an RCU grace period. A
@@ -28,16 +32,17 @@
  * serialised) hold @write_lock, under which the store cannot change
  * (bloom_filter_store_locked()).
  *
- * A scalable filter grows without a replace: the adder that finds the
- * newest stage full lets the store add the next stage under @write_lock
- * (bloom_store_grow()); queries go on under RCU meanwhile, and the stages
- * go with the store.
+ * What a store does inside itself (a scalable filter's growth, an expiring
+ * one's rotation, a timed one's sweep) needs no replace: the store does it
+ * under @write_lock or its own work's lock (store.h), and queries go on
+ * under RCU meanwhile.
  *
  * Replacing a store (restore --replace, swap): build the new one with
- * bloom_store_new(), publish it with bloom_filter_replace() or exchange two
- * filters' stores with bloom_filter_swap(). The old store is freed after a
- * grace period; no caller ever waits for one. A filter's type never
- * changes (its sysfs files depend on it), its geometry and hash key may. A
+ * bloom_store_create(), publish it with bloom_filter_replace() or exchange
+ * two filters' stores with bloom_filter_swap(). The old store is freed
+ * after a grace period; no caller ever waits for one. A filter's type and
+ * features never change (its sysfs files depend on them), its geometry and
+ * hash key may. A
  * query batch that overlaps a replace applies each of its chunks to the
  * store published at that chunk's start (re-hashing its keys if the hash
  * key changed); add and delete batches and every replace hold @write_lock,
@@ -58,6 +63,16 @@
 
 struct net;
 
+/*
+ * Who holds a filter besides its name and the descriptors bound to it:
+ * destroy waits for them to let go (BLOOM_HOLDS_WAIT_MS), then refuses.
+ */
+enum bloom_hold_kind {
+	BLOOM_HOLD_RULE,	/* a firewall rule (xt_bloom) */
+	BLOOM_HOLD_XDP,		/* an XDP program's hold (hold.h) */
+	BLOOM_HOLD_KINDS,
+};
+
 struct bloom_filter {
 	struct kobject kobj;		/* holds the struct only */
 	refcount_t users;		/* holds the struct's contents */
@@ -67,8 +82,7 @@ struct bloom_filter {
 	/* in its namespace, while registered (registry.c); 0 before */
 	u32 id;
 	u32 type;			/* enum bloom_type; never changes */
-	bool scalable;			/* never changes either */
-	bool expiring;			/* nor this */
+	u32 features;			/* BLOOM_STORE_F_*; nor these */
 	/*
 	 * The namespace whose registry holds the name; only for the sysfs
 	 * namespace tag, which is gone once the name is.
@@ -76,9 +90,8 @@ struct bloom_filter {
 	struct net *net;
 	/* its namespace's, which its bytes are charged to (account.h) */
 	struct bloom_account *acct;
-	atomic_t rules;			/* firewall rules holding the filter */
-	atomic_t xdp_holds;		/* XDP programs holding it (hold.h) */
-	int xdp_ifindex;		/* the device of the latest of them */
+	atomic_t holds[BLOOM_HOLD_KINDS];	/* its holders, by kind */
+	int xdp_ifindex;		/* the device of the latest XDP hold */
 	/*
 	 * Serialises the writers (adds and deletes, merges, flushes) and
 	 * every change of @store; queries never take it.
@@ -97,6 +110,33 @@ int bloom_filter_new(const char *name, struct bloom_store *s,
 		     struct bloom_filter **out);
 struct bloom_filter *bloom_filter_get(struct bloom_filter *f);
 void bloom_filter_put(struct bloom_filter *f);
+
+/*
+ * A holder of @kind begins or ends: the caller has a reference of its own
+ * (bloom_filter_get()) for as long as it holds, which it puts after
+ * bloom_filter_unhold() (an XDP hold's later, from a work item: hold.c).
+ * Any context, no sleep. A rule's hold is taken under its namespace's
+ * registry lock (registry.c), so DESTROY, which checks under it, cannot
+ * miss one.
+ */
+void bloom_filter_hold(struct bloom_filter *f, enum bloom_hold_kind kind);
+void bloom_filter_unhold(struct bloom_filter *f, enum bloom_hold_kind kind);
+/* Whether anyone holds @f; read racily. */
+bool bloom_filter_held(struct bloom_filter *f);
+/*
+ * How long DESTROY waits for holders to let go of a filter: the nft
+ * backend of iptables frees a deleted rule from a work item after an RCU
+ * grace period, a moment after iptables returned, and a detached XDP
+ * program's map is freed from a work item too, so a DESTROY right after
+ * "iptables -F" or a detach would otherwise fail with -EBUSY for whoever
+ * calls it.
+ */
+#define BLOOM_HOLDS_WAIT_MS	2000
+/*
+ * Waits, holding no lock but a reference to @f, until nobody holds @f or
+ * @until (jiffies) passed: 0 either way, -EINTR if killed.
+ */
+int bloom_filter_wait_unheld(struct bloom_filter *f, unsigned long until);
 /*
  * Unpublishes and retires the store, gives the bytes back; the part of
  * destroy after the registry let go of the name. Idempotent.
@@ -146,6 +186,22 @@ static inline bool bloom_filter_dead(struct bloom_filter *f)
 u64 bloom_filter_memory_bytes(const struct bloom_store *s);
 
 /*
+ * INFO's reply for @f, zeroed then filled (its size kept): the store's
+ * figures (bloom_store_info()) and the filter's own; -ESTALE.
+ */
+int bloom_filter_info(struct bloom_filter *f, struct bloom_info *info);
+/*
+ * STAGES' entries of the store published now into @out (zeroed,
+ * BLOOM_SCALE_STAGES_MAX of them): their number, -EOPNOTSUPP, -ESTALE.
+ */
+int bloom_filter_stages(struct bloom_filter *f, struct bloom_stage *out);
+/*
+ * The description of @f's store now (bloom_store_spec_of()), for a filter
+ * like it: 0 or -ESTALE. The caller wipes @spec's hash key.
+ */
+int bloom_filter_spec(struct bloom_filter *f, struct bloom_store_spec *spec);
+
+/*
  * Publishes @s as @f's store; the old one is retired. -ESTALE if @f was
  * destroyed, -EINVAL if @s is not of @f's type, -EINTR on a fatal signal:
  * then @s still belongs to the caller. Sleeps (takes @f->write_lock);
@@ -155,18 +211,14 @@ int bloom_filter_replace(struct bloom_filter *f, struct bloom_store *s);
 /* Exchanges the stores of two filters of one type; errors as above. */
 int bloom_filter_swap(struct bloom_filter *a, struct bloom_filter *b);
 /*
- * @dst becomes the union of @dst and @src (bloom_core_merge(); two
- * scalable filters stage by stage, bloom_scale_merge(), @dst first getting
- * the stages it lacks): -EINVAL for @dst == @src or filters that differ
- * (scalable: in parameters or hash key), -EOPNOTSUPP (d-left, a scalable
- * filter with one that is not), -EDQUOT or -ENOMEM (a stage @dst lacked),
- * -ESTALE, -EINTR.
+ * @dst becomes the union of @dst and @src (bloom_store_merge(), whose
+ * errors it returns): -EINVAL for @dst == @src, -ESTALE, -EINTR.
  */
 int bloom_filter_merge(struct bloom_filter *dst, struct bloom_filter *src);
 /*
- * Every key and statistic to zero, in place; a scalable filter gets a new
- * chain with its first stage only (the others are freed), which may fail
- * with -EDQUOT or -ENOMEM, changing nothing. Also -ESTALE, -EINTR.
+ * Every key and statistic to zero (bloom_store_flush(): in place, or a
+ * scalable filter's new chain published), -EDQUOT or -ENOMEM changing
+ * nothing; -ESTALE, -EINTR.
  */
 int bloom_filter_flush(struct bloom_filter *f);
 /* Both filters' write_locks, in address order; -EINTR on a fatal signal. */

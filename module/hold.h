@@ -12,6 +12,7 @@
 
 #include <linux/types.h>
 
+struct bloom_filter;
 struct bloom_xdp_hold;
 struct net;
 
@@ -21,11 +22,15 @@ struct net;
  * destroyed meanwhile, no memory).
  */
 struct bloom_xdp_hold *bloom_hold_new(struct net *net, u32 id, int ifindex);
-/* From any context: the hold ends now, the filter's reference a bit later. */
+/*
+ * From any context: the hold ends now (DESTROY no longer sees it); the
+ * struct and the filter's reference go after an RCU grace period.
+ */
 void bloom_hold_put(struct bloom_xdp_hold *h);
-
-int bloom_hold_init(void);
-/* Waits for the references holds let go of; before the filters go. */
-void bloom_hold_exit(void);
+/*
+ * The filter @h holds: valid while @h is, which is until the read side
+ * that read @h from its map ends.
+ */
+struct bloom_filter *bloom_hold_filter(const struct bloom_xdp_hold *h);
 
 #endif /* BLOOM_HOLD_H */

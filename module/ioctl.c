@@ -3,7 +3,7 @@
  * The command handlers of /dev/bloom, one per ioctl (dev.c copies the
  * argument in, checks the permissions its op table gives and calls the
  * handler). Each handler checks its struct, acts through the object the
- * command is about (registry.h, filter.h, batch.h, request.h, snap.h)
+ * command is about (registry.h, filter.h, store.h, batch.h, snap.h)
  * and, when the command has a reply, sends it itself: bloom_ucmd_respond(),
  * so each command decides when it replies.
  */
@@ -21,8 +21,8 @@
 #include "ioctl.h"
 #include "name.h"
 #include "registry.h"
-#include "request.h"
 #include "snap.h"
+#include "sysfs_dir.h"
 
 int bloom_ioc_version(struct bloom_ucmd *ucmd)
 {
@@ -50,6 +50,51 @@ int bloom_ioc_version(struct bloom_ucmd *ucmd)
 	return bloom_ucmd_respond(ucmd);
 }
 
+/* The description of @net's filter named @name, for a filter like it. */
+static int bloom_create_like(struct net *net, const char *name,
+			     struct bloom_store_spec *spec)
+{
+	struct bloom_filter *like;
+	int ret;
+
+	if (!bloom_name_valid(name))
+		return -EINVAL;
+	like = bloom_registry_lookup(net, name);
+	if (IS_ERR(like))
+		return PTR_ERR(like);
+	ret = bloom_filter_spec(like, spec);
+	bloom_filter_put(like);
+	return ret;
+}
+
+/*
+ * The filter a CREATE asks for, not yet registered (a reference the caller
+ * puts): its store made from the request's description (store.h), or from
+ * the one of @net's filter named in @c->like.
+ */
+static int bloom_create_filter(struct net *net, const struct bloom_create *c,
+			       struct bloom_filter **out)
+{
+	struct bloom_store_spec spec;
+	struct bloom_store *s;
+	int ret;
+
+	if (!bloom_name_valid(c->name))
+		return -EINVAL;
+	ret = bloom_store_spec_decode(c, &spec);
+	if (!ret && c->flags & BLOOM_CREATE_F_LIKE) {
+		ret = bloom_create_like(net, c->like, &spec);
+		if (c->keys)
+			spec.keys = c->keys;
+	}
+	s = ret ? ERR_PTR(ret) :
+		  bloom_store_create(bloom_registry_account(net), &spec, true);
+	memzero_explicit(spec.hash_key, sizeof(spec.hash_key));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	return bloom_filter_new(c->name, s, out);
+}
+
 /* Creates and registers the filter, bound to @bf if the request says so. */
 static int bloom_file_create(struct bloom_file *bf,
 			     const struct bloom_create *c)
@@ -57,10 +102,10 @@ static int bloom_file_create(struct bloom_file *bf,
 	struct bloom_filter *f;
 	int ret;
 
-	ret = bloom_registry_dir_ready(bf->dev);
+	ret = bloom_sysfs_dir_ready(bf->dev);
 	if (ret)
 		return ret;
-	ret = bloom_request_create(bf->net, c, &f);
+	ret = bloom_create_filter(bf->net, c, &f);
 	if (ret)
 		return ret;
 	ret = bloom_registry_add(bf->net, f);
@@ -151,13 +196,13 @@ int bloom_ioc_info(struct bloom_ucmd *ucmd)
 	struct bloom_filter *f;
 	int ret;
 
-	if (info->flags || info->reserved || info->reserved1 ||
+	if (info->flags || info->reserved || info->hash ||
 	    info->reserved2)
 		return -EINVAL;
 	f = bloom_file_or_named(ucmd->bf, info->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	ret = bloom_request_info(f, info);
+	ret = bloom_filter_info(f, info);
 	bloom_filter_put(f);
 	/* A named filter destroyed since the lookup: the name is gone. */
 	if (named && ret == -ESTALE)
@@ -165,19 +210,35 @@ int bloom_ioc_info(struct bloom_ucmd *ucmd)
 	return bloom_ucmd_result(ucmd, ret);
 }
 
+/*
+ * STAGES: filled under RCU into a kernel array, copied out after it; the
+ * number of stages in out_count even when the caller's array holds fewer.
+ */
 int bloom_ioc_stages(struct bloom_ucmd *ucmd)
 {
-	struct bloom_stages *s = &ucmd->arg.stages;
+	struct bloom_stages *arg = &ucmd->arg.stages;
+	struct bloom_stage *out;
 	struct bloom_filter *f;
 	int ret;
+	u32 copy;
 
-	if (s->flags || s->reserved)
+	if (arg->flags || arg->reserved)
 		return -EINVAL;
-	f = bloom_file_or_named(ucmd->bf, s->name);
+	f = bloom_file_or_named(ucmd->bf, arg->name);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	ret = bloom_request_stages(f, s);
+	arg->out_count = 0;
+	out = bloom_kzalloc(sizeof(*out) * BLOOM_SCALE_STAGES_MAX,
+			    GFP_KERNEL_ACCOUNT);
+	ret = out ? bloom_filter_stages(f, out) : -ENOMEM;
 	bloom_filter_put(f);
+	if (ret >= 0) {
+		copy = min_t(u32, ret, arg->capacity);
+		arg->out_count = ret;
+		ret = copy && copy_to_user(u64_to_user_ptr(arg->stages), out,
+					   sizeof(*out) * copy) ? -EFAULT : 0;
+	}
+	bloom_kfree(out);
 	return bloom_ucmd_result(ucmd, ret);
 }
 
@@ -203,39 +264,39 @@ int bloom_ioc_list(struct bloom_ucmd *ucmd)
 }
 
 /*
- * ADD and DELETE: @write on the bound filter. They reply with how far they
- * got also when they failed after changing the filter (out_done not 0):
- * the results bitmap faulted, or the filter was full (a scalable one that
- * could not grow, a d-left one). A reply that faults fails the call.
+ * ADD and DELETE reply with how far they got also when they failed after
+ * changing the filter (out_done not 0): the results bitmap faulted, or the
+ * filter was full (a scalable one that could not grow, a d-left or timed
+ * one). A reply that faults fails the call.
  */
-static int bloom_ioc_write(struct bloom_ucmd *ucmd,
-			   int (*write)(struct bloom_filter *,
-					struct bloom_batch *))
+static int bloom_ioc_written(struct bloom_ucmd *ucmd, int ret)
 {
-	struct bloom_batch *b = &ucmd->arg.batch;
-	struct bloom_filter *f = bloom_file_filter(ucmd->bf);
-	int ret, reply;
+	int reply;
 
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	ucmd->reply_from = BLOOM_BATCH_REPLY_FROM;
-	ret = write(f, b);
-	if (ret && !b->out_done)
+	if (ret && !ucmd->arg.batch.out_done)
 		return ret;
 	reply = bloom_ucmd_respond(ucmd);
-	if (reply)
-		return reply;
-	return ret;
+	return reply ?: ret;
 }
 
 int bloom_ioc_add(struct bloom_ucmd *ucmd)
 {
-	return bloom_ioc_write(ucmd, bloom_batch_add);
+	struct bloom_filter *f = bloom_file_filter(ucmd->bf);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ucmd->reply_from = BLOOM_BATCH_REPLY_FROM;
+	return bloom_ioc_written(ucmd, bloom_batch_add(f, &ucmd->arg.batch));
 }
 
 int bloom_ioc_delete(struct bloom_ucmd *ucmd)
 {
-	return bloom_ioc_write(ucmd, bloom_batch_delete);
+	struct bloom_filter *f = bloom_file_filter(ucmd->bf);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ucmd->reply_from = BLOOM_BATCH_REPLY_FROM;
+	return bloom_ioc_written(ucmd, bloom_batch_delete(f, &ucmd->arg.batch));
 }
 
 /* QUERY replies on success only. */
@@ -276,7 +337,7 @@ int bloom_ioc_restore(struct bloom_ucmd *ucmd)
 {
 	int ret;
 
-	ret = bloom_registry_dir_ready(ucmd->bf->dev);
+	ret = bloom_sysfs_dir_ready(ucmd->bf->dev);
 	if (ret)
 		return ret;
 	return bloom_snap_restore(ucmd->bf->net, &ucmd->arg.restore);

@@ -2,11 +2,12 @@
 /*
  * bloom: Bloom filters in kernel memory, behind /dev/bloom.
  *
- * The filter core's self-test (the published SipHash test vectors through
- * the kernel's siphash(), known sizings) runs in the unit tests, in the VM
- * selftests through debugfs (bloom/core_selftest), and, in a BLOOM_DEBUG
- * build, at every load, which it then refuses when the check fails: a wrong
- * hash would not crash, it would silently give wrong answers.
+ * The filter core's self-test (the published SipHash-2-4 and SipHash-1-3
+ * test vectors through every build of the core's SipHash, known sizings)
+ * runs in the unit tests, in the VM selftests through debugfs
+ * (bloom/core_selftest), and, in a BLOOM_DEBUG build, at every load,
+ * which it then refuses when the check fails: a wrong hash would not
+ * crash, it would silently give wrong answers.
  */
 #include <linux/build_bug.h>
 #include <linux/errno.h>
@@ -20,8 +21,8 @@
 #include "debug.h"
 #include "dev.h"
 #include "filter.h"
-#include "hold.h"
 #include "store.h"
+#include "timed.h"
 
 /* The core is freestanding and keeps its own copy of the ABI's limits. */
 static_assert((int)BLOOM_CORE_STANDARD == (int)BLOOM_TYPE_STANDARD);
@@ -34,6 +35,9 @@ static_assert(BLOOM_CORE_CAPACITY_MAX == BLOOM_CAPACITY_MAX);
 static_assert(BLOOM_CORE_FPP_PPB_MIN == BLOOM_FPP_PPB_MIN);
 static_assert(BLOOM_CORE_FPP_PPB_MAX == BLOOM_FPP_PPB_MAX);
 static_assert(BLOOM_CORE_HASHES_MAX == BLOOM_HASHES_MAX);
+static_assert((int)BLOOM_CORE_SIPHASH_2_4 == (int)BLOOM_HASH_SIPHASH_2_4);
+static_assert((int)BLOOM_CORE_SIPHASH_1_3 == (int)BLOOM_HASH_SIPHASH_1_3);
+static_assert((int)BLOOM_CORE_HASH_LAST == (int)BLOOM_HASH_SIPHASH_1_3);
 static_assert(BLOOM_CORE_BITS_MAX == BLOOM_BITS_MAX);
 static_assert(BLOOM_CORE_HASH_KEY_LEN == BLOOM_HASH_KEY_LEN);
 static_assert(BLOOM_CORE_GENERATIONS_MIN == BLOOM_GENERATIONS_MIN);
@@ -74,16 +78,10 @@ static int __init bloom_init(void)
 	ret = bloom_store_init();
 	if (ret)
 		return ret;
-	ret = bloom_hold_init();
-	if (ret) {
-		bloom_store_exit();
-		return ret;
-	}
 	bloom_debug_init();
 	ret = bloom_dev_init();
 	if (ret) {
 		bloom_debug_exit();
-		bloom_hold_exit();
 		bloom_store_exit();
 		return ret;
 	}
@@ -95,10 +93,11 @@ static int __init bloom_init(void)
 static void __exit bloom_exit(void)
 {
 	/*
-	 * First: the filters' references that ended holds still put (a map
-	 * that held one lets the module go right after its destructor ran).
+	 * First: the filters' references that ended XDP holds still put (a
+	 * map that held one lets the module go right after its destructor
+	 * ran).
 	 */
-	bloom_hold_exit();
+	bloom_store_drain();
 	bloom_dev_exit();
 	bloom_debug_exit();
 	bloom_store_exit();

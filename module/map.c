@@ -71,7 +71,8 @@ void bloom_map_describe(struct bloom_map *m, const struct bloom_core *core,
 	h->bits = core->geo.bits;
 	h->bits_len = bloom_core_storage_bytes(&core->geo);
 	h->keys = keys;
-	h->scheme = bloom_core_scheme();
+	h->scheme = bloom_scheme_of_hash(core->key.hash);
+	h->hash = core->key.hash;
 	bloom_hash_key_to_bytes(&core->key, h->hash_key);
 }
 

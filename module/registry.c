@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The names of filters (registry.h): each network namespace's filters, as
- * ipset keeps its sets, and the filters/ sysfs directory that holds every
- * filter's directory, /sys/class/misc/bloom/filters/<name>/ (the files are
- * sysfs.c's), tagged with the filter's network namespace.
+ * ipset keeps its sets, each with its sysfs directory (sysfs_dir.c) while
+ * it has its name.
  *
  * A namespace's names are a hash table (lookups: bind, info, destroy, a
  * firewall rule's insertion) and a list in creation order (LIST, which
@@ -35,147 +34,26 @@
  * those then match nothing. Descriptors opened in a namespace hold it with
  * get_net(), so none is left by then.
  */
-#include <linux/device.h>
-#include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
-#include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
-#include <linux/netdevice.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/user_namespace.h>
-#include <linux/wait.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
 #include "alloc.h"
 #include "filter.h"
 #include "registry.h"
-#include "sysfs.h"
-
-/* ---- the filters/ directory ---- */
-
-static struct kset *bloom_filters_kset;
-/*
- * The kset's release is this module's code and may run after its last put
- * (CONFIG_DEBUG_KOBJECT_RELEASE delays it): module exit waits for it.
- */
-static DECLARE_COMPLETION(bloom_filters_released);
-
-/*
- * Not a counted allocation (alloc.h): live_allocations counts what filters,
- * descriptors and calls hold, and is 0 when there are none.
- */
-static void bloom_filters_release(struct kobject *kobj)
-{
-	kfree(container_of(kobj, struct kset, kobj));
-	complete(&bloom_filters_released);
-}
-
-static const struct kobj_ns_type_operations *
-bloom_filters_child_ns_type(struct kobject *kobj)
-{
-	return &net_ns_type_operations;
-}
-
-/* kset_create_and_add()'s kset, with namespace-tagged children. */
-static const struct kobj_type bloom_filters_ktype = {
-	.sysfs_ops = &kobj_sysfs_ops,
-	.release = bloom_filters_release,
-	.child_ns_type = bloom_filters_child_ns_type,
-};
-
-/* kset_create_and_add() with the ktype above; NULL when out of memory. */
-static struct kset *bloom_filters_kset_create(struct device *dev)
-{
-	struct kset *kset = kzalloc(sizeof(*kset), GFP_KERNEL);
-
-	if (!kset)
-		return NULL;
-	if (kobject_set_name(&kset->kobj, "filters")) {
-		kfree(kset);
-		return NULL;
-	}
-	kset->kobj.parent = &dev->kobj;
-	kset->kobj.ktype = &bloom_filters_ktype;
-	if (kset_register(kset)) {
-		/* kset_register() leaves the name to the caller's put. */
-		kobject_put(&kset->kobj);
-		/* the release completes once per kset: consume this one's */
-		wait_for_completion(&bloom_filters_released);
-		return NULL;
-	}
-	return kset;
-}
-
-/*
- * The filters/ directory lives inside the device's, so it can only be made
- * once the device is registered, and the device is registered last at
- * init (nothing userspace can reach before what it needs). Module init
- * makes it right after; should that fail, every create tries again, so no
- * step of init can fail after the device exists.
- */
-int bloom_registry_dir_ready(struct device *dev)
-{
-	static DEFINE_MUTEX(lock);
-	struct kset *kset;
-	int ret = 0;
-
-	/* Pairs with the smp_store_release() below. */
-	if (smp_load_acquire(&bloom_filters_kset))
-		return 0;
-	mutex_lock(&lock);
-	if (!bloom_filters_kset) {
-		kset = bloom_filters_kset_create(dev);
-		if (kset)
-			/* A fully made kset; see bloom_filter_dir_add(). */
-			smp_store_release(&bloom_filters_kset, kset);
-		else
-			ret = -ENOMEM;
-	}
-	mutex_unlock(&lock);
-	return ret;
-}
-
-/* Under the namespace's lock, after bloom_registry_dir_ready() succeeded. */
-static int bloom_filter_dir_add(struct bloom_filter *f)
-{
-	/* Pairs with smp_store_release() in bloom_registry_dir_ready(). */
-	struct kset *kset = smp_load_acquire(&bloom_filters_kset);
-	int ret;
-
-	if (WARN_ON_ONCE(!kset))
-		return -ENOMEM;
-	f->kobj.kset = kset;
-	ret = kobject_add(&f->kobj, NULL, "%s", f->name);
-	if (ret)
-		return ret;
-	ret = sysfs_create_groups(&f->kobj, bloom_filter_groups);
-	if (ret) {
-		kobject_del(&f->kobj);
-		return ret;
-	}
-	kobject_uevent(&f->kobj, KOBJ_ADD);
-	return 0;
-}
-
-static void bloom_filter_dir_del(struct bloom_filter *f)
-{
-	kobject_uevent(&f->kobj, KOBJ_REMOVE);
-	/* waits for a show() still running; the files go with the directory */
-	kobject_del(&f->kobj);
-}
-
-/* ---- names, per namespace ---- */
+#include "sysfs_dir.h"
 
 /* Filters a namespace other than the initial one may hold. */
 static unsigned int max_filters_per_netns = 1024;
@@ -193,7 +71,7 @@ struct bloom_ids {
 	struct bloom_filter __rcu *slot[];
 };
 
-struct bloom_net {
+struct bloom_netns {
 	struct mutex lock;		/* guards the list, tables and count */
 	struct list_head filters;	/* in creation order */
 	DECLARE_HASHTABLE(names, BLOOM_NAME_HASH_BITS);
@@ -206,25 +84,25 @@ struct bloom_net {
 	struct bloom_account acct;	/* what its filters take */
 };
 
-static unsigned int bloom_net_id __read_mostly;
+static unsigned int bloom_netns_id __read_mostly;
 
-static struct bloom_net *bloom_net(struct net *net)
+static struct bloom_netns *bloom_netns(struct net *net)
 {
-	return net_generic(net, bloom_net_id);
+	return net_generic(net, bloom_netns_id);
 }
 
 struct bloom_account *bloom_registry_account(struct net *net)
 {
-	return &bloom_net(net)->acct;
+	return &bloom_netns(net)->acct;
 }
 
-static u32 bloom_name_hash(const struct bloom_net *bn, const char *name)
+static u32 bloom_name_hash(const struct bloom_netns *bn, const char *name)
 {
 	return jhash(name, strlen(name), bn->seed);
 }
 
-static struct bloom_filter *bloom_net_find(struct bloom_net *bn,
-					   const char *name)
+static struct bloom_filter *bloom_netns_find(struct bloom_netns *bn,
+					     const char *name)
 {
 	struct bloom_filter *f;
 
@@ -236,7 +114,7 @@ static struct bloom_filter *bloom_net_find(struct bloom_net *bn,
 	return NULL;
 }
 
-static struct bloom_ids *bloom_ids_locked(struct bloom_net *bn)
+static struct bloom_ids *bloom_ids_locked(struct bloom_netns *bn)
 {
 	return rcu_dereference_protected(bn->ids, lockdep_is_held(&bn->lock));
 }
@@ -247,7 +125,7 @@ static struct bloom_ids *bloom_ids_locked(struct bloom_net *bn)
  * table outlives the filters, until the namespace goes, and
  * live_allocations counts what filters, descriptors and calls hold.
  */
-static int bloom_ids_reserve(struct bloom_net *bn)
+static int bloom_ids_reserve(struct bloom_netns *bn)
 {
 	struct bloom_ids *old = bloom_ids_locked(bn), *t;
 	u32 i, slots = old ? old->mask + 1 : 0;
@@ -274,7 +152,7 @@ static int bloom_ids_reserve(struct bloom_net *bn)
 }
 
 /* The next id from the cursor whose slot is free; the table has room. */
-static u32 bloom_ids_next(struct bloom_net *bn)
+static u32 bloom_ids_next(struct bloom_netns *bn)
 {
 	struct bloom_ids *t = bloom_ids_locked(bn);
 	u32 id;
@@ -288,14 +166,14 @@ static u32 bloom_ids_next(struct bloom_net *bn)
 
 int bloom_registry_add(struct net *net, struct bloom_filter *f)
 {
-	struct bloom_net *bn = bloom_net(net);
+	struct bloom_netns *bn = bloom_netns(net);
 	struct bloom_ids *t;
 	int ret;
 
 	if (mutex_lock_killable(&bn->lock))
 		return -EINTR;
 	ret = -EEXIST;
-	if (bloom_net_find(bn, f->name))
+	if (bloom_netns_find(bn, f->name))
 		goto out;
 	ret = -EMFILE;
 	if (!bn->initial && bn->count >= READ_ONCE(max_filters_per_netns))
@@ -306,7 +184,7 @@ int bloom_registry_add(struct net *net, struct bloom_filter *f)
 		goto out;
 	/* its slot stays free: the tables change under @lock only */
 	f->id = bloom_ids_next(bn);
-	ret = bloom_filter_dir_add(f);
+	ret = bloom_sysfs_dir_add(f);
 	if (ret) {
 		f->id = 0;
 		goto out;
@@ -323,7 +201,7 @@ out:
 	return ret;
 }
 
-static void bloom_net_unlink(struct bloom_net *bn, struct bloom_filter *f)
+static void bloom_netns_unlink(struct bloom_netns *bn, struct bloom_filter *f)
 {
 	struct bloom_ids *t = bloom_ids_locked(bn);
 
@@ -337,71 +215,22 @@ static void bloom_net_unlink(struct bloom_net *bn, struct bloom_filter *f)
 	 * Under the lock, so that the name is free in sysfs by the time a
 	 * create of the same name can find it free in the list.
 	 */
-	bloom_filter_dir_del(f);
+	bloom_sysfs_dir_del(f);
 }
 
 /*
- * How long DESTROY waits for firewall rules to let go of a filter: the nft
- * backend of iptables frees a deleted rule from a work item after an RCU
- * grace period, a moment after iptables returned, so a DESTROY right after
- * "iptables -F" would otherwise fail with -EBUSY for whoever calls it.
- */
-#define BLOOM_RULES_WAIT_MS	2000
-
-/* Woken when a filter's last rule lets go (bloom_registry_rule_put()). */
-static DECLARE_WAIT_QUEUE_HEAD(bloom_rules_wq);
-
-void bloom_registry_rule_put(struct bloom_filter *f)
-{
-	if (atomic_dec_and_test(&f->rules))
-		wake_up_all(&bloom_rules_wq);
-}
-
-void bloom_registry_xdp_hold(struct bloom_filter *f, int ifindex)
-{
-	WRITE_ONCE(f->xdp_ifindex, ifindex);
-	atomic_inc(&f->xdp_holds);
-}
-
-void bloom_registry_xdp_put(struct bloom_filter *f)
-{
-	if (atomic_dec_and_test(&f->xdp_holds))
-		wake_up_all(&bloom_rules_wq);
-}
-
-/* Firewall rules or XDP programs hold @f: destroy must wait or refuse. */
-static bool bloom_registry_held(struct bloom_filter *f)
-{
-	return atomic_read(&f->rules) || atomic_read(&f->xdp_holds);
-}
-
-/*
- * Waits, holding no lock but a reference to @f, until rules no longer hold
- * @f or @until (jiffies) passed: 0 either way, -EINTR if killed.
- */
-static int bloom_rules_wait(struct bloom_filter *f, unsigned long until)
-{
-	long left = max_t(long, (long)(until - jiffies), 1);
-
-	left = wait_event_killable_timeout(bloom_rules_wq,
-					   !bloom_registry_held(f), left);
-	return left < 0 ? -EINTR : 0;
-}
-
-/*
- * -EBUSY while firewall rules or XDP programs hold the filter, once they
- * held it for BLOOM_RULES_WAIT_MS (a detached program's map is freed from
- * a work item, a moment after the detach). Rules take their reference
- * under this lock (bloom_registry_lookup_rule()), so the count read here
- * cannot miss one. An XDP hold is taken under RCU, without it: one that
+ * -EBUSY while holders (firewall rules, XDP programs) hold the filter, once
+ * they held it for BLOOM_HOLDS_WAIT_MS. Rules take their hold under this
+ * lock (bloom_registry_lookup_rule()), so the count read here cannot miss
+ * one. An XDP hold is taken under RCU, without it: one that
  * counts itself after the check here and before the destroy below still
  * finds the filter, and its program then finds it gone, as if it had been
  * destroyed first (its loader checks by name after taking the hold).
  */
 int bloom_registry_remove(struct net *net, const char *name)
 {
-	unsigned long until = jiffies + msecs_to_jiffies(BLOOM_RULES_WAIT_MS);
-	struct bloom_net *bn = bloom_net(net);
+	unsigned long until = jiffies + msecs_to_jiffies(BLOOM_HOLDS_WAIT_MS);
+	struct bloom_netns *bn = bloom_netns(net);
 	struct bloom_filter *f;
 	int ret;
 
@@ -409,22 +238,22 @@ int bloom_registry_remove(struct net *net, const char *name)
 		if (mutex_lock_killable(&bn->lock))
 			return -EINTR;
 		ret = 0;
-		f = bloom_net_find(bn, name);
+		f = bloom_netns_find(bn, name);
 		if (!f)
 			ret = -ENOENT;
-		else if (bloom_registry_held(f))
+		else if (bloom_filter_held(f))
 			ret = -EBUSY;
 		/* the caller may wait for a writer's batch: killably */
 		else if (mutex_lock_killable(&f->write_lock))
 			ret = -EINTR;
 		else
-			bloom_net_unlink(bn, f);
+			bloom_netns_unlink(bn, f);
 		if (ret != -EBUSY || time_after_eq(jiffies, until))
 			break;
 		/* wait unlocked; the name is looked up again after */
 		bloom_filter_get(f);
 		mutex_unlock(&bn->lock);
-		ret = bloom_rules_wait(f, until);
+		ret = bloom_filter_wait_unheld(f, until);
 		bloom_filter_put(f);
 		if (ret)
 			return ret;
@@ -441,23 +270,23 @@ int bloom_registry_remove(struct net *net, const char *name)
 
 /*
  * Returns the filter of that name in @net with a reference the caller puts,
- * or an ERR_PTR. @rule: the reference is a firewall rule's, which makes
- * destroy fail with -EBUSY until bloom_rule_put().
+ * or an ERR_PTR. @rule: the reference is a firewall rule's hold, which
+ * makes destroy fail with -EBUSY until bloom_rule_put().
  */
 static struct bloom_filter *bloom_registry_lookup_ref(struct net *net,
 						      const char *name,
 						      bool rule)
 {
-	struct bloom_net *bn = bloom_net(net);
+	struct bloom_netns *bn = bloom_netns(net);
 	struct bloom_filter *f;
 
 	if (mutex_lock_killable(&bn->lock))
 		return ERR_PTR(-EINTR);
-	f = bloom_net_find(bn, name);
+	f = bloom_netns_find(bn, name);
 	if (f) {
 		bloom_filter_get(f);
 		if (rule)
-			atomic_inc(&f->rules);
+			bloom_filter_hold(f, BLOOM_HOLD_RULE);
 	}
 	mutex_unlock(&bn->lock);
 	return f ?: ERR_PTR(-ENOENT);
@@ -487,9 +316,9 @@ struct bloom_filter *bloom_registry_find_id(struct net *net, u32 id)
 	 * is in one, and under PREEMPT_RCU each is two calls, which cost a
 	 * kfunc more than the rest of this lookup (make bench, part xdp).
 	 */
-	struct bloom_net *bn =
+	struct bloom_netns *bn =
 		rcu_dereference_check(net->gen, rcu_read_lock_bh_held())
-			->ptr[bloom_net_id];
+			->ptr[bloom_netns_id];
 	struct bloom_ids *t = rcu_dereference_check(bn->ids,
 						    rcu_read_lock_bh_held());
 	struct bloom_filter *f;
@@ -515,7 +344,7 @@ static int bloom_name_cmp(const void *a, const void *b)
  */
 int bloom_registry_names(struct net *net, char **names, u32 *count)
 {
-	struct bloom_net *bn = bloom_net(net);
+	struct bloom_netns *bn = bloom_netns(net);
 	struct bloom_filter *f;
 	u32 i = 0;
 
@@ -538,9 +367,9 @@ int bloom_registry_names(struct net *net, char **names, u32 *count)
 	return 0;
 }
 
-static int __net_init bloom_net_init(struct net *net)
+static int __net_init bloom_netns_init(struct net *net)
 {
-	struct bloom_net *bn = bloom_net(net);
+	struct bloom_netns *bn = bloom_netns(net);
 
 	mutex_init(&bn->lock);
 	INIT_LIST_HEAD(&bn->filters);
@@ -561,15 +390,15 @@ static int __net_init bloom_net_init(struct net *net)
  * Rules of the namespace may still hold filters (their structs, not their
  * memory); they let go when the namespace's tables are torn down.
  */
-static void __net_exit bloom_net_exit(struct net *net)
+static void __net_exit bloom_netns_exit(struct net *net)
 {
-	struct bloom_net *bn = bloom_net(net);
+	struct bloom_netns *bn = bloom_netns(net);
 	struct bloom_filter *f, *tmp;
 	struct bloom_ids *t;
 
 	mutex_lock(&bn->lock);
 	list_for_each_entry_safe(f, tmp, &bn->filters, node) {
-		bloom_net_unlink(bn, f);
+		bloom_netns_unlink(bn, f);
 		bloom_filter_destroy(f);
 		bloom_filter_put(f);
 	}
@@ -583,28 +412,24 @@ static void __net_exit bloom_net_exit(struct net *net)
 	bloom_account_exit(&bn->acct);
 }
 
-static struct pernet_operations bloom_net_ops = {
-	.init = bloom_net_init,
-	.exit = bloom_net_exit,
-	.id = &bloom_net_id,
-	.size = sizeof(struct bloom_net),
+static struct pernet_operations bloom_netns_ops = {
+	.init = bloom_netns_init,
+	.exit = bloom_netns_exit,
+	.id = &bloom_netns_id,
+	.size = sizeof(struct bloom_netns),
 };
 
 int bloom_registry_init(void)
 {
-	return register_pernet_subsys(&bloom_net_ops);
+	return register_pernet_subsys(&bloom_netns_ops);
 }
 
 /*
- * Module exit: runs bloom_net_exit() for every namespace, then removes the
+ * Module exit: runs bloom_netns_exit() for every namespace, then removes the
  * filters/ directory, which every filter's directory has left by then.
  */
 void bloom_registry_exit(void)
 {
-	unregister_pernet_subsys(&bloom_net_ops);
-	if (!bloom_filters_kset)
-		return;
-	kset_unregister(bloom_filters_kset);
-	bloom_filters_kset = NULL;
-	wait_for_completion(&bloom_filters_released);
+	unregister_pernet_subsys(&bloom_netns_ops);
+	bloom_sysfs_dir_exit();
 }

@@ -3,9 +3,9 @@
  * The names of filters, per network namespace (registry.c): register a new
  * filter's name with its sysfs directory (the registry takes a reference of
  * its own), look a name up (a reference the caller puts; _rule: a firewall
- * rule's, see bloom_rule_get(), let go with bloom_registry_rule_put()),
- * remove a name and destroy its filter (waiting a moment for rules that
- * hold it to let go, then -EBUSY), list the names (sorted, BLOOM_NAME_LEN bytes
+ * rule's hold too, see bloom_rule_get(), let go with bloom_filter_unhold()),
+ * remove a name and destroy its filter (waiting a moment for its holders
+ * to let go, then -EBUSY), list the names (sorted, BLOOM_NAME_LEN bytes
  * each, freed with bloom_kvfree()). A namespace's filters are destroyed
  * with it. Every registered filter has an id (filter.h's @id), unique in
  * its namespace while it is registered, found under RCU alone.
@@ -17,7 +17,6 @@
 #include <linux/types.h>
 
 struct bloom_filter;
-struct device;
 struct net;
 
 int bloom_registry_add(struct net *net, struct bloom_filter *f);
@@ -25,14 +24,6 @@ int bloom_registry_remove(struct net *net, const char *name);
 struct bloom_filter *bloom_registry_lookup(struct net *net, const char *name);
 struct bloom_filter *bloom_registry_lookup_rule(struct net *net,
 						const char *name);
-/* A rule's hold of @f taken by bloom_registry_lookup_rule() ends. */
-void bloom_registry_rule_put(struct bloom_filter *f);
-/*
- * An XDP program's hold of @f (hold.h), on device @ifindex, begins or
- * ends: destroy fails with -EBUSY in between, as for a rule. Any context.
- */
-void bloom_registry_xdp_hold(struct bloom_filter *f, int ifindex);
-void bloom_registry_xdp_put(struct bloom_filter *f);
 /* The largest id; ids are 1..BLOOM_REGISTRY_ID_MAX, 0 is none. */
 #define BLOOM_REGISTRY_ID_MAX	INT_MAX
 
@@ -45,13 +36,6 @@ struct bloom_filter *bloom_registry_find_id(struct net *net, u32 id);
 int bloom_registry_names(struct net *net, char **names, u32 *count);
 /* What @net's filters are charged to (account.h); lives as long as @net. */
 struct bloom_account *bloom_registry_account(struct net *net);
-
-/*
- * The filters/ directory inside the device's (@dev): made once the device
- * is registered, or by the first bloom_registry_add() if that failed
- * (-ENOMEM).
- */
-int bloom_registry_dir_ready(struct device *dev);
 
 /* Module init, before the device; exit after it, every filter destroyed. */
 int bloom_registry_init(void);

@@ -28,7 +28,7 @@ EXPORT_SYMBOL_NS_GPL(bloom_rule_get, BLOOM);
 
 void bloom_rule_put(struct bloom_filter *f)
 {
-	bloom_registry_rule_put(f);
+	bloom_filter_unhold(f, BLOOM_HOLD_RULE);
 	bloom_filter_put(f);
 }
 EXPORT_SYMBOL_NS_GPL(bloom_rule_put, BLOOM);
@@ -44,7 +44,7 @@ u32 bloom_rule_keys(struct bloom_filter *f)
 EXPORT_SYMBOL_NS_GPL(bloom_rule_keys, BLOOM);
 
 /*
- * The query of the batch path (batch_query.c) for one address: the address and
+ * The query of the batch path (store_addr.c) for one address: the address and
  * the netblocks of every length the store holds
  * (bloom_store_query_addr()), on the store published now (filter.h),
  * under RCU (netfilter hooks hold the read side already; it nests). Queries of every type are

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A filter's storage and its memory (store.h has the rules): the memory
- * limit every store is charged against, making a store of one core or a
- * chain of stages, growing a chain, and freeing a store at once (never
- * published) or after an RCU grace period (retired).
+ * Making, freeing and growing stores (store.h has the rules): the memory
+ * limit every store is charged against, a store of one
+ * core, a chain of stages or a ring of generations made from one
+ * description, a chain grown, and a store freed at once (never published)
+ * or after an RCU grace period (retired).
  *
  * A chain grows in the adder's process context, outside any RCU read
  * section: the adder that finds the newest stage full holds the write lock
  * of whoever holds the store (filter.h), which every writer and no query
- * takes, and calls bloom_store_grow();
- * the core publishes the new stage with a release store of the stage
- * count. Queries never wait. Every stage counts against max_memory and is
- * charged to the adder's memory cgroup; when it cannot be had, the add
- * fails and the stages that exist stay as they are.
+ * takes, and calls bloom_store_grow(); the core publishes the new stage
+ * with a release store of the stage count. Queries never wait. Every stage
+ * counts against max_memory and is charged to the adder's memory cgroup;
+ * when it cannot be had, the add fails and the stages that exist stay as
+ * they are.
  */
 #include <linux/atomic.h>
 #include <linux/err.h>
@@ -24,16 +25,13 @@
 #include <linux/workqueue.h>
 
 #include "alloc.h"
-#include "map.h"
-#include "store.h"
+#include "store_internal.h"
 
 /* A stage of a chain and the allocation behind its core's words. */
 struct bloom_stage_mem {
 	struct bloom_scale_stage stage;
 	void *storage;
 };
-
-static struct workqueue_struct *bloom_free_wq;
 
 /* A chain's stages; their bytes are in s->memory_bytes, the caller's. */
 static void bloom_store_free_stages(struct bloom_store *s)
@@ -55,14 +53,12 @@ static void bloom_store_free_stages(struct bloom_store *s)
 
 static void bloom_store_free(struct bloom_store *s)
 {
-	if (s->clock) {
-		bloom_clock_stop(s->clock);
-		memzero_explicit(&s->clock->ring.gen, sizeof(s->clock->ring.gen));
-		bloom_kfree(s->clock);
-	}
-	if (s->sweep) {
-		bloom_sweep_stop(s->sweep);
-		bloom_kfree(s->sweep);
+	if (s->work) {
+		bloom_work_stop(s->work);
+		if (bloom_core_is_expiring(&s->core))
+			memzero_explicit(&s->work->ring->gen,
+					 sizeof(s->work->ring->gen));
+		bloom_kfree(s->work);
 	}
 	bloom_store_free_stages(s);
 	bloom_free_percpu(s->stats);
@@ -79,18 +75,37 @@ static void bloom_store_free_work(struct work_struct *work)
 				      free_work));
 }
 
-/* Bytes of an expiring store's generations: G tables of @geo's size. */
-static int bloom_store_ring_bytes(const struct bloom_expire_params *xp,
-				  u64 *bytes)
+/*
+ * The geometry of one table of @spec (a ring's generation); for a chain,
+ * its stage 0's.
+ */
+static int bloom_spec_table(const struct bloom_store_spec *spec,
+			    struct bloom_geometry *geo)
 {
-	struct bloom_geometry geo;
-	int ret = bloom_expire_gen_geometry(xp, &geo);
+	if (spec->shape == BLOOM_STORE_RING)
+		return bloom_expire_gen_geometry(&spec->expire, geo);
+	if (spec->shape == BLOOM_STORE_CHAIN)
+		return bloom_scale_stage_geometry(&spec->scale, 0, geo);
+	*geo = spec->geo;
+	return 0;
+}
 
-	if (ret)
-		return ret;
-	if (check_mul_overflow(bloom_core_storage_bytes(&geo),
-			       (u64)xp->generations, bytes))
+/*
+ * Bytes of the table(s) a store of @spec allocates with itself: a plain
+ * store's table, a ring's G generations; a chain's stages come apart.
+ */
+static int bloom_spec_storage_bytes(const struct bloom_store_spec *spec,
+				    const struct bloom_geometry *geo,
+				    u64 *bytes)
+{
+	*bytes = 0;
+	if (spec->shape == BLOOM_STORE_CHAIN)
+		return 0;
+	*bytes = bloom_core_storage_bytes(geo);
+	if (spec->shape == BLOOM_STORE_RING &&
+	    check_mul_overflow(*bytes, (u64)spec->expire.generations, bytes))
 		return -E2BIG;
+	*bytes += BLOOM_CORE_ALIGN;
 	return 0;
 }
 
@@ -98,59 +113,106 @@ static int bloom_store_ring_bytes(const struct bloom_expire_params *xp,
  * A standard or blocked filter of one table can be mapped (map.h): its
  * table lives in a mappable area behind a header page.
  */
-static bool bloom_store_mappable(const struct bloom_geometry *geo,
-				 const struct bloom_scale_params *p,
-				 const struct bloom_expire_params *xp)
+static bool bloom_spec_mappable(const struct bloom_store_spec *spec)
 {
-	return !p && !xp && (geo->type == BLOOM_CORE_STANDARD ||
-			     geo->type == BLOOM_CORE_BLOCKED);
+	return spec->shape == BLOOM_STORE_PLAIN &&
+	       (spec->geo.type == BLOOM_CORE_STANDARD ||
+		spec->geo.type == BLOOM_CORE_BLOCKED);
 }
 
-/*
- * The store of @geo, or with @p a chain without stages yet (its stage 0's
- * geometry is @geo; bloom_store_new_chain() adds the stage), or with @xp
- * an expiring store, its clock stopped.
- */
-static struct bloom_store *bloom_store_make(struct bloom_account *acct,
-					    const struct bloom_geometry *geo,
-					    const struct bloom_scale_params *p,
-					    const struct bloom_expire_params *xp,
-					    const u8 *hash_key)
+/* What @s has besides a plain filter's; once its core is made. */
+static u32 bloom_store_find_features(const struct bloom_store *s)
+{
+	u32 type = bloom_store_type(s), f = 0;
+
+	if (type == BLOOM_CORE_COUNTING || type == BLOOM_CORE_DLEFT ||
+	    type == BLOOM_CORE_TIMED)
+		f |= BLOOM_STORE_F_DELETES;
+	if (type == BLOOM_CORE_DLEFT || type == BLOOM_CORE_TIMED)
+		f |= BLOOM_STORE_F_CELLS;
+	if (type == BLOOM_CORE_TIMED)
+		f |= BLOOM_STORE_F_TIMEOUTS;
+	if (bloom_core_is_scalable(&s->core))
+		f |= BLOOM_STORE_F_STAGES;
+	if (bloom_core_is_expiring(&s->core))
+		f |= BLOOM_STORE_F_ROTATES;
+	return f;
+}
+
+/* The core over the storage, its hash key and what it holds. */
+static void bloom_store_init_core(struct bloom_store *s,
+				  const struct bloom_store_spec *spec,
+				  const struct bloom_geometry *geo, void *words)
 {
 	u8 key_bytes[BLOOM_CORE_HASH_KEY_LEN];
-	bool mappable = bloom_store_mappable(geo, p, xp);
-	struct bloom_store *s;
-	u64 storage_bytes = 0, memory_bytes, map_bytes = 0;
 	bloom_hash_key_t key;
+	int fam;
+
+	if (spec->has_key)
+		memcpy(key_bytes, spec->hash_key, sizeof(key_bytes));
+	else
+		get_random_bytes(key_bytes, sizeof(key_bytes));
+	bloom_hash_key_init(&key, key_bytes, spec->hash);
+	memzero_explicit(key_bytes, sizeof(key_bytes));
+	if (spec->shape == BLOOM_STORE_RING)
+		bloom_expire_init(&s->core, s->work->ring, &spec->expire, &key,
+				  words, bloom_work_now_ns());
+	else if (spec->shape == BLOOM_STORE_CHAIN)
+		bloom_scale_init(&s->core, &s->scale, &spec->scale, &key);
+	else
+		bloom_core_init(&s->core, geo, &key, words);
+	memzero_explicit(&key, sizeof(key));
+	s->features = bloom_store_find_features(s);
+	if (s->work)
+		bloom_work_init(s->work, &s->core);
+	if (bloom_core_is_timed(&s->core))
+		bloom_timed_set_timeouts(&s->core, spec->key_timeout_s,
+					 spec->key_timeout_max_s);
+	s->nb.kind = spec->keys;
+	for (fam = 0; fam < 2; fam++)
+		/* checked by bloom_store_spec_decode() or a model's */
+		WARN_ON_ONCE(bloom_nb_set_plan(&s->nb, fam, spec->plan[fam]));
+	if (s->map)
+		bloom_map_describe(s->map, &s->core, spec->keys);
+}
+
+/* The store of @spec, empty, a chain without stages, its work idle. */
+static struct bloom_store *bloom_store_make(struct bloom_account *acct,
+					    const struct bloom_store_spec *spec)
+{
+	bool mappable = bloom_spec_mappable(spec);
+	size_t work_bytes;
+	struct bloom_store *s;
+	u64 storage_bytes, memory_bytes, map_bytes = 0;
+	struct bloom_geometry geo;
 	void *words = NULL;
 	int ret;
 
-	/*
-	 * Everything a store takes counts against max_memory: the storage
-	 * (with room to align it to a cache line), the per-CPU counters and
-	 * the struct; an expiring store's generations and clock too.
-	 */
 	/*
 	 * Rotations run on CPU nobody is charged for: a namespace other
 	 * than the initial one gets at most BLOOM_NETNS_ROTATIONS_HZ per
 	 * filter (create, like and restore alike).
 	 */
-	if (xp && !acct->initial &&
-	    bloom_expire_period_ns(xp) < NSEC_PER_SEC / BLOOM_NETNS_ROTATIONS_HZ)
+	if (spec->shape == BLOOM_STORE_RING && !acct->initial &&
+	    bloom_expire_period_ns(&spec->expire) <
+	    NSEC_PER_SEC / BLOOM_NETNS_ROTATIONS_HZ)
 		return ERR_PTR(-EINVAL);
-	if (xp) {
-		ret = bloom_store_ring_bytes(xp, &storage_bytes);
-		if (ret)
-			return ERR_PTR(ret);
-		storage_bytes += BLOOM_CORE_ALIGN + sizeof(struct bloom_clock);
-	} else if (mappable) {
-		map_bytes = bloom_map_bytes(bloom_core_storage_bytes(geo));
-	} else if (!p) {
-		storage_bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
-		if (geo->type == BLOOM_CORE_TIMED)
-			storage_bytes += sizeof(struct bloom_sweep);
+	ret = bloom_spec_table(spec, &geo);
+	if (!ret)
+		ret = bloom_spec_storage_bytes(spec, &geo, &storage_bytes);
+	if (ret)
+		return ERR_PTR(ret);
+	/*
+	 * Everything a store takes counts against max_memory: the storage
+	 * (with room to align it to a cache line), the per-CPU counters and
+	 * the struct, its background work's too.
+	 */
+	work_bytes = bloom_work_bytes(spec->shape, geo.type);
+	if (mappable) {
+		map_bytes = bloom_map_bytes(bloom_core_storage_bytes(&geo));
+		storage_bytes = 0;
 	}
-	memory_bytes = storage_bytes + map_bytes + sizeof(*s) +
+	memory_bytes = storage_bytes + work_bytes + map_bytes + sizeof(*s) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
 	ret = bloom_account_reserve(acct, memory_bytes);
 	if (ret)
@@ -162,18 +224,10 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		goto err_release;
 	s->acct = acct;
 	s->memory_bytes = memory_bytes;
-	if (xp) {
-		s->clock = bloom_kzalloc(sizeof(*s->clock), GFP_KERNEL_ACCOUNT);
-		if (!s->clock)
+	if (work_bytes) {
+		s->work = bloom_kzalloc(work_bytes, GFP_KERNEL_ACCOUNT);
+		if (!s->work)
 			goto err_free;
-		bloom_clock_init(s->clock, &s->core);
-		storage_bytes -= sizeof(struct bloom_clock);
-	} else if (!p && geo->type == BLOOM_CORE_TIMED) {
-		s->sweep = bloom_kzalloc(sizeof(*s->sweep), GFP_KERNEL_ACCOUNT);
-		if (!s->sweep)
-			goto err_free;
-		bloom_sweep_init(s->sweep, &s->core);
-		storage_bytes -= sizeof(struct bloom_sweep);
 	}
 	/*
 	 * __GFP_RETRY_MAYFAIL: a filter too big for the creator's memory
@@ -181,12 +235,12 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 	 * OOM killer on the creator.
 	 */
 	if (mappable) {
-		s->map = bloom_map_new(acct, bloom_core_storage_bytes(geo),
+		s->map = bloom_map_new(acct, bloom_core_storage_bytes(&geo),
 				       map_bytes);
 		if (!s->map)
 			goto err_free;
 		words = bloom_map_bits(s->map);
-	} else if (!p) {
+	} else if (storage_bytes) {
 		s->mem = bloom_kvzalloc(storage_bytes,
 					GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
 		if (!s->mem)
@@ -198,24 +252,7 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 				      GFP_KERNEL_ACCOUNT);
 	if (!s->stats)
 		goto err_free;
-
-	if (hash_key)
-		memcpy(key_bytes, hash_key, sizeof(key_bytes));
-	else
-		get_random_bytes(key_bytes, sizeof(key_bytes));
-	bloom_hash_key_from_bytes(&key, key_bytes);
-	memzero_explicit(key_bytes, sizeof(key_bytes));
-	if (xp)
-		bloom_expire_init(&s->core, &s->clock->ring, xp, &key,
-				  PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN),
-				  bloom_clock_now());
-	else if (p)
-		bloom_scale_init(&s->core, &s->scale, p, &key);
-	else
-		bloom_core_init(&s->core, geo, &key, words);
-	memzero_explicit(&key, sizeof(key));
-	if (s->map)
-		bloom_map_describe(s->map, &s->core, 0);
+	bloom_store_init_core(s, spec, &geo, words);
 	return s;
 
 err_free:
@@ -224,84 +261,68 @@ err_free:
 		memory_bytes -= s->map->charged;
 		bloom_map_retire(s->map);
 	}
+	/* never started: nothing to stop */
+	bloom_kfree(s->work);
+	s->work = NULL;
 	bloom_store_free(s);
 err_release:
 	bloom_account_release(acct, memory_bytes);
 	return ERR_PTR(ret);
 }
 
-struct bloom_store *bloom_store_new_stopped(struct bloom_account *acct,
-					    const struct bloom_geometry *geo,
-					    const u8 *hash_key)
+struct bloom_store *bloom_store_create(struct bloom_account *acct,
+				       const struct bloom_store_spec *spec,
+				       bool start)
 {
-	return bloom_store_make(acct, geo, NULL, NULL, hash_key);
-}
-
-void bloom_store_sweep_start(struct bloom_store *s)
-{
-	if (s->sweep)
-		bloom_sweep_start(s->sweep);
-}
-
-struct bloom_store *bloom_store_new(struct bloom_account *acct,
-				    const struct bloom_geometry *geo,
-				    const u8 *hash_key)
-{
-	struct bloom_store *s = bloom_store_make(acct, geo, NULL, NULL,
-						 hash_key);
-
-	if (!IS_ERR(s))
-		bloom_store_sweep_start(s);
-	return s;
-}
-
-struct bloom_store *bloom_store_new_stageless(struct bloom_account *acct,
-					      const struct bloom_scale_params *p,
-					      const u8 *hash_key)
-{
-	return bloom_store_make(acct, NULL, p, NULL, hash_key);
-}
-
-struct bloom_store *bloom_store_new_chain(struct bloom_account *acct,
-					  const struct bloom_scale_params *p,
-					  const u8 *hash_key)
-{
-	struct bloom_store *s = bloom_store_make(acct, NULL, p, NULL, hash_key);
+	struct bloom_store *s = bloom_store_make(acct, spec);
 	int ret;
 
 	if (IS_ERR(s))
 		return s;
-	/* stage 0: unpublished, nobody else sees the store yet */
-	ret = bloom_store_grow(s);
-	if (ret) {
-		bloom_store_discard(s);
-		return ERR_PTR(ret);
+	/* a chain's stage 0, but for a restore, which adds its own stages */
+	if (spec->shape == BLOOM_STORE_CHAIN && start) {
+		/* unpublished: nobody else sees the store yet */
+		ret = bloom_store_grow(s);
+		if (ret) {
+			bloom_store_discard(s);
+			return ERR_PTR(ret);
+		}
 	}
+	if (start)
+		bloom_store_start(s);
 	return s;
 }
 
-struct bloom_store *
-bloom_store_new_expiring_stopped(struct bloom_account *acct,
-				 const struct bloom_expire_params *p,
-				 const u8 *hash_key)
+void bloom_store_start(struct bloom_store *s)
 {
-	return bloom_store_make(acct, NULL, NULL, p, hash_key);
+	if (s->work)
+		bloom_work_start(s->work);
 }
 
-struct bloom_store *bloom_store_new_expiring(struct bloom_account *acct,
-					     const struct bloom_expire_params *p,
-					     const u8 *hash_key)
+void bloom_store_spec_of(const struct bloom_store *s,
+			 struct bloom_store_spec *spec)
 {
-	struct bloom_store *s = bloom_store_make(acct, NULL, NULL, p, hash_key);
-
-	if (!IS_ERR(s))
-		bloom_clock_start(s->clock);
-	return s;
-}
-
-void bloom_store_clock_start(struct bloom_store *s)
-{
-	bloom_clock_start(s->clock);
+	memset(spec, 0, sizeof(*spec));
+	if (bloom_core_is_expiring(&s->core)) {
+		spec->shape = BLOOM_STORE_RING;
+		spec->expire = s->work->ring->p;
+	} else if (bloom_core_is_scalable(&s->core)) {
+		spec->shape = BLOOM_STORE_CHAIN;
+		spec->scale = s->core.scale->p;
+	} else {
+		spec->shape = BLOOM_STORE_PLAIN;
+		spec->geo = s->core.geo;
+	}
+	if (bloom_core_is_timed(&s->core)) {
+		spec->key_timeout_s = s->core.key_timeout_s;
+		spec->key_timeout_max_s = s->core.key_timeout_max_s;
+	}
+	spec->keys = READ_ONCE(s->nb.kind);
+	/* prefix lengths: set before publication and never changed */
+	memcpy(spec->plan, s->nb.plan, sizeof(spec->plan));
+	spec->has_key = true;
+	bloom_hash_key_to_bytes(&s->core.key, spec->hash_key);
+	spec->hash = s->core.key.hash;
 }
 
 /*
@@ -322,13 +343,13 @@ void bloom_store_retire(struct bloom_store *s)
 {
 	bloom_store_release(s);
 	INIT_RCU_WORK(&s->free_work, bloom_store_free_work);
-	queue_rcu_work(bloom_free_wq, &s->free_work);
+	bloom_store_queue_rcu(&s->free_work);
 }
 
 void bloom_store_discard(struct bloom_store *s)
 {
-	/* a clock may be running: stopped by the free work, which may wait */
-	if (s->clock) {
+	/* a rotation may be running: stopped by the free work, which may wait */
+	if (s->work) {
 		bloom_store_retire(s);
 		return;
 	}
@@ -403,89 +424,21 @@ void bloom_store_sum_stats(const struct bloom_store *s,
 	}
 }
 
-/*
- * In place: a new store would need the filter's memory twice for a
- * moment, which max_memory may not allow.
- */
-int bloom_store_clear(struct bloom_store *s)
+int bloom_store_map_vma(struct bloom_store *s, struct vm_area_struct *vma)
 {
-	int cpu, ret;
-
-	/* no rotation clears a generation meanwhile, no sweep a cell */
-	if (s->clock)
-		mutex_lock(&s->clock->lock);
-	bloom_store_writers_lock(s);
-	ret = bloom_core_clear(&s->core);
-	bloom_store_writers_unlock(s);
-	if (s->clock)
-		mutex_unlock(&s->clock->lock);
-	if (ret)
-		return ret;
-	bloom_nb_clear(&s->nb);
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(s->stats, cpu), 0, sizeof(struct bloom_stats));
-	return 0;
+	return s->map ? bloom_map_vma(s->map, vma) : -EOPNOTSUPP;
 }
 
-int bloom_store_merge(struct bloom_store *dst, struct bloom_store *src)
+int bloom_store_rotate_now(struct bloom_store *s)
 {
-	struct bloom_clock *a = dst->clock, *b = src->clock;
-	int ret;
-
-	if (!a && !b)
-		return bloom_core_merge(&dst->core, &src->core);
-	if (!a || !b || a == b)
-		return -EINVAL;
-	/* the two clocks' locks in address order, as the filters' */
-	if (a > b)
-		swap(a, b);
-	mutex_lock(&a->lock);
-	mutex_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
-	ret = bloom_expire_merge(&dst->core, &src->core, bloom_clock_now());
-	mutex_unlock(&b->lock);
-	mutex_unlock(&a->lock);
-	return ret;
-}
-
-u64 bloom_store_next_rotation_ms(const struct bloom_store *s)
-{
-	u64 due, now;
-
-	if (!s->clock)
-		return 0;
-	due = bloom_expire_due(&s->core);
-	now = bloom_clock_now();
-	if (due == BLOOM_EXPIRE_NEVER)
-		due = now + s->clock->ring.period_ns;
-	return due > now ? div_u64(due - now + NSEC_PER_MSEC - 1,
-				   NSEC_PER_MSEC) : 0;
-}
-
-u64 bloom_store_late_rotations(const struct bloom_store *s)
-{
-	return s->clock ? atomic64_read(&s->clock->late) : 0;
+	if (!bloom_core_is_expiring(&s->core))
+		return -EOPNOTSUPP;
+	return bloom_work_rotate_now(s->work);
 }
 
 int bloom_store_init(void)
 {
-	int ret = bloom_clock_module_init();
-
-	if (ret)
-		return ret;
-	ret = bloom_sweep_module_init();
-	if (ret)
-		goto err_clock;
-	bloom_free_wq = alloc_workqueue("bloom_free", 0, 0);
-	if (!bloom_free_wq) {
-		ret = -ENOMEM;
-		goto err_sweep;
-	}
-	return 0;
-err_sweep:
-	bloom_sweep_module_exit();
-err_clock:
-	bloom_clock_module_exit();
-	return ret;
+	return bloom_work_module_init();
 }
 
 void bloom_store_exit(void)
@@ -493,11 +446,9 @@ void bloom_store_exit(void)
 	/*
 	 * Every store was retired by now. rcu_barrier() waits for their
 	 * grace periods' callbacks, which queue the free work; destroying
-	 * the workqueue runs what is queued.
+	 * the workqueue runs what is queued, and every free stops its
+	 * store's work first.
 	 */
 	rcu_barrier();
-	destroy_workqueue(bloom_free_wq);
-	/* every clock and sweep was stopped by the free work of its store */
-	bloom_sweep_module_exit();
-	bloom_clock_module_exit();
+	bloom_work_module_exit();
 }

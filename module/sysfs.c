@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysfs attributes of the device and of each filter: the files only, which
- * read what filter.h exposes. The filters/ directory and each filter's
- * directory come and go with the filter's name (registry.c).
+ * sysfs attributes of the device and of each filter: the files only, each
+ * one figure of what INFO and STAGES report (filter.h). The filters/
+ * directory and each filter's directory come and go with the filter's name
+ * (sysfs_dir.c); which files a directory has follows the filter's type and
+ * features (store.h).
  *
  * Per-filter files read the filter without a lock: kernfs keeps the filter
  * alive while a show() runs (kobject_del() waits for it, and destroy removes
@@ -13,8 +15,8 @@
  *
  * Filters belong to network namespaces and two namespaces may use the same
  * name, so the filter directories are tagged with their namespace as
- * /sys/class/net's are (registry.c): the "filters" directory shows the filters
- * of the namespace that mounted sysfs (ip netns exec mounts its own).
+ * /sys/class/net's are (sysfs_dir.c): the "filters" directory shows the
+ * filters of the namespace that mounted sysfs (ip netns exec mounts its own).
  */
 #include <linux/kobject.h>
 #include <linux/netdevice.h>
@@ -41,222 +43,154 @@ static ssize_t type_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 /*
- * A file showing one u64 of the filter's store, @expr, with the store in
- * @s. The store is read under RCU (a replace may swap it at any time); a
- * show() that finds none (cannot happen while the directory exists) reads
- * as ENODEV.
+ * A file showing one figure of INFO's reply for the filter now
+ * (bloom_filter_info(): the store published now, read under RCU), @expr of
+ * @info. A show() that finds no store (cannot happen while the directory
+ * exists) reads as ENODEV.
  */
-#define BLOOM_STORE_ATTR(field, expr)					\
+#define BLOOM_INFO_ATTR(field, fmt, ...)				\
 static ssize_t field##_show(struct kobject *kobj,			\
 			    struct kobj_attribute *attr, char *buf)	\
 {									\
-	struct bloom_store *s;						\
-	ssize_t ret = -ENODEV;						\
+	struct bloom_info info;						\
 									\
-	rcu_read_lock();						\
-	s = bloom_filter_store(to_filter(kobj));			\
-	if (s)								\
-		ret = sysfs_emit(buf, "%llu\n", (u64)(expr));		\
-	rcu_read_unlock();						\
-	return ret;							\
-}									\
-static struct kobj_attribute field##_attr = {				\
-	.attr = { .name = __stringify(field), .mode = 0444 },		\
-	.show = field##_show,						\
-}
-
-static ssize_t rules_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	return sysfs_emit(buf, "%d\n", atomic_read(&to_filter(kobj)->rules));
-}
-
-/* The id BPF programs name the filter by (registry.h). */
-static ssize_t id_show(struct kobject *kobj, struct kobj_attribute *attr,
-		       char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_filter(kobj)->id);
-}
-
-static struct bloom_stats_sum bloom_sysfs_stats(const struct bloom_store *s)
-{
-	struct bloom_stats_sum sum;
-
-	bloom_store_sum_stats(s, &sum);
-	return sum;
-}
-
-static struct bloom_core_stats bloom_sysfs_core_stats(const struct bloom_store *s)
-{
-	struct bloom_core_stats cs;
-
-	bloom_core_stats(&s->core, &cs);
-	return cs;
-}
-
-/* A scalable filter's bits: its stages' together. */
-BLOOM_STORE_ATTR(bits, bloom_core_bits(&s->core));
-BLOOM_STORE_ATTR(hashes, s->core.geo.hashes);
-BLOOM_STORE_ATTR(capacity, s->core.geo.capacity);
-BLOOM_STORE_ATTR(fpp_ppb, s->core.geo.fpp_ppb);
-BLOOM_STORE_ATTR(memory_bytes, bloom_filter_memory_bytes(s));
-BLOOM_STORE_ATTR(bits_set, bloom_core_bits_set(&s->core));
-BLOOM_STORE_ATTR(adds, bloom_sysfs_stats(s).adds);
-/* Kept by the core as keys come and go: O(1), like every file here. */
-BLOOM_STORE_ATTR(count, bloom_sysfs_core_stats(s).keys);
-BLOOM_STORE_ATTR(queries, bloom_sysfs_stats(s).queries);
-BLOOM_STORE_ATTR(hits, bloom_sysfs_stats(s).hits);
-BLOOM_STORE_ATTR(deletes, bloom_sysfs_stats(s).deletes);
-BLOOM_STORE_ATTR(delete_misses, bloom_sysfs_stats(s).delete_misses);
-BLOOM_STORE_ATTR(delete_pinned, bloom_sysfs_stats(s).delete_pinned);
-BLOOM_STORE_ATTR(packets, bloom_sysfs_stats(s).packets);
-BLOOM_STORE_ATTR(packet_hits, bloom_sysfs_stats(s).packet_hits);
-BLOOM_STORE_ATTR(bpf_calls, bloom_sysfs_stats(s).bpf_calls);
-BLOOM_STORE_ATTR(bpf_hits, bloom_sysfs_stats(s).bpf_hits);
-BLOOM_STORE_ATTR(saturated, bloom_sysfs_core_stats(s).saturated);
-BLOOM_STORE_ATTR(insert_failures, bloom_sysfs_core_stats(s).insert_failures);
-BLOOM_STORE_ATTR(fingerprint_bits, bloom_sysfs_core_stats(s).fingerprint_bits);
-BLOOM_STORE_ATTR(subtable_cells, bloom_sysfs_core_stats(s).subtable_cells);
-/* Scalable filters; the stage_* files below have one number per stage. */
-BLOOM_STORE_ATTR(growth, s->scale.p.growth);
-BLOOM_STORE_ATTR(tightening_ppm, s->scale.p.tightening_ppm);
-BLOOM_STORE_ATTR(stages, bloom_core_is_scalable(&s->core) ?
-			 bloom_scale_stages(&s->core) : 0);
-
-/*
- * Expiring filters: milliseconds shown as seconds with three decimals
- * (the timeout, the time until the next rotation).
- */
-#define BLOOM_MS_ATTR(field, expr)					\
-static ssize_t field##_show(struct kobject *kobj,			\
-			    struct kobj_attribute *attr, char *buf)	\
-{									\
-	struct bloom_store *s;						\
-	ssize_t ret = -ENODEV;						\
-	u64 ms;								\
-									\
-	rcu_read_lock();						\
-	s = bloom_filter_store(to_filter(kobj));			\
-	if (s) {							\
-		ms = (expr);						\
-		ret = sysfs_emit(buf, "%llu.%03llu\n", ms / 1000,	\
-				 ms % 1000);				\
-	}								\
-	rcu_read_unlock();						\
-	return ret;							\
+	if (bloom_filter_info(to_filter(kobj), &info))			\
+		return -ENODEV;						\
+	return sysfs_emit(buf, fmt "\n", __VA_ARGS__);			\
 }									\
 static struct kobj_attribute field##_attr = __ATTR_RO(field)
 
-BLOOM_STORE_ATTR(generations, s->clock ? s->clock->ring.p.generations : 0);
-BLOOM_MS_ATTR(timeout, s->clock ? s->clock->ring.p.timeout_ms : 0);
-BLOOM_MS_ATTR(next_rotation, bloom_store_next_rotation_ms(s));
-BLOOM_STORE_ATTR(late_rotations, bloom_store_late_rotations(s));
+/* One u64 figure of INFO's reply. */
+#define BLOOM_U64_ATTR(field, expr)					\
+	BLOOM_INFO_ATTR(field, "%llu", (u64)(expr))
 
-/* Computed from the kept statistics: a bounded number of steps. */
-static struct bloom_core_estimate bloom_sysfs_estimate(const struct bloom_store *s)
-{
-	struct bloom_core_estimate e;
+/* Milliseconds of INFO's reply (@member) shown as seconds. */
+#define BLOOM_MS_ATTR(field, member)					\
+static ssize_t field##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct bloom_info info;						\
+	u64 ms;								\
+									\
+	if (bloom_filter_info(to_filter(kobj), &info))			\
+		return -ENODEV;						\
+	ms = info.member;						\
+	return sysfs_emit(buf, "%llu.%03llu\n", ms / 1000, ms % 1000);	\
+}									\
+static struct kobj_attribute field##_attr = __ATTR_RO(field)
 
-	bloom_core_estimate(&s->core, &e);
-	return e;
-}
+BLOOM_U64_ATTR(bits, info.bits);	/* a scalable filter's: its stages' */
+BLOOM_U64_ATTR(hashes, info.hashes);
+BLOOM_U64_ATTR(capacity, info.capacity);
+BLOOM_U64_ATTR(fpp_ppb, info.fpp_ppb);
+BLOOM_U64_ATTR(memory_bytes, info.memory_bytes);
+BLOOM_U64_ATTR(bits_set, info.bits_set);
+BLOOM_U64_ATTR(adds, info.adds);
+/* Kept by the core as keys come and go: O(1), like every file here. */
+BLOOM_U64_ATTR(count, info.count);
+BLOOM_U64_ATTR(queries, info.queries);
+BLOOM_U64_ATTR(hits, info.hits);
+BLOOM_U64_ATTR(deletes, info.deletes);
+BLOOM_U64_ATTR(delete_misses, info.delete_misses);
+BLOOM_U64_ATTR(delete_pinned, info.delete_pinned);
+BLOOM_U64_ATTR(packets, info.packets);
+BLOOM_U64_ATTR(packet_hits, info.packet_hits);
+BLOOM_U64_ATTR(bpf_calls, info.bpf_calls);
+BLOOM_U64_ATTR(bpf_hits, info.bpf_hits);
+BLOOM_U64_ATTR(saturated, info.saturated);
+BLOOM_U64_ATTR(insert_failures, info.insert_failures);
+BLOOM_U64_ATTR(fingerprint_bits, info.fingerprint_bits);
+BLOOM_U64_ATTR(subtable_cells, info.subtable_cells);
+BLOOM_U64_ATTR(estimated_keys, info.estimated_keys);
+BLOOM_U64_ATTR(estimated_fpp_ppb, info.estimated_fpp_ppb);
+/* The rate an address meets: one test per length present (netblock.h). */
+BLOOM_U64_ATTR(address_fpp_ppb, info.address_fpp_ppb);
+BLOOM_U64_ATTR(rules, info.rules);
+/* The id BPF programs name the filter by (registry.h). */
+BLOOM_U64_ATTR(id, info.id);
+/* Scalable filters; the stage_* files below have one number per stage. */
+BLOOM_U64_ATTR(growth, info.growth);
+BLOOM_U64_ATTR(tightening_ppm, info.tightening_ppm);
+BLOOM_U64_ATTR(stages, info.stages);
+/* Expiring filters: the timeout, the time until the next rotation. */
+BLOOM_U64_ATTR(generations, info.generations);
+BLOOM_MS_ATTR(timeout, timeout_ms);
+BLOOM_MS_ATTR(next_rotation, next_rotation_ms);
+BLOOM_U64_ATTR(late_rotations, info.late_rotations);
+/* Timed filters: their keys' timeouts. */
+BLOOM_U64_ATTR(key_timeout_s, info.key_timeout_s);
+BLOOM_U64_ATTR(key_timeout_max_s, info.key_timeout_max_s);
+BLOOM_U64_ATTR(expired, info.expired);
 
-BLOOM_STORE_ATTR(estimated_keys, bloom_sysfs_estimate(s).keys);
-BLOOM_STORE_ATTR(estimated_fpp_ppb, bloom_sysfs_estimate(s).fpp_ppb);
+/* The keyed hash, as enum bloom_hash's names. */
+static const char *const bloom_hash_names[] = BLOOM_HASH_NAMES;
+
+BLOOM_INFO_ATTR(hash, "%s", bloom_hash_names[info.hash <
+					      ARRAY_SIZE(bloom_hash_names) ?
+					      info.hash : 0]);
+
+/* The key kind, as enum bloom_key_kind's names. */
+static const char *const bloom_keys_names[] = BLOOM_KEYS_NAMES;
+
+BLOOM_INFO_ATTR(keys, "%s", info.keys < ARRAY_SIZE(bloom_keys_names) ?
+		bloom_keys_names[info.keys] : "unknown");
 
 /* An array of one type, one number per subtable, as sysfs allows. */
 static ssize_t subtable_used_show(struct kobject *kobj,
 				  struct kobj_attribute *attr, char *buf)
 {
-	struct bloom_core_stats cs;
-	struct bloom_store *s;
+	struct bloom_info info;
 	ssize_t len = 0;
 	u32 i;
 
-	rcu_read_lock();
-	s = bloom_filter_store(to_filter(kobj));
-	if (s)
-		bloom_core_stats(&s->core, &cs);
-	rcu_read_unlock();
-	if (!s)
+	if (bloom_filter_info(to_filter(kobj), &info))
 		return -ENODEV;
-	for (i = 0; i < cs.subtables && i < ARRAY_SIZE(cs.subtable_used); i++)
+	for (i = 0; i < info.subtables && i < ARRAY_SIZE(info.subtable_used);
+	     i++)
 		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",
-				     cs.subtable_used[i]);
+				     info.subtable_used[i]);
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 static struct kobj_attribute subtable_used_attr = __ATTR_RO(subtable_used);
 
-/* A stage's estimated rate: the core's, as for a filter of its type. */
-static u64 bloom_stage_est_fpp_ppb(const struct bloom_scale_stage *st)
-{
-	struct bloom_core_estimate e;
-
-	bloom_core_estimate(&st->core, &e);
-	return e.fpp_ppb;
-}
-
 /*
  * A file with one number per stage of a scalable filter, oldest first, as
- * subtable_used has one per subtable: @expr of the stage @st, read under
- * RCU from the store published now (its stages never move while it is).
+ * subtable_used has one per subtable: @field of each STAGES entry, read
+ * under RCU from the store published now (its stages never move while it
+ * is).
  */
-#define BLOOM_STAGE_ATTR(field, expr)					\
+#define BLOOM_STAGE_ATTR(field)						\
 static ssize_t stage_##field##_show(struct kobject *kobj,		\
 				    struct kobj_attribute *attr,	\
 				    char *buf)				\
 {									\
-	const struct bloom_scale_stage *st;				\
-	struct bloom_store *s;						\
+	struct bloom_stage *st;						\
 	ssize_t len = 0;						\
-	u32 i, n;							\
+	int i, n;							\
 									\
-	rcu_read_lock();						\
-	s = bloom_filter_store(to_filter(kobj));			\
-	if (!s) {							\
-		rcu_read_unlock();					\
-		return -ENODEV;						\
-	}								\
-	n = bloom_core_is_scalable(&s->core) ?				\
-	    bloom_scale_stages(&s->core) : 0;				\
-	for (i = 0; i < n; i++) {					\
-		st = bloom_scale_stage(&s->core, i);			\
+	st = kcalloc(BLOOM_SCALE_STAGES_MAX, sizeof(*st), GFP_KERNEL);	\
+	if (!st)							\
+		return -ENOMEM;						\
+	n = bloom_filter_stages(to_filter(kobj), st);			\
+	for (i = 0; i < n; i++)						\
 		len += sysfs_emit_at(buf, len, "%s%llu", i ? " " : "",	\
-				     (u64)(expr));			\
-	}								\
-	rcu_read_unlock();						\
+				     (u64)st[i].field);			\
+	kfree(st);							\
+	if (n == -ESTALE)						\
+		return -ENODEV;						\
 	return len + sysfs_emit_at(buf, len, "\n");			\
 }									\
 static struct kobj_attribute stage_##field##_attr =			\
 	__ATTR_RO(stage_##field)
 
-BLOOM_STAGE_ATTR(capacity, st->core.geo.capacity);
-BLOOM_STAGE_ATTR(fpp_ppb, st->core.geo.fpp_ppb);
-BLOOM_STAGE_ATTR(bits, st->core.geo.bits);
-BLOOM_STAGE_ATTR(hashes, st->core.geo.hashes);
-BLOOM_STAGE_ATTR(count, READ_ONCE(st->count));
-BLOOM_STAGE_ATTR(bits_set, bloom_core_bits_set(&st->core));
-BLOOM_STAGE_ATTR(estimated_fpp_ppb, bloom_stage_est_fpp_ppb(st));
-
-/* The key kind, as enum bloom_key_kind's names. */
-static ssize_t keys_show(struct kobject *kobj, struct kobj_attribute *attr,
-			 char *buf)
-{
-	static const char *const names[] = BLOOM_KEYS_NAMES;
-	struct bloom_store *s;
-	u32 kind = 0;
-
-	rcu_read_lock();
-	s = bloom_filter_store(to_filter(kobj));
-	if (s)
-		kind = READ_ONCE(s->nb.kind);
-	rcu_read_unlock();
-	if (!s)
-		return -ENODEV;
-	return sysfs_emit(buf, "%s\n", kind < ARRAY_SIZE(names) ?
-			  names[kind] : "unknown");
-}
+BLOOM_STAGE_ATTR(capacity);
+BLOOM_STAGE_ATTR(fpp_ppb);
+BLOOM_STAGE_ATTR(bits);
+BLOOM_STAGE_ATTR(hashes);
+BLOOM_STAGE_ATTR(count);
+BLOOM_STAGE_ATTR(bits_set);
+BLOOM_STAGE_ATTR(estimated_fpp_ppb);
 
 /*
  * The prefix lengths held, one line each, "ipv4/24 1200": the family, the
@@ -273,8 +207,8 @@ static ssize_t prefixes_show(struct kobject *kobj,
 	rcu_read_lock();
 	s = bloom_filter_store(to_filter(kobj));
 	for (fam = 0; s && fam < 2; fam++)
-		for (l = 0; l <= bloom_nb_full(fam); l++) {
-			c = bloom_nb_count(&s->nb, fam, l);
+		for (l = 0; l <= (fam ? 128 : 32); l++) {
+			c = bloom_store_netblocks(s, fam, l);
 			if (c)
 				len += sysfs_emit_at(buf, len, "%s/%u %llu\n",
 						     fam ? "ipv6" : "ipv4", l,
@@ -284,32 +218,14 @@ static ssize_t prefixes_show(struct kobject *kobj,
 	return s ? len : -ENODEV;
 }
 
-/* The rate an address meets: one test per length present (netblock.h). */
-static u32 bloom_sysfs_address_fpp(const struct bloom_store *s)
-{
-	struct bloom_core_estimate e;
-	u32 kind = READ_ONCE(s->nb.kind);
-	u32 l4 = bloom_nb_lookups(&s->nb, BLOOM_NB_IPV4);
-	u32 l6 = bloom_nb_lookups(&s->nb, BLOOM_NB_IPV6);
-
-	bloom_core_estimate(&s->core, &e);
-	return bloom_nb_rate(e.fpp_ppb, kind == BLOOM_KEYS_IPV4 ? l4 :
-				       kind == BLOOM_KEYS_IPV6 ? l6 :
-				       max(l4, l6));
-}
-
-BLOOM_STORE_ATTR(address_fpp_ppb, bloom_sysfs_address_fpp(s));
-
 static struct kobj_attribute type_attr = __ATTR_RO(type);
-static struct kobj_attribute rules_attr = __ATTR_RO(rules);
-static struct kobj_attribute id_attr = __ATTR_RO(id);
-static struct kobj_attribute keys_attr = __ATTR_RO(keys);
 static struct kobj_attribute prefixes_attr = __ATTR_RO(prefixes);
 
 static struct attribute *bloom_filter_attrs[] = {
 	&type_attr.attr,
 	&bits_attr.attr,
 	&hashes_attr.attr,
+	&hash_attr.attr,
 	&capacity_attr.attr,
 	&fpp_ppb_attr.attr,
 	&memory_bytes_attr.attr,
@@ -345,13 +261,17 @@ static struct attribute *bloom_delete_attrs[] = {
 	NULL,
 };
 
+/* A group's files are there when the filter has its feature (store.h). */
+static umode_t bloom_feature_visible(struct kobject *kobj,
+				     struct attribute *attr, u32 feature)
+{
+	return to_filter(kobj)->features & feature ? attr->mode : 0;
+}
+
 static umode_t bloom_delete_visible(struct kobject *kobj,
 				    struct attribute *attr, int n)
 {
-	u32 type = to_filter(kobj)->type;
-
-	return type == BLOOM_TYPE_COUNTING || type == BLOOM_TYPE_DLEFT ||
-	       type == BLOOM_TYPE_TIMED ? attr->mode : 0;
+	return bloom_feature_visible(kobj, attr, BLOOM_STORE_F_DELETES);
 }
 
 static const struct attribute_group bloom_delete_group = {
@@ -371,10 +291,7 @@ static struct attribute *bloom_dleft_attrs[] = {
 static umode_t bloom_dleft_visible(struct kobject *kobj,
 				   struct attribute *attr, int n)
 {
-	u32 type = to_filter(kobj)->type;
-
-	return type == BLOOM_TYPE_DLEFT || type == BLOOM_TYPE_TIMED ?
-	       attr->mode : 0;
+	return bloom_feature_visible(kobj, attr, BLOOM_STORE_F_CELLS);
 }
 
 static const struct attribute_group bloom_dleft_group = {
@@ -383,30 +300,26 @@ static const struct attribute_group bloom_dleft_group = {
 };
 
 /* Files that only the timed filter has: its keys' timeouts. */
-BLOOM_STORE_ATTR(key_timeout_s, s->core.key_timeout_s);
-BLOOM_STORE_ATTR(key_timeout_max_s, s->core.key_timeout_max_s);
-BLOOM_STORE_ATTR(expired, READ_ONCE(s->core.reclaimed));
-
-static struct attribute *bloom_timed_attrs[] = {
+static struct attribute *bloom_timeouts_attrs[] = {
 	&key_timeout_s_attr.attr,
 	&key_timeout_max_s_attr.attr,
 	&expired_attr.attr,
 	NULL,
 };
 
-static umode_t bloom_timed_visible(struct kobject *kobj,
-				   struct attribute *attr, int n)
+static umode_t bloom_timeouts_visible(struct kobject *kobj,
+				      struct attribute *attr, int n)
 {
-	return to_filter(kobj)->type == BLOOM_TYPE_TIMED ? attr->mode : 0;
+	return bloom_feature_visible(kobj, attr, BLOOM_STORE_F_TIMEOUTS);
 }
 
-static const struct attribute_group bloom_timed_group = {
-	.attrs = bloom_timed_attrs,
-	.is_visible = bloom_timed_visible,
+static const struct attribute_group bloom_timeouts_group = {
+	.attrs = bloom_timeouts_attrs,
+	.is_visible = bloom_timeouts_visible,
 };
 
 /* Files that only scalable filters have. */
-static struct attribute *bloom_scale_attrs[] = {
+static struct attribute *bloom_stages_attrs[] = {
 	&growth_attr.attr,
 	&tightening_ppm_attr.attr,
 	&stages_attr.attr,
@@ -420,19 +333,19 @@ static struct attribute *bloom_scale_attrs[] = {
 	NULL,
 };
 
-static umode_t bloom_scale_visible(struct kobject *kobj,
-				   struct attribute *attr, int n)
+static umode_t bloom_stages_visible(struct kobject *kobj,
+				    struct attribute *attr, int n)
 {
-	return to_filter(kobj)->scalable ? attr->mode : 0;
+	return bloom_feature_visible(kobj, attr, BLOOM_STORE_F_STAGES);
 }
 
-static const struct attribute_group bloom_scale_group = {
-	.attrs = bloom_scale_attrs,
-	.is_visible = bloom_scale_visible,
+static const struct attribute_group bloom_stages_group = {
+	.attrs = bloom_stages_attrs,
+	.is_visible = bloom_stages_visible,
 };
 
 /* Files that only expiring filters have. */
-static struct attribute *bloom_expire_attrs[] = {
+static struct attribute *bloom_rotation_attrs[] = {
 	&generations_attr.attr,
 	&timeout_attr.attr,
 	&next_rotation_attr.attr,
@@ -440,15 +353,15 @@ static struct attribute *bloom_expire_attrs[] = {
 	NULL,
 };
 
-static umode_t bloom_expire_visible(struct kobject *kobj,
-				    struct attribute *attr, int n)
+static umode_t bloom_rotation_visible(struct kobject *kobj,
+				      struct attribute *attr, int n)
 {
-	return to_filter(kobj)->expiring ? attr->mode : 0;
+	return bloom_feature_visible(kobj, attr, BLOOM_STORE_F_ROTATES);
 }
 
-static const struct attribute_group bloom_expire_group = {
-	.attrs = bloom_expire_attrs,
-	.is_visible = bloom_expire_visible,
+static const struct attribute_group bloom_rotation_group = {
+	.attrs = bloom_rotation_attrs,
+	.is_visible = bloom_rotation_visible,
 };
 
 /* The files of a filter's directory (the registry adds them). */
@@ -456,9 +369,9 @@ const struct attribute_group *bloom_filter_groups[] = {
 	&bloom_filter_group,
 	&bloom_delete_group,
 	&bloom_dleft_group,
-	&bloom_timed_group,
-	&bloom_scale_group,
-	&bloom_expire_group,
+	&bloom_timeouts_group,
+	&bloom_stages_group,
+	&bloom_rotation_group,
 	NULL,
 };
 

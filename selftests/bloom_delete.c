@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bloom_delete: BLOOM_IOC_DELETE and the deletable filter types (counting,
- * d-left): the results bitmap and the statistics, pinned
+ * d-left, timed): the results bitmap and the statistics, pinned
  * keys, d-left's ENOSPC keeping the keys that fit, the property
  * that matters (after adds and deletes, every key added more often than
  * deleted is present, and the false-positive rate is still the one asked
@@ -185,6 +185,11 @@ static int query1(int fd, __u64 i)
 
 #define CAP	10000U
 
+/* why the tests of multiplicity skip a timed filter */
+#define TIMED_IS_A_SET	"a timed filter is a set: a second add of a key " \
+			"refreshes its one cell, one delete removes it, and " \
+			"no cell saturates"
+
 FIXTURE(dt) {
 	int fd;
 };
@@ -199,6 +204,10 @@ FIXTURE_VARIANT_ADD(dt, counting) {
 
 FIXTURE_VARIANT_ADD(dt, dleft) {
 	.type = BLOOM_TYPE_DLEFT,
+};
+
+FIXTURE_VARIANT_ADD(dt, timed) {
+	.type = BLOOM_TYPE_TIMED,
 };
 
 FIXTURE_SETUP(dt)
@@ -362,6 +371,9 @@ TEST_F(dt, multiplicity_and_saturation)
 	struct bloom_info info;
 	__u32 r;
 
+	if (variant->type == BLOOM_TYPE_TIMED)
+		SKIP(return, "%s", TIMED_IS_A_SET);
+
 	/* Twice: present after one delete, gone after two (or a rare FP). */
 	ASSERT_EQ(0, add1(self->fd, 1));
 	ASSERT_EQ(1, add1(self->fd, 1));
@@ -433,6 +445,9 @@ TEST_F(dt, delete_status_per_key)
 	__u64 absent = R_NEVER;
 	__u32 r;
 
+	/* the pinned key of the batch is one added to saturation */
+	if (variant->type == BLOOM_TYPE_TIMED)
+		SKIP(return, "%s", TIMED_IS_A_SET);
 	/* key 10 once, key 11 to saturation, key 12 once; an absent key */
 	ASSERT_EQ(0, add1(self->fd, 10));
 	for (r = 0; r < max; r++) {
@@ -701,6 +716,8 @@ FIXTURE_VARIANT_ADD(prop, counting_p01) { .type = BLOOM_TYPE_COUNTING, .ppb = P0
 FIXTURE_VARIANT_ADD(prop, counting_p001) { .type = BLOOM_TYPE_COUNTING, .ppb = P001, };
 FIXTURE_VARIANT_ADD(prop, dleft_p01) { .type = BLOOM_TYPE_DLEFT, .ppb = P01, };
 FIXTURE_VARIANT_ADD(prop, dleft_p001) { .type = BLOOM_TYPE_DLEFT, .ppb = P001, };
+FIXTURE_VARIANT_ADD(prop, timed_p01) { .type = BLOOM_TYPE_TIMED, .ppb = P01, };
+FIXTURE_VARIANT_ADD(prop, timed_p001) { .type = BLOOM_TYPE_TIMED, .ppb = P001, };
 
 FIXTURE_SETUP(prop)
 {
@@ -740,6 +757,10 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 	size_t n, i, live, fn;
 	__u32 r;
 
+	/* a set's delete takes the one cell of a false positive's keys too */
+	if (variant->type == BLOOM_TYPE_TIMED)
+		SKIP(return, "%s; its delete removes the cell of a live key that shares the deleted key's identity",
+		     TIMED_IS_A_SET);
 	/* Round 1: S once, in order. Round 2: the extra copies, a key's two
 	 * extra copies side by side in one batch. */
 	for (i = 0; i < PN; i++)
@@ -988,6 +1009,7 @@ TEST_F_TIMEOUT(prop, add_delete_no_false_negatives, 300)
 struct conc {
 	const char *name;
 	double deadline;
+	__u64 churn[WRITERS * CHURN];	/* writer w's keys from w * CHURN */
 	pthread_barrier_t start;	/* every worker, once bound */
 	atomic_int writers_left;
 	atomic_ulong false_negatives, queried, rounds, deletes, errors;
@@ -1019,17 +1041,17 @@ static void *conc_writer(void *arg)
 	struct conc_worker *w = arg;
 	struct conc *c = w->c;
 	__u8 *keys = malloc(CHURN * KLEN);
-	__u64 base = R_CHURN + (__u64)w->id * CHURN;
 	struct bloom_batch b;
 	int fd = bt_open();
-	__u32 rounds = 0, pinned = 0;
+	__u32 rounds = 0, pinned = 0, i;
 
 	if (!keys || fd < 0 || bt_bind(fd, c->name))
 		conc_error(c);
 	pthread_barrier_wait(&c->start);
 	if (atomic_load(&c->errors))
 		goto out;
-	keys_range(keys, base, CHURN);
+	for (i = 0; i < CHURN; i++)
+		make_key16(c->churn[w->id * CHURN + i], keys + KLEN * i);
 	while (now_sec() < c->deadline || rounds < CONC_MIN_ROUNDS) {
 		if (bt_batch(fd, BLOOM_IOC_ADD, keys, CHURN * KLEN, CHURN,
 			     KLEN, NULL, NULL, NULL)) {
@@ -1056,6 +1078,32 @@ out:
 	free(keys);
 	atomic_fetch_sub(&c->writers_left, 1);
 	return NULL;
+}
+
+/*
+ * The writers' keys: R_CHURN on. A timed filter has one cell for keys of
+ * one identity, so a churn key sharing a live key's would take it along
+ * when deleted, and two churn keys of one would make a delete miss: it
+ * gets the keys from R_CHURN whose add finds nothing (added one by one,
+ * deleted again). Returns 0, or -1 on an error.
+ */
+static int choose_churn(int fd, __u32 type, __u64 *churn)
+{
+	__u64 next = R_CHURN;
+	__u32 got = 0;
+	int r;
+
+	while (got < WRITERS * CHURN) {
+		r = type == BLOOM_TYPE_TIMED ? add1(fd, next) : 0;
+		if (r < 0)
+			return -1;
+		if (!r)
+			churn[got++] = next;
+		next++;
+	}
+	if (type != BLOOM_TYPE_TIMED)
+		return 0;
+	return run_idx(fd, BLOOM_IOC_DELETE, churn, got, NULL) == got ? 0 : -1;
 }
 
 /* Queries the live keys, in batches, while writers run. */
@@ -1113,6 +1161,7 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 			    LIVE + WRITERS * CHURN, P01,
 			    BLOOM_CREATE_F_BIND));
 	ASSERT_LE(0, run_range(self->fd, BLOOM_IOC_ADD, 0, LIVE, NULL));
+	ASSERT_OK(choose_churn(self->fd, variant->type, c->churn));
 	base = info_of(_metadata, self->fd);
 
 	c->name = "conc";
@@ -1160,7 +1209,8 @@ TEST_F_TIMEOUT(dt, concurrent_add_delete_readers_never_miss, 60)
 	if (variant->type == BLOOM_TYPE_COUNTING)
 		last_pinned *= info.hashes;
 	EXPECT_EQ(base.adds + atomic_load(&c->deletes), info.adds);
-	EXPECT_EQ(atomic_load(&c->deletes) - pinned, info.deletes);
+	EXPECT_EQ(base.deletes + atomic_load(&c->deletes) - pinned,
+		  info.deletes);
 	EXPECT_EQ(pinned, info.delete_pinned - base.delete_pinned);
 	if (pinned)
 		EXPECT_LT(0, info.saturated);

@@ -978,7 +978,7 @@ TEST_F(ioctl, info_output_zeroed)
 	info.flags = 0;
 	memset(info.name, 0, sizeof(info.name));
 	info.reserved = 0;
-	info.reserved1 = 0;
+	info.hash = 0;
 	info.reserved2 = 0;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_INFO, &info));
 	EXPECT_STREQ("z", info.name);
@@ -1024,7 +1024,8 @@ TEST_F(ioctl, info_output_zeroed)
 	EXPECT_EQ(0, info.key_timeout_s);
 	EXPECT_EQ(0, info.key_timeout_max_s);
 	EXPECT_EQ(0, info.tag_bits);
-	EXPECT_EQ(0, info.reserved1);
+	/* created without BLOOM_CREATE_F_HASH: SipHash-1-3 */
+	EXPECT_EQ(BLOOM_HASH_SIPHASH_1_3, info.hash);
 	EXPECT_EQ(0, info.expired);
 	/* no prefix lengths: any length */
 	EXPECT_EQ(0, info.prefix_lengths4);
@@ -1044,7 +1045,7 @@ TEST_F(ioctl, info_output_zeroed)
 		EXPECT_EQ(0, bad.type);
 		EXPECT_EQ(0, bad.bits);
 		bad.reserved = 0;
-		bad.reserved1 = 1;
+		bad.hash = 1;
 		EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_INFO, &bad));
 		EXPECT_EQ(0, bad.type);
 	}

@@ -223,7 +223,8 @@ TEST_F(ioctl, create_hash_key)
 
 /*
  * The filter core's self-test runs in the kernel on demand (not at every
- * load): the published SipHash vectors through the kernel's siphash().
+ * load): the published SipHash-2-4 and SipHash-1-3 vectors through every
+ * build of the core's SipHash.
  */
 TEST_F(ioctl, core_selftest_in_kernel)
 {

@@ -167,9 +167,9 @@ TEST_F(prefix, create_refusals)
 	c.keys = BLOOM_KEYS_STRINGS;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	c.keys = 0;
-	c.reserved1 = 1;
+	c.hash = 1;	/* without BLOOM_CREATE_F_HASH */
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, BLOOM_IOC_CREATE, &c));
-	c.reserved1 = 0;
+	c.hash = 0;
 	c.prefix_lengths6[0] = 1ULL << 48;
 	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
 	EXPECT_OK(bt_destroy(self->fd, "p"));

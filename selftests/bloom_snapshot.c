@@ -12,7 +12,8 @@
  *    memory kept, and a live filter untouched;
  *  - SAVE's buffer protocol (size query, EOVERFLOW with the size);
  *  - MERGE: the union of two filters made --like each other, saturating
- *    counters, refusals (other geometry, other key, itself, d-left);
+ *    counters, refusals (other geometry, other key, itself, d-left,
+ *    timed);
  *  - FLUSH empties and keeps the filter;
  *  - SWAP exchanges contents (names and bound descriptors stay); RESTORE
  *    with BLOOM_RESTORE_F_REPLACE replaces an existing filter's contents;
@@ -133,8 +134,8 @@ static int create_like(int fd, const char *name, const char *like)
 
 static int create_keyed(int fd, const char *name, __u32 type, __u64 cap)
 {
-	struct bloom_create c = bt_create_req(name, type, cap, P01,
-					      BLOOM_CREATE_F_HASH_KEY);
+	struct bloom_create c = bt_typed_req(name, type, cap, P01,
+					     BLOOM_CREATE_F_HASH_KEY);
 
 	memcpy(c.hash_key, fixed_key, sizeof(fixed_key));
 	return ioctl(fd, BLOOM_IOC_CREATE, &c);
@@ -212,6 +213,7 @@ FIXTURE_VARIANT_ADD(snap, standard) { .type = BLOOM_TYPE_STANDARD, };
 FIXTURE_VARIANT_ADD(snap, blocked) { .type = BLOOM_TYPE_BLOCKED, };
 FIXTURE_VARIANT_ADD(snap, counting) { .type = BLOOM_TYPE_COUNTING, };
 FIXTURE_VARIANT_ADD(snap, dleft) { .type = BLOOM_TYPE_DLEFT, };
+FIXTURE_VARIANT_ADD(snap, timed) { .type = BLOOM_TYPE_TIMED, };
 
 FIXTURE_SETUP(snap)
 {
@@ -500,7 +502,9 @@ TEST_F(snap, merge_and_like)
 			    BLOOM_IOC_ADD));
 	ASSERT_OK(add_range(self->fd, "b", "k", NKEYS / 2, NKEYS, 1,
 			    BLOOM_IOC_ADD));
-	if (variant->type == BLOOM_TYPE_DLEFT) {
+	/* d-left cells and timed cells (a key's expiry) do not add up */
+	if (variant->type == BLOOM_TYPE_DLEFT ||
+	    variant->type == BLOOM_TYPE_TIMED) {
 		EXPECT_ERRNO(EOPNOTSUPP, pair(self->fd, BLOOM_IOC_MERGE, "a",
 					      "b"));
 		return;
@@ -911,6 +915,85 @@ TEST(merge_saturates)
 		ASSERT_OK(answers("a", "same", 1, &got));
 		EXPECT_EQ(1, got);
 	}
+	bt_destroy_all();
+	close(fd);
+}
+
+/* CREATE of @name with @flags (BLOOM_CREATE_F_HASH: @hash) under fixed_key. */
+static int create_hashed(int fd, const char *name, __u32 flags, __u32 hash)
+{
+	struct bloom_create c = bt_create_req(name, BLOOM_TYPE_BLOCKED, 1000,
+					      P01,
+					      flags | BLOOM_CREATE_F_HASH_KEY);
+
+	memcpy(c.hash_key, fixed_key, sizeof(fixed_key));
+	c.hash = hash;
+	return ioctl(fd, BLOOM_IOC_CREATE, &c);
+}
+
+/*
+ * The hash scheme: SipHash-1-3 unless CREATE asks (INFO and sysfs say
+ * which); a bad request refused; --like keeps it; two filters that differ
+ * only in it cannot be merged; a snapshot names it in its scheme id (2
+ * for SipHash-2-4, as every snapshot before, 3 for SipHash-1-3) and
+ * restores it, answering every key.
+ */
+TEST(hash_scheme)
+{
+	static const char *const names[] = { "h13", "h24", "r13", "r24" };
+	__u8 got[200], *snap;
+	struct bloom_info i;
+	char sysfs[128];
+	size_t len;
+	int fd = bt_open(), n, j;
+
+	ASSERT_LE(0, fd);
+	bt_destroy_all();
+	ASSERT_OK(create_hashed(fd, "h13", 0, 0));
+	ASSERT_OK(create_hashed(fd, "h24", BLOOM_CREATE_F_HASH,
+				BLOOM_HASH_SIPHASH_2_4));
+	EXPECT_ERRNO(EINVAL, create_hashed(fd, "bad", BLOOM_CREATE_F_HASH, 2));
+	EXPECT_ERRNO(EINVAL, create_hashed(fd, "bad", 0,
+					   BLOOM_HASH_SIPHASH_1_3));
+	ASSERT_OK(bt_info(fd, "h13", &i));
+	EXPECT_EQ(BLOOM_HASH_SIPHASH_1_3, i.hash);
+	ASSERT_OK(bt_info(fd, "h24", &i));
+	EXPECT_EQ(BLOOM_HASH_SIPHASH_2_4, i.hash);
+	ASSERT_OK(read_str_file(BLOOM_SYSFS "/filters/h13/hash", sysfs,
+				sizeof(sysfs)));
+	EXPECT_STREQ("siphash-1-3", sysfs);
+	ASSERT_OK(read_str_file(BLOOM_SYSFS "/filters/h24/hash", sysfs,
+				sizeof(sysfs)));
+	EXPECT_STREQ("siphash-2-4", sysfs);
+	ASSERT_OK(add_range(fd, "h13", "k", 0, 200, 1, BLOOM_IOC_ADD));
+	ASSERT_OK(add_range(fd, "h24", "k", 0, 200, 1, BLOOM_IOC_ADD));
+
+	/* same type, geometry and key, another hash: no merge */
+	EXPECT_ERRNO(EINVAL, pair(fd, BLOOM_IOC_MERGE, "h13", "h24"));
+	ASSERT_OK(create_like(fd, "l24", "h24"));
+	ASSERT_OK(bt_info(fd, "l24", &i));
+	EXPECT_EQ(BLOOM_HASH_SIPHASH_2_4, i.hash);
+	EXPECT_OK(pair(fd, BLOOM_IOC_MERGE, "l24", "h24"));
+
+	for (n = 0; n < 2; n++) {
+		ASSERT_OK(save(fd, names[n], &snap, &len));
+		ASSERT_LT(HDR, len);
+		/* scheme_id, little-endian at offset 24 */
+		EXPECT_EQ(n ? 2 : 3, snap[24] | snap[25] << 8 | snap[26] << 16 |
+				     (__u32)snap[27] << 24)
+			TH_LOG("scheme id");
+		ASSERT_OK(restore(fd, snap, len, names[n + 2]));
+		free(snap);
+		ASSERT_OK(bt_info(fd, names[n + 2], &i));
+		EXPECT_EQ(n ? BLOOM_HASH_SIPHASH_2_4 : BLOOM_HASH_SIPHASH_1_3,
+			  i.hash);
+		ASSERT_OK(answers(names[n + 2], "k", 200, got));
+		for (j = 0; j < 200; j++)
+			EXPECT_EQ(1, got[j]) TH_LOG("%s: k-%d", names[n + 2], j);
+	}
+	ASSERT_OK(answers("l24", "k", 200, got));
+	for (j = 0; j < 200; j++)
+		EXPECT_EQ(1, got[j]) TH_LOG("l24 after the merge: k-%d", j);
 	bt_destroy_all();
 	close(fd);
 }

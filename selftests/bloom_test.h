@@ -152,11 +152,34 @@ static inline struct bloom_create bt_create_req(const char *name, __u32 type,
 	return c;
 }
 
-static inline int bt_create(int fd, const char *name, __u32 type,
-			    __u64 capacity, __u32 fpp_ppb, __u32 flags)
+/*
+ * The key timeout a timed filter of the type-parametrised tests gives keys
+ * added without one, and the largest: an hour, longer than any test runs,
+ * so that no key of such a test expires while it is looked at.
+ */
+#define BT_TIMED_KEY_TIMEOUT_S	3600
+
+/* bt_create_req() of any type: a timed filter gets BT_TIMED_KEY_TIMEOUT_S. */
+static inline struct bloom_create bt_typed_req(const char *name, __u32 type,
+					       __u64 capacity, __u32 fpp_ppb,
+					       __u32 flags)
 {
 	struct bloom_create c = bt_create_req(name, type, capacity, fpp_ppb,
 					      flags);
+
+	if (type == BLOOM_TYPE_TIMED) {
+		c.key_timeout_s = BT_TIMED_KEY_TIMEOUT_S;
+		c.key_timeout_max_s = BT_TIMED_KEY_TIMEOUT_S;
+	}
+	return c;
+}
+
+/* CREATE of bt_typed_req(). */
+static inline int bt_create(int fd, const char *name, __u32 type,
+			    __u64 capacity, __u32 fpp_ppb, __u32 flags)
+{
+	struct bloom_create c = bt_typed_req(name, type, capacity, fpp_ppb,
+					     flags);
 
 	return ioctl(fd, BLOOM_IOC_CREATE, &c);
 }

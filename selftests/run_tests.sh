@@ -58,6 +58,8 @@ cli_feeds=$here/cli/test_feeds.sh
 # keys with their own timeouts: create --exist, add --timeout, del, refusals
 cli_keytimes=$here/cli/test_keytimes.sh
 cli_docs=$here/cli/test_docs.sh
+# stats --prometheus: the text format, info's figures, promtool
+cli_stats=$here/cli/test_stats.sh
 # snapshots through bloomctl; it unloads and reloads the module
 snapcli=$here/cli/test_snapshot.sh
 # Network namespaces, then the firewall match (it loads the netfilter
@@ -67,6 +69,10 @@ net=("$here/net/test_netns.sh" "$here/net/test_rootless.sh"
      "$here/net/test_xt_expire.sh" "$here/net/test_bpf.sh"
      "$here/net/test_xdp_share.sh" "$here/net/test_xdp_hold.sh"
      "$here/net/test_clients.sh")
+# The Debian packages (make deb) installed with apt-get, the module built by
+# DKMS, metrics through node-exporter, then purged; it unloads the module
+# and loads it again. Skips, saying why, without packages or tools.
+deb=$here/deb/test_deb.sh
 if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	read -r -a progs <<<"$BLOOM_SELFTESTS"
 	cli=/nonexistent
@@ -75,6 +81,8 @@ if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	cli_feeds=/nonexistent
 	cli_keytimes=/nonexistent
 	cli_docs=/nonexistent
+	cli_stats=/nonexistent
+	deb=/nonexistent
 	snapcli=/nonexistent
 	net=()
 fi
@@ -86,6 +94,8 @@ ntests=$((${#progs[@]} + ${#net[@]} + 2))
 [ -e "$cli_feeds" ] && ntests=$((ntests + 1))
 [ -e "$cli_keytimes" ] && ntests=$((ntests + 1))
 [ -e "$cli_docs" ] && ntests=$((ntests + 1))
+[ -e "$cli_stats" ] && ntests=$((ntests + 1))
+[ -e "$deb" ] && ntests=$((ntests + 1))
 [ -e "$snapcli" ] && ntests=$((ntests + 1))
 
 num=0
@@ -162,6 +172,9 @@ fi
 if [ -e "$cli_docs" ]; then
 	run_one bloomctl_docs "$cli_docs"
 fi
+if [ -e "$cli_stats" ]; then
+	run_one bloomctl_stats "$cli_stats"
+fi
 if [ -e "$snapcli" ]; then
 	t0=$(date +%s)
 	run_one bloomctl_snapshot "$snapcli"
@@ -175,6 +188,13 @@ for t in ${net[@]+"${net[@]}"}; do
 	run_timeout=$((timeout_s * 3)) run_one "${name#test_}" "$t"
 	echo "# $name took $(($(date +%s) - t0)) s"
 done
+if [ -e "$deb" ]; then
+	t0=$(date +%s)
+	# DKMS compiles the module under TCG: over 15 minutes on a host with
+	# load 10 to 15 on 2 cores (test_deb.sh prints the time it took)
+	run_timeout=$((timeout_s * 9)) run_one deb_packages "$deb""
+	echo "# test_deb took $(($(date +%s) - t0)) s"
+fi
 echo "# all programs took $(($(date +%s) - start)) s"
 
 # The module's own leak accounting (debugfs), after every program closed its

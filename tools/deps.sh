@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Installs what building and testing bloom needs, from Debian's packages, on a
-# machine that lacks it. Usage: tools/deps.sh [check|bench|debug|dkms|clients]
+# machine that lacks it. Usage: tools/deps.sh [check|bench|debug|dkms|clients|deb]
 #
 # check: compiler, kernel image and headers for the test VM, QEMU, busybox,
 #        libsodium (the userspace SipHash), libxxhash (the snapshot checksum,
@@ -17,7 +17,8 @@
 #        build resolve_btfids once), bpftool and libbpf-dev (bloom-xdp and
 #        the BPF tests), libxdp-dev and xdp-tools (bloom-xdp attaches
 #        through libxdp's dispatcher; its tests run xdp-filter and
-#        xdp-loader beside it)
+#        xdp-loader beside it), tor-geoipdb (the country ranges the feed
+#        tests read as Debian ships them)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
 #        the firewall benchmark's exact-set peer)
 # debug: the above (check) plus what building a kernel from linux-source-6.1
@@ -27,13 +28,18 @@
 #        backends bloom ships for them (selftests/net/test_clients.sh):
 #        fail2ban, crowdsec with crowdsec-custom-bouncer, sshguard; their
 #        services are not started (policy-rc.d), the tests run them
+# deb:   the above (check) plus what "make deb" builds and checks the Debian
+#        packages with (debhelper, dh-dkms, lintian), what installing them
+#        needs (dkms), and what selftests/deb/ runs against them
+#        (prometheus-node-exporter, prometheus for promtool); their services
+#        are not started (policy-rc.d)
 set -e
 
 pkgs="build-essential pkg-config libsodium-dev libxxhash-dev linux-image-amd64 \
 linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static cpio \
 kmod xz-utils python3 clang libclang-rt-14-dev clang-15 sparse \
 iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
-bpftool libbpf-dev libxdp-dev xdp-tools"
+bpftool libbpf-dev libxdp-dev xdp-tools tor-geoipdb"
 if [ "$1" = bench ]; then
 	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
 fi
@@ -42,6 +48,9 @@ if [ "$1" = dkms ]; then
 fi
 if [ "$1" = clients ]; then
 	pkgs="$pkgs fail2ban crowdsec crowdsec-custom-bouncer sshguard"
+fi
+if [ "$1" = deb ]; then
+	pkgs="$pkgs debhelper dh-dkms dkms lintian prometheus-node-exporter prometheus"
 fi
 if [ "$1" = debug ]; then
 	pkgs="$pkgs bc bison flex libssl-dev"
@@ -64,8 +73,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-# the clients' daemons are for the tests to start, not for this machine
-if [ "$1" = clients ] && [ ! -e /usr/sbin/policy-rc.d ]; then
+# the clients' and exporters' daemons are for the tests to start, not for
+# this machine
+if { [ "$1" = clients ] || [ "$1" = deb ]; } && [ ! -e /usr/sbin/policy-rc.d ]; then
 	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 	chmod 755 /usr/sbin/policy-rc.d
 	trap 'rm -f /usr/sbin/policy-rc.d' EXIT

@@ -19,9 +19,11 @@
  * set, no locked instruction, so lockless queries (READ_ONCE) see every
  * word whole and never see a bit go away. The add counts the bits it found
  * clear, which keeps in_use exact, and a key counts in keys when it turned
- * on at least one bit (the same test reports it "new"). Standard queries
- * stop at the first clear bit, blocked ones test all k bits without a
- * branch.
+ * on at least one bit (the same test reports it "new"). Queries of
+ * small standard filters and of blocked ones test all k bits without a
+ * branch; large standard filters stop at the first clear bit. A lookup of
+ * one key alone (bloom_core_lookup_hash()) stops at the first clear bit of
+ * either type.
  */
 #include "internal.h"
 
@@ -116,7 +118,8 @@ static inline bool bloom_std_test_all(const struct bloom_core *f, u64 h)
 	return ok & 1;
 }
 
-static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
+/* The k bits, stopping at the first clear one. */
+static inline bool bloom_std_test_stop(const struct bloom_core *f, u64 h)
 {
 	u64 m = f->geo.bits;
 	struct bloom_std_iter it;
@@ -124,13 +127,20 @@ static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
 
 	if (unlikely(m < BLOOM_DISTINCT_BITS))
 		return bloom_std_query_small(f, h);
-	if (m <= BLOOM_STD_ALL_BITS)
-		return bloom_std_test_all(f, h);
 	bloom_std_start(&it, h);
 	for (i = 0; i < f->geo.hashes; i++)
 		if (!bloom_test(f->words, bloom_std_next(&it, m)))
 			return false;
 	return true;
+}
+
+static inline bool bloom_std_query(const struct bloom_core *f, u64 h)
+{
+	u64 m = f->geo.bits;
+
+	if (m >= BLOOM_DISTINCT_BITS && m <= BLOOM_STD_ALL_BITS)
+		return bloom_std_test_all(f, h);
+	return bloom_std_test_stop(f, h);
 }
 
 /*
@@ -338,6 +348,29 @@ static __always_inline u32 bloom_blk_set(u64 *w, u64 h, u32 k)
 	return added;
 }
 
+/*
+ * The k positions, stopping at the first that is not set: a key not in
+ * the filter usually meets one among its first two (each bit is set with
+ * probability about one half at capacity), so a lone lookup, whose answer
+ * a branch of its caller follows anyway, does one or two tests where
+ * bloom_blk_test() does k.
+ */
+static __always_inline bool bloom_blk_test_stop(const u64 *w, u64 h, u32 k)
+{
+	u64 state = h, r;
+	u32 i, j, n;
+
+	for (i = 0; i < k; i += BLOOM_POS_PER_MIX) {
+		state += BLOOM_GOLDEN;
+		r = bloom_mix64(state);
+		n = bloom_blk_left(k, i);
+		for (j = 0; j < n; j++, r >>= 9)
+			if (!(bloom_blk_bit(w, r) & 1))
+				return false;
+	}
+	return true;
+}
+
 static inline u32 bloom_blk_add(struct bloom_core *f, u64 h)
 {
 	return bloom_blk_set(bloom_blk_words(f, h), h, f->geo.hashes);
@@ -515,3 +548,19 @@ const struct bloom_core_ops bloom_blk_ops = {
 	.in_use = bloom_kept_in_use,
 	.scan_in_use = bloom_bits_scan,
 };
+
+/*
+ * One key alone (core.h): the types a packet meets most, standard and
+ * blocked, are told apart by comparing the filter's table with theirs, a
+ * branch the CPU predicts, so the lookup makes no indirect call (a
+ * retpoline in a kernel built with them).
+ */
+bool bloom_core_lookup_hash(const struct bloom_core *f, u64 h)
+{
+	if (f->ops == &bloom_blk_ops)
+		return bloom_blk_test_stop(bloom_blk_words(f, h), h,
+					   f->geo.hashes);
+	if (f->ops == &bloom_std_ops)
+		return bloom_std_test_stop(f, h);
+	return f->ops->query(f, h);
+}

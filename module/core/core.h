@@ -3,10 +3,11 @@
  * The filter core: sizing, keyed hashing and the filter algorithms.
  *
  * Freestanding C. It includes nothing but "shim.h", which maps the few things
- * it needs (fixed-width types, errno values, SipHash, atomic bit operations,
- * 64x64->128 multiply, popcount, prefetch) to the kernel's helpers inside
- * bloom.ko and to libc/libsodium in the userspace build used by the unit
- * tests, the fuzzer and the benchmarks. One algorithm, one copy.
+ * it needs (fixed-width types, errno values, the SipHash round, atomic bit
+ * operations, 64x64->128 multiply, popcount, prefetch) to the kernel's
+ * helpers inside bloom.ko and to libc in the userspace build used by the
+ * unit tests, the fuzzer and the benchmarks, and the core's own headers
+ * (siphash.h). One algorithm, one copy.
  *
  * The core never allocates: the caller asks how many bytes a geometry needs,
  * allocates them zeroed and aligned to BLOOM_CORE_ALIGN, and hands them in.
@@ -56,6 +57,39 @@ enum bloom_core_type {
 	BLOOM_CORE_TIMED = 5,
 };
 
+/*
+ * The keyed hashes a filter can use: the values of enum bloom_hash in
+ * uapi/linux/bloom.h. 0 is SipHash-2-4, the only one before a filter
+ * recorded its own: a key whose scheme was never set is a 2-4 key, as is
+ * every snapshot and mapping that does not say otherwise.
+ */
+enum bloom_core_hash_id {
+	BLOOM_CORE_SIPHASH_2_4 = 0,
+	BLOOM_CORE_SIPHASH_1_3 = 1,
+};
+
+#define BLOOM_CORE_HASH_LAST	BLOOM_CORE_SIPHASH_1_3
+
+/**
+ * struct bloom_hash_key - a filter's keyed hash: its secret and its scheme
+ * @key: the 128-bit SipHash key, as the kernel's siphash_key_t holds it
+ * @hash: enum bloom_core_hash_id
+ * @zero: 0, so that two keys are equal exactly when their bytes are
+ *
+ * Whoever copies the key copies the scheme with it: a chain's stages, an
+ * expiring filter's generations and a batch hashed outside the filter's
+ * lock all hash as the filter does.
+ */
+struct bloom_hash_key {
+	u64 key[2];
+	u32 hash;
+	u32 zero;
+};
+
+#define bloom_hash_key_t	struct bloom_hash_key
+
+#include "siphash.h"
+
 /* d-left: subtables (d) and cells per bucket; fixed by the design. */
 #define BLOOM_DLEFT_SUBTABLES	4
 #define BLOOM_DLEFT_CELLS	8
@@ -93,7 +127,7 @@ struct bloom_expire;
  * struct bloom_core - a filter
  * @geo: its geometry
  * @ops: its type's operations (internal.h)
- * @key: the SipHash key
+ * @key: the keyed hash: the SipHash key and scheme
  * @words: the storage, BLOOM_CORE_ALIGN-aligned, bloom_core_storage_bytes():
  *	bits (standard, blocked), 4-bit counters (counting) or cells (d-left)
  * @nblocks: blocked filters: number of 512-bit blocks
@@ -236,15 +270,63 @@ void bloom_core_init(struct bloom_core *f, const struct bloom_geometry *geo,
 		     const bloom_hash_key_t *key, void *storage);
 
 /*
- * The hash and position scheme this core implements (a snapshot's, and a
- * mapping's header's): a reader of another scheme's bits must not test them.
+ * The hash and position scheme id of a SipHash-2-4 filter (a snapshot's,
+ * and a mapping's header's): a reader of another scheme's bits must not
+ * test them.
  */
 u32 bloom_core_scheme(void);
+
+/*
+ * The scheme id of a filter that hashes with @hash (enum
+ * bloom_core_hash_id): the same positions under another keyed hash are
+ * another scheme, so that a reader that knows only SipHash-2-4 refuses a
+ * SipHash-1-3 filter's bits instead of testing them.
+ */
+u32 bloom_scheme_of_hash(u32 hash);
+
+/*
+ * The keyed hash of scheme id @scheme: an enum bloom_core_hash_id, or
+ * -EPROTONOSUPPORT for a scheme this core does not implement.
+ */
+int bloom_hash_of_scheme(u32 scheme);
 
 /* The one keyed hash of a key; everything else is derived from it. */
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len);
 /* The same under @key alone: hashes made before the core is at hand. */
 u64 bloom_hash(const bloom_hash_key_t *key, const void *data, size_t len);
+
+/*
+ * The same of a 4-byte key (an IPv4 address) and of a 16-byte key (an IPv6
+ * address), inlined where they are called: the address lookups. The
+ * scheme is a branch, which the CPU predicts, not an indirect call.
+ */
+static __always_inline u64 bloom_hash4(const bloom_hash_key_t *key,
+				       const void *data)
+{
+	if (key->hash == BLOOM_CORE_SIPHASH_1_3)
+		return bloom_siphash_cd_4(key->key, data, 1, 3);
+	return bloom_siphash_cd_4(key->key, data, 2, 4);
+}
+
+static __always_inline u64 bloom_hash16(const bloom_hash_key_t *key,
+					const void *data)
+{
+	if (key->hash == BLOOM_CORE_SIPHASH_1_3)
+		return bloom_siphash_cd_16(key->key, data, 1, 3);
+	return bloom_siphash_cd_16(key->key, data, 2, 4);
+}
+
+static __always_inline u64 bloom_core_hash4(const struct bloom_core *f,
+					    const void *data)
+{
+	return bloom_hash4(&f->key, data);
+}
+
+static __always_inline u64 bloom_core_hash16(const struct bloom_core *f,
+					     const void *data)
+{
+	return bloom_hash16(&f->key, data);
+}
 
 /* Can keys be deleted (counting, d-left)? */
 bool bloom_core_can_delete(const struct bloom_core *f);
@@ -284,6 +366,18 @@ int bloom_core_delete_hash(struct bloom_core *f, u64 h);
 
 /* May the key with hash @h be present? Never false for an added key. */
 bool bloom_core_query_hash(const struct bloom_core *f, u64 h);
+
+/*
+ * The same answer for one key on its own, as a packet asks: a standard
+ * filter stops at the first clear bit and a blocked one at the first
+ * position not set, which for a key not in the filter is usually the
+ * first or second, and the filter's type is chosen by a branch, not an
+ * indirect call. The other types, chains and generations answer through
+ * bloom_core_query_hash(), which tests a small standard filter's and a
+ * blocked filter's bits without a branch (bits.c says when each is
+ * faster).
+ */
+bool bloom_core_lookup_hash(const struct bloom_core *f, u64 h);
 
 /* Start loading the memory that a later add/query of @h touches. */
 void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h);
@@ -367,8 +461,9 @@ void bloom_core_stats(const struct bloom_core *f, struct bloom_core_stats *s);
 u64 bloom_core_bits(const struct bloom_core *f);
 
 /*
- * Same type, geometry and hash key: the two filters set the same bits for
- * the same keys, so they can be merged. Never true of scalable filters.
+ * Same type, geometry and keyed hash (secret and scheme): the two filters
+ * set the same bits for the same keys, so they can be merged. Never true
+ * of scalable filters.
  */
 bool bloom_core_compatible(const struct bloom_core *a,
 			   const struct bloom_core *b);
@@ -390,9 +485,13 @@ int bloom_core_merge(struct bloom_core *dst, const struct bloom_core *src);
 int bloom_core_clear(struct bloom_core *f);
 
 /*
- * The SipHash key from its 16 bytes, as the reference implementation reads
- * them: key[0] is the little-endian u64 of bytes 0..7, key[1] of 8..15.
+ * The keyed hash of scheme @hash (enum bloom_core_hash_id) under the
+ * SipHash key of 16 bytes, as the reference implementation reads them:
+ * key[0] is the little-endian u64 of bytes 0..7, key[1] of 8..15.
  */
+void bloom_hash_key_init(bloom_hash_key_t *k,
+			 const u8 bytes[BLOOM_CORE_HASH_KEY_LEN], u32 hash);
+/* The same for SipHash-2-4, the scheme of keys given before any other. */
 void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
 			       const u8 bytes[BLOOM_CORE_HASH_KEY_LEN]);
 /* The inverse: the 16 bytes of a key (snapshots store them). */
@@ -400,9 +499,10 @@ void bloom_hash_key_to_bytes(const bloom_hash_key_t *k,
 			     u8 bytes[BLOOM_CORE_HASH_KEY_LEN]);
 
 /*
- * Checks the published SipHash-2-4 test vectors (key 00..0f, message
- * 00..len-1, len 0..63) through bloom_core_hash(), and a few sizings.
- * 0 or -EINVAL. Runs in the unit tests and at module init.
+ * Checks the published SipHash-2-4 and SipHash-1-3 test vectors (key
+ * 00..0f, message 00..len-1, len 0..63) through bloom_core_hash(), and of
+ * len 4 and 16 through bloom_core_hash4() and bloom_core_hash16(), and a
+ * few sizings. 0 or -EINVAL. Runs in the unit tests and at module init.
  */
 int bloom_core_selftest(void);
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The keyed hash: SipHash-2-4 of the key bytes under the filter's 128-bit
- * secret. In the kernel this is siphash(); in userspace the same function
- * from libsodium (see shim.h). bloom_core_selftest() checks both builds
- * against the published test vectors.
+ * The keyed hash: SipHash-1-3 or SipHash-2-4 (the filter's scheme, in its
+ * key) of the key bytes under the filter's 128-bit secret, both from the
+ * one implementation in siphash.h, in the kernel and in userspace.
+ * bloom_core_selftest() checks every build of both against the published
+ * test vectors.
  */
 #include "internal.h"
 
-void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
-			       const u8 bytes[BLOOM_CORE_HASH_KEY_LEN])
+void bloom_hash_key_init(bloom_hash_key_t *k,
+			 const u8 bytes[BLOOM_CORE_HASH_KEY_LEN], u32 hash)
 {
 	u64 lo = 0, hi = 0;
 	int i;
@@ -19,6 +20,14 @@ void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
 	}
 	k->key[0] = lo;
 	k->key[1] = hi;
+	k->hash = hash;
+	k->zero = 0;
+}
+
+void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
+			       const u8 bytes[BLOOM_CORE_HASH_KEY_LEN])
+{
+	bloom_hash_key_init(k, bytes, BLOOM_CORE_SIPHASH_2_4);
 }
 
 void bloom_hash_key_to_bytes(const bloom_hash_key_t *k,
@@ -34,7 +43,9 @@ void bloom_hash_key_to_bytes(const bloom_hash_key_t *k,
 
 u64 bloom_hash(const bloom_hash_key_t *key, const void *data, size_t len)
 {
-	return siphash(data, len, key);
+	if (key->hash == BLOOM_CORE_SIPHASH_1_3)
+		return bloom_siphash_cd(key->key, data, len, 1, 3);
+	return bloom_siphash_cd(key->key, data, len, 2, 4);
 }
 
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len)
@@ -45,4 +56,21 @@ u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len)
 u32 bloom_core_scheme(void)
 {
 	return BLOOM_SCHEME_ID;
+}
+
+u32 bloom_scheme_of_hash(u32 hash)
+{
+	return hash == BLOOM_CORE_SIPHASH_1_3 ? BLOOM_SCHEME_ID_SIP13 :
+						BLOOM_SCHEME_ID;
+}
+
+int bloom_hash_of_scheme(u32 scheme)
+{
+	switch (scheme) {
+	case BLOOM_SCHEME_ID:
+		return BLOOM_CORE_SIPHASH_2_4;
+	case BLOOM_SCHEME_ID_SIP13:
+		return BLOOM_CORE_SIPHASH_1_3;
+	}
+	return -EPROTONOSUPPORT;
 }

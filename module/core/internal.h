@@ -24,19 +24,26 @@ static inline u64 bloom_mix64(u64 z)
 }
 
 /*
- * The position scheme id, written into every snapshot (snapshot.h): it pins
- * the keyed hash (SipHash-2-4 of the key under the 128-bit key, hash.c) and
- * the way every type derives its positions from that hash and lays out its
- * storage: the position iterators below (standard, counting), the
- * blocked filter's block and in-block bits (bits.c), the counting
- * filter's nibbles (counting.c) and the d-left candidates (dleft.c). A
- * snapshot with another id is refused: its bits would answer for other
- * keys. Any change to any of those functions must bump this number; the
- * unit test test_snapshot pins each type's storage image for fixed keys to
- * the id, so a change without a bump fails it.
+ * The position scheme id, written into every snapshot (snapshot.h) and
+ * mapping header: it pins the keyed hash (SipHash under the 128-bit key,
+ * hash.c) and the way every type derives its positions from that hash and
+ * lays out its storage: the position iterators below (standard,
+ * counting), the blocked filter's block and in-block bits (bits.c), the
+ * counting filter's nibbles (counting.c) and the d-left candidates
+ * (dleft.c). A snapshot with another id is refused: its bits would answer
+ * for other keys. Any change to any of those functions must bump these
+ * numbers; the unit test test_snapshot pins each type's storage image for
+ * fixed keys to the id, so a change without a bump fails it.
+ *
+ * BLOOM_SCHEME_ID is SipHash-2-4 with those positions, the scheme of every
+ * snapshot written before a filter could hash another way;
+ * BLOOM_SCHEME_ID_SIP13 the same positions under SipHash-1-3, an id of its
+ * own so that a reader that knows only the first refuses the second.
  */
 /* 2: distinct positions in small filters, enhanced double hashing */
 #define BLOOM_SCHEME_ID		2
+/* 3: scheme 2's positions, SipHash-1-3 */
+#define BLOOM_SCHEME_ID_SIP13	3
 
 /*
  * Standard and counting positions: two schemes, chosen by the size m.

@@ -262,10 +262,12 @@ bool bloom_nb_query(const struct bloom_core *f,
 
 	l = bloom_nb_prev(nb, family, l);
 	if (plen >= full) {
-		h[n++] = bloom_core_hash(f, addr, bloom_nb_alen(family));
+		/* the address's own size, hashed inline */
+		h[n++] = family == BLOOM_NB_IPV6 ? bloom_core_hash16(f, addr) :
+						   bloom_core_hash4(f, addr);
 		/* a filter of addresses only: the one test */
 		if (l < 0)
-			return bloom_core_query_hash(f, h[0]);
+			return bloom_core_lookup_hash(f, h[0]);
 	}
 	for (;;) {
 		if (l >= 0) {
@@ -281,7 +283,7 @@ bool bloom_nb_query(const struct bloom_core *f,
 			for (i = 0; i < n; i++)
 				bloom_core_prefetch_hash(f, h[i]);
 		for (i = 0; i < n; i++)
-			if (bloom_core_query_hash(f, h[i]))
+			if (bloom_core_lookup_hash(f, h[i]))
 				return true;
 		if (l < 0)
 			return false;

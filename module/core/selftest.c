@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Self-test of the core, run by the userspace unit tests and at module init:
- * the SipHash-2-4 test vectors of the reference implementation and a few
- * sizings whose results are known.
+ * the SipHash-2-4 and SipHash-1-3 test vectors of the reference
+ * implementation through every build of each (any length, 4 and 16 bytes)
+ * and a few sizings whose results are known.
  */
 #include "core.h"
 
@@ -10,7 +11,7 @@
  * SipHash-2-4 reference vectors (vectors_sip64 of the reference code, as
  * little-endian u64): key 00 01 .. 0f, message 00 01 .. (len - 1).
  */
-static const u64 bloom_siphash_vectors[64] = {
+static const u64 bloom_siphash24_vectors[64] = {
 	0x726fdb47dd0e0e31ULL, 0x74f839c593dc67fdULL, 0x0d6c8009d9a94f5aULL,
 	0x85676696d7fb7e2dULL, 0xcf2794e0277187b7ULL, 0x18765564cd99a68dULL,
 	0xcbc9466e58fee3ceULL, 0xab0200f58b01d137ULL, 0x93f5f5799a932462ULL,
@@ -35,24 +36,75 @@ static const u64 bloom_siphash_vectors[64] = {
 	0x958a324ceb064572ULL,
 };
 
+/*
+ * SipHash-1-3, the same inputs: the reference implementation
+ * (github.com/veorq/SipHash, siphash.c built with cROUNDS=1, dROUNDS=3),
+ * as little-endian u64; the same values as the siphasher crate's and
+ * OCaml's SipHash-1-3 vectors.
+ */
+static const u64 bloom_siphash13_vectors[64] = {
+	0xabac0158050fc4dcULL, 0xc9f49bf37d57ca93ULL, 0x82cb9b024dc7d44dULL,
+	0x8bf80ab8e7ddf7fbULL, 0xcf75576088d38328ULL, 0xdef9d52f49533b67ULL,
+	0xc50d2b50c59f22a7ULL, 0xd3927d989bb11140ULL, 0x369095118d299a8eULL,
+	0x25a48eb36c063de4ULL, 0x79de85ee92ff097fULL, 0x70c118c1f94dc352ULL,
+	0x78a384b157b4d9a2ULL, 0x306f760c1229ffa7ULL, 0x605aa111c0f95d34ULL,
+	0xd320d86d2a519956ULL, 0xcc4fdd1a7d908b66ULL, 0x9cf2689063dbd80cULL,
+	0x8ffc389cb473e63eULL, 0xf21f9de58d297d1cULL, 0xc0dc2f46a6cce040ULL,
+	0xb992abfe2b45f844ULL, 0x7ffe7b9ba320872eULL, 0x525a0e7fdae6c123ULL,
+	0xf464aeb267349c8cULL, 0x45cd5928705b0979ULL, 0x3a3e35e3ca9913a5ULL,
+	0xa91dc74e4ade3b35ULL, 0xfb0bed02ef6cd00dULL, 0x88d93cb44ab1e1f4ULL,
+	0x540f11d643c5e663ULL, 0x2370dd1f8c21d1bcULL, 0x81157b6c16a7b60dULL,
+	0x4d54b9e57a8ff9bfULL, 0x759f12781f2a753eULL, 0xcea1a3bebf186b91ULL,
+	0x2cf508d3ada26206ULL, 0xb6101c2da3c33057ULL, 0xb3f47496ae3a36a1ULL,
+	0x626b57547b108392ULL, 0xc1d2363299e41531ULL, 0x667cc1923f1ad944ULL,
+	0x65704ffec8138825ULL, 0x24f280d1c28949a6ULL, 0xc2ca1cedfaf8876bULL,
+	0xc2164bfc9f042196ULL, 0xa16e9c9368b1d623ULL, 0x49fb169c8b5114fdULL,
+	0x9f3143f8df074c46ULL, 0xc6fdaf2412cc86b3ULL, 0x7eaf49d10a52098fULL,
+	0x1cf313559d292f9aULL, 0xc44a30dda2f41f12ULL, 0x36fae98943a71ed0ULL,
+	0x318fb34c73f0bce6ULL, 0xa27abf3670a7e980ULL, 0xb4bcc0db243c6d75ULL,
+	0x23f8d852fdb71513ULL, 0x8f035f4da67d8a08ULL, 0xd89cd0e5b7e8f148ULL,
+	0xf6f4e6bcf7a644eeULL, 0xaec59ad80f1837f2ULL, 0xc3b2f6154b6694e0ULL,
+	0x9d199062b7bbb3a8ULL,
+};
+
+/* Every build of scheme @hash against its vectors @want. */
+static int bloom_selftest_scheme(const u8 *kbytes, const u8 *msg, u32 hash,
+				 const u64 *want)
+{
+	struct bloom_core f = { };
+	int i;
+
+	bloom_hash_key_init(&f.key, kbytes, hash);
+	for (i = 0; i < 64; i++)
+		if (bloom_core_hash(&f, msg, i) != want[i])
+			return -EINVAL;
+	if (bloom_core_hash4(&f, msg) != want[4] ||
+	    bloom_core_hash16(&f, msg) != want[16])
+		return -EINVAL;
+	return 0;
+}
+
 static int bloom_selftest_hash(void)
 {
 	u8 kbytes[BLOOM_CORE_HASH_KEY_LEN];
 	u8 msg[64];
-	struct bloom_core f = { };
+	bloom_hash_key_t k;
 	int i;
 
 	for (i = 0; i < BLOOM_CORE_HASH_KEY_LEN; i++)
 		kbytes[i] = (u8)i;
 	for (i = 0; i < 64; i++)
 		msg[i] = (u8)i;
-	bloom_hash_key_from_bytes(&f.key, kbytes);
-	if (f.key.key[0] != 0x0706050403020100ULL ||
-	    f.key.key[1] != 0x0f0e0d0c0b0a0908ULL)
+	bloom_hash_key_from_bytes(&k, kbytes);
+	if (k.key[0] != 0x0706050403020100ULL ||
+	    k.key[1] != 0x0f0e0d0c0b0a0908ULL ||
+	    k.hash != BLOOM_CORE_SIPHASH_2_4)
 		return -EINVAL;
-	for (i = 0; i < 64; i++)
-		if (bloom_core_hash(&f, msg, i) != bloom_siphash_vectors[i])
-			return -EINVAL;
+	if (bloom_selftest_scheme(kbytes, msg, BLOOM_CORE_SIPHASH_2_4,
+				  bloom_siphash24_vectors) ||
+	    bloom_selftest_scheme(kbytes, msg, BLOOM_CORE_SIPHASH_1_3,
+				  bloom_siphash13_vectors))
+		return -EINVAL;
 	return 0;
 }
 

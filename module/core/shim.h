@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The only header the filter core includes: maps what the core needs to the
- * kernel's helpers in bloom.ko and to libc/libsodium in userspace.
+ * kernel's helpers in bloom.ko and to libc in userspace.
  *
  * Both sides provide: u8/u32/u64, bool, size_t, errno values, the SipHash
- * key type bloom_hash_key_t ({ u64 key[2] }, the kernel's siphash_key_t),
- * siphash(), set_bit(), test_bit() and clear_bit() (atomic),
+ * round and constants (SIPHASH_PERMUTATION(), SIPHASH_CONST_0..3, from the
+ * kernel's <linux/siphash.h>), rol64(), get_unaligned_le32()/_le64(),
+ * the statement attribute that marks a switch case falling through,
+ * set_bit(), test_bit() and clear_bit() (atomic),
  * BIT_WORD/BIT_MASK/BITS_PER_LONG, hweight_long(), __ffs64() (the lowest
  * set bit's index, of a non-zero word), prefetch()/prefetchw(),
  * READ_ONCE()/WRITE_ONCE(), mul_u64_u64_shr() (64x64->128 multiply,
@@ -30,6 +32,7 @@
 #include <linux/errno.h>
 #include <linux/siphash.h>
 #include <linux/bitops.h>
+#include <asm/unaligned.h>
 #include <linux/math64.h>
 #include <linux/prefetch.h>
 #include <linux/compiler.h>
@@ -37,9 +40,6 @@
 #include <linux/xxhash.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
-
-/* a macro, not a typedef: the key type is the kernel's own */
-#define bloom_hash_key_t	siphash_key_t
 
 #define bloom_xxh64_state	struct xxh64_state
 #define bloom_xxh64_reset(s)	xxh64_reset((s), 0)
@@ -79,7 +79,6 @@ static inline void bloom_atomic64_set(atomic64_t *a, u64 v)
 #include <stddef.h>
 #include <errno.h>
 #include <string.h>
-#include <sodium.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -88,13 +87,6 @@ typedef __UINT16_TYPE__ u16;
 typedef __UINT32_TYPE__ u32;
 typedef __UINT64_TYPE__ u64;
 typedef __INT64_TYPE__ s64;
-
-/* Same layout and meaning as the kernel's siphash_key_t. */
-struct bloom_hash_key {
-	u64 key[2];
-};
-
-#define bloom_hash_key_t	struct bloom_hash_key
 
 #define BITS_PER_LONG	(__SIZEOF_LONG__ * 8)
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
@@ -216,41 +208,64 @@ static inline u64 div64_u64(u64 a, u64 b)
 	return a / b;
 }
 
+#define fallthrough	__attribute__((__fallthrough__))
+
+static inline u64 rol64(u64 word, unsigned int shift)
+{
+	return (word << (shift & 63)) | (word >> ((-shift) & 63));
+}
+
 /*
- * SipHash-2-4, the kernel's siphash(), through libsodium. libsodium takes
- * the key as 16 bytes and returns the hash as 8, both little-endian: on a
- * little-endian host that is the memory of key->key[] and of a u64, so they
- * are passed as they are; elsewhere they are converted.
+ * The kernel's SipHash round (include/linux/siphash.h), the same steps on
+ * the four state words; a function, so that each argument is named once.
  */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline u64 siphash(const void *data, size_t len,
-			  const bloom_hash_key_t *key)
+static inline void bloom_sip_permute(u64 *a, u64 *b, u64 *c, u64 *d)
 {
-	u64 h;	/* crypto_shorthash_siphash24_BYTES == 8 */
-
-	crypto_shorthash_siphash24((unsigned char *)&h, data, len,
-				   (const unsigned char *)key->key);
-	return h;
+	*a += *b;
+	*b = rol64(*b, 13);
+	*b ^= *a;
+	*a = rol64(*a, 32);
+	*c += *d;
+	*d = rol64(*d, 16);
+	*d ^= *c;
+	*a += *d;
+	*d = rol64(*d, 21);
+	*d ^= *a;
+	*c += *b;
+	*b = rol64(*b, 17);
+	*b ^= *c;
+	*c = rol64(*c, 32);
 }
-#else
-static inline u64 siphash(const void *data, size_t len,
-			  const bloom_hash_key_t *key)
+
+#define SIPHASH_PERMUTATION(a, b, c, d)	bloom_sip_permute(&(a), &(b), &(c), &(d))
+
+#define SIPHASH_CONST_0	0x736f6d6570736575ULL
+#define SIPHASH_CONST_1	0x646f72616e646f6dULL
+#define SIPHASH_CONST_2	0x6c7967656e657261ULL
+#define SIPHASH_CONST_3	0x7465646279746573ULL
+
+/* Little-endian loads from any address, as the kernel's. */
+static inline u32 get_unaligned_le32(const void *p)
 {
-	unsigned char k[crypto_shorthash_siphash24_KEYBYTES];
-	unsigned char out[crypto_shorthash_siphash24_BYTES];
-	u64 h = 0;
-	int i;
+	u32 v;
 
-	for (i = 0; i < 8; i++) {
-		k[i] = (unsigned char)(key->key[0] >> (8 * i));
-		k[8 + i] = (unsigned char)(key->key[1] >> (8 * i));
-	}
-	crypto_shorthash_siphash24(out, data, len, k);
-	for (i = 7; i >= 0; i--)
-		h = (h << 8) | out[i];
-	return h;
-}
+	memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
 #endif
+	return v;
+}
+
+static inline u64 get_unaligned_le64(const void *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
 
 /* The kernel's xxh64 streaming API, from libxxhash (same function). */
 #define bloom_xxh64_state	XXH64_state_t
@@ -262,10 +277,26 @@ static inline u64 siphash(const void *data, size_t len,
 
 #include <time.h>
 
+/*
+ * The clock the timed type reads: CLOCK_BOOTTIME in whole seconds, as the
+ * module's, or the time tests and benchmarks set with bloom_clock_set_s()
+ * (0 gives the real clock back), so that they move time as the module's
+ * clock would move and a lookup reads no clock, as the module's coarse
+ * one costs none. Not for threads that disagree on the time.
+ */
+extern u64 bloom_clock_fixed_s;
+
+static inline void bloom_clock_set_s(u64 s)
+{
+	bloom_clock_fixed_s = s;
+}
+
 static inline u64 bloom_clock_s(void)
 {
 	struct timespec ts;
 
+	if (bloom_clock_fixed_s)
+		return bloom_clock_fixed_s;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return (u64)ts.tv_sec;
 }

@@ -6,16 +6,8 @@
  * snapshot_payload.c's.
  */
 #include "internal.h"
+#include "snapshot.h"
 #include "snapshot_layout.h"
-
-u64 bloom_image_hash(const void *p, u64 len)
-{
-	bloom_xxh64_state s;
-
-	bloom_xxh64_reset(&s);
-	bloom_xxh64_update(&s, p, len);
-	return bloom_xxh64_digest(&s);
-}
 
 static u64 *bloom_image_stat(struct bloom_image_stats *s, int i)
 {
@@ -42,7 +34,8 @@ void bloom_image_header_init(struct bloom_image_header *h,
 	memset(h, 0, sizeof(*h));
 	h->version = BLOOM_IMAGE_VERSION;
 	h->header_size = BLOOM_IMAGE_HEADER_SIZE;
-	h->scheme = BLOOM_SCHEME_ID;
+	h->scheme = bloom_scheme_of_hash(f->key.hash);
+	h->hash = f->key.hash;
 	h->geo = f->geo;
 	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
 	bloom_hash_key_to_bytes(&f->key, h->hash_key);
@@ -146,21 +139,6 @@ int bloom_image_header_size(const u8 *buf, u64 len, u32 *size)
 	return 0;
 }
 
-int bloom_image_geometry_check(const struct bloom_geometry *geo)
-{
-	if (geo->type == BLOOM_CORE_DLEFT)
-		return bloom_dl_geometry_check(geo);
-	if (geo->type == BLOOM_CORE_TIMED)
-		return bloom_tm_geometry_check(geo);
-	if (geo->type == BLOOM_CORE_COUNTING && geo->cell_bits != 4)
-		return -EINVAL;
-	if (geo->type != BLOOM_CORE_COUNTING && geo->cell_bits)
-		return -EINVAL;
-	if (geo->fingerprint_bits || geo->buckets)
-		return -EINVAL;
-	return bloom_geometry_check(geo);
-}
-
 /*
  * A timed filter's part of the header: the feature exactly with the type,
  * alone, and timeouts a create could have given.
@@ -236,9 +214,11 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 	if (h->incompat & ~BLOOM_IMAGE_INCOMPAT_KNOWN)
 		return bloom_image_fail(why, -EPROTONOSUPPORT,
 					"needs a feature unknown to this version of bloom");
-	if (h->scheme != BLOOM_SCHEME_ID)
-		return bloom_image_fail(why, -EPROTONOSUPPORT,
+	ret = bloom_hash_of_scheme(h->scheme);
+	if (ret < 0)
+		return bloom_image_fail(why, ret,
 					"another hash or position scheme: rebuild it from the keys");
+	h->hash = (u32)ret;
 	if (h->geo.type < BLOOM_CORE_STANDARD ||
 	    h->geo.type > BLOOM_CORE_TIMED)
 		return bloom_image_fail(why, -EOPNOTSUPP, "unknown filter type");

@@ -9,7 +9,7 @@
 #ifndef BLOOM_CORE_SNAPSHOT_LAYOUT_H
 #define BLOOM_CORE_SNAPSHOT_LAYOUT_H
 
-#include "snapshot.h"
+#include "snapshot_format.h"
 
 /* Field offsets in the header (Documentation/snapshot.rst). */
 #define OFF_MAGIC	0

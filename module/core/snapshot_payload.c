@@ -7,6 +7,15 @@
 #include "internal.h"
 #include "snapshot_layout.h"
 
+u64 bloom_image_hash(const void *p, u64 len)
+{
+	bloom_xxh64_state s;
+
+	bloom_xxh64_reset(&s);
+	bloom_xxh64_update(&s, p, len);
+	return bloom_xxh64_digest(&s);
+}
+
 u64 bloom_image_payload_hash(const struct bloom_core *f)
 {
 	const struct bloom_scale_stage *st;
@@ -174,7 +183,7 @@ int bloom_image_load(struct bloom_core *f, const struct bloom_image_header *h,
 		return bloom_image_fail(why, -EOPNOTSUPP,
 					"a scalable or expiring filter's snapshot, and no room for its stages or generations");
 	memcpy(storage, buf, h->payload_bytes);
-	bloom_hash_key_from_bytes(&key, h->hash_key);
+	bloom_hash_key_init(&key, h->hash_key, h->hash);
 	if (h->nstages) {
 		if (bloom_image_load_stages(f, h, buf - h->header_size,
 					    storage, chain, &key))

@@ -8,6 +8,21 @@
 #include "internal.h"
 #include "snapshot_layout.h"
 
+int bloom_image_geometry_check(const struct bloom_geometry *geo)
+{
+	if (geo->type == BLOOM_CORE_DLEFT)
+		return bloom_dl_geometry_check(geo);
+	if (geo->type == BLOOM_CORE_TIMED)
+		return bloom_tm_geometry_check(geo);
+	if (geo->type == BLOOM_CORE_COUNTING && geo->cell_bits != 4)
+		return -EINVAL;
+	if (geo->type != BLOOM_CORE_COUNTING && geo->cell_bits)
+		return -EINVAL;
+	if (geo->fingerprint_bits || geo->buckets)
+		return -EINVAL;
+	return bloom_geometry_check(geo);
+}
+
 void bloom_image_stage_get(const struct bloom_core *f, u32 i,
 			   struct bloom_image_stage *st)
 {

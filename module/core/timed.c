@@ -327,13 +327,8 @@ u32 bloom_timed_tag_bits(const struct bloom_core *f)
 	return bloom_core_is_timed(f) ? bloom_tm_tag_bits(f) : 0;
 }
 
-bool bloom_timed_query(const struct bloom_core *f, u64 h, u64 now)
-{
-	return bloom_tm_query_one(f, h, now);
-}
-
-u32 bloom_timed_query_batch(const struct bloom_core *f, const u64 *hashes,
-			    u32 n, u8 *results, u64 now)
+static u32 bloom_tm_query_many(const struct bloom_core *f,
+			       const u64 *hashes, u32 n, u8 *results, u64 now)
 {
 	u32 i, hits = 0;
 	bool r;
@@ -349,19 +344,12 @@ u32 bloom_timed_query_batch(const struct bloom_core *f, const u64 *hashes,
 	return hits;
 }
 
-int bloom_timed_add(struct bloom_core *f, u64 h, u32 timeout_s, u64 now)
-{
-	struct bloom_tm_expiry e;
-
-	bloom_tm_expiry(timeout_s, now, &e);
-	return bloom_tm_add_one(f, h, &e, now);
-}
-
 u32 bloom_timed_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			  const u32 *timeouts, u32 timeout_s, u64 now,
-			  u8 *results, u32 *done)
+			  const u32 *timeouts, u32 timeout_s, u8 *results,
+			  u32 *done)
 {
 	struct bloom_tm_expiry e;
+	u64 now = bloom_clock_s();
 	u32 hits = 0, i;
 	int r;
 
@@ -382,11 +370,6 @@ u32 bloom_timed_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 	return hits;
 }
 
-int bloom_timed_delete(struct bloom_core *f, u64 h, u64 now)
-{
-	return bloom_del_status(bloom_tm_delete_one(f, h, now));
-}
-
 static u32 bloom_tm_delete_many(struct bloom_core *f, const u64 *hashes,
 				u32 n, u8 *results, u8 *pinned, u32 *npinned,
 				u64 now)
@@ -404,22 +387,14 @@ static u32 bloom_tm_delete_many(struct bloom_core *f, const u64 *hashes,
 	return removed;
 }
 
-u32 bloom_timed_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			     u8 *results, u64 now)
-{
-	u32 np = 0;
-
-	return bloom_tm_delete_many(f, hashes, n, results, NULL, &np, now);
-}
-
 u64 bloom_timed_buckets(const struct bloom_core *f)
 {
 	return f->geo.buckets * BLOOM_TT_SUBTABLES;
 }
 
-u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now)
+u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n)
 {
-	u64 cells[BLOOM_TT_CELLS_MAX], b, end, freed = 0;
+	u64 cells[BLOOM_TT_CELLS_MAX], b, end, freed = 0, now = bloom_clock_s();
 	u32 j, nc = bloom_tt_cells(f), sub;
 
 	end = bloom_timed_buckets(f);
@@ -440,9 +415,10 @@ u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now)
 	return freed;
 }
 
-u64 bloom_timed_count_live(const struct bloom_core *f, u64 now)
+u64 bloom_timed_count_live(const struct bloom_core *f)
 {
 	u64 i, n = bloom_timed_buckets(f) * bloom_tt_cells(f), cell, live = 0;
+	u64 now = bloom_clock_s();
 
 	for (i = 0; i < n; i++) {
 		if (!(i & 0xffff))
@@ -457,12 +433,16 @@ u64 bloom_timed_count_live(const struct bloom_core *f, u64 now)
 
 static int bloom_tm_add(struct bloom_core *f, u64 h)
 {
-	return bloom_timed_add(f, h, f->key_timeout_s, bloom_clock_s());
+	struct bloom_tm_expiry e;
+	u64 now = bloom_clock_s();
+
+	bloom_tm_expiry(f->key_timeout_s, now, &e);
+	return bloom_tm_add_one(f, h, &e, now);
 }
 
 static int bloom_tm_delete(struct bloom_core *f, u64 h)
 {
-	return bloom_timed_delete(f, h, bloom_clock_s());
+	return bloom_del_status(bloom_tm_delete_one(f, h, bloom_clock_s()));
 }
 
 static bool bloom_tm_query(const struct bloom_core *f, u64 h)
@@ -473,14 +453,14 @@ static bool bloom_tm_query(const struct bloom_core *f, u64 h)
 static u32 bloom_tm_query_batch(const struct bloom_core *f, const u64 *hashes,
 				u32 n, u8 *results)
 {
-	return bloom_timed_query_batch(f, hashes, n, results, bloom_clock_s());
+	return bloom_tm_query_many(f, hashes, n, results, bloom_clock_s());
 }
 
 static u32 bloom_tm_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			      u8 *results, u32 *done)
 {
 	return bloom_timed_add_batch(f, hashes, n, NULL, f->key_timeout_s,
-				     bloom_clock_s(), results, done);
+				     results, done);
 }
 
 static u32 bloom_tm_delete_batch(struct bloom_core *f, const u64 *hashes,
@@ -675,9 +655,10 @@ static u64 bloom_tm_left(u64 cell, u32 cls, u64 saved_s)
 }
 
 int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
-		       u64 now_s, u32 max_s)
+		       u32 max_s)
 {
 	u64 i, n = bloom_timed_buckets(f) * bloom_tt_cells(f), cell, left, u;
+	u64 now_s = bloom_clock_s();
 	u32 cls, j, jmax = bloom_tm_shift(max_s), sub;
 
 	for (i = 0; i < n; i++) {

@@ -12,10 +12,12 @@
  * Filters whose keys each have their own timeout (timed.c): the d-left
  * table with a fingerprint, a tag and a coarse expiry in each cell, a set
  * (an add of a present key keeps the later expiry, a delete empties its
- * cell). Times are whole seconds of one monotonic clock the caller passes
- * in as @now (the module's is CLOCK_BOOTTIME, bloom_clock_s()); the type's
- * table (bloom_core_add_hash() and the rest) reads bloom_clock_s() itself
- * and gives adds the filter's @key_timeout_s. A timeout is 0 (none) or
+ * cell). Times are whole seconds of one monotonic clock, which every
+ * operation reads itself: bloom_clock_s() of the shim (the module's is
+ * CLOCK_BOOTTIME; tests and benchmarks set the userspace one). Queries,
+ * deletes and adds with the filter's @key_timeout_s are core.h's
+ * (bloom_core_add_hash() and the rest); this API adds what the type has
+ * beside them. A timeout is 0 (none) or
  * 1..BLOOM_CORE_KEY_TIMEOUT_MAX seconds; a key added with T tests present
  * at least T after the add and absent (but for false positives) from T +
  * bloom_timed_resolution_s(T) on.
@@ -29,22 +31,14 @@ bool bloom_core_is_timed(const struct bloom_core *f);
 void bloom_timed_set_timeouts(struct bloom_core *f, u32 timeout_s, u32 max_s);
 /* The bits beside the fingerprint that adds and deletes compare. */
 u32 bloom_timed_tag_bits(const struct bloom_core *f);
-bool bloom_timed_query(const struct bloom_core *f, u64 h, u64 now);
-u32 bloom_timed_query_batch(const struct bloom_core *f, const u64 *hashes,
-			    u32 n, u8 *results, u64 now);
-/* 1: present already (the later of the two expiries kept), 0: new, -ENOSPC */
-int bloom_timed_add(struct bloom_core *f, u64 h, u32 timeout_s, u64 now);
 /*
  * As bloom_core_add_batch_done(); key i's timeout is @timeouts[i], or
- * @timeout_s for every key when @timeouts is NULL.
+ * @timeout_s for every key when @timeouts is NULL. A key present already
+ * keeps the later of its two expiries (its results bit 1).
  */
 u32 bloom_timed_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			  const u32 *timeouts, u32 timeout_s, u64 now,
-			  u8 *results, u32 *done);
-/* An enum bloom_core_del: never PINNED. */
-int bloom_timed_delete(struct bloom_core *f, u64 h, u64 now);
-u32 bloom_timed_delete_batch(struct bloom_core *f, const u64 *hashes, u32 n,
-			     u8 *results, u64 now);
+			  const u32 *timeouts, u32 timeout_s, u8 *results,
+			  u32 *done);
 /* Buckets of the whole table (all subtables): what a sweep walks. */
 u64 bloom_timed_buckets(const struct bloom_core *f);
 /*
@@ -53,12 +47,12 @@ u64 bloom_timed_buckets(const struct bloom_core *f);
  * swept within 29 units of its expiry (29 s for timeouts under 32 s) or
  * it reads as live again until the next sweep (a false positive).
  */
-u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n, u64 now);
+u64 bloom_timed_sweep(struct bloom_core *f, u64 first, u64 n);
 /* Live cells, by a scan (tests, checks). */
-u64 bloom_timed_count_live(const struct bloom_core *f, u64 now);
+u64 bloom_timed_count_live(const struct bloom_core *f);
 /*
  * A table saved at @saved_s of the saving clock, @elapsed_s ago by the
- * wall clock, made right for this clock, where it is @now_s: each key
+ * wall clock, made right for this clock, where it is now: each key
  * keeps the time it had left less @elapsed_s (rounded up to its unit);
  * keys with none left, or none at the save, are emptied. -EBADMSG when a
  * key had more left than @max_s (the filter's largest timeout) and three
@@ -67,6 +61,6 @@ u64 bloom_timed_count_live(const struct bloom_core *f, u64 now);
  * it). Writers excluded; O(size), may reschedule in the kernel.
  */
 int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
-		       u64 now_s, u32 max_s);
+		       u32 max_s);
 
 #endif /* BLOOM_CORE_TIMED_H */

@@ -11,21 +11,29 @@ destroy_ours() {
 	done
 }
 
-# cli_begin PREFIX: what every CLI test starts with: P (PREFIX and the
-# shell's pid: the names of its filters), LIMIT, SYS, W and the counts of
-# tap.sh; the TAP header; at exit, its filters destroyed and W removed;
-# bails out unless the device is there (require_device).
+# cli_begin PREFIX [SECONDS]: what every CLI test starts with: P (PREFIX
+# and the shell's pid: the names of its filters), LIMIT (SECONDS per
+# command, 120 if not given; BLOOMCTL_TEST_TIMEOUT overrides either), SYS,
+# W and the counts of tap.sh; the TAP header; cli_end at exit; bails out
+# unless the device is there (require_device). A test that has more to
+# undo at exit sets its own EXIT trap afterwards and calls cli_end from it.
 cli_begin() {
 	P=$1$$
-	LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
+	LIMIT=${BLOOMCTL_TEST_TIMEOUT:-${2:-120}}
 	SYS=/sys/class/misc/bloom
 	W=$(mktemp -d) || exit 1
 	n=0
 	failed=0
 	echo "TAP version 13"
-	trap 'destroy_ours; rm -rf "$W"' EXIT
+	trap cli_end EXIT
 	trap 'exit 130' INT TERM
 	require_device
+}
+
+# cli_end: destroys the test's filters and removes W.
+cli_end() {
+	destroy_ours
+	rm -rf "$W"
 }
 
 # require_device: bails out unless this is root with the module loaded and

@@ -11,30 +11,13 @@
 #   selftests/vm/run.sh -- selftests/cli/test_docs.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
-P=docs$$				# prefix of every filter made here
-SYS=/sys/class/misc/bloom
-W=$(mktemp -d) || exit 1
-PY=$(command -v /usr/bin/python3 || command -v python3)
 here=$(cd "$(dirname "$0")" && pwd)
-MAN=$here/../../Documentation/bloomctl.8
-ABI=$here/../../Documentation/ABI/testing/sysfs-class-misc-bloom
-n=0
-failed=0
-
-echo "TAP version 13"
-
-cleanup() {
-	destroy_ours
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 . "$here/../tap.sh"
 . "$here/lib.sh"
-
-require_device
+cli_begin docs
+PY=$(command -v /usr/bin/python3 || command -v python3)
+MAN=$here/../../Documentation/bloomctl.8
+ABI=$here/../../Documentation/ABI/testing/sysfs-class-misc-bloom
 
 # --- JSON: one name per member, every member documented ------------------------
 # one filter of every kind info shows differently

@@ -12,29 +12,17 @@
 #   selftests/vm/run.sh -- selftests/cli/test_edges.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
-P=edge$$				# prefix of every filter made here
-SYS=/sys/class/misc/bloom
-W=$(mktemp -d) || exit 1
+. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/lib.sh"
+cli_begin edge
 PY=$(command -v /usr/bin/python3 || command -v python3)
 K=000102030405060708090a0b0c0d0e0f
-n=0
-failed=0
-
-echo "TAP version 13"
 
 cleanup() {
 	[ -n "${maxmem-}" ] && echo "$maxmem" >/sys/module/bloom/parameters/max_memory
-	destroy_ours
-	rm -rf "$W"
+	cli_end
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-. "$(dirname "$0")/../tap.sh"
-. "$(dirname "$0")/lib.sh"
-
-require_device
 
 # --- merge, swap, restore --replace: which of the properties differs -----
 # a, b: alike but for the hash key; c: another geometry; d: counting;

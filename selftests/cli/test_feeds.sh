@@ -9,26 +9,9 @@
 #   selftests/vm/run.sh -- selftests/cli/test_feeds.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}	# seconds per command
-P=feed$$				# prefix of every filter made here
-SYS=/sys/class/misc/bloom
-W=$(mktemp -d) || exit 1
-n=0
-failed=0
-
-echo "TAP version 13"
-
-cleanup() {
-	destroy_ours
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 . "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/lib.sh"
-
-require_device
+cli_begin feed
 
 # count NAME: the filter's adds (keys sent to it)
 adds() { bloomctl info "$1" | sed -n 's/^adds: *\([0-9]*\).*/\1/p'; }
@@ -163,6 +146,86 @@ run test ${P}x --ipv4 100.21.0.0/21
 check "  and the other blocks stay" sh -c "[ $rc = 0 ]"
 expect_err "a /12 over 2^16 keys at /29 is refused at calc, saying what to do" 3 \
 	"more than 2\\^16 keys" calc --prefix-feed "$W/plen" --prefix-lengths 29 --fpp 0.01
+
+# --- a feed is read whole or refused, by every verb that reads one ----------
+# --prefix-feed skipped what it could not parse: a feed of "hello" (or of
+# tor-geoipdb's integer ranges) gave a filter of capacity 1 that matches
+# every address once fed.
+printf 'hello\n' >"$W/hello"
+printf '203.0.113.0/24\nhello\n198.51.100.0/24\n' >"$W/mixed"
+run calc --prefix-feed "$W/mixed" --fpp 0.01
+check "calc --prefix-feed of a feed with a bad line refuses it, naming FILE:LINE" \
+	sh -c "[ $rc = 3 ] && grep -q 'mixed:2: not an IPv4' '$W/err' && grep -q 'mixed: 1 bad line of 3: nothing was planned (--skip-invalid' '$W/err' && [ ! -s '$W/out' ]"
+run calc --prefix-feed "$W/mixed" --fpp 0.01 --skip-invalid
+check "  --skip-invalid plans from the 2 good ones, naming the bad one" \
+	sh -c "[ $rc = 0 ] && grep -q 'mixed:2:' '$W/err' && grep -q 'skipped 1 bad line' '$W/err' && grep -Eq 'netblocks given: *2' '$W/out'"
+run calc --prefix-feed "$W/hello" --fpp 0.01 --skip-invalid
+check "calc --prefix-feed of a feed of no addresses is refused even with --skip-invalid" \
+	sh -c "[ $rc = 3 ] && grep -q 'no IPv4 addresses or netblocks in it' '$W/err' && [ ! -s '$W/out' ]"
+run create ${P}pf --keys ipv4 --prefix-feed "$W/mixed" --fpp 0.01
+check "create --prefix-feed refuses the same feed, nothing created" \
+	sh -c "[ $rc = 3 ] && grep -q '1 bad line of 3: nothing was planned' '$W/err'"
+check "  no filter ${P}pf" sh -c "! bloomctl info ${P}pf >/dev/null 2>&1"
+expect_err "build --ipv4 refuses a bad line of its keys, naming --skip-invalid" 3 \
+	"mixed:2: .*nothing was written \(--skip-invalid" \
+	build "$W/snap" --name x --capacity 100 --fpp 0.01 --ipv4 -f "$W/mixed"
+run build "$W/snap" --name x --capacity 100 --fpp 0.01 --ipv4 --skip-invalid -f "$W/mixed"
+check "build --skip-invalid writes the good entries, naming the bad line" \
+	sh -c "[ $rc = 0 ] && grep -q 'mixed:2:' '$W/err' && grep -q 'skipped 1 bad line' '$W/err' && [ -s '$W/snap' ]"
+
+# --- ranges: A-B as ipset takes them, tor-geoipdb's by country -------------
+# Each range is stored as the fewest netblocks that hold it exactly.
+printf '192.0.2.0-192.0.3.255\n10.0.0.1-10.0.0.6 # four\n' >"$W/ranges"
+run create ${P}r --capacity 100 --fpp 1e-6 --keys ipv4
+run add ${P}r --ipv4 -v -f "$W/ranges"
+check "add -f of two ranges stores 5 netblocks (192.0.2.0/23; .1, .2/31, .4/31, .6)" \
+	sh -c "[ $rc = 0 ] && grep -q 'added 5 entries' '$W/err'"
+run test ${P}r --ipv4 192.0.3.200 10.0.0.1 10.0.0.6 10.0.0.0 10.0.0.7
+check "  the addresses inside test present, those just outside absent (each 1e-6 by chance)" \
+	sh -c "printf '192.0.3.200: may be present\n10.0.0.1: may be present\n10.0.0.6: may be present\n10.0.0.0: absent\n10.0.0.7: absent\n' | cmp -s - '$W/out'"
+printf '10.0.0.9-10.0.0.1\n' >"$W/backwards"
+run add ${P}r --ipv4 -f "$W/backwards"
+check "a range whose first address is after its last is refused" \
+	sh -c "[ $rc = 3 ] && grep -q 'backwards:1: a range whose first address is after its last' '$W/err'"
+# tor-geoipdb as Debian ships it (tools/deps.sh), or a small one of its form
+geo=/usr/share/tor/geoip
+if [ ! -r "$geo" ]; then
+	geo=$W/geoip
+	printf '# tor-geoipdb form\n16777216,16777471,AU\n1347420160,1347421183,DE\n1347421184,1347421184,DE\n3758096128,3758096383,US\n' >"$geo"
+fi
+run calc --prefix-feed "$geo" --fpp 0.01
+check "tor-geoipdb without --country is refused, naming --country" \
+	sh -c "[ $rc = 3 ] && grep -q 'give --country CC' '$W/err'"
+run create ${P}de --type blocked --keys ipv4 --prefix-feed "$geo" --country DE --fpp 1e-4
+check "create --prefix-feed $geo --country DE plans from DE's ranges" [ "$rc" = 0 ]
+run add ${P}de --ipv4 -v --geoip "$geo" --country DE
+check "add --geoip FILE --country DE adds DE's ranges as netblocks, no warning" \
+	sh -c "[ $rc = 0 ] && grep -q 'added [0-9]* entries' '$W/err' && ! grep -q warning '$W/err'"
+de=$(awk -F, '$3 == "DE" { print $1; exit }' "$geo")
+us=$(awk -F, '$3 == "US" { print $2; exit }' "$geo")
+ip4() { echo "$(($1 >> 24 & 255)).$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))"; }
+run test ${P}de --ipv4 "$(ip4 "$de")" "$(ip4 "$us")"
+check "  DE's first address tests present, US's last absent (by chance at most 6e-4)" \
+	sh -c "printf '$(ip4 "$de"): may be present\n$(ip4 "$us"): absent\n' | cmp -s - '$W/out'"
+expect_err "--geoip without --country is a usage error" 2 "give --country CC" \
+	add ${P}de --ipv4 --geoip "$geo"
+
+# --- the rate an address gets, and what each packet pays -------------------
+# --fpp is each stored key's rate; an address is tested once per length:
+# create says what an address gets and the --fpp that asks for it.
+run create ${P}pl --keys ipv4 --prefix-lengths 16,24 --capacity 1000 --fpp 0.003
+check "create with 2 netblock lengths says an address is tested 3 times, up to 0.00897, and offers --fpp 0.001" \
+	sh -c "[ $rc = 0 ] && grep -q 'tested up to 3 times.*up to 0.00897.*for an address rate of 0.003, create it with --fpp 0.001' '$W/err'"
+# A filter of addresses without lengths of its own fed 8 lengths: said
+# once, at the add that passes 6 tests, with what to do.
+run create ${P}nl --capacity 1000 --fpp 0.001 --keys ipv4
+awk 'BEGIN { for (l = 17; l <= 24; l++) printf "10.%d.0.0/%d\n", l, l }' >"$W/eight"
+run add ${P}nl --ipv4 -f "$W/eight"
+check "8 lengths into a filter without its own: a note of 9 tests a packet and --prefix-feed" \
+	sh -c "[ $rc = 0 ] && grep -q 'now holds netblocks of 8 lengths.*tests it 9 times.*--prefix-feed FILE' '$W/err'"
+printf '10.99.0.0/20\n' >"$W/one"
+run add ${P}nl --ipv4 -f "$W/one"
+check "  and not again at the next add" sh -c "[ $rc = 0 ] && ! grep -q 'now holds netblocks' '$W/err'"
 
 for f in $(bloomctl list -n | grep "^$P"); do run destroy "$f"; done
 check "every filter made here was destroyed" sh -c "! bloomctl list -n | grep -q '^$P'"

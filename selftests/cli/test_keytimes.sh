@@ -89,5 +89,15 @@ run add "${P}plain" --ipv4 -f "$W/save"
 check "into a filter without key timeouts: added, and a note says the timeouts were not kept" \
 	sh -c "[ $rc = 0 ] && grep -q 'note: ${P}plain: the timeouts of 1 ipset entry were not kept' '$W/err'"
 
+# Timeout 0 is none, and --max-timeout does not bound it: such a key stays
+# past the largest timeout, as bloomctl(8) says.
+run create "${P}z" --capacity 100 --fpp 1e-4 --key-timeouts --max-timeout 2 --keys ipv4
+run add "${P}z" --ipv4 --timeout 0 192.0.2.10
+run add "${P}z" --ipv4 --timeout 2 192.0.2.11
+sleep 5
+run test "${P}z" --ipv4 192.0.2.10 192.0.2.11
+check "under --max-timeout 2 s a key of timeout 0 is present after 5 s, one of 2 s gone" \
+	sh -c "printf '192.0.2.10: may be present\n192.0.2.11: absent\n' | cmp -s - '$W/out'"
+
 echo "1..$n"
 [ "$failed" = 0 ]

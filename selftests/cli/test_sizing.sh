@@ -8,22 +8,9 @@
 # Runs as root with bloom.ko loaded and bloomctl on PATH, e.g.
 #   selftests/vm/run.sh -- selftests/cli/test_sizing.sh
 
-LIMIT=${BLOOMCTL_TEST_TIMEOUT:-120}
-P=sztest$$
-W=$(mktemp -d) || exit 1
-PY=$(command -v /usr/bin/python3 || command -v python3)
-n=0
-failed=0
-
-echo "TAP version 13"
-
-cleanup() {
-	destroy_ours
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 . "$(dirname "$0")/lib.sh"
+cli_begin sztest
+PY=$(command -v /usr/bin/python3 || command -v python3)
 
 result() {	# result OK|FAIL DESC
 	n=$((n + 1))

@@ -15,6 +15,24 @@ echo "TAP version 13"
 
 . "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
+# skip_all REASON: the TAP plan of a test that runs nothing, saying why,
+# and exit 4 (KSFT_SKIP). For what a machine may lack: a program that
+# could not be built, a tool not installed, BTF.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 4
+}
+
+# skip_without REASON FILE...: skip_all REASON unless every FILE exists.
+skip_without() {
+	local reason=$1 f
+
+	shift
+	for f in "$@"; do
+		[ -e "$f" ] || skip_all "$reason"
+	done
+}
+
 # run CMD...: bounded in time, output in $W/out and $W/err, status in $rc.
 # A shell function as CMD bounds its commands itself.
 run() {

@@ -11,7 +11,8 @@
 # dispatcher needs; test_xdp_share.sh tests that path) in native and
 # generic mode and through a tc program, destroy refused for a filter
 # bloom-xdp holds (with a bloom-xdp built without holds: a filter
-# destroyed under a running program), rmmod refused while a program is
+# destroyed under a running program), the filters looked up through the
+# holds, rmmod refused while a program is
 # attached, and a module without BTF. Runs as root in the VM with bloom.ko loaded:
 #   selftests/vm/run.sh -- selftests/net/test_bpf.sh
 
@@ -22,20 +23,17 @@ BUILD=${BUILD:-$repo/build}
 
 MOD=${BLOOM_MODFILE:-/run/bloom-vm/bloom.ko}
 RUN=$BUILD/selftests/bloom_bpf_run
+BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 XDP=$BUILD/bin/bloom-xdp
 # namespaces $A and $B, filters named $P*: removed at exit (xt_cleanup)
 xt_env bpf
 
 # Only a machine that cannot build BPF programs skips (4: KSFT_SKIP) (tools/deps.sh
 # installs clang, bpftool and libbpf-dev); a module without BTF fails.
-if [ ! -x "$RUN" ] || [ ! -x "$XDP" ]; then
-	echo "1..0 # SKIP bloom_bpf_run or bloom-xdp not built (clang, bpftool, libbpf-dev: tools/deps.sh)"
-	exit 4
-fi
-if [ ! -e /sys/kernel/btf/vmlinux ]; then
-	echo "1..0 # SKIP the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): no kfuncs"
-	exit 4
-fi
+skip_without "bloom_bpf_run or bloom-xdp not built (clang, bpftool, libbpf-dev: tools/deps.sh)" \
+	"$RUN" "$XDP"
+skip_without "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): no kfuncs" \
+	/sys/kernel/btf/vmlinux
 
 live0=$(settled $DBG/live_allocations)
 
@@ -194,6 +192,16 @@ for mode in native generic; do
 			      inB bloomctl info ${P}d6 | grep -q "^xdp holds: *1 .*on vb)"'
 	else
 		ok "XDP $mode: both filters held # SKIP $nohold"
+	fi
+	# which path runs: the kfunc the loaded program calls (bpftool names
+	# kernel calls from kallsyms), and what attach says
+	if [ -z "$nohold" ]; then
+		check "XDP $mode: the program looks its filters up through the holds" \
+			eval 'grep -q "looked up through their holds" "$W/out" &&
+			      "$BPFTOOL" prog dump xlated name bloom_xdp | grep -q "call bpf_bloom_hold_lookup_addr" &&
+			      ! "$BPFTOOL" prog dump xlated name bloom_xdp | grep -q "call bpf_bloom_xdp_lookup_addr"'
+	else
+		ok "XDP $mode: looked up through the holds # SKIP $nohold"
 	fi
 	check "bloom-xdp show: vb, $mode, alone, both filters" \
 		eval 'inB "$XDP" show | grep -Eq "^vb +$mode +alone +${P}d4\([0-9]+\) +${P}d6\([0-9]+\) +src +drop"'

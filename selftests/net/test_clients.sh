@@ -21,6 +21,17 @@
 #   the attacker is blocked, and released after its block time; the
 #   backend's exit statuses for a bad command (65) and a failed setup (69).
 #
+# Each backend is also handed, as the address of a ban and of an unban,
+# values that bloomctl would take as options if the backend did not pass
+# them as data: "-f FILE", "-fFILE", "--file=FILE", "-h", "--ipv6" and
+# "--", with FILE a list of /8s of which one is banned: nothing is banned
+# or unbanned, and the filter ends as it was (fail2ban's action through
+# fail2ban-client's banip and unbanip and through its ban and unban
+# command lines run by "set JAIL action"). Netblocks with host bits set, as
+# sshguard (IPV4_SUBNET=24) and CrowdSec (--range 203.0.113.9/24) send
+# them, are held as their networks, and released or deleted by the same
+# line.
+#
 # A client that is not installed (tools/deps.sh clients) is skipped, saying
 # so. Runs as root in the VM with bloom.ko loaded; loads the netfilter
 # modules and xt_bloom.ko itself:
@@ -64,9 +75,44 @@ for f in bloom.conf crowdsec-bloom sshg-fw-bloom; do
 done
 chmod 755 "$W/bin/crowdsec-bloom" "$W/bin/sshg-fw-bloom"
 
+# ---- what a client gives is data ----
+
+# A list of /8s: bloomctl reading it as -f FILE would ban or unban them.
+SLASH8=$W/slash8.list
+printf '1.0.0.0/8\n2.0.0.0/8\n3.0.0.0/8\n' >"$SLASH8"
+# cells SET: the cells a filter holds (bits_set of a timed filter)
+cells() { inB bloomctl info --json "$1" >"$W/cells.json" && json_field "$W/cells.json" bits_set; }
+# as_data DESC SET BAN UNBAN: BAN and UNBAN (commands taking one address)
+# are handed option-like values; with 3.0.0.0/8 banned first, nothing in
+# 1/8 or 2/8 may be banned after, 3/8 must still be, and SET must hold
+# the cells it held.
+as_data() {
+	local what=$1 set=$2 ban=$3 unban=$4 v before after
+
+	inB bloomctl add "$set" --ipv4 --exist 3.0.0.0/8
+	before=$(cells "$set")
+	for v in "-f $SLASH8" "-f$SLASH8" "--file=$SLASH8" -h --ipv6 --; do
+		$ban "$v" >>"$W/as_data.log" 2>&1
+		$unban "$v" >>"$W/as_data.log" 2>&1
+	done
+	after=$(cells "$set")
+	check "$what: option-like addresses ban nothing (1.2.3.4, 2.2.3.4 absent)" \
+		eval "! listed $set 1.2.3.4 && ! listed $set 2.2.3.4"
+	check "$what: and unban nothing (3.2.3.4 still banned)" listed "$set" 3.2.3.4
+	check "$what: the filter holds the cells it held ($before, now $after)" \
+		eval '[ -n "$before" ] && [ "$before" = "$after" ]'
+	inB bloomctl del "$set" --ipv4 --exist 3.0.0.0/8 >/dev/null
+}
+
 # ---- fail2ban ----
 
 f2b_run() { inB fail2ban-client -c "$W/f2b" "$@"; }
+f2b_banip() { f2b_run set t1 banip "$1"; }
+f2b_unbanip() { f2b_run set t1 unbanip "$1"; }
+# the action's own command lines, with <ip> as given (no IP check first)
+f2b_act() { f2b_run set t1 action bloom "$1" "{\"aInfo\": {\"ip\": \"$2\", \"bantime\": 3600}}"; }
+f2b_actban() { f2b_act ban "$1"; }
+f2b_actunban() { f2b_act unban "$1"; }
 # f2b_log_clean: fail2ban never had to repair an action, no action failed
 f2b_log_clean() {
 	! grep -Eq 'Invariant check failed|Error (banning|unbanning)|ERROR.*(action|returned)' \
@@ -151,6 +197,17 @@ fail2ban_part() {
 	check "the ban of an address already gone, and its unban, never trip fail2ban's repair" \
 		f2b_log_clean
 
+	as_data "fail2ban-client banip/unbanip" f2b-t1 f2b_banip f2b_unbanip
+	as_data "fail2ban's ban/unban command lines" f2b-t1 f2b_actban f2b_actunban
+	run f2b_actban 203.0.113.9/24
+	check "a ban of 203.0.113.9/24 (host bits set) bans the network: 203.0.113.200 listed" \
+		listed f2b-t1 203.0.113.200
+	run f2b_actunban 203.0.113.9/24
+	check "its unban lets the network go" eval "! listed f2b-t1 203.0.113.200"
+	grep -c 'Error banning\|Error unbanning' "$W/f2b.log" | sed 's/^/# f2b: failed actions (from the option-like values): /'
+	# the option-like values are expected to fail; a clean log from here on
+	: >"$W/f2b.log"
+
 	for i in 1 2 3; do echo "bloomtest: failed login from 10.0.0.1" >>"$log2"; done
 	check "jail t2 (bantime 20 s) bans 10.0.0.1" wait_for 90 listed f2b-t2 10.0.0.1
 	check "its pings are dropped" dropped 10.0.0.1
@@ -173,6 +230,9 @@ fi
 # ---- CrowdSec ----
 
 cs() { inB cscli -c "$W/cs/config.yaml" "$@"; }
+# crowdsec-bloom as crowdsec-custom-bouncer runs it, for one address
+cs_add() { inB "$W/bin/crowdsec-bloom" add "$1" 3600 test '{"scope":"Ip"}'; }
+cs_del() { inB "$W/bin/crowdsec-bloom" del "$1" 3600 test '{"scope":"Ip"}'; }
 crowdsec_part() {
 	local key=0123456789abcdef0123456789abcdef
 
@@ -225,6 +285,23 @@ crowdsec_part() {
 	run cs decisions add --range 192.0.2.0/24 --duration 1h
 	check "--range 192.0.2.0/24: ${P}cs holds 192.0.2.77 (a netblock)" \
 		wait_for 90 listed ${P}cs 192.0.2.77
+	as_data "crowdsec-bloom" ${P}cs cs_add cs_del
+	run cs_add 10.0.0.256
+	check "crowdsec-bloom: an address that does not parse exits 3, nothing changed" \
+		eval '[ "$rc" = 3 ] && grep -q "nothing was changed" "$W/err"'
+	run inB "$W/bin/crowdsec-bloom" add DE 3600 test '{"scope":"Country","value":"DE"}'
+	check "crowdsec-bloom: a decision of scope Country exits 3 naming the scope" \
+		eval '[ "$rc" = 3 ] && grep -q "scope .Country." "$W/err"'
+	run inB "$W/bin/crowdsec-bloom" add 10.7.7.7 00000000005 test '{"scope":"Ip"}'
+	check "crowdsec-bloom: a duration of 00000000005 is 5 s: 10.7.7.7 banned" \
+		eval '[ "$rc" = 0 ] && listed ${P}cs 10.7.7.7'
+	check "and let go by itself within 20 s" wait_for 20 eval "! listed ${P}cs 10.7.7.7"
+	run cs decisions add --range 203.0.113.9/24 --duration 1h
+	check "--range 203.0.113.9/24 (host bits set): ${P}cs holds the network (203.0.113.200)" \
+		wait_for 90 listed ${P}cs 203.0.113.200
+	run cs decisions delete --range 203.0.113.9/24
+	check "its delete lets the network go" \
+		wait_for 60 eval "! listed ${P}cs 203.0.113.200"
 	run cs decisions delete --ip 10.0.0.1
 	check "cscli decisions delete --ip 10.0.0.1: ${P}cs lets it go" \
 		wait_for 60 eval "! listed ${P}cs 10.0.0.1"
@@ -267,6 +344,15 @@ sshguard_part() {
 	check "sshg-fw-bloom: an unknown command exits 65" [ "$rc" = 65 ]
 	run fw_unset flush
 	check "sshg-fw-bloom: a failed setup exits 69" [ "$rc" = 69 ]
+	sg_block() { fw_line "block $1 4 32"; }
+	sg_release() { fw_line "release $1 4 32"; }
+	as_data "sshg-fw-bloom" sshguard sg_block sg_release
+	run fw_line "block 10.0.2.1 4 24"
+	check "sshg-fw-bloom: block 10.0.2.1 4 24 (IPV4_SUBNET=24) blocks 10.0.2.0/24 (10.0.2.200 listed)" \
+		eval '[ "$rc" = 0 ] && listed sshguard 10.0.2.200'
+	run fw_line "release 10.0.2.1 4 24"
+	check "release 10.0.2.1 4 24 lets the network go" \
+		eval '[ "$rc" = 0 ] && ! listed sshguard 10.0.2.200'
 	: >"$W/attacks.log"
 	# a session of its own: the whole pipeline goes with one kill
 	setsid ip netns exec "$B" sh -c "tail -n +1 -F $W/attacks.log 2>/dev/null |

@@ -20,10 +20,12 @@ maxmem_ns=$(cat /sys/module/bloom/parameters/max_memory_per_netns)
 minmem_ns=$(cat /sys/module/bloom/parameters/min_memory_per_netns)
 
 cleanup() {
+	[ -n "${fillers-}" ] && kill $fillers 2>/dev/null
+	[ -n "${devmode-}" ] && chmod "$devmode" /dev/bloom
 	echo "$maxmem" >/sys/module/bloom/parameters/max_memory
 	echo "$maxmem_ns" >/sys/module/bloom/parameters/max_memory_per_netns
 	echo "$minmem_ns" >/sys/module/bloom/parameters/min_memory_per_netns
-	for ns in "" "$NSA" "$NSB" "$NSC" $NSD; do
+	for ns in "" "$NSA" "$NSB" "$NSC" $NSD "${P}r"; do
 		ex=${ns:+ip netns exec $ns}
 		for f in $($ex bloomctl list -n 2>/dev/null | grep "^$P"); do
 			$ex bloomctl destroy "$f" >/dev/null 2>&1
@@ -240,6 +242,54 @@ bloomctl destroy ${P}big >/dev/null
 echo "$maxmem" >$PARAMS/max_memory
 echo "$maxmem_ns" >$PARAMS/max_memory_per_netns
 echo "$minmem_ns" >$PARAMS/min_memory_per_netns
+
+# --- a guarantee nobody can take first --------------------------------------
+# A namespace root made (a container's) with no filter yet; then the
+# namespaces of an unprivileged user (unshare -Urn, /dev/bloom writable by
+# it) fill the pool with 1 MiB filters; then the container's first filter.
+# The pool owes it its guarantee from its creation: the others take what
+# nobody is owed, and its first filter gets the grant.
+# d2..d4 hold their grants until the kernel has torn them down: wait.
+check "the namespaces of the test above are gone (their grants back)" \
+	wait_for 300 eval '[ "$(cat $SYS/memory_limit)" = "$(cat $PARAMS/max_memory)" ]'
+ip netns add "${P}r"
+base=$(cat $SYS/memory_used)
+echo $((base + 96 * Mi)) >$PARAMS/max_memory
+echo $((16 * Mi)) >$PARAMS/max_memory_per_netns
+echo $((16 * Mi)) >$PARAMS/min_memory_per_netns
+devmode=$(stat -c %a /dev/bloom)
+chmod 0666 /dev/bloom
+# fill I: an unprivileged user's namespace makes 1 MiB filters until one is
+# refused, prints how many it made and keeps them (and itself) until killed
+fill() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urn sh -c \
+		'i=0; while [ $i -lt 16 ] && bloomctl create f$i --memory 1Mi --fpp 0.01 >/dev/null 2>&1; do i=$((i + 1)); done; echo $i; exec sleep 600' \
+		>"$W/fill$1" 2>&1 &
+	fillers="$fillers $!"
+	wait_for 120 test -s "$W/fill$1"
+}
+fillers=
+for i in 1 2 3 4 5; do fill $i; done
+made=$(cat "$W"/fill[1-5] | tr '\n' ' ')
+echo "# 1 MiB filters made in five unprivileged namespaces: $made"
+check "the unprivileged namespaces filled what the pool has for them (the fifth made none; made: $made)" \
+	eval '[ "$(cat $W/fill5)" = 0 ] && [ "$(cat $W/fill1)" -gt 0 ]'
+run in_d r bloomctl create ${P}g --memory 15Mi --fpp 0.01
+check "the container's first filter (15 MiB) is made after them" [ "$rc" = 0 ]
+check "and its namespace is granted its 16 MiB" \
+	[ "$(in_d r cat $SYS/memory_guaranteed)" = $((16 * Mi)) ]
+kill $fillers 2>/dev/null
+wait $fillers 2>/dev/null
+fillers=
+chmod "$devmode" /dev/bloom
+devmode=
+in_d r bloomctl destroy ${P}g >/dev/null
+ip netns del "${P}r"
+echo "$maxmem" >$PARAMS/max_memory
+echo "$maxmem_ns" >$PARAMS/max_memory_per_netns
+echo "$minmem_ns" >$PARAMS/min_memory_per_netns
+check "the unprivileged namespaces' filters go with them" \
+	wait_for 300 eval '[ "$(cat $SYS/memory_used)" -le "$base" ]'
 
 # --- filters per namespace -------------------------------------------------
 maxf=$(cat $PARAMS/max_filters_per_netns)

@@ -11,7 +11,11 @@
 # the detach, and every allocation is freed); a program of bloom's name that is not bloom's (its read-only
 # data larger than bloom's) left alone by show and detach, under the
 # dispatcher and alone; the device moved to another namespace, noticed by
-# show. Runs as root in the VM with bloom.ko loaded:
+# show (a program that looks its filter up through its hold keeps that
+# filter; one by id finds none). bloom-xdp under the dispatcher looks its
+# filter up through its hold; run under ip netns exec, where the BPF
+# filesystem is hidden, it says to use nsenter. Runs as root in the VM with
+# bloom.ko loaded:
 #   selftests/vm/run.sh -- selftests/net/test_xdp_share.sh
 #
 # libxdp pins its dispatcher in the BPF filesystem, which "ip netns exec"
@@ -29,21 +33,17 @@ BPFFS=/sys/fs/bpf
 # namespaces $A and $B, filters named $P*: removed at exit (share_cleanup)
 xt_env xdps
 
-skip() {
-	echo "1..0 # SKIP $1"
-	exit 4
-}
 # What this test needs and a machine may lack: it skips, saying which.
-[ -x "$XDP" ] && [ -e "$IMPOSTOR" ] ||
-	skip "bloom-xdp or the impostor program not built (clang, bpftool, libbpf-dev, libxdp-dev: tools/deps.sh)"
+skip_without "bloom-xdp or the impostor program not built (clang, bpftool, libbpf-dev, libxdp-dev: tools/deps.sh)" \
+	"$XDP" "$IMPOSTOR"
 command -v xdp-filter >/dev/null && command -v xdp-loader >/dev/null ||
-	skip "xdp-filter and xdp-loader not installed (Debian's xdp-tools: tools/deps.sh)"
-[ -e /sys/kernel/btf/vmlinux ] && [ -e /sys/kernel/btf/bloom ] ||
-	skip "no kernel or module BTF: no kfuncs, no dispatcher (freplace needs BTF)"
+	skip_all "xdp-filter and xdp-loader not installed (Debian's xdp-tools: tools/deps.sh)"
+skip_without "no kernel or module BTF: no kfuncs, no dispatcher (freplace needs BTF)" \
+	/sys/kernel/btf/vmlinux /sys/kernel/btf/bloom
 mounted_bpffs=
 if [ "$(stat -f -c %T $BPFFS 2>/dev/null)" != bpf_fs ]; then
 	mount -t bpf bpf $BPFFS 2>"$W/err" ||
-		skip "cannot mount the BPF filesystem at $BPFFS: $(cat "$W/err")"
+		skip_all "cannot mount the BPF filesystem at $BPFFS: $(cat "$W/err")"
 	mounted_bpffs=1
 fi
 [ -d "/lib/modules/$(uname -r)" ] && modprobe veth 2>/dev/null
@@ -112,6 +112,13 @@ state() {
 	done
 }
 
+# under ip netns exec: the BPF filesystem hidden, the message says nsenter
+netns_exec_hint() {
+	run ip netns exec "$B" "$XDP" attach vb --set ${P}d4
+	check "bloom-xdp under ip netns exec: refused, saying to use nsenter --net=/run/netns/$B" \
+		eval '[ "$rc" != 0 ] && grep -q "nsenter --net=/run/netns/$B instead of ip netns exec $B" "$W/err"'
+}
+
 # nohold: why bloom-xdp does not hold its filters (it says so at attach
 # when it was built without), else empty
 bloom_on() {
@@ -119,6 +126,13 @@ bloom_on() {
 	check "bloom-xdp attach --mode $1 (beside: $2)" \
 		eval '[ "$rc" = 0 ] && grep -q "libxdp.s dispatcher, priority 20" "$W/out"'
 	nohold=$(grep -o "built without filter holds.*" "$W/err")
+	byhold=$(grep -o "looked up through their holds" "$W/out")
+	if [ -z "$nohold" ]; then
+		check "bloom-xdp under the dispatcher looks its filter up through its hold ($2)" \
+			grep -q "looked up through their holds" "$W/out"
+	else
+		ok "bloom-xdp looks its filter up through its hold # SKIP $nohold"
+	fi
 }
 # held WHAT: bloom-xdp runs: destroy of its filter is refused (EBUSY, which
 # bloomctl explains), naming the device and the command that detaches it
@@ -163,6 +177,7 @@ filter_off() {
 	check "xdp-filter unload" [ "$rc" = 0 ]
 }
 
+netns_exec_hint
 for mode in native generic; do
 	fmode=$mode
 	[ $mode = generic ] && fmode=skb
@@ -236,8 +251,15 @@ run inA "$XDP" show
 check "after a move: show marks the program as moved" \
 	eval '[ "$rc" = 0 ] && grep -Eq "^vb .* moved-netns" "$W/out" &&
 	      grep -q "moved here from the network namespace" "$W/err"'
-check "after a move: the filter id names no filter here, and show says so" \
-	grep -Eq "^vb .*ipv4-gone" "$W/out"
+if [ -n "$byhold" ]; then
+	# through its hold it keeps the filter of the namespace it came from
+	check "after a move: the program keeps the filter it holds, and show says so" \
+		eval '! grep -Eq "^vb .*ipv4-gone" "$W/out" &&
+		      grep -q "looks up the filters it holds there" "$W/err"'
+else
+	check "after a move: the filter id names no filter here, and show says so" \
+		grep -Eq "^vb .*ipv4-gone" "$W/out"
+fi
 run inA "$XDP" detach vb
 check "after a move: detach says what to do" \
 	eval '[ "$rc" = 1 ] && grep -q "moved" "$W/err" && grep -q "xdpdrv off" "$W/err"'

@@ -173,6 +173,22 @@ for round in "nft blocked standard" "legacy dleft counting"; do
 	check "$be: IPv6 filter: packets 2, packet_hits 1" \
 		eval '[ "$(info ${P}v6 packets)" = 2 ] && [ "$(info ${P}v6 packet_hits)" = 1 ]'
 
+	# --- a refused overfill: the rule still passes what is not listed ---
+	# 50,000 addresses into a filter for 10 at 2e-5 would set every bit
+	# (a rule on it would drop everything); the add is refused, nothing
+	# is added, and the DROP rule still drops only 10.0.0.1.
+	inB bloomctl create ${P}full --type blocked --capacity 10 --fpp 2e-5 --keys ipv4 >/dev/null
+	inB bloomctl add ${P}full --ipv4 10.0.0.1 >/dev/null
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "100.%d.%d.1\n", i / 256, i % 256 }' >"$W/many4"
+	run inB bloomctl add ${P}full --ipv4 -f "$W/many4"
+	check "$be: 50,000 addresses into a filter for 10: refused (exit 3), nothing added" \
+		eval '[ "$rc" = 3 ] && grep -q "nothing was added" "$W/err" && [ "$(info ${P}full adds)" = 1 ]'
+	run inB $ipt -A INPUT -p icmp -m bloom --bloom-set ${P}full --bloom-dir src -j DROP
+	check "$be: overfill refused: the listed source (10.0.0.1) is dropped" eval '! ping4 10.0.0.1 10.0.0.254'
+	check "$be: overfill refused: the unlisted source (10.0.0.2) passes" ping4 10.0.0.2 10.0.0.254
+	inB $ipt -F INPUT
+	inB bloomctl destroy ${P}full
+
 	# --- bad arguments ---
 	bloomctl create ${P}initonly --capacity 10 --fpp 0.01 >/dev/null
 	expect_fail "$be: a filter of another namespace is refused: no such filter here" \

@@ -7,6 +7,7 @@
  * key, atomicity of concurrent adds, batch/single agreement and the
  * "already present" result. Exit status 0 iff every check passed.
  */
+#include <sodium.h>
 #include "unit.h"
 
 #define NKEYS		1000000u
@@ -16,18 +17,20 @@
 
 static void test_hash(void)
 {
-	static const u64 published[][2] = {	/* len, SipHash-2-4 */
-		{ 0, 0x726fdb47dd0e0e31ULL }, { 1, 0x74f839c593dc67fdULL },
-		{ 8, 0x93f5f5799a932462ULL }, { 15, 0xa129ca6149be45e5ULL },
-		{ 63, 0x958a324ceb064572ULL },
+	static const u64 published[][3] = {	/* len, SipHash-2-4, 1-3 */
+		{ 0, 0x726fdb47dd0e0e31ULL, 0xabac0158050fc4dcULL },
+		{ 1, 0x74f839c593dc67fdULL, 0xc9f49bf37d57ca93ULL },
+		{ 8, 0x93f5f5799a932462ULL, 0x369095118d299a8eULL },
+		{ 15, 0xa129ca6149be45e5ULL, 0xd320d86d2a519956ULL },
+		{ 63, 0x958a324ceb064572ULL, 0x9d199062b7bbb3a8ULL },
 	};
 	u8 kb[16], msg[256];
-	struct bloom_core c = { 0 };
+	struct bloom_core c = { 0 }, c13 = { 0 };
 	bool ok = true;
-	unsigned int i, bad = 0;
+	unsigned int i, bad = 0, bad4 = 0, bad16 = 0;
 
 	check(bloom_core_selftest() == 0,
-	      "bloom_core_selftest(): 64 SipHash-2-4 vectors and sizings");
+	      "bloom_core_selftest(): 64 SipHash-2-4 and 64 SipHash-1-3 vectors, each through the 4- and 16-byte builds too, and sizings");
 
 	for (i = 0; i < 16; i++)
 		kb[i] = (u8)i;
@@ -35,20 +38,38 @@ static void test_hash(void)
 		msg[i] = (u8)i;
 	bloom_hash_key_from_bytes(&c.key, kb);
 	check(c.key.key[0] == 0x0706050403020100ULL &&
-	      c.key.key[1] == 0x0f0e0d0c0b0a0908ULL,
-	      "bloom_hash_key_from_bytes: 00..0f -> 0x0706050403020100, 0x0f0e0d0c0b0a0908");
+	      c.key.key[1] == 0x0f0e0d0c0b0a0908ULL &&
+	      c.key.hash == BLOOM_CORE_SIPHASH_2_4 && !c.key.zero,
+	      "bloom_hash_key_from_bytes: 00..0f -> 0x0706050403020100, 0x0f0e0d0c0b0a0908, SipHash-2-4");
 	bloom_hash_key_from_bytes(&c.key, test_key);
 	check(c.key.key[0] == 0x6574206d6f6f6c42ULL &&
 	      c.key.key[1] == 0x0a2179656b207473ULL,
 	      "bloom_hash_key_from_bytes: little-endian halves of an ASCII key");
 
 	bloom_hash_key_from_bytes(&c.key, kb);
+	bloom_hash_key_init(&c13.key, kb, BLOOM_CORE_SIPHASH_1_3);
+	check(c13.key.key[0] == c.key.key[0] && c13.key.key[1] == c.key.key[1] &&
+	      c13.key.hash == BLOOM_CORE_SIPHASH_1_3 && !c13.key.zero,
+	      "bloom_hash_key_init: the same secret, scheme SipHash-1-3");
 	for (i = 0; i < sizeof(published) / sizeof(published[0]); i++)
 		ok &= bloom_core_hash(&c, msg, published[i][0]) ==
-		      published[i][1];
-	check(ok, "bloom_core_hash: published vectors for len 0, 1, 8, 15, 63");
+		      published[i][1] &&
+		      bloom_core_hash(&c13, msg, published[i][0]) ==
+		      published[i][2];
+	check(ok, "bloom_core_hash: published SipHash-2-4 and SipHash-1-3 vectors for len 0, 1, 8, 15, 63");
+	check(bloom_scheme_of_hash(BLOOM_CORE_SIPHASH_2_4) == bloom_core_scheme() &&
+	      bloom_scheme_of_hash(BLOOM_CORE_SIPHASH_1_3) != bloom_core_scheme() &&
+	      bloom_hash_of_scheme(bloom_core_scheme()) == BLOOM_CORE_SIPHASH_2_4 &&
+	      bloom_hash_of_scheme(bloom_scheme_of_hash(BLOOM_CORE_SIPHASH_1_3)) ==
+	      BLOOM_CORE_SIPHASH_1_3 &&
+	      bloom_hash_of_scheme(bloom_core_scheme() + 2) == -EPROTONOSUPPORT &&
+	      bloom_hash_of_scheme(0) == -EPROTONOSUPPORT,
+	      "scheme ids: SipHash-2-4 keeps today's, SipHash-1-3 has its own, others unknown");
 
-	/* random keys and lengths: the core's hash is libsodium's */
+	/*
+	 * random keys and lengths: the core's SipHash-2-4 is libsodium's;
+	 * the fixed-size builds of both schemes equal the generic one
+	 */
 	srand(7);
 	for (i = 0; i < 2000; i++) {
 		unsigned char out[8];
@@ -60,14 +81,27 @@ static void test_hash(void)
 		for (j = 0; j < len; j++)
 			msg[j] = (u8)rand();
 		bloom_hash_key_from_bytes(&c.key, kb);
+		bloom_hash_key_init(&c13.key, kb, BLOOM_CORE_SIPHASH_1_3);
 		crypto_shorthash_siphash24(out, msg, len, kb);
 		for (j = 0; j < 8; j++)
 			want |= (u64)out[j] << (8 * j);
 		bad += bloom_core_hash(&c, msg, len) != want;
+		/* an odd offset: the fixed builds load unaligned words */
+		bad4 += bloom_core_hash4(&c, msg + 1) !=
+			bloom_core_hash(&c, msg + 1, 4) ||
+			bloom_core_hash4(&c13, msg + 1) !=
+			bloom_core_hash(&c13, msg + 1, 4);
+		bad16 += bloom_core_hash16(&c, msg + 3) !=
+			 bloom_core_hash(&c, msg + 3, 16) ||
+			 bloom_core_hash16(&c13, msg + 3) !=
+			 bloom_core_hash(&c13, msg + 3, 16);
 	}
 	check(bad == 0,
 	      "bloom_core_hash equals crypto_shorthash_siphash24 on the key bytes (2000 random keys/messages, %u differ)",
 	      bad);
+	check(bad4 == 0 && bad16 == 0,
+	      "bloom_core_hash4/16 equal bloom_core_hash of 4/16 bytes, both schemes, unaligned (2000 random keys: %u, %u differ)",
+	      bad4, bad16);
 }
 
 /* -------------------------------------------------------------- sizing */
@@ -607,6 +641,42 @@ static void test_concurrency(u32 type)
 	      (unsigned long long)reads);
 }
 
+/*
+ * The lone lookup that stops at the first clear bit answers as the
+ * branch-free query does, key for key: every added key present (no false
+ * negative), every other key the same answer. Standard filters of each of
+ * the three ways a query tests (distinct positions under 65,536 bits, all
+ * k bits in a table of up to 2 MiB, stopping above it), blocked ones in
+ * and out of cache, a counting one (which answers through its query), each
+ * under both schemes.
+ */
+static void test_lookup(u32 type, u32 n, u32 hash)
+{
+	struct filter f;
+	u32 i, missed = 0, differ = 0, hits = 0;
+	u64 h;
+
+	filter_new(&f, type, n, 10000000);
+	f.core.key.hash = hash;
+	for (i = 0; i < n; i++)
+		bloom_core_add_hash(&f.core, key_hash(&f.core, 5, i));
+	for (i = 0; i < n; i++)
+		missed += !bloom_core_lookup_hash(&f.core,
+						  key_hash(&f.core, 5, i));
+	for (i = 0; i < 4 * n; i++) {
+		h = key_hash(&f.core, 6, i);
+		hits += bloom_core_lookup_hash(&f.core, h);
+		differ += bloom_core_lookup_hash(&f.core, h) !=
+			  bloom_core_query_hash(&f.core, h);
+	}
+	check(!missed && !differ && hits < 4 * n / 50,
+	      "%s, %u keys (%llu bits), %s: the stopping lookup finds every key (%u missed) and answers as the query for %u others (%u differ, %u hits)",
+	      tname(type), n, (unsigned long long)f.core.geo.bits,
+	      hash == BLOOM_CORE_SIPHASH_1_3 ? "SipHash-1-3" : "SipHash-2-4",
+	      missed, 4 * n, differ, hits);
+	filter_free(&f);
+}
+
 int main(void)
 {
 	double t0 = now();
@@ -627,6 +697,16 @@ int main(void)
 	}
 	for (i = 0; i < 2; i++)
 		test_concurrency(types[i]);
+	for (i = 0; i < 2; i++) {
+		u32 hash = i ? BLOOM_CORE_SIPHASH_1_3 : BLOOM_CORE_SIPHASH_2_4;
+
+		test_lookup(BLOOM_CORE_STANDARD, 3000, hash);
+		test_lookup(BLOOM_CORE_STANDARD, 100000, hash);
+		test_lookup(BLOOM_CORE_STANDARD, 2000000, hash);
+		test_lookup(BLOOM_CORE_BLOCKED, 100000, hash);
+		test_lookup(BLOOM_CORE_BLOCKED, 2000000, hash);
+		test_lookup(BLOOM_CORE_COUNTING, 100000, hash);
+	}
 	printf("1..%d\n", test_no);
 	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
 	       test_failed, now() - t0);

@@ -169,7 +169,7 @@ static void test_rate(void)
 
 	for (a = 0; a < sizeof(plan) / sizeof(plan[0]); a++) {
 		double p = plan[a].ppb / 1e9, sum = 0, sum2 = 0, r, mean, se;
-		bloom_hash_key_t key = { { 0, 0 } };
+		bloom_hash_key_t key = { .key = { 0, 0 } };
 		struct bloom_geometry g;
 		struct bloom_core f;
 		u64 i, fp, bytes;

@@ -160,6 +160,79 @@ static void test_expand(void)
 	      "2001:db8::/45 at /48: 8 keys, the last 2001:db8:7::/48");
 }
 
+/* hostile_expand: @p, @key of @klen: -EINVAL and nothing written. */
+static int refused(const struct bloom_prefix_plan *p, int family,
+		   const uint8_t *key, int klen)
+{
+	static uint8_t out[16 * BLOOM_NETBLOCK_KEY_MAX];
+	size_t i;
+	int olen = -1;
+	long n;
+
+	memset(out, 0xa5, sizeof(out));
+	n = bloom_plan_expand(p, family, key, klen, out, 16, &olen);
+	for (i = 0; i < sizeof(out); i++)
+		if (out[i] != 0xa5)
+			return 0;
+	return n == -EINVAL && olen == -1;
+}
+
+/*
+ * Plans and keys a caller may hand in that no parse made: every one is
+ * refused before a byte is written (a length over 128 used to index past
+ * the 16-byte address the expansion builds in; run under ASan or valgrind
+ * to see it).
+ */
+static void test_hostile(void)
+{
+	struct bloom_prefix_plan p = { .nlens = 1, .lens = { 24 } };
+	uint64_t hist[129] = { 0 };
+	uint8_t key[BLOOM_NETBLOCK_KEY_MAX] = { 0 };
+	int klen;
+
+	hist[20] = 1;
+	klen = bloom_netblock_parse("198.51.96.0/20", AF_INET, 0, key);
+	check(bloom_plan_expand(&p, AF_INET, key, klen, (uint8_t[16 * 5]){ 0 },
+				16, &klen) == 16, "a good plan expands (the control)");
+	klen = 5;
+	p = (struct bloom_prefix_plan){ .nlens = 1, .lens = { 200 } };
+	check(refused(&p, AF_INET, key, klen) &&
+	      refused(&p, AF_INET6, key, 17),
+	      "a length of 200 is refused for both families");
+	check(bloom_plan_keys(&p, AF_INET, hist) == UINT64_MAX &&
+	      bloom_plan_target(&p, AF_INET, 20) == 20,
+	      "  and counts no keys, stores nothing elsewhere");
+	p = (struct bloom_prefix_plan){ .nlens = 1, .lens = { 32 } };
+	check(refused(&p, AF_INET, key, klen),
+	      "a length of a whole IPv4 address is refused");
+	p = (struct bloom_prefix_plan){ .nlens = 1, .lens = { 0 } };
+	check(refused(&p, AF_INET, key, klen), "a length of 0 is refused");
+	p = (struct bloom_prefix_plan){ .nlens = 2, .lens = { 24, 16 } };
+	check(refused(&p, AF_INET, key, klen) &&
+	      bloom_plan_keys(&p, AF_INET, hist) == UINT64_MAX,
+	      "lengths out of order are refused");
+	p = (struct bloom_prefix_plan){ .nlens = 2, .lens = { 24, 24 } };
+	check(refused(&p, AF_INET, key, klen), "a length twice is refused");
+	p = (struct bloom_prefix_plan){ .nlens = BLOOM_PREFIX_LENGTHS_MAX + 1,
+					.lens = { 24 } };
+	check(refused(&p, AF_INET, key, klen) &&
+	      bloom_plan_keys(&p, AF_INET, hist) == UINT64_MAX &&
+	      bloom_plan_target(&p, AF_INET, 20) == 20,
+	      "more lengths than a plan holds are refused");
+	p = (struct bloom_prefix_plan){ .nlens = 1, .lens = { 24 } };
+	key[4] = 33;
+	check(refused(&p, AF_INET, key, 5), "an IPv4 key's length byte of 33 is refused");
+	key[4] = 255;
+	check(refused(&p, AF_INET, key, 5), "  and one of 255");
+	memset(key, 0, sizeof(key));
+	key[16] = 129;
+	p = (struct bloom_prefix_plan){ .nlens = 1, .lens = { 120 } };
+	check(refused(&p, AF_INET6, key, 17), "an IPv6 key's length byte of 129 is refused");
+	check(refused(&p, AF_INET, key, 3) && refused(&p, AF_INET, key, 6) &&
+	      refused(&p, AF_INET, key, -1) && refused(&p, 12345, key, 4),
+	      "key lengths of neither form and an unknown family are refused");
+}
+
 int main(void)
 {
 	double t0 = now();
@@ -169,6 +242,7 @@ int main(void)
 	test_bound();
 	test_auto();
 	test_expand();
+	test_hostile();
 	printf("1..%d\n", test_no);
 	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
 	       test_failed, now() - t0);

@@ -56,6 +56,96 @@ static void expect_flags(const char *text, int family, unsigned int flags,
 	      "'%s' (flags %#x): bad: %s", text, flags, why ? why : "?");
 }
 
+/*
+ * @text as a range of @family: its netblocks, as "a.b.c.d/l ..." (text),
+ * into @out; the parser's result.
+ */
+static int range(const char *text, int family, unsigned int flags,
+		 const char *country, char *out, size_t room, const char **why)
+{
+	struct feed_range r;
+	uint8_t key[FEED_KEY_MAX];
+	unsigned int alen = family == AF_INET ? 4 : 16;
+	char addr[INET6_ADDRSTRLEN];
+	size_t used = 0;
+	int ret, klen;
+
+	*why = NULL;
+	out[0] = '\0';
+	ret = feed_parse_range(text, strlen(text), family, flags, country, &r,
+			       why);
+	if (ret != FEED_KEY)
+		return ret;
+	while ((klen = feed_range_next(&r, key)) && used < room) {
+		inet_ntop(family, key, addr, sizeof(addr));
+		used += snprintf(out + used, room - used, "%s%s/%u",
+				 used ? " " : "", addr,
+				 klen == (int)alen ? alen * 8 : key[alen]);
+	}
+	return ret;
+}
+
+static void expect_range(const char *text, int family, const char *country,
+			 const char *want)
+{
+	char got[4096];
+	const char *why;
+	int r = range(text, family, 0, country, got, sizeof(got), &why);
+
+	check(r == FEED_KEY && !strcmp(got, want), "range '%s': %s (%s)",
+	      text, want, r == FEED_KEY ? got : why ? why : "not a range");
+}
+
+static void expect_not(const char *text, int family, const char *country,
+		       int want, const char *re)
+{
+	char got[4096];
+	const char *why;
+	int r = range(text, family, FEED_F_MASK, country, got, sizeof(got),
+		      &why);
+
+	check(r == want && (!re || (why && strstr(why, re))),
+	      "range '%s': result %d (%s)", text, r, why ? why : "");
+}
+
+static void test_ranges(void)
+{
+	expect_range("192.0.2.0-192.0.3.255", AF_INET, NULL, "192.0.2.0/23");
+	expect_range("10.0.0.1-10.0.0.6", AF_INET, NULL,
+		     "10.0.0.1/32 10.0.0.2/31 10.0.0.4/31 10.0.0.6/32");
+	expect_range("10.0.0.7-10.0.0.7 # one", AF_INET, NULL, "10.0.0.7/32");
+	expect_range("255.255.255.254-255.255.255.255", AF_INET, NULL,
+		     "255.255.255.254/31");
+	expect_range("2001:db8::-2001:db8::1:0", AF_INET6, NULL,
+		     "2001:db8::/112 2001:db8::1:0/128");
+	/* tor-geoipdb: 1347420160 is 80.80.0.0 */
+	expect_range("1347420160,1347421183,DE", AF_INET, "DE",
+		     "80.80.0.0/22");
+	expect_range("1347420160,1347421183,de", AF_INET, "DE",
+		     "80.80.0.0/22");
+	expect_range("2a00:1::,2a00:1::ff,DE", AF_INET6, "de",
+		     "2a00:1::/120");
+	expect_not("1347420160,1347421183,US", AF_INET, "DE", FEED_SKIP, NULL);
+	expect_not("1347420160,1347421183,DE", AF_INET, NULL, FEED_BAD,
+		   "give --country");
+	expect_not("4294967296,4294967296,DE", AF_INET, "DE", FEED_BAD,
+		   "not a tor-geoipdb range");
+	expect_not("10.0.0.9-10.0.0.1", AF_INET, NULL, FEED_BAD,
+		   "first address is after its last");
+	expect_not("0.0.0.0-255.255.255.255", AF_INET, NULL, FEED_BAD, "/0");
+	expect_not("::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", AF_INET6,
+		   NULL, FEED_BAD, "/0");
+	expect_not("2.0.0.0-3.255.255.255", AF_INET, NULL, FEED_BAD,
+		   "shorter than /8");
+	expect_not("2001:db8::1-10.0.0.1", AF_INET, NULL, FEED_BAD,
+		   "IPv6 range in an IPv4 feed");
+	expect_not("10.0.0.1-x", AF_INET, NULL, FEED_BAD, "not an IPv4 range");
+	expect_not("1,2", AF_INET, "DE", FEED_BAD, "not a tor-geoipdb line");
+	expect_not("10.0.0.0/24", AF_INET, NULL, FEED_NOT_RANGE, NULL);
+	expect_not("add s 10.0.0.1-10.0.0.2", AF_INET, NULL, FEED_NOT_RANGE,
+		   NULL);
+}
+
 int main(void)
 {
 	static const u8 a[4] = { 203, 0, 113, 77 };
@@ -189,6 +279,7 @@ int main(void)
 				       &klen, &why) == FEED_KEY && klen == 5,
 		      "entry '203.0.113.0/24' is a key");
 	}
+	test_ranges();
 	printf("1..%d\n", test_no);
 	printf("# %d passed, %d failed, %.1f s\n", test_no - test_failed,
 	       test_failed, now() - t0);

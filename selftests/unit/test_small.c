@@ -47,7 +47,7 @@ static bool small_case(u32 type, u64 n, unsigned int b, double *mean,
 {
 	u32 ppb = plan[b].ppb, filters = plan[b].filters;
 	struct bloom_core f;
-	bloom_hash_key_t key = { { 0, 0 } };
+	bloom_hash_key_t key = { .key = { 0, 0 } };
 	double sum = 0, sum2 = 0, r;
 	void *mem;
 	u64 bytes, i, fp;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Filters whose keys each have their own timeout (module/core/timed.c),
- * TAP 13. Times are the seconds the tests pass in; nothing sleeps.
+ * TAP 13. Times are the seconds the tests set the clock to (timed_at.h);
+ * nothing sleeps.
  *
  * - sizing: bits per key at p = 1e-2, 1e-4 and 1e-6 (printed; the
  *   figures bloom.rst quotes), tag bits, and at 1e-4 at most a sixth of
@@ -41,6 +42,7 @@
 #include "internal.h"
 #include "snapshot.h"
 #include "timed.h"
+#include "timed_at.h"
 
 #define DAY	86400U
 #define T0	1000000ULL	/* the clock at the first add */
@@ -111,23 +113,23 @@ static void test_timeouts(void)
 				bad++;
 				break;
 			}
-			bloom_timed_add(&f.core, h, ts[i], now);
+			add_at(&f.core, h, ts[i], now);
 			for (t = 0; t < ts[i]; t += 1 + ts[i] / 97)
-				bad += !bloom_timed_query(&f.core, h, now + t);
-			bad += !bloom_timed_query(&f.core, h, now + ts[i] - 1);
-			bad += !bloom_timed_query(&f.core, h, now + ts[i]);
-			bad += bloom_timed_query(&f.core, h,
+				bad += !query_at(&f.core, h, now + t);
+			bad += !query_at(&f.core, h, now + ts[i] - 1);
+			bad += !query_at(&f.core, h, now + ts[i]);
+			bad += query_at(&f.core, h,
 						 now + ts[i] + res);
-			bloom_timed_delete(&f.core, h, now);
+			delete_at(&f.core, h, now);
 		}
 	}
 	check(!bad, "timeouts 1 s to %u s: present until T, absent by T + "
 	      "resolution (%u wrong)", BLOOM_CORE_KEY_TIMEOUT_MAX, bad);
 	h = rng();
-	bloom_timed_add(&f.core, h, 0, T0);
+	add_at(&f.core, h, 0, T0);
 	bad = 0;
 	for (t = 0; t < 64; t++)
-		bad += !bloom_timed_query(&f.core, h, T0 + (t << 30));
+		bad += !query_at(&f.core, h, T0 + (t << 30));
 	check(!bad, "timeout 0: present forever (%u wrong)", bad);
 	filter_free(&f);
 }
@@ -142,34 +144,34 @@ static void test_set(void)
 	tfilter(&f, 1000, 1000000);
 	a = rng();
 	b = rng();
-	r1 = bloom_timed_add(&f.core, a, 10, now);
-	r2 = bloom_timed_add(&f.core, a, 1000, now + 5);
+	r1 = add_at(&f.core, a, 10, now);
+	r2 = add_at(&f.core, a, 1000, now + 5);
 	check(r1 == 0 && r2 == 1, "a second add reports present (%d %d)", r1,
 	      r2);
-	bloom_timed_add(&f.core, b, 1000, now);
-	bloom_timed_add(&f.core, b, 10, now + 5);
-	check(bloom_timed_query(&f.core, a, now + 500) &&
-	      bloom_timed_query(&f.core, b, now + 500),
+	add_at(&f.core, b, 1000, now);
+	add_at(&f.core, b, 10, now + 5);
+	check(query_at(&f.core, a, now + 500) &&
+	      query_at(&f.core, b, now + 500),
 	      "the later expiry is kept, shorter first or longer first");
-	bloom_timed_add(&f.core, a, 0, now + 6);
-	bloom_timed_add(&f.core, a, 10, now + 7);
-	check(bloom_timed_query(&f.core, a, now + 100000000),
+	add_at(&f.core, a, 0, now + 6);
+	add_at(&f.core, a, 10, now + 7);
+	check(query_at(&f.core, a, now + 100000000),
 	      "no timeout is later than any");
-	check(bloom_timed_delete(&f.core, a, now + 8) ==
-	      BLOOM_CORE_DEL_REMOVED && !bloom_timed_query(&f.core, a, now + 8),
+	check(delete_at(&f.core, a, now + 8) ==
+	      BLOOM_CORE_DEL_REMOVED && !query_at(&f.core, a, now + 8),
 	      "one delete removes a key added three times");
-	check(bloom_timed_delete(&f.core, a, now + 9) == BLOOM_CORE_DEL_ABSENT,
+	check(delete_at(&f.core, a, now + 9) == BLOOM_CORE_DEL_ABSENT,
 	      "deleting it again: absent");
-	bloom_timed_delete(&f.core, b, now + 9);
+	delete_at(&f.core, b, now + 9);
 	for (i = 0; i < 1000; i++) {
 		k[i] = rng();
-		bloom_timed_add(&f.core, k[i], 60 + i, now);
-		bloom_timed_add(&f.core, k[i], 30 + i, now + 1);
+		add_at(&f.core, k[i], 60 + i, now);
+		add_at(&f.core, k[i], 30 + i, now + 1);
 	}
 	for (i = 0; i < 1000; i++)
-		bloom_timed_delete(&f.core, k[i], now + 2);
+		delete_at(&f.core, k[i], now + 2);
 	for (i = 0; i < 1000; i++)
-		present += bloom_timed_query(&f.core, k[i], now + 2);
+		present += query_at(&f.core, k[i], now + 2);
 	check(!present && !bloom_core_count_in_use(&f.core) &&
 	      !bloom_core_bits_set(&f.core),
 	      "1000 keys added twice and deleted once: none left, no cell "
@@ -205,29 +207,29 @@ static void test_shared_cell(void)
 
 			if (!same_x(&f.core, h, k, &h2))
 				continue;
-			bloom_timed_add(&f.core, h, 600, now);
-			r = bloom_timed_add(&f.core, h2, 600, now);
+			add_at(&f.core, h, 600, now);
+			r = add_at(&f.core, h2, 600, now);
 			if (!r && !seen_diff) {
 				seen_diff = true;
 				check(bloom_core_bits_set(&f.core) == 2 &&
-				      bloom_timed_delete(&f.core, h2, now) ==
+				      delete_at(&f.core, h2, now) ==
 				      BLOOM_CORE_DEL_REMOVED &&
-				      bloom_timed_query(&f.core, h, now) &&
-				      bloom_timed_delete(&f.core, h, now) ==
+				      query_at(&f.core, h, now) &&
+				      delete_at(&f.core, h, now) ==
 				      BLOOM_CORE_DEL_REMOVED,
 				      "same fingerprint, other tag: a cell each, "
 				      "deleting one keeps the other present");
 			} else if (r == 1 && !seen_same) {
 				seen_same = true;
 				check(bloom_core_bits_set(&f.core) == 1 &&
-				      bloom_timed_delete(&f.core, h2, now) ==
+				      delete_at(&f.core, h2, now) ==
 				      BLOOM_CORE_DEL_REMOVED &&
-				      !bloom_timed_query(&f.core, h, now),
+				      !query_at(&f.core, h, now),
 				      "same fingerprint and tag: one cell, "
 				      "deleting one removes both (documented)");
 			}
-			bloom_timed_delete(&f.core, h, now);
-			bloom_timed_delete(&f.core, h2, now);
+			delete_at(&f.core, h, now);
+			delete_at(&f.core, h2, now);
 			break;
 		}
 	}
@@ -244,29 +246,29 @@ static void test_reclaim(void)
 	tfilter(&f, 1000, 100000);
 	for (i = 0; i < 200; i++) {
 		k[i] = rng();
-		bloom_timed_add(&f.core, k[i], i < 100 ? 5 : 3600, now);
+		add_at(&f.core, k[i], i < 100 ? 5 : 3600, now);
 	}
-	freed = bloom_timed_sweep(&f.core, 0, bloom_timed_buckets(&f.core),
+	freed = sweep_at(&f.core, 0, bloom_timed_buckets(&f.core),
 				  now + 10);
 	check(freed == 100 && bloom_core_bits_set(&f.core) == 100 &&
-	      bloom_timed_count_live(&f.core, now + 10) == 100,
+	      live_at(&f.core, now + 10) == 100,
 	      "a sweep empties the 100 expired cells, keeps the 100 live "
 	      "(%llu freed)", (unsigned long long)freed);
 	for (i = 0; i < 100; i++)
-		back += bloom_timed_query(&f.core, k[i], now + 70);
+		back += query_at(&f.core, k[i], now + 70);
 	check(!back, "swept keys stay absent past the tick's wrap (%u back)",
 	      back);
 	/* no sweep: the wrap brings expired keys back, never hides live ones */
 	for (i = 0; i < 100; i++)
-		bloom_timed_add(&f.core, k[i], 5, now + 100);
+		add_at(&f.core, k[i], 5, now + 100);
 	back = 0;
 	for (i = 0; i < 100; i++)
-		back += bloom_timed_query(&f.core, k[i], now + 100 + 6 + 54);
+		back += query_at(&f.core, k[i], now + 100 + 6 + 54);
 	check(back == 100, "unswept, a 5 s key reads present again 54 s "
 	      "later, the false positive bloom.rst describes (%u)", back);
 	back = 0;
 	for (i = 100; i < 200; i++)
-		back += bloom_timed_query(&f.core, k[i], now + 3600);
+		back += query_at(&f.core, k[i], now + 3600);
 	check(back == 100, "live keys are present throughout (%u)", back);
 	filter_free(&f);
 }
@@ -295,7 +297,7 @@ static void test_snapshot(void)
 	bloom_timed_set_timeouts(&a.core, 30, 7200);
 	for (i = 0; i < 4; i++) {
 		h[i] = rng();
-		bloom_timed_add(&a.core, h[i], to[i], t0);
+		add_at(&a.core, h[i], to[i], t0);
 	}
 	{
 		u8 hdr[BLOOM_IMAGE_HEADER_BYTES(0)];
@@ -313,17 +315,17 @@ static void test_snapshot(void)
 	tcopy(&b, &a);
 	check(!bloom_tm_image_check(&b.core) && bloom_core_bits_set(&b.core) == 4,
 	      "a saved table passes the load check, 4 cells in use");
-	err = bloom_timed_rebase(&b.core, saved, 100, now,
+	err = rebase_at(&b.core, saved, 100, now,
 				 BLOOM_CORE_KEY_TIMEOUT_MAX);
 	/* 600 s: units of 32 s, expiry ceil((t0 + 601) / 32) * 32 */
 	d = (t0 + 601 + 31) / 32 * 32;
 	left = d - saved;
 	check(!err && bloom_core_bits_set(&b.core) == 3 &&
-	      bloom_timed_query(&b.core, h[0], now + left - 100 - 1) &&
-	      !bloom_timed_query(&b.core, h[0], now + left - 100 + 32) &&
-	      !bloom_timed_query(&b.core, h[1], now) &&
-	      bloom_timed_query(&b.core, h[2], now + 1000000000) &&
-	      bloom_timed_query(&b.core, h[3], now + 3600 - 106),
+	      query_at(&b.core, h[0], now + left - 100 - 1) &&
+	      !query_at(&b.core, h[0], now + left - 100 + 32) &&
+	      !query_at(&b.core, h[1], now) &&
+	      query_at(&b.core, h[2], now + 1000000000) &&
+	      query_at(&b.core, h[3], now + 3600 - 106),
 	      "rebased 100 s later on another clock: time left kept, the 10 s "
 	      "key gone, the permanent one kept (err %d)", err);
 	filter_free(&b);
@@ -342,8 +344,8 @@ static void test_snapshot(void)
 			saved_at = c;
 			c = (c / 32 + 1000) * 32 + (c + 1) % 32;
 			tru = c + (tru - saved_at);
-			err = bloom_timed_rebase(&b.core, saved_at, 0, c, 7200);
-			bad += !bloom_timed_query(&b.core, h[0], tru - 1);
+			err = rebase_at(&b.core, saved_at, 0, c, 7200);
+			bad += !query_at(&b.core, h[0], tru - 1);
 		}
 		check(!err && !bad, "20 saves and restores, each rounding up: the "
 		      "600 s key present until its expiry (%u wrong, err %d)",
@@ -351,14 +353,14 @@ static void test_snapshot(void)
 	}
 	filter_free(&b);
 	tcopy(&b, &a);
-	check(bloom_timed_rebase(&b.core, saved, 0, now, 60) == -EBADMSG,
+	check(rebase_at(&b.core, saved, 0, now, 60) == -EBADMSG,
 	      "a 3600 s key in a filter whose largest timeout is 60 s: refused");
 	filter_free(&b);
 	filter_free(&a);
 	tfilter(&a, 1000, 100000);
-	bloom_timed_add(&a.core, h[0], 31, t0);
+	add_at(&a.core, h[0], 31, t0);
 	tcopy(&b, &a);
-	check(bloom_timed_rebase(&b.core, t0, 0, now, 16) == -EBADMSG,
+	check(rebase_at(&b.core, t0, 0, now, 16) == -EBADMSG,
 	      "32 s left in a filter whose largest timeout is 16 s: refused");
 	filter_free(&b);
 	/* a cell copied into the next slot of its bucket: the value twice */
@@ -396,15 +398,15 @@ static void test_fill(u32 ppb)
 	for (i = 0; i < FILL_N; i++) {
 		h[i] = rng();
 		to[i] = 60 + (u32)(rng() % (30 * DAY - 60));
-		fails += bloom_timed_add(&f.core, h[i], to[i], now) < 0;
+		fails += add_at(&f.core, h[i], to[i], now) < 0;
 	}
 	for (j = 0; j < sizeof(times) / sizeof(times[0]); j++)
 		for (i = 0; i < FILL_N; i++)
 			if (to[i] > times[j])
-				fn += !bloom_timed_query(&f.core, h[i],
+				fn += !query_at(&f.core, h[i],
 							 now + times[j]);
 	for (i = 0; i < PROBES; i++)
-		fp += bloom_timed_query(&f.core, rng(), now);
+		fp += query_at(&f.core, rng(), now);
 	check(!fails && !fn, "p=%g: %u keys with timeouts 1 min..30 days: %u "
 	      "failed inserts, %u false negatives at 6 times", p, FILL_N,
 	      fails, fn);
@@ -412,11 +414,11 @@ static void test_fill(u32 ppb)
 	      "p=%g: measured rate %.3g at capacity", p, fp / (double)PROBES);
 	for (i = 0; i < PROBES; i++) {
 		x = rng();
-		r = bloom_timed_add(&f.core, x, 60, now);
+		r = add_at(&f.core, x, 60, now);
 		if (r == 1)
 			merged++;
 		else if (!r)
-			bloom_timed_delete(&f.core, x, now);
+			delete_at(&f.core, x, now);
 	}
 	expect = fp / (double)PROBES / (1U << tag_bits(&f.core)) * PROBES;
 	printf("# p=%g, %u tag bits: %u of %u new keys found another key's "

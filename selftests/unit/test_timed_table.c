@@ -38,6 +38,7 @@
 #include "snapshot.h"
 #include "snapshot_layout.h"
 #include "timed_table.h"
+#include "timed_at.h"
 
 #define T0	1000000ULL
 
@@ -167,7 +168,7 @@ static void test_full(void)
 	filter_new(&f, BLOOM_CORE_TIMED, 1000, 100000);
 	for (i = 0; i < n; i++) {
 		h[i] = rng();
-		r = bloom_timed_add(&f.core, h[i], 600, T0);
+		r = add_at(&f.core, h[i], 600, T0);
 		if (r == 0)
 			taken++;
 		else if (r == -ENOSPC)
@@ -178,7 +179,7 @@ static void test_full(void)
 			h[i] = 0;
 	}
 	for (i = 0; i < n; i++)
-		lost += h[i] && !bloom_timed_query(&f.core, h[i], T0);
+		lost += h[i] && !query_at(&f.core, h[i], T0);
 	check(refused && taken == bloom_core_bits_set(&f.core) &&
 	      taken <= 2 * f.core.geo.buckets * 16 &&
 	      taken + refused + other == n &&
@@ -190,7 +191,7 @@ static void test_full(void)
 	for (i = 0; i < 64; i++)
 		batch[i] = rng();
 	memset(res, 0, sizeof(res));
-	bloom_timed_add_batch(&f.core, batch, 64, NULL, 600, T0, res, &done);
+	add_batch_at(&f.core, batch, 64, 600, T0, res, &done);
 	check(done == 0 && f.core.insert_failures == refused + 1,
 	      "a batch into a full table stops at its first key (done %u)",
 	      done);
@@ -202,6 +203,35 @@ static void test_full(void)
 #define MODEL_KEYS	3000
 #define MODEL_STEPS	400000
 
+/*
+ * @n keys the filter can tell apart: no two share a bucket and fingerprint
+ * in any subtable. Two that do may share a cell (when their tags are equal
+ * too), and then a delete of one removes the other, as
+ * Documentation/bloom.rst says and test_timed checks; the model below
+ * counts every key on its own. With any random keys, 2 runs of 60 counted
+ * such a delete as a false negative (seeds 1796430387, 1796430423).
+ */
+static void distinct_keys(const struct bloom_core *f, u64 *h, u32 n)
+{
+	struct bloom_tt_cand *c = malloc(n * sizeof(*c));
+	u32 i, j, s;
+	bool apart;
+
+	for (i = 0; i < n; i++) {
+		do {
+			h[i] = rng();
+			bloom_tt_cand(f, h[i], &c[i]);
+			apart = true;
+			for (j = 0; j < i && apart; j++)
+				for (s = 0; s < BLOOM_TT_SUBTABLES; s++)
+					if (c[i].bucket[s] == c[j].bucket[s] &&
+					    c[i].fp[s] == c[j].fp[s])
+						apart = false;
+		} while (!apart);
+	}
+	free(c);
+}
+
 /* The latest second each key may still be present by its adds; 0: none. */
 static void test_model(bool sweep)
 {
@@ -211,14 +241,13 @@ static void test_model(bool sweep)
 	struct filter f;
 
 	filter_new(&f, BLOOM_CORE_TIMED, MODEL_CAPACITY, 100000);
-	for (i = 0; i < MODEL_KEYS; i++)
-		h[i] = rng();
+	distinct_keys(&f.core, h, MODEL_KEYS);
 	for (step = 0; step < MODEL_STEPS; step++) {
 		i = (u32)(rng() % MODEL_KEYS);
 		switch (rng() % 8) {
 		case 0 ... 3:
 			t = rng() % 16 == 0 ? 0 : 1 + (u32)(rng() % 3600);
-			if (bloom_timed_add(&f.core, h[i], t, now) < 0) {
+			if (add_at(&f.core, h[i], t, now) < 0) {
 				fails++;
 				break;
 			}
@@ -228,19 +257,18 @@ static void test_model(bool sweep)
 				until[i] = end;
 			break;
 		case 4:
-			bloom_timed_delete(&f.core, h[i], now);
+			delete_at(&f.core, h[i], now);
 			until[i] = 0;
 			break;
 		case 5:
 			now += rng() % 8;
 			if (sweep && rng() % 16 == 0)
-				bloom_timed_sweep(&f.core, 0,
-						  bloom_timed_buckets(&f.core),
-						  now);
+				sweep_at(&f.core, 0, bloom_timed_buckets(&f.core),
+					 now);
 			break;
 		default:
 			if (until[i] && until[i] > now) {
-				fn += !bloom_timed_query(&f.core, h[i], now);
+				fn += !query_at(&f.core, h[i], now);
 				checks++;
 			}
 		}
@@ -302,10 +330,10 @@ static void test_query_reference(u32 fpp_ppb)
 		h[i] = rng();
 		if (i % 7 == 0)
 			h[i] &= ~fpmask;
-		bloom_timed_add(&f.core, h[i],
+		add_at(&f.core, h[i],
 				i % 5 ? 1 + (u32)(rng() % 4000) : 0, now);
 		if (i % 11 == 0)
-			bloom_timed_delete(&f.core, h[rng() % (i + 1)], now);
+			delete_at(&f.core, h[rng() % (i + 1)], now);
 		now += rng() % 3;
 	}
 	for (now = T0; now < T0 + 9000; now += 97) {
@@ -314,7 +342,7 @@ static void test_query_reference(u32 fpp_ppb)
 			if (i % 13 == 0)
 				q &= ~fpmask;
 			zero += !(q & fpmask);
-			answer = bloom_timed_query(&f.core, q, now);
+			answer = query_at(&f.core, q, now);
 			present += answer;
 			wrong += answer != reference_query(&f.core, q, now);
 			asked++;
@@ -373,7 +401,7 @@ static void test_pin(void)
 	bloom_core_init(&f, &g, &key, mem);
 	for (i = 0; i < 500; i++) {
 		snprintf(k, sizeof(k), "pin-%u", i);
-		bloom_timed_add(&f, bloom_core_hash(&f, k, strlen(k)),
+		add_at(&f, bloom_core_hash(&f, k, strlen(k)),
 				i % 3 ? 600 * (i % 5 + 1) : 0, T0);
 	}
 	img = bloom_image_hash(mem, bloom_core_storage_bytes(&g));

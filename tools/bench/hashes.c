@@ -13,7 +13,6 @@
  *
  * usage: bench-hash [--count N] [--rounds R]
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include "clock.h"
 #include "core.h"
 #include "json.h"
+#include "opts.h"
 #include "stats.h"
 
 #define ROTL(x, b)	(u64)(((x) << (b)) | ((x) >> (64 - (b))))
@@ -132,28 +132,20 @@ static const size_t lens[NLENS] = { 4, 16, 64 };
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'c' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char usage[] = "bench-hash [--count N] [--rounds R]";
 	static struct bench_stat st[NFNS][NLENS];
 	uint64_t count = 2000000, i, t0;
 	volatile u64 sink = 0;
-	unsigned int rounds = 9, r, f, l, j;
+	uint32_t rounds = 9, r, f, l, j;
+	const struct bench_opt opts[] = {
+		{ "count", BENCH_OPT_U64, &count },
+		{ "rounds", BENCH_OPT_U32, &rounds },
+	};
 	u8 *buf;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': count = strtoull(optarg, NULL, 0); break;
-		case 'r': rounds = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [--count N] [--rounds R]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	if (bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+			     NULL) != argc)
+		bench_usage(usage);
 	if (sodium_init() < 0 || count < 1000 || count > 100000000 ||
 	    rounds < 1 || rounds > BENCH_MAX_SAMPLES) {
 		fprintf(stderr, "bench-hash: count 1000..1e8, rounds 1..%d\n",

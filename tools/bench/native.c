@@ -18,7 +18,6 @@
  * (--p and --only narrow a run down, to look into one figure.)
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "json.h"
 #include "keys.h"
 #include "loops.h"
+#include "opts.h"
 #include "sip.h"
 #include "stats.h"
 #include "target.h"
@@ -307,15 +307,9 @@ static void hash_reference(uint64_t count)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "small", required_argument, NULL, 's' },
-		{ "big", required_argument, NULL, 'b' },
-		{ "absent", required_argument, NULL, 'a' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "p", required_argument, NULL, 'p' },
-		{ "only", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char usage[] =
+		"bench-native [--small N] [--big N] [--absent N] [--p P] [--only in-cache|out-of-cache] [--quick]";
+	enum { O_SMALL, O_BIG, O_ABSENT, O_P, O_ONLY, O_QUICK };
 	double ps[] = { 0.01, 0.001 };
 	int nps = 2, sizes = 3;	/* bit 0: in-cache, bit 1: out-of-cache */
 	uint64_t l3 = l3_bytes();
@@ -327,27 +321,38 @@ int main(int argc, char **argv)
 		.n = big_default(l3), .fills = 1, .slices = 10, .rounds = 5,
 		.sample = 2000000, .absent = 10000000, .label = "out-of-cache",
 	};
-	int c;
+	const char *only = NULL;
+	bool quick = false;
+	const struct bench_opt opts[] = {
+		[O_SMALL] = { "small", BENCH_OPT_U64, &small.n },
+		[O_BIG] = { "big", BENCH_OPT_U64, &big.n },
+		[O_ABSENT] = { "absent", BENCH_OPT_U64, &small.absent },
+		[O_P] = { "p", BENCH_OPT_DOUBLE, &ps[0] },
+		[O_ONLY] = { "only", BENCH_OPT_STRING, &only },
+		[O_QUICK] = { "quick", BENCH_OPT_FLAG, &quick },
+	};
+	uint32_t seen;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 's': small.n = strtoull(optarg, NULL, 0); break;
-		case 'b': big.n = strtoull(optarg, NULL, 0); break;
-		case 'a': small.absent = big.absent = strtoull(optarg, NULL, 0); break;
-		case 'p': ps[0] = strtod(optarg, NULL); nps = 1; break;
-		case 'o': sizes = strcmp(optarg, "in-cache") ? 2 : 1; break;
-		case 'q':	/* a smoke test of the harness, seconds long */
-			small.fills = 2; small.rounds = 3;
-			big.n = 2000000; big.rounds = 3; big.slices = 4;
-			big.sample = 500000;
-			small.absent = big.absent = 1000000;
-			break;
-		default:
-			fprintf(stderr, "usage: %s [--small N] [--big N] [--absent N] [--p P] [--only in-cache|out-of-cache] [--quick]\n",
-				argv[0]);
-			return 2;
-		}
+	if (bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+			     &seen) != argc)
+		bench_usage(usage);
+	if (seen & (1U << O_P))
+		nps = 1;
+	if (only)
+		sizes = strcmp(only, "in-cache") ? 2 : 1;
+	/* a smoke test of the harness, seconds long; sizes given win */
+	if (quick) {
+		small.fills = 2;
+		small.rounds = 3;
+		if (!(seen & (1U << O_BIG)))
+			big.n = 2000000;
+		big.rounds = 3;
+		big.slices = 4;
+		big.sample = 500000;
+		if (!(seen & (1U << O_ABSENT)))
+			small.absent = 1000000;
 	}
+	big.absent = small.absent;
 	if (small.n < 1000 || big.n < 1000 || small.absent < 1000 ||
 	    !(ps[0] > 0 && ps[0] <= 0.5)) {
 		fprintf(stderr, "bench-native: sizes must be at least 1000, p in (0, 0.5]\n");

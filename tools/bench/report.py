@@ -307,7 +307,7 @@ def main():
             ("xdp", "9. XDP: the bloom kfunc against BPF maps",
              lambda: "\n".join([
                  xdp_report.markdown(xdp), "", "### Targets\n",
-                 md_targets(results, {"X1", "X2", "X3", "X4"})])),
+                 md_targets(results, {"X1", "X2", "X3", "X4", "X5"})])),
             ("expire", "10. Expiring filters: against ipset timeout; a "
              "rotation", lambda: expire_report.markdown(expire, results)),
             ("map", "11. The read-only mapping: one key at memory speed",

@@ -20,7 +20,6 @@
  *
  * usage: bench-scale [--n N] [--p P] [--absent A] [--rounds R] [--quick]
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 #include "json.h"
 #include "keys.h"
 #include "mem.h"
+#include "opts.h"
 #include "stats.h"
 
 static const uint8_t hash_key[BLOOM_CORE_HASH_KEY_LEN] = "bloom-bench-key";
@@ -339,44 +339,40 @@ static void stages_case(uint32_t type, uint64_t n0, uint32_t ppb,
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "n", required_argument, NULL, 'n' },
-		{ "p", required_argument, NULL, 'p' },
-		{ "absent", required_argument, NULL, 'a' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char usage[] =
+		"bench-scale [--n N] [--p P] [--absent A] [--rounds R] [--quick]";
+	enum { O_N, O_P, O_ABSENT, O_ROUNDS, O_QUICK };
 	uint64_t n0 = 100000, absent = 2000000, nq = 1000000, qn0 = 10000;
-	uint32_t ppb = 1000000, rounds = 9;
-	int c, t;
+	uint32_t ppb, rounds = 9;
+	double p = 0.001;
+	bool quick = false;
+	const struct bench_opt opts[] = {
+		[O_N] = { "n", BENCH_OPT_U64, &n0 },
+		[O_P] = { "p", BENCH_OPT_DOUBLE, &p },
+		[O_ABSENT] = { "absent", BENCH_OPT_U64, &absent },
+		[O_ROUNDS] = { "rounds", BENCH_OPT_U32, &rounds },
+		[O_QUICK] = { "quick", BENCH_OPT_FLAG, &quick },
+	};
+	uint32_t seen;
+	int t;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			n0 = strtoull(optarg, NULL, 0);
-			break;
-		case 'p':
-			ppb = (uint32_t)llround(strtod(optarg, NULL) * 1e9);
-			break;
-		case 'a':
-			absent = strtoull(optarg, NULL, 0);
-			break;
-		case 'r':
-			rounds = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'q':
+	if (bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+			     &seen) != argc)
+		bench_usage(usage);
+	/* a smoke test of the harness; sizes given win */
+	if (quick) {
+		if (!(seen & (1U << O_N)))
 			n0 = 10000;
+		if (!(seen & (1U << O_ABSENT)))
 			absent = 200000;
-			nq = 100000;
-			qn0 = 1000;
+		nq = 100000;
+		qn0 = 1000;
+		if (!(seen & (1U << O_ROUNDS)))
 			rounds = 3;
-			break;
-		default:
-			fprintf(stderr, "usage: bench-scale [--n N] [--p P] [--absent A] [--rounds R] [--quick]\n");
-			return 2;
-		}
 	}
+	if (!(p > 0 && p < 1))
+		die("bad arguments");
+	ppb = (uint32_t)llround(p * 1e9);
 	if (!n0 || !absent || !rounds || rounds > BENCH_MAX_SAMPLES ||
 	    ppb < BLOOM_CORE_FPP_PPB_MIN || ppb > BLOOM_CORE_FPP_PPB_MAX)
 		die("bad arguments");

@@ -20,7 +20,6 @@
  * usage: bench-vm [--keys N] [--rounds R] [--calls N] [--batch-keys N]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 #include "json.h"
 #include "keys.h"
 #include "loops.h"
+#include "opts.h"
 #include "stats.h"
 #include "target.h"
 #include "vm_bpf.h"
@@ -277,29 +277,20 @@ static void emit(const struct env *e)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "keys", required_argument, NULL, 'n' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "calls", required_argument, NULL, 'c' },
-		{ "batch-keys", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char usage[] =
+		"bench-vm [--keys N] [--rounds R] [--calls N] [--batch-keys N]";
 	struct env e = { .n = 1000000, .calls = 20000, .batch_keys = 262144 };
 	uint32_t rounds = 5;
-	int c;
+	const struct bench_opt opts[] = {
+		{ "keys", BENCH_OPT_U64, &e.n },
+		{ "rounds", BENCH_OPT_U32, &rounds },
+		{ "calls", BENCH_OPT_U64, &e.calls },
+		{ "batch-keys", BENCH_OPT_U64, &e.batch_keys },
+	};
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n': e.n = strtoull(optarg, NULL, 0); break;
-		case 'r': rounds = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 'c': e.calls = strtoull(optarg, NULL, 0); break;
-		case 'b': e.batch_keys = strtoull(optarg, NULL, 0); break;
-		default:
-			fprintf(stderr, "usage: %s [--keys N] [--rounds R] [--calls N] [--batch-keys N]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	if (bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+			     NULL) != argc)
+		bench_usage(usage);
 	if (e.n < 1000 || e.n > 0xffffffffULL || !rounds ||
 	    rounds > BENCH_MAX_SAMPLES || !e.calls || e.calls > e.n ||
 	    e.batch_keys < MAX_BATCH || e.batch_keys > e.n) {

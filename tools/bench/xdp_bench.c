@@ -9,19 +9,18 @@
  * every program with BPF_PROG_TEST_RUN, M runs at a time (one address
  * each), on present addresses (16.0.0.0 + i) and absent ones (32.0.0.0 +
  * i): xdp_pass, the kfunc on each bloom filter NAME (filled with the same
- * addresses by the script), the kfunc refusing a size of 0 (the call
- * alone) and finding no filter, a hold of the first filter taken out of a
- * map and put back (bpf_kptr_xchg() twice: what querying through a hold
- * would add instead of the id's lookup), the BPF Bloom map and the hash
- * map. Rounds
- * interleave the variants. Prints JSON: per variant the kernel's ns per
+ * addresses by the script), by id and by a hold kept in a map
+ * (NAME_by_hold; not with a bloom.ko without bpf_bloom_hold_lookup_addr(),
+ * which says so on stderr), the kfunc refusing a size of 0 (the call
+ * alone), finding no filter of the id and an empty hold's slot, the BPF
+ * Bloom map and the hash map. Rounds interleave the variants. Prints JSON: per variant the kernel's ns per
  * run (median and min over rounds), the share of lookups that answered
  * present, and the memory (the filter's memory_bytes; for each map what
  * MemAvailable lost when it was created).
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +29,20 @@
 #include <bpf/libbpf.h>
 
 #include "json.h"
+#include "opts.h"
 #include "stats.h"
 #include "xdp_bench.skel.h"
 
 #define PRESENT_BASE	0x10000000u	/* 16.0.0.0 */
 #define ABSENT_BASE	0x20000000u	/* 32.0.0.0 */
 #define MAX_FILTERS	4
+#define NO_FILTER	0x7fffffffu	/* an id no filter has */
 
 struct variant {
 	const char *name;
 	struct bpf_program *prog;
 	unsigned int filter_id;		/* kfunc variants */
+	unsigned int slot;		/* by hold: the hold's slot */
 	uint64_t memory;
 	struct bench_stat ns[2];	/* present, absent */
 	uint64_t hits[2], runs[2];
@@ -144,6 +146,7 @@ static void run(struct xdp_bench *skel, struct variant *v, int absent,
 
 	skel->bss->base = absent ? ABSENT_BASE : PRESENT_BASE;
 	skel->bss->filter_id = v->filter_id;
+	skel->bss->hold_slot = v->slot;
 	skel->bss->hits = 0;
 	if (bpf_prog_test_run_opts(bpf_program__fd(v->prog), &t))
 		die("test run", errno);
@@ -152,14 +155,15 @@ static void run(struct xdp_bench *skel, struct variant *v, int absent,
 	v->runs[absent] += repeat;
 }
 
-/* Keeps a hold of filter @id in the holds' map; 0: lets it go. */
-static void hold(struct xdp_bench *skel, unsigned int id)
+/* Keeps a hold of filter @id in @slot of the holds' map; 0: lets it go. */
+static void hold(struct xdp_bench *skel, unsigned int slot, unsigned int id)
 {
 	unsigned char frame[64] = { 0 };
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame,
 		    .data_size_in = sizeof(frame), .repeat = 1);
 
 	skel->bss->filter_id = id;
+	skel->bss->hold_slot = slot;
 	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.xdp_hold_take),
 				   &t))
 		die("hold run", errno);
@@ -167,54 +171,80 @@ static void hold(struct xdp_bench *skel, unsigned int id)
 		die("hold", ENOENT);
 }
 
-int main(int argc, char **argv)
+/*
+ * The programs, loaded with their maps (@count addresses, @hashes for the
+ * BPF Bloom map's), whose memory goes to *@bloom_bytes and *@hash_bytes;
+ * without the kfunc by hold when @by_hold is false. NULL when they do not
+ * load.
+ */
+static struct xdp_bench *load(unsigned int count, unsigned int hashes,
+			      bool by_hold, uint64_t *bloom_bytes,
+			      uint64_t *hash_bytes)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'n' },
-		{ "hashes", required_argument, NULL, 'k' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "repeat", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned int count = 1000000, hashes = 7, rounds = 5, repeat = 200000;
-	struct variant v[6 + MAX_FILTERS];
-	struct xdp_bench *skel;
-	unsigned int nv = 0, r, i, nf;
-	uint64_t bloom_bytes, hash_bytes;
-	char path[128];
-	int c, err, s;
+	struct xdp_bench *skel = xdp_bench__open();
+	libbpf_print_fn_t was;
+	int err;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n': count = strtoul(optarg, NULL, 0); break;
-		case 'k': hashes = strtoul(optarg, NULL, 0); break;
-		case 'r': rounds = strtoul(optarg, NULL, 0); break;
-		case 'm': repeat = strtoul(optarg, NULL, 0); break;
-		default: return 2;
-		}
-	}
-	nf = argc - optind;
-	if (nf > MAX_FILTERS || rounds > BENCH_MAX_SAMPLES || !count)
-		return 2;
-	skel = xdp_bench__open();
 	if (!skel)
 		die("open", errno);
 	skel->rodata->count = count;
 	bpf_map__set_max_entries(skel->maps.bpf_bloom, count);
 	bpf_map__set_map_extra(skel->maps.bpf_bloom, hashes);
 	bpf_map__set_max_entries(skel->maps.bpf_hash, count);
-	bloom_bytes = create_measured(skel->maps.bpf_bloom);
-	hash_bytes = create_measured(skel->maps.bpf_hash);
+	bpf_program__set_autoload(skel->progs.xdp_kfunc_hold, by_hold);
+	*bloom_bytes = create_measured(skel->maps.bpf_bloom);
+	*hash_bytes = create_measured(skel->maps.bpf_hash);
+	/* an older bloom.ko's refusal is said below, in one line */
+	was = by_hold ? libbpf_set_print(NULL) : NULL;
 	err = xdp_bench__load(skel);
-	if (err)
-		die("load", -err);
+	if (by_hold)
+		libbpf_set_print(was);
+	if (!err)
+		return skel;
+	xdp_bench__destroy(skel);
+	if (by_hold)
+		return NULL;
+	die("load", -err);
+}
+
+int main(int argc, char **argv)
+{
+	static const char usage[] =
+		"bench-xdp [--count N] [--hashes K] [--rounds R (<= " BENCH_STR(BENCH_MAX_SAMPLES) ")] [--repeat N] [FILTER]...";
+	static char by_hold_names[MAX_FILTERS][64];
+	uint32_t count = 1000000, hashes = 7, rounds = 5, repeat = 200000;
+	const struct bench_opt opts[] = {
+		{ "count", BENCH_OPT_U32, &count },
+		{ "hashes", BENCH_OPT_U32, &hashes },
+		{ "rounds", BENCH_OPT_U32, &rounds },
+		{ "repeat", BENCH_OPT_U32, &repeat },
+	};
+	struct variant v[6 + 2 * MAX_FILTERS];
+	struct xdp_bench *skel;
+	unsigned int nv = 0, r, i, nf;
+	uint64_t bloom_bytes, hash_bytes;
+	char path[128];
+	bool by_hold = true;
+	int first, s;
+
+	first = bench_opts_parse(argc, argv, opts, BENCH_NOPTS(opts), usage,
+				 NULL);
+	nf = argc - first;
+	if (nf > MAX_FILTERS || rounds > BENCH_MAX_SAMPLES || !count)
+		bench_usage(usage);
+	skel = load(count, hashes, true, &bloom_bytes, &hash_bytes);
+	if (!skel) {
+		fprintf(stderr, "bench-xdp: this bloom.ko has no bpf_bloom_hold_lookup_addr(): no rows by hold\n");
+		by_hold = false;
+		skel = load(count, hashes, false, &bloom_bytes, &hash_bytes);
+	}
 	fill(skel, count);
 
 	memset(v, 0, sizeof(v));
 	v[nv].name = "xdp_pass";
 	v[nv++].prog = skel->progs.xdp_pass;
 	for (i = 0; i < nf; i++) {
-		v[nv].name = argv[optind + i];
+		v[nv].name = argv[first + i];
 		v[nv].prog = skel->progs.xdp_kfunc;
 		snprintf(path, sizeof(path), "/sys/class/misc/bloom/filters/%s/id",
 			 v[nv].name);
@@ -223,17 +253,28 @@ int main(int argc, char **argv)
 			 "/sys/class/misc/bloom/filters/%s/memory_bytes", v[nv].name);
 		v[nv++].memory = read_u64(path);
 	}
-	/* the kfunc's fixed costs: the call alone (-EINVAL), and a call
-	 * that finds no filter (-ENOENT) */
+	/* the same filters by hold, slot i holding filter i */
+	for (i = 0; by_hold && i < nf; i++) {
+		snprintf(by_hold_names[i], sizeof(by_hold_names[i]),
+			 "%s_by_hold", v[1 + i].name);
+		hold(skel, i, v[1 + i].filter_id);
+		v[nv] = v[1 + i];
+		v[nv].name = by_hold_names[i];
+		v[nv].prog = skel->progs.xdp_kfunc_hold;
+		v[nv++].slot = i;
+	}
+	/* the kfunc's fixed costs: the call alone (-EINVAL), a call that
+	 * finds no filter (-ENOENT), and one through an empty slot */
 	v[nv].name = "kfunc_call_only";
 	v[nv++].prog = skel->progs.xdp_kfunc_call;
 	v[nv].name = "kfunc_no_filter";
 	v[nv].prog = skel->progs.xdp_kfunc;
-	v[nv++].filter_id = 0x7fffffff;
-	if (nf) {
-		hold(skel, v[1].filter_id);
-		v[nv].name = "hold_xchg_only";
-		v[nv++].prog = skel->progs.xdp_hold_xchg;
+	v[nv++].filter_id = NO_FILTER;
+	if (by_hold) {
+		v[nv].name = "hold_empty_slot";
+		v[nv].prog = skel->progs.xdp_kfunc_hold;
+		v[nv].filter_id = NO_FILTER;
+		v[nv++].slot = MAX_FILTERS;
 	}
 	v[nv].name = "bpf_bloom_map";
 	v[nv].prog = skel->progs.xdp_bloom_map;
@@ -248,8 +289,8 @@ int main(int argc, char **argv)
 				run(skel, &v[i], s, repeat);
 
 	/* now, not when the map goes: the script destroys the filters next */
-	if (nf)
-		hold(skel, 0);
+	for (i = 0; by_hold && i < nf; i++)
+		hold(skel, i, 0);
 	json_obj(stdout, NULL);
 	json_u64(stdout, "count", count);
 	json_u64(stdout, "bpf_map_hashes", hashes);
@@ -260,7 +301,7 @@ int main(int argc, char **argv)
 		json_obj(stdout, NULL);
 		json_str(stdout, "name", v[i].name);
 		json_bool(stdout, "kfunc", v[i].filter_id != 0 &&
-			  v[i].filter_id != 0x7fffffff);
+			  v[i].filter_id != NO_FILTER);
 		json_u64(stdout, "memory_bytes", v[i].memory);
 		for (s = 0; s < 2; s++) {
 			json_obj(stdout, s ? "absent" : "present");

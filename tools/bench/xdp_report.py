@@ -47,6 +47,16 @@ def _native_rows(n, key="ns_median"):
 
 
 X4_LIMIT = 0.5
+# the keyed hash alone, natively: SipHash-1-3 of the fixed-size build
+# against libsodium's SipHash-2-4, the hash every lookup made before
+X5_LIMIT = {4: 0.5, 16: 0.7}
+X5_OURS = "siphash13_fixed"
+X5_BEFORE = "libsodium_siphash24"
+
+
+def _hash_ns(n, name, size, key="ns_median"):
+    return next(h[key] for h in n["keyed_hash"]
+                if h["name"] == name and h["key_bytes"] == size)
 
 
 def _over_map(d, name, which, key="ns_min"):
@@ -70,6 +80,15 @@ def check(d, target):
                f"{ours:.1f} ns against {theirs:.1f} ns (medians; minima "
                f"{mins[0]:.1f} against {mins[1]:.1f}: "
                f"{mins[0] / mins[1]:.2f}x)")
+    for size in (4, 16) if native.get("keyed_hash") else ():
+        ours = _hash_ns(native, X5_OURS, size)
+        before = _hash_ns(native, X5_BEFORE, size)
+        r = ours / before
+        target("X5", f"native, the keyed hash of a {size}-byte key: "
+               "SipHash-1-3 (the core's fixed-size build) against "
+               "libsodium's SipHash-2-4", r, X5_LIMIT[size],
+               r <= X5_LIMIT[size],
+               f"{ours:.2f} ns against {before:.2f} ns (medians)")
     for v in _kfuncs(d):
         for which in ("present", "absent"):
             ours = _above(d, v["name"], which)
@@ -135,15 +154,17 @@ def markdown(d):
            "it with a key size of 0 (-EINVAL before any lookup: the call "
            "itself), `kfunc_no_filter` with an id no filter has (-ENOENT: "
            "the call and the id's lookup, without the filter's); "
-           "`hold_xchg_only` takes a hold of `xdpb_standard` out of a map "
-           "and puts it back (`bpf_kptr_xchg()` twice), which a program "
-           "querying through a hold it keeps, instead of by id, would do "
-           "around each query (Linux 6.1 passes a kfunc only a hold the "
-           "program owns). Memory: bloom's `memory_bytes`; "
+           "`NAME_by_hold` looks the same filter up through a hold the "
+           "program keeps in a map (`bpf_bloom_hold_lookup_addr()`: the "
+           "map value's slot, no lookup of the id), `hold_empty_slot` "
+           "through a slot that holds nothing (-ENOENT: the call and the "
+           "slot's read). Memory: bloom's `memory_bytes`; "
            "for a map, what MemAvailable lost when it was created (Linux "
            "6.1's memlock is (key + value) x entries for both). QEMU TCG: "
            "only ratios mean anything.\n",
            md_table(HEADER, _rows(d))]
+    if any(_by_hold(d)):
+        out += ["", by_hold_markdown(d)]
     if d.get("load"):
         out += ["", "Host load (`/proc/loadavg`) before and after the VM: "
                 f"{d['load'][0]}; {d['load'][1]}. Other VMs share these "
@@ -153,6 +174,37 @@ def markdown(d):
     if d.get("native"):
         out += ["", native_markdown(d["native"])]
     return "\n".join(out)
+
+
+BY_HOLD = "_by_hold"
+
+
+def _by_hold(d):
+    """(by id, by hold) variant names of the filters with both rows."""
+    names = {v["name"] for v in d["variants"]}
+    for v in _kfuncs(d):
+        if v["name"].endswith(BY_HOLD) and \
+                v["name"][:-len(BY_HOLD)] in names:
+            yield v["name"][:-len(BY_HOLD)], v["name"]
+
+
+def by_hold_markdown(d):
+    """The kfunc by hold beside the kfunc by id, same run."""
+    rows = []
+    for by_id, by_hold in _by_hold(d):
+        row = [f"`{by_id}`"]
+        for which in ("present", "absent"):
+            for key in ("ns_median", "ns_min"):
+                i = _above(d, by_id, which, key)
+                h = _above(d, by_hold, which, key)
+                row.append(f"{i:.0f} -> {h:.0f} "
+                           f"({h / i:.2f}x)" if i > 0 else f"{i:.0f} -> {h:.0f}")
+        rows.append(row)
+    return "\n".join([
+        "The kfunc by hold beside the kfunc by id (same run, same filter): "
+        "ns per packet above `xdp_pass`, by id -> by hold (ratio):\n",
+        md_table(["filter", "present (median)", "present (min)",
+                  "absent (median)", "absent (min)"], rows)])
 
 
 def before_markdown(d):
@@ -197,6 +249,9 @@ def native_markdown(n):
                     row.append(f"{s['ns_median']:.1f} ({s['ns_min']:.1f})")
             row.append(f"{v['scattered']['unlisted']['hit_rate']:.2e}")
             rows.append(row)
+    hashes = [[f"{h['key_bytes']}", f"`{h['name']}`",
+               f"{h['ns_median']:.2f} ({h['ns_min']:.2f})"]
+              for h in n.get("keyed_hash", [])]
     return "\n".join([
         "Natively (this host, `bench-bpfmap`): bloom's address lookup "
         "(the core's `bloom_nb_query()`: SipHash of the address and the "
@@ -211,4 +266,11 @@ def native_markdown(n):
         "taking turns.\n",
         md_table(["addresses", "variant", "memory bytes", "hot listed",
                   "hot unlisted", "scattered listed", "scattered unlisted",
-                  "unlisted hit rate"], rows)])
+                  "unlisted hit rate"], rows)] + ([
+        "",
+        "The keyed hash alone, ns per key, median (min): the core's "
+        "fixed-size build (`_fixed`, what the address lookups inline) and "
+        "its any-length one (`_any`) of both schemes, against libsodium's "
+        "SipHash-2-4, the hash of every lookup before filters chose their "
+        "own.\n",
+        md_table(["key bytes", "hash", "ns"], hashes)] if hashes else []))

@@ -102,6 +102,10 @@ const char *type_name(uint32_t type);
 enum bloom_key_kind keys_kind_opt(const char *verb, const char *arg);
 /* A key kind's name (BLOOM_KEYS_NAMES). */
 const char *keys_kind_name(uint32_t kind);
+/* --hash NAME: siphash-1-3 or siphash-2-4, or exit 2. */
+enum bloom_hash hash_opt(const char *verb, const char *arg);
+/* A keyed hash's name (BLOOM_HASH_NAMES). */
+const char *hash_name(uint32_t hash);
 /* "24 16 8" for the bits set in @words (@nbits of them), longest first. */
 void prefix_list(char *buf, size_t len, const uint64_t *words,
 		 unsigned int nbits);
@@ -175,6 +179,23 @@ uint64_t info_table_bytes(const struct bloom_info *in);
  * took more than its share and the capacity a burst like it needs.
  */
 void warn_over_capacity(int fd, const char *name);
+/*
+ * An add of up to @more keys to a filter of fixed size (bound to @fd) that
+ * would take its estimated false-positive rate past OVERFILL_RATIO times
+ * the one it was created for (at most OVERFILL_MAX) exits with a message,
+ * ending with @done (what was added before: "nothing was added"), unless
+ * @allow (--allow-overfill).
+ */
+#define OVERFILL_RATIO	100
+#define OVERFILL_MAX	0.5
+void check_overfill(int fd, const char *name, uint64_t more, int allow,
+		    const char *done);
+/*
+ * ENOSPC of an add, in the words of the type the filter bound to @fd was
+ * created as (a scalable filter at its last stage, a filter of keys with
+ * timeouts); NULL: the library's sentence (d-left buckets) fits.
+ */
+const char *full_message(char *msg, size_t len, int fd, const char *name);
 /* cmd_show.c: "1 h 15 min", "90 s", "2.5 s": a duration for people. */
 const char *duration_text(uint64_t ms, char *buf, size_t len);
 
@@ -254,6 +275,8 @@ int calc_expiring(enum bloom_type type, const struct size_args *a,
  * filter of @in have what @o asks for? 0 and why not in @why.
  */
 uint32_t parse_key_timeout(const char *verb, const char *arg);
+/* --country CC: two letters, as tor-geoipdb gives them; exits 2 if not. */
+const char *country_opt(const char *verb, const char *arg);
 void exist_spelling(int argc, char **argv);
 void die_no_key_timeouts(const char *verb, const char *name, int fd)
 	__attribute__((noreturn));
@@ -271,6 +294,7 @@ int cmd_test(const char *dev, int argc, char **argv);
 int cmd_del(const char *dev, int argc, char **argv);
 int cmd_info(const char *dev, int argc, char **argv);
 int cmd_list(const char *dev, int argc, char **argv);
+int cmd_stats(const char *dev, int argc, char **argv);
 int cmd_version(const char *dev, int argc, char **argv);
 int cmd_help(const char *dev, int argc, char **argv);
 int cmd_build(const char *dev, int argc, char **argv);

@@ -7,9 +7,16 @@
  * keys in its period, so a burst overfills one generation long before the
  * filter holds its capacity; the warning names that generation, its share
  * and the capacity that would take the burst.
+ *
+ * Before an add, the refusal of one that would take a filter whose size is
+ * fixed (standard, blocked, counting) to a rate at which it matches nearly
+ * everything: a DROP rule on such a filter drops every address, its
+ * owner's included.
  */
 #include <inttypes.h>
+#include <math.h>
 #include "bloomctl.h"
+#include "core.h"
 
 /* Oldest first, as BLOOM_IOC_STAGES gives them: the fullest over its share. */
 static int fullest_generation(const struct bloom_stage *st, size_t n)
@@ -72,4 +79,69 @@ void warn_over_capacity(int fd, const char *name)
 		name, d.keys, (uint64_t)in.capacity,
 		d.keys_added ? "added" : "estimated", in.estimated_fpp_ppb / 1e9,
 		in.fpp_ppb / 1e9);
+}
+
+/* The core's model of a type whose rate grows with its keys; 0: none. */
+static uint32_t model_type(const struct bloom_info *in)
+{
+	if (in->stages || in->generations)
+		return 0;
+	switch (in->type) {
+	case BLOOM_TYPE_STANDARD:
+		return BLOOM_CORE_STANDARD;
+	case BLOOM_TYPE_BLOCKED:
+		return BLOOM_CORE_BLOCKED;
+	case BLOOM_TYPE_COUNTING:
+		return BLOOM_CORE_COUNTING;
+	default:
+		/* d-left and timed refuse a key that finds no room */
+		return 0;
+	}
+}
+
+void check_overfill(int fd, const char *name, uint64_t more, int allow,
+		    const char *done)
+{
+	struct info_derived d;
+	struct bloom_info in;
+	double asked, bound, after;
+	uint32_t type;
+
+	if (allow || !more || bloom_info(fd, NULL, &in))
+		return;
+	type = model_type(&in);
+	if (!type || !in.bits || !in.hashes)
+		return;
+	info_derive(&in, &d);
+	asked = in.fpp_ppb / 1e9;
+	bound = fmin(OVERFILL_RATIO * asked, OVERFILL_MAX);
+	after = ldexp((double)bloom_core_fpp_model(type, in.bits, in.hashes,
+						   (uint64_t)d.keys + more),
+		      -64);
+	if (after <= bound)
+		return;
+	die("%s: %" PRIu64 " more key%s on the about %.0f it holds (capacity %" PRIu64 ") would take its false-positive rate to about %.3g, past %.3g (%d times the %.3g it was created for, at most %g): a rule on it would match %s; %s. Create a filter for the keys (bloomctl calc --capacity N --fpp P shows its size), or give --allow-overfill to add them anyway",
+	    name, more, more == 1 ? "" : "s", d.keys, (uint64_t)in.capacity,
+	    after, bound, OVERFILL_RATIO, asked, OVERFILL_MAX,
+	    after > 0.5 ? "most addresses it never held" :
+			  "many addresses it never held", done);
+}
+
+const char *full_message(char *msg, size_t len, int fd, const char *name)
+{
+	struct bloom_info in;
+
+	if (bloom_info(fd, NULL, &in))
+		return NULL;
+	if (in.stages) {
+		snprintf(msg, len, "scalable filter %s cannot grow: it has its last possible stage (%u of at most %d; a stage's capacity, size and rate have limits): create a filter with a larger --capacity or --growth",
+			 name, in.stages, BLOOM_SCALE_STAGES_MAX);
+		return msg;
+	}
+	if (in.type == BLOOM_TYPE_TIMED) {
+		snprintf(msg, len, "filter %s is full: it was created for %" PRIu64 " keys with timeouts of their own and a new key found no room among the places it may take (keys go when their timeouts pass, or by del); create it with a larger --capacity",
+			 name, (uint64_t)in.capacity);
+		return msg;
+	}
+	return NULL;
 }

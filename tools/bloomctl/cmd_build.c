@@ -123,6 +123,7 @@ struct build_args {
 	uint64_t capacity;	/* what the sizing gave */
 	double fpp;
 	u8 key[BLOOM_HASH_KEY_LEN];
+	enum bloom_hash hash;	/* --hash; SipHash-1-3 as create's */
 	int have_key, family, skip_empty, verbose;
 	unsigned int feed_flags;	/* FEED_F_SHORT: --allow-short-prefixes */
 	long nthreads;
@@ -138,6 +139,12 @@ struct build_args {
 	struct prefix_report pr;
 	int planned;
 	uint8_t *xkeys;
+	/* --ipv4/--ipv6 --skip-invalid: the bad lines skipped */
+	struct feed_bad_lines bad;
+	uint64_t lines;
+	/* a range line (A-B, tor-geoipdb's) being stored as its netblocks */
+	struct feed_range range;
+	int in_range;
 	long xn, xi;
 	int xlen;
 };
@@ -159,6 +166,7 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		{ "file", required_argument, NULL, 'f' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
+		{ "hash", required_argument, NULL, 'H' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "ipv4", no_argument, NULL, '4' },
 		{ "ipv6", no_argument, NULL, '6' },
@@ -174,6 +182,7 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->type = BLOOM_TYPE_STANDARD;
+	a->hash = BLOOM_HASH_SIPHASH_1_3;
 	a->sz.o.sz = sizeof(a->sz.o);
 	a->nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, ":n:t:c:p:f:vh", opts, NULL)) != -1) {
@@ -206,6 +215,9 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 				die("cannot read hash key file '%s': %s",
 				    optarg, strerror(-err));
 			a->have_key = 1;
+			break;
+		case 'H':
+			a->hash = hash_opt("build", optarg);
 			break;
 		case 'T':
 			if (parse_count(optarg, &v) || !v || v > MAX_THREADS)
@@ -387,7 +399,7 @@ static void build_make_filter(struct build_args *a, struct bloom_core *f,
 		die("libsodium failed to initialise");
 	if (!a->have_key)
 		randombytes_buf(a->key, sizeof(a->key));
-	bloom_hash_key_from_bytes(&hk, a->key);
+	bloom_hash_key_init(&hk, a->key, a->hash);
 	sodium_memzero(a->key, sizeof(a->key));
 	ch->bytes = malloc(CHUNK_BYTES + BLOOM_KEY_MAX);
 	ch->off = malloc((CHUNK_KEYS + 1) * sizeof(*ch->off));
@@ -439,6 +451,27 @@ static void build_key_of(struct build_args *a, const uint8_t *key, int n,
  * not a key, unless it is empty and --skip-empty was given (a feed of
  * addresses skips blank and comment lines, as add reads it).
  */
+/*
+ * An entry of the feed (@n bytes at @addr): the key itself (1, in *@k), or
+ * under a plan the keys of its expansion, taken from the queue next (0).
+ */
+static int build_entry(struct build_args *a, const struct line_reader *lr,
+		       uint8_t addr[FEED_KEY_MAX], int n, const void **k,
+		       size_t *klen)
+{
+	if (!a->planned) {
+		build_key_of(a, addr, n, addr, k, klen);
+		return 1;
+	}
+	a->xn = bloom_plan_expand(&a->pr.plan, a->family, addr, n, a->xkeys,
+				  (size_t)1 << BLOOM_PLAN_SHIFT_MAX, &a->xlen);
+	a->xi = 0;
+	if (a->xn < 0)
+		die("%s: the netblock would be more than 2^%d keys at these netblock lengths; nothing was written",
+		    file_line(lr->path, lr->lineno), BLOOM_PLAN_SHIFT_MAX);
+	return 0;
+}
+
 static int build_next_key(struct build_args *a, struct line_reader *lr,
 			  uint8_t addr[FEED_KEY_MAX], const void **k,
 			  size_t *klen)
@@ -447,11 +480,25 @@ static int build_next_key(struct build_args *a, struct line_reader *lr,
 	long len;
 
 	for (;;) {
+		enum feed_result ret;
+		const char *why = NULL;
+		int n;
+
 		if (a->xi < a->xn) {
 			/* the next key of an entry's expansion */
 			build_key_of(a, a->xkeys + a->xi++ * a->xlen, a->xlen,
 				     addr, k, klen);
 			return 1;
+		}
+		/* the next netblock of a range */
+		if (a->in_range) {
+			n = feed_range_next(&a->range, addr);
+			if (n) {
+				if (build_entry(a, lr, addr, n, k, klen))
+					return 1;
+				continue;
+			}
+			a->in_range = 0;
 		}
 		len = lr_next(lr, &line);
 		if (len == LR_ERROR)
@@ -462,34 +509,36 @@ static int build_next_key(struct build_args *a, struct line_reader *lr,
 		if (len == LR_END)
 			return 0;
 		if (a->family) {
-			const char *why = NULL;
-			int n;
-
 			/* a feed, as add --ipv4/--ipv6 reads it */
-			switch (feed_parse_line(line, len, a->family,
-						a->feed_flags, addr,
-						&n, &why)) {
+			a->lines++;
+			ret = feed_parse_range(line, len, a->family,
+					       a->feed_flags, a->pa.country,
+					       &a->range, &why);
+			if (ret == FEED_KEY) {
+				a->in_range = 1;
+				continue;
+			}
+			if (ret == FEED_NOT_RANGE)
+				ret = feed_parse_line(line, len, a->family,
+						      a->feed_flags, addr, &n,
+						      &why);
+			switch (ret) {
 			case FEED_SKIP:
+			case FEED_NOT_RANGE:
 				continue;
 			case FEED_BAD:
-				die("%s: %s; nothing was written",
-				    file_line(lr->path, lr->lineno), why);
+				if (!a->pa.skip_invalid)
+					die("%s: %s; nothing was written (--skip-invalid skips the bad lines, naming them)",
+					    file_line(lr->path, lr->lineno),
+					    why);
+				feed_bad_note(&a->bad, lr->path, lr->lineno,
+					      why);
+				continue;
 			case FEED_KEY:
 				break;
 			}
-			if (!a->planned) {
-				build_key_of(a, addr, n, addr, k, klen);
+			if (build_entry(a, lr, addr, n, k, klen))
 				return 1;
-			}
-			a->xn = bloom_plan_expand(&a->pr.plan, a->family, addr,
-						  n, a->xkeys,
-						  (size_t)1 << BLOOM_PLAN_SHIFT_MAX,
-						  &a->xlen);
-			a->xi = 0;
-			if (a->xn < 0)
-				die("%s: the netblock would be more than 2^%d keys at these netblock lengths; nothing was written",
-				    file_line(lr->path, lr->lineno),
-				    BLOOM_PLAN_SHIFT_MAX);
 			continue;
 		}
 		if (len == 0) {
@@ -573,6 +622,8 @@ static void build_add_keys(struct build_args *a, struct chunk *ch,
 		memcpy(ch->bytes + used, k, klen);
 		used += klen;
 	}
+	feed_bad_verdict(&a->bad, a->keys, a->lines, 1, NULL, NULL,
+			 "writing the good entries");
 	lr_close(&lr);
 }
 

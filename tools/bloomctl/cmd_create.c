@@ -75,6 +75,7 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 		{ "memory", required_argument, NULL, 'M' },
 		{ "hash-key", required_argument, NULL, 'K' },
 		{ "hash-key-file", required_argument, NULL, 'F' },
+		{ "hash", required_argument, NULL, 'H' },
 		{ "bits", required_argument, NULL, 'm' },
 		{ "hashes", required_argument, NULL, 'k' },
 		{ "like", required_argument, NULL, 'L' },
@@ -145,6 +146,10 @@ static int create_parse_args(int argc, char **argv, struct create_args *ca)
 					  optarg, BLOOM_BITS_MAX);
 			o->bits = v;
 			break;
+		case 'H':
+			o->hash = hash_opt("create", optarg);
+			o->flags |= BLOOM_CREATE_F_HASH;
+			break;
 		case 'L':
 			o->like = optarg;
 			break;
@@ -203,6 +208,23 @@ static void create_prefixes(struct create_args *ca)
 	}
 }
 
+/*
+ * A filter of netblock lengths answers an address at up to its lookups
+ * times the rate it was created for: --fpp is each stored key's rate, so
+ * say what an address gets and how to ask for that instead.
+ */
+static void create_address_note(const struct create_args *ca)
+{
+	unsigned int lookups = 1 + ca->pr.plan.nlens;
+	double p = ca->o.fpp;
+
+	if (!ca->pr.plan.nlens || !(p > 0))
+		return;
+	fprintf(stderr, "bloomctl: note: %s: an address is tested up to %u times (itself and %u netblock length%s), so one never listed is taken for listed at up to %.3g, not the --fpp %.3g each stored key has (sysfs address_fpp_ppb has the rate once it is fed); for an address rate of %.3g, create it with --fpp %.3g\n",
+		ca->name, lookups, lookups - 1, lookups == 2 ? "" : "s",
+		1 - pow(1 - p, lookups), p, p, p / lookups);
+}
+
 /* --like OTHER: it gives type, size and hash key; nothing else may. */
 static void create_check_like(struct create_args *ca)
 {
@@ -213,6 +235,8 @@ static void create_check_like(struct create_args *ca)
 	if (size_given(a) || a->o.hashes || ca->have_type || o->bits ||
 	    o->hash_key)
 		die_usage("create", "--like takes type, size and hash key from the other filter: give no --type, --capacity, --fpp, --bits-per-key, --memory, --bits, --hashes or --hash-key");
+	if (o->flags & BLOOM_CREATE_F_HASH)
+		die_usage("create", "--like takes the hash from the other filter too: drop --hash");
 	if (ca->sc.scalable || ca->sc.growth || ca->sc.tightening != 0)
 		die_usage("create", "--like takes scalability, growth and tightening from the other filter too: drop --scalable, --growth and --tightening");
 	if (ca->x.timeout_ms || ca->x.generations)
@@ -323,6 +347,7 @@ int cmd_create(const char *dev, int argc, char **argv)
 	else
 		create_size(&ca);
 	create_filter(dev, ca.name, &ca.o, ca.exist);
+	create_address_note(&ca);
 	return EXIT_OK;
 }
 

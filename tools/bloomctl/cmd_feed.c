@@ -24,9 +24,9 @@ struct feed {
 	uint8_t (*slot)[FEED_KEY_MAX + 1];
 	uint32_t *timeouts;	/* each entry's: its line's, or --timeout */
 	size_t n, cap;
-	uint64_t nbad, lines;
+	uint64_t lines;
 	uint64_t line_timeouts;	/* entries whose ipset line gave one */
-	char bad[FEED_BAD_SHOWN][320];
+	struct feed_bad_lines bad;
 };
 
 static void feed_push(struct feed *f, const uint8_t *key, int klen,
@@ -47,13 +47,33 @@ static void feed_push(struct feed *f, const uint8_t *key, int klen,
 	f->n++;
 }
 
-static void feed_bad(struct feed *f, const char *where, uint64_t line,
-		     const char *why)
+void feed_bad_note(struct feed_bad_lines *b, const char *where,
+		   uint64_t line, const char *why)
 {
-	if (f->nbad < FEED_BAD_SHOWN)
-		snprintf(f->bad[f->nbad], sizeof(f->bad[0]), "%s: %s",
+	if (b->n < FEED_BAD_SHOWN)
+		snprintf(b->shown[b->n], sizeof(b->shown[0]), "%s: %s",
 			 file_line(where, line), why);
-	f->nbad++;
+	b->n++;
+}
+
+void feed_bad_verdict(const struct feed_bad_lines *b, const char *subject,
+		      uint64_t lines, int skip, const char *nothing,
+		      const char *uses, const char *skipped)
+{
+	uint64_t i;
+
+	if (!b->n)
+		return;
+	for (i = 0; i < b->n && i < FEED_BAD_SHOWN; i++)
+		fprintf(stderr, "bloomctl: %s\n", b->shown[i]);
+	if (b->n > FEED_BAD_SHOWN)
+		fprintf(stderr, "bloomctl: ... and %" PRIu64 " more bad lines\n",
+			b->n - FEED_BAD_SHOWN);
+	if (!skip)
+		die("%s: %" PRIu64 " bad line%s of %" PRIu64 ": %s (--skip-invalid %s)",
+		    subject, b->n, b->n == 1 ? "" : "s", lines, nothing, uses);
+	fprintf(stderr, "bloomctl: %s: skipped %" PRIu64 " bad line%s, %s\n",
+		subject, b->n, b->n == 1 ? "" : "s", skipped);
 }
 
 /* For "nothing was ..." in messages. */
@@ -68,11 +88,27 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 {
 	uint8_t key[FEED_KEY_MAX];
 	const char *why = NULL;
+	struct feed_range r;
 	char over[96];
 	int64_t timeout;
 	int klen;
 
 	f->lines++;
+	switch (feed_parse_range(line, len, a->family, a->flags, a->country,
+				 &r, &why)) {
+	case FEED_KEY:
+		while ((klen = feed_range_next(&r, key)))
+			feed_push(f, key, klen, a->has_timeout ? a->timeout_s :
+						a->default_s);
+		return;
+	case FEED_BAD:
+		feed_bad_note(&f->bad, where, lineno, why);
+		return;
+	case FEED_SKIP:
+		return;
+	case FEED_NOT_RANGE:
+		break;
+	}
 	switch (feed_parse_line_timeout(line, len, a->family, a->flags, key,
 					&klen, &timeout, &why)) {
 	case FEED_KEY:
@@ -80,7 +116,7 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 			snprintf(over, sizeof(over),
 				 "ipset timeout %" PRId64 " over the filter's largest, %u s",
 				 timeout, a->max_s);
-			feed_bad(f, where, lineno, over);
+			feed_bad_note(&f->bad, where, lineno, over);
 			break;
 		}
 		f->line_timeouts += timeout >= 0;
@@ -88,9 +124,10 @@ static void feed_one(struct feed *f, const struct feed_args *a, char *line,
 			  a->has_timeout ? a->timeout_s : a->default_s);
 		break;
 	case FEED_BAD:
-		feed_bad(f, where, lineno, why);
+		feed_bad_note(&f->bad, where, lineno, why);
 		break;
 	case FEED_SKIP:
+	case FEED_NOT_RANGE:
 		break;
 	}
 }
@@ -189,7 +226,10 @@ static long keys_send(const struct feed_args *a, const struct bloom_key *keys,
 			char msg[768];
 
 			progress(prog, a->verb, a->name, start + done, 1);
-			op_message(msg, sizeof(msg), a->op, a->name, (int)r);
+			if (a->op != BLOOM_OP_ADD || r != -ENOSPC ||
+			    !full_message(msg, sizeof(msg), a->fd, a->name))
+				op_message(msg, sizeof(msg), a->op, a->name,
+					   (int)r);
 			if (!start && !done)
 				die("%s; nothing was %s", msg, feed_done(a));
 			die("%s; the first %zu of the %zu entries were %s, none after",
@@ -261,10 +301,14 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 	size_t i;
 	long r;
 
-	if (!feed_plan(a, &plan))
+	if (!feed_plan(a, &plan)) {
+		if (a->op == BLOOM_OP_ADD)
+			check_overfill(a->fd, a->name, f->n, a->allow_overfill,
+				       "nothing was added");
 		return keys_send(a, f->keys, f->timeouts, f->n,
 				 f->line_timeouts, results, pinned, npinned,
 				 prog);
+	}
 	if (prefix_expand(&plan, a->family, f->keys, f->n, &x) < 0)
 		die("%s: an entry would be more than 2^%d keys at the filter's netblock lengths; nothing was %s",
 		    a->name, BLOOM_PLAN_SHIFT_MAX, feed_done(a));
@@ -278,6 +322,9 @@ static long feed_send(const struct feed_args *a, const struct feed *f,
 	if (a->verbose)
 		fprintf(stderr, "bloomctl: %s: %zu entries are %zu keys at the filter's netblock lengths\n",
 			a->name, f->n, x.n);
+	if (a->op == BLOOM_OP_ADD)
+		check_overfill(a->fd, a->name, x.n, a->allow_overfill,
+			       "nothing was added");
 	keys_send(a, x.keys, xt, x.n, f->line_timeouts, xr, xp, npinned,
 		  prog);
 	r = feed_fold(&x, f->n, xr, xp, results, pinned, npinned);
@@ -328,9 +375,31 @@ static int feed_report(const struct feed_args *a, const struct feed *f,
 	return a->op == BLOOM_OP_QUERY && absent ? EXIT_ABSENT : EXIT_OK;
 }
 
+/*
+ * Once, at the add that takes a filter of addresses without netblock
+ * lengths of its own past PREFIX_LOOKUPS_DEFAULT tests a lookup (@before:
+ * the tests before it): what each packet now pays, and how to create the
+ * filter so that it pays less.
+ */
+static void warn_lookups(const struct feed_args *a, uint32_t before)
+{
+	struct bloom_info in;
+
+	if (!before || bloom_info(a->fd, NULL, &in) ||
+	    in.address_lookups <= PREFIX_LOOKUPS_DEFAULT ||
+	    before > PREFIX_LOOKUPS_DEFAULT || in.prefix_lengths4 ||
+	    in.prefix_lengths6[0] || in.prefix_lengths6[1])
+		return;
+	fprintf(stderr, "bloomctl: note: %s now holds netblocks of %u lengths: a lookup of an address (each packet a rule matches) tests it %u times, and an address never listed is taken for listed at up to %.3g (address_fpp), not the %.3g the filter was created for; a filter created with --prefix-feed FILE (its lengths chosen from the feed: 'bloomctl calc --prefix-feed FILE' shows them and the keys they take) tests at most %d\n",
+		a->name, in.address_lookups - 1, in.address_lookups,
+		in.address_fpp_ppb / 1e9, in.fpp_ppb / 1e9,
+		PREFIX_LOOKUPS_DEFAULT);
+}
+
 int feed_verb(const struct feed_args *a)
 {
 	struct feed f = { 0 };
+	struct bloom_info before = { 0 };
 	struct progress prog;
 	uint8_t *results, *pinned;
 	size_t npinned = 0, i;
@@ -342,18 +411,14 @@ int feed_verb(const struct feed_args *a)
 		feed_file(&f, a, a->files[i2]);
 	for (i2 = 0; i2 < a->nkeys; i2++)
 		feed_arg(&f, a, i2);
-	if (f.nbad) {
-		for (i = 0; i < f.nbad && i < FEED_BAD_SHOWN; i++)
-			fprintf(stderr, "bloomctl: %s\n", f.bad[i]);
-		if (f.nbad > FEED_BAD_SHOWN)
-			fprintf(stderr, "bloomctl: ... and %" PRIu64 " more bad lines\n",
-				f.nbad - FEED_BAD_SHOWN);
-		if (!a->skip_invalid)
-			die("%s: %" PRIu64 " bad line%s of %" PRIu64 ": nothing was sent (--skip-invalid sends the good ones)",
-			    a->name, f.nbad, f.nbad == 1 ? "" : "s", f.lines);
-		fprintf(stderr, "bloomctl: %s: skipped %" PRIu64 " bad line%s, sending the %zu good entr%s\n",
-			a->name, f.nbad, f.nbad == 1 ? "" : "s", f.n,
-			f.n == 1 ? "y" : "ies");
+	if (f.bad.n) {
+		char skipped[96];
+
+		snprintf(skipped, sizeof(skipped), "sending the %zu good entr%s",
+			 f.n, f.n == 1 ? "y" : "ies");
+		feed_bad_verdict(&f.bad, a->name, f.lines, a->skip_invalid,
+				 "nothing was sent", "sends the good ones",
+				 skipped);
 	}
 	f.keys = calloc(f.n ? f.n : 1, sizeof(*f.keys));
 	results = calloc(f.n / 8 + 1, 1);
@@ -368,8 +433,14 @@ int feed_verb(const struct feed_args *a)
 		fprintf(stderr, "bloomctl: note: %s: the timeouts of %" PRIu64 " ipset entr%s were not kept: its keys have no timeouts of their own (a filter created with --key-timeouts keeps them)\n",
 			a->name, f.line_timeouts,
 			f.line_timeouts == 1 ? "y" : "ies");
+	if (a->op == BLOOM_OP_ADD && bloom_info(a->fd, NULL, &before))
+		before.address_lookups = 0;
 	hits = feed_send(a, &f, results, pinned, &npinned, &prog);
 	ret = feed_report(a, &f, results, hits, npinned, prog.start);
+	if (a->op == BLOOM_OP_ADD) {
+		warn_over_capacity(a->fd, a->name);
+		warn_lookups(a, before.address_lookups);
+	}
 	free(f.keys);
 	free(f.slot);
 	free(f.timeouts);

@@ -64,6 +64,7 @@ static void print_text(const char *path, const u8 *hdr,
 	printf("name:            %s\n", h->name);
 	printf("type:            %s%s\n", type_name(h->geo.type),
 	       h->nstages ? " (scalable)" : "");
+	printf("hash:            %s\n", hash_name(h->hash));
 	printf("keys:            %s\n", keys_kind_name(h->key_kind));
 	if (l4[0])
 		printf("ipv4 netblocks:  %s\n", l4);
@@ -141,8 +142,9 @@ static void print_json(const char *path, const u8 *hdr,
 		       "true" : "false");
 	printf("  \"checked\": %s,\n  \"name\": ", checked ? "true" : "false");
 	json_string(stdout, h->name);
-	printf(",\n  \"type\": \"%s\",\n  \"key_kind\": \"%s\",\n",
-	       type_name(h->geo.type), keys_kind_name(h->key_kind));
+	printf(",\n  \"type\": \"%s\",\n  \"hash\": \"%s\",\n  \"key_kind\": \"%s\",\n",
+	       type_name(h->geo.type), hash_name(h->hash),
+	       keys_kind_name(h->key_kind));
 	json_lengths("prefixes4", &w4, 32);
 	json_lengths("prefixes6", w6, 128);
 	if (h->nstages) {

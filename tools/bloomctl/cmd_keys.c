@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "bloomctl.h"
 #include "feed.h"
 
@@ -51,6 +52,9 @@ struct key_opts {
 	int verbose;
 	int quiet;
 	int exist;		/* add, del: ipset's -exist; del exits 0 */
+	int allow_overfill;	/* add: past check_overfill()'s bound */
+	const char *country;	/* --country CC: tor-geoipdb lines of CC */
+	int geoip;		/* --geoip FILE given */
 	int has_timeout;	/* add --timeout */
 	uint32_t timeout_s;
 	const char *name;
@@ -101,6 +105,9 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "exist", no_argument, NULL, 'e' },
+		{ "allow-overfill", no_argument, NULL, 'F' },
+		{ "country", required_argument, NULL, 'C' },
+		{ "geoip", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -109,12 +116,19 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 	exist_spelling(argc, argv);
 	while ((c = getopt_long(argc, argv, ":f:vqh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'g':
+			/* a feed of tor-geoipdb's ranges, read as -f reads */
+			o->geoip = 1;
+			/* fall through */
 		case 'f':
 			/* Repeatable, read in order, as grep -f is. */
 			o->files = realloc(o->files, (o->nfiles + 1) * sizeof(*o->files));
 			if (!o->files)
 				die("out of memory");
 			o->files[o->nfiles++] = optarg;
+			break;
+		case 'C':
+			o->country = country_opt(o->verb, optarg);
 			break;
 		case '4':
 		case '6':
@@ -148,6 +162,11 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 				die_getopt(o->verb, '?', argv);
 			o->exist = 1;
 			break;
+		case 'F':
+			if (o->op != OP_ADD)
+				die_getopt(o->verb, '?', argv);
+			o->allow_overfill = 1;
+			break;
 		case 'A':
 		case 'q':
 			if (!is_test)
@@ -177,8 +196,11 @@ static void parse_key_opts(struct key_opts *o, int argc, char **argv)
 			  o->verb);
 	if (o->absent && !o->nfiles)
 		die_usage(o->verb, "--absent works with -f FILE only");
-	if ((o->skip_invalid || o->mask || o->short_prefixes) && !o->family)
-		die_usage(o->verb, "--skip-invalid, --mask-host-bits and --allow-short-prefixes go with --ipv4 or --ipv6");
+	if ((o->skip_invalid || o->mask || o->short_prefixes || o->country ||
+	     o->geoip) && !o->family)
+		die_usage(o->verb, "--skip-invalid, --mask-host-bits, --allow-short-prefixes, --country and --geoip go with --ipv4 or --ipv6");
+	if (o->geoip && !o->country)
+		die_usage(o->verb, "--geoip FILE takes the ranges of one country: give --country CC (DE, US)");
 }
 
 /*
@@ -209,8 +231,9 @@ static int del_summary(const struct key_opts *o, uint64_t keys,
 
 /*
  * The sentence for a failed batch. ENOSPC on ADD is a d-left bucket
- * overflow (bloom_strerror()'s sentence) or, for a scalable filter, its
- * last stage: which one, the filter's info says.
+ * overflow (bloom_strerror()'s sentence), a full filter of keys with
+ * timeouts or a scalable filter's last stage: which one, the filter's
+ * info says (full_message()).
  */
 static const char *key_error(char *msg, size_t len, int fd,
 			     const struct key_opts *o, long err)
@@ -224,12 +247,9 @@ static const char *key_error(char *msg, size_t len, int fd,
 			 in.keys == BLOOM_KEYS_IPV4 ? "ipv4" : "ipv6");
 		return msg;
 	}
-	if (o->op == OP_ADD && err == -ENOSPC && !bloom_info(fd, NULL, &in) &&
-	    in.stages) {
-		snprintf(msg, len, "scalable filter %s cannot grow: it has its last possible stage (%u of at most %d; a stage's capacity, size and rate have limits): create a filter with a larger --capacity or --growth",
-			 o->name, in.stages, BLOOM_SCALE_STAGES_MAX);
+	if (o->op == OP_ADD && err == -ENOSPC &&
+	    full_message(msg, len, fd, o->name))
 		return msg;
-	}
 	return op_message(msg, len, op_lib[o->op], o->name, (int)err);
 }
 
@@ -276,6 +296,9 @@ static int keys_from_args(const struct key_opts *o, int fd)
 			die("key %zu ('%.64s'): %s; nothing was %s", i + 1,
 			    text, why, op_done[op]);
 	}
+	if (op == OP_ADD)
+		check_overfill(fd, o->name, n, o->allow_overfill,
+			       "nothing was added");
 	ret = bloom_batch(fd, op_lib[op], ksize ? (const void *)packed : keys,
 			  n, &bo);
 	if (ret < 0) {
@@ -332,16 +355,39 @@ struct batch_state {
 	char (*texts)[TEXT_MAX];
 	struct key_line *lines;	/* BLOOM_BATCH_MAX_KEYS: of the pending keys */
 	size_t pending;		/* keys pushed since the last flush */
+	int counted;		/* add: the files' lines were counted first */
 	uint64_t keys, hits, pinned;
 	struct progress prog;
 };
 
+/*
+ * Before a batch of a file whose length was not known (standard input):
+ * check_overfill() with what was added before it.
+ */
+static void flush_check(struct batch_state *s)
+{
+	char done[512];
+
+	if (s->o->op != OP_ADD || s->counted || !s->pending)
+		return;
+	snprintf(done, sizeof(done),
+		 "%" PRIu64 " key%s before %s %s added, none from it on",
+		 s->keys, s->keys == 1 ? "" : "s",
+		 file_line(s->lines[0].path, s->lines[0].line),
+		 s->keys == 1 ? "was" : "were");
+	check_overfill(s->fd, s->o->name, s->pending, s->o->allow_overfill,
+		       done);
+}
+
 /* Sends the pending keys and, for test, prints the chosen lines. */
 static void flush(struct batch_state *s)
 {
-	long ret = bloom_builder_flush(s->b);
+	long ret;
 	size_t i, n = s->pending;
 	enum key_op op = s->o->op;
+
+	flush_check(s);
+	ret = bloom_builder_flush(s->b);
 
 	if (ret < 0) {
 		size_t done = bloom_builder_done(s->b);
@@ -469,6 +515,39 @@ static void keys_from_file(struct batch_state *s, const char *path)
 	lr_close(&lr);
 }
 
+/*
+ * The lines of @files, an upper bound of the keys they hold, read before
+ * they are sent; UINT64_MAX when one cannot be read twice (standard input,
+ * a pipe) or at all (the reading proper says why).
+ */
+static uint64_t count_lines(const char **files, int nfiles)
+{
+	uint64_t lines = 0;
+	char buf[1 << 16];
+	int i;
+
+	for (i = 0; i < nfiles; i++) {
+		FILE *f = strcmp(files[i], "-") ? fopen(files[i], "r") : NULL;
+		size_t n, j;
+		int last = '\n';
+		struct stat st;
+
+		if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+			if (f)
+				fclose(f);
+			return UINT64_MAX;
+		}
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			for (j = 0; j < n; j++)
+				lines += buf[j] == '\n';
+			last = buf[n - 1];
+		}
+		lines += last != '\n';
+		fclose(f);
+	}
+	return lines;
+}
+
 static int keys_from_files(const struct key_opts *o, int fd)
 {
 	enum key_op op = o->op;
@@ -491,6 +570,14 @@ static int keys_from_files(const struct key_opts *o, int fd)
 		die("cannot set up a batch: %s", strerror(-err));
 	if (op == OP_TEST)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	if (op == OP_ADD) {
+		uint64_t lines = count_lines(o->files, o->nfiles);
+
+		s.counted = lines != UINT64_MAX;
+		if (s.counted)
+			check_overfill(fd, o->name, lines, o->allow_overfill,
+				       "nothing was added");
+	}
 	progress_start(&s.prog);
 	t0 = s.prog.start;
 
@@ -544,6 +631,8 @@ static int keys_verb(const char *verb, enum key_op op, const char *dev,
 			.absent = o.absent, .quiet = o.quiet,
 			.verbose = o.verbose, .exist = o.exist,
 			.has_timeout = o.has_timeout, .timeout_s = o.timeout_s,
+			.allow_overfill = o.allow_overfill,
+			.country = o.country,
 		};
 		struct bloom_info in;
 

@@ -167,6 +167,7 @@ static void print_info_text(const struct bloom_info *in,
 	printf("id:              %u (BPF programs name the filter by it)\n",
 	       in->id);
 	printf("type:            %s\n", type_name(in->type));
+	printf("hash:            %s\n", hash_name(in->hash));
 	if (in->stages)
 		printf("capacity:        %" PRIu64 " keys (its %u stage%s so far; stage 0: %" PRIu64 "; the filter grows)\n",
 		       d.capacity, in->stages, in->stages == 1 ? "" : "s",

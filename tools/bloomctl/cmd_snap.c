@@ -229,6 +229,7 @@ struct shape {
 	uint32_t keys;		/* enum bloom_key_kind */
 	uint64_t bits;
 	uint32_t hashes;
+	uint32_t hash;		/* enum bloom_hash */
 	/* scalable: what the stages follow */
 	uint64_t capacity;
 	uint32_t fpp_ppb, growth, tightening_ppm;
@@ -239,7 +240,7 @@ static void shape_of_info(const struct bloom_info *in, struct shape *s)
 	*s = (struct shape) { .name = in->name, .type = in->type,
 			      .scalable = in->stages != 0, .keys = in->keys,
 			      .bits = in->bits, .hashes = in->hashes,
-			      .capacity = in->capacity, .fpp_ppb = in->fpp_ppb,
+			      .hash = in->hash, .capacity = in->capacity, .fpp_ppb = in->fpp_ppb,
 			      .growth = in->growth,
 			      .tightening_ppm = in->tightening_ppm };
 }
@@ -268,7 +269,7 @@ static const char *keys_words(uint32_t kind)
  * Appends to @buf ("; " between parts) what differs between @a and @b:
  * type, scalable or not, key kind (two known kinds) and, with @geometry,
  * bits and hashes (two scalable filters: the parameters their stages
- * follow). Returns how many of them differ.
+ * follow) and the keyed hash. Returns how many of them differ.
  */
 static int shape_differences(char *buf, size_t len, const struct shape *a,
 			     const struct shape *b, int geometry)
@@ -304,6 +305,9 @@ static int shape_differences(char *buf, size_t len, const struct shape *a,
 	    (a->bits != b->bits || a->hashes != b->hashes))
 		PART("their geometries differ: %s has %" PRIu64 " bits and %u hashes, %s %" PRIu64 " bits and %u hashes",
 		     a->name, a->bits, a->hashes, b->name, b->bits, b->hashes);
+	if (geometry && a->hash != b->hash)
+		PART("their hashes differ: %s hashes keys with %s, %s with %s, so the same key sets other bits in each",
+		     a->name, hash_name(a->hash), b->name, hash_name(b->hash));
 #undef PART
 	return n;
 }
@@ -462,7 +466,7 @@ int cmd_restore(const char *dev, int argc, char **argv)
 
 /*
  * merge refused (EINVAL, EOPNOTSUPP, EPROTOTYPE): says which of type,
- * scalable or not, key kind, geometry or hash key differs, from both
+ * scalable or not, key kind, geometry, hash or hash key differs, from both
  * filters' INFO; the hash key (which INFO does not show) when all the
  * rest is alike. Exits.
  */

@@ -19,6 +19,7 @@ enum feed_result {
 	FEED_SKIP = 0,		/* blank, comment, ipset line without an entry */
 	FEED_KEY = 1,		/* an entry: *klen bytes of key at key */
 	FEED_BAD = -1,		/* none of these: *why says what is wrong */
+	FEED_NOT_RANGE = 2,	/* feed_parse_range(): a line of another form */
 };
 
 /* feed_parse_line(): clear host bits instead of refusing the line. */
@@ -61,6 +62,55 @@ enum feed_result feed_parse_line_timeout(char *line, size_t len, int family,
 					 int *klen, int64_t *timeout,
 					 const char **why);
 
+/*
+ * A line that is a range of addresses, "FIRST-LAST" as ipset takes it, or
+ * a line of tor-geoipdb ("FIRST,LAST,CC": /usr/share/tor/geoip gives
+ * IPv4 addresses as integers, geoip6 IPv6 addresses as text): FEED_KEY
+ * with the range in @r (the netblocks it is stored as come from
+ * feed_range_next()); FEED_SKIP for a tor-geoipdb line of a country other
+ * than @country, FEED_BAD for a bad range (one of tor-geoipdb's without
+ * @country included), FEED_NOT_RANGE for any other line, which @line is
+ * left as it was for feed_parse_line(). @flags as feed_parse_line()'s
+ * (FEED_F_SHORT: netblocks shorter than FEED_SHORT_PREFIX; never /0).
+ */
+#define FEED_RANGE_LINE_MAX	256	/* a longer line is no range */
+struct feed_range {
+	unsigned __int128 lo, hi;	/* the addresses, inclusive */
+	int family, done;
+};
+
+enum feed_result feed_parse_range(const char *line, size_t len, int family,
+				  unsigned int flags, const char *country,
+				  struct feed_range *r, const char **why);
+/*
+ * The next of the fewest netblocks that hold @r exactly, into @key
+ * (bloom_netblock_key()'s form): its length in bytes, or 0 when none is
+ * left.
+ */
+int feed_range_next(struct feed_range *r, uint8_t *key);
+
+/*
+ * The bad lines of a feed, the first FEED_BAD_SHOWN named: every verb that
+ * reads a feed (add, test, del, calc, create, build) reports and refuses
+ * them the same way, and --skip-invalid means the same to each.
+ */
+struct feed_bad_lines {
+	uint64_t n;
+	char shown[FEED_BAD_SHOWN][320];
+};
+
+void feed_bad_note(struct feed_bad_lines *b, const char *where,
+		   uint64_t line, const char *why);
+/*
+ * Names @b's lines on standard error; with any, exits (3) saying
+ * "SUBJECT: N bad lines of LINES: NOTHING (--skip-invalid USES)" unless
+ * @skip, then says "SUBJECT: skipped N bad lines, SKIPPED". Returns when
+ * there are none or @skip.
+ */
+void feed_bad_verdict(const struct feed_bad_lines *b, const char *subject,
+		      uint64_t lines, int skip, const char *nothing,
+		      const char *uses, const char *skipped);
+
 /* What "add/test/del --ipv4/--ipv6" was asked (cmd_keys.c fills it). */
 struct feed_args {
 	const char *verb;
@@ -78,6 +128,8 @@ struct feed_args {
 	int quiet;
 	int verbose;
 	int exist;		/* del: not found is fine (ipset's -exist) */
+	int allow_overfill;	/* add: past check_overfill()'s bound */
+	const char *country;	/* --country CC: tor-geoipdb lines of CC */
 	int has_timeout;	/* add --timeout: every entry's timeout */
 	uint32_t timeout_s;
 	int timed;		/* add to a filter whose keys have timeouts */

@@ -192,6 +192,7 @@ void print_info_json(FILE *f, const struct bloom_info *in,
 	json_string(f, in->name);
 	fprintf(f, ",\n%s  \"id\": %u,\n", ind, in->id);
 	fprintf(f, "%s  \"type\": \"%s\",\n", ind, type_name(in->type));
+	fprintf(f, "%s  \"hash\": \"%s\",\n", ind, hash_name(in->hash));
 	fprintf(f, "%s  \"capacity\": %" PRIu64 ",\n", ind, (uint64_t)in->capacity);
 	fprintf(f, "%s  \"fpp\": %.9g,\n", ind, in->fpp_ppb / 1e9);
 	fprintf(f, "%s  \"fpp_ppb\": %u,\n", ind, in->fpp_ppb);

@@ -136,6 +136,26 @@ enum bloom_key_kind keys_kind_opt(const char *verb, const char *arg)
 		  arg);
 }
 
+enum bloom_hash hash_opt(const char *verb, const char *arg)
+{
+	static const char *const names[] = BLOOM_HASH_NAMES;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i]))
+			return (enum bloom_hash)i;
+	die_usage(verb, "unknown hash '%s': give siphash-1-3 or siphash-2-4",
+		  arg);
+}
+
+const char *hash_name(uint32_t hash)
+{
+	static const char *const names[] = BLOOM_HASH_NAMES;
+
+	return hash < sizeof(names) / sizeof(names[0]) ? names[hash] :
+							 "unknown";
+}
+
 const char *keys_kind_name(uint32_t kind)
 {
 	static const char *const names[] = BLOOM_KEYS_NAMES;
@@ -155,4 +175,13 @@ void prefix_list(char *buf, size_t len, const uint64_t *words,
 		if (words[l / 64] >> (l % 64) & 1)
 			used += snprintf(buf + used, len - used, "%s/%d",
 					 used ? " " : "", l);
+}
+
+const char *country_opt(const char *verb, const char *arg)
+{
+	if (strlen(arg) != 2 || !isalpha((unsigned char)arg[0]) ||
+	    !isalpha((unsigned char)arg[1]))
+		die_usage(verb, "bad --country '%s': give a two-letter country code as tor-geoipdb has it (DE, US)",
+			  arg);
+	return arg;
 }

@@ -29,6 +29,12 @@ int prefix_opt(const char *verb, int c, const char *arg, struct prefix_args *pa)
 	case PREFIX_OPT_FEED:
 		pa->feed = arg;
 		return 1;
+	case PREFIX_OPT_SKIP:
+		pa->skip_invalid = 1;
+		return 1;
+	case PREFIX_OPT_COUNTRY:
+		pa->country = country_opt(verb, arg);
+		return 1;
 	case PREFIX_OPT_LOOKUPS:
 		if (parse_count(arg, &v) || v < 2 ||
 		    v > BLOOM_PREFIX_LENGTHS_MAX + 1)
@@ -69,15 +75,24 @@ static void parse_lengths(const char *verb, const char *arg, int family,
 		die_usage(verb, "--prefix-lengths needs at least one length");
 }
 
-/* The histogram of @path's entries by length, into @pr->hist. */
-static void read_histogram(const char *verb, const char *path, int family,
-			   struct prefix_report *pr)
+/*
+ * The histogram of @path's entries by length, into @pr->hist: read whole,
+ * its bad lines reported and refused as add refuses them (unless
+ * --skip-invalid), and a feed of no entries refused: sized for none, a
+ * filter would match every address once fed.
+ */
+static void read_histogram(const char *verb, const struct prefix_args *pa,
+			   int family, struct prefix_report *pr)
 {
+	struct feed_bad_lines bad = { 0 };
+	enum feed_result ret;
+	struct feed_range r;
 	struct line_reader lr;
 	uint8_t key[FEED_KEY_MAX];
-	const char *why;
+	const char *why, *path = pa->feed;
 	unsigned int alen = family == AF_INET ? 4 : 16;
-	char *line;
+	uint64_t entries = 0;
+	char *line, subject[320];
 	long len;
 	int klen, err;
 
@@ -86,16 +101,49 @@ static void read_histogram(const char *verb, const char *path, int family,
 	if (err)
 		die("%s: cannot open %s: %s", verb, path, strerror(-err));
 	while ((len = lr_next(&lr, &line)) != LR_END) {
-		if (len == LR_ERROR || len == LR_TOO_LONG)
-			die("%s: cannot read %s after line %" PRIu64 ": not a feed of addresses",
-			    verb, lr.path, lr.lineno);
-		/* the lengths are what counts: bad lines are add's to refuse */
-		if (feed_parse_line(line, (size_t)len, family, FEED_F_SHORT,
-				    key, &klen, &why) != FEED_KEY)
+		if (len == LR_ERROR)
+			die("%s: cannot read %s after line %" PRIu64 ": %s",
+			    verb, lr.path, lr.lineno, strerror(errno));
+		if (len == LR_TOO_LONG) {
+			feed_bad_note(&bad, lr.path, lr.lineno,
+				      "line too long to be an entry");
 			continue;
-		pr->hist[klen == (int)alen ? alen * 8 : key[alen]]++;
+		}
+		ret = feed_parse_range(line, (size_t)len, family, FEED_F_SHORT,
+				       pa->country, &r, &why);
+		if (ret == FEED_KEY) {
+			while ((klen = feed_range_next(&r, key))) {
+				pr->hist[klen == (int)alen ? alen * 8 :
+							     key[alen]]++;
+				entries++;
+			}
+			continue;
+		}
+		if (ret == FEED_NOT_RANGE)
+			ret = feed_parse_line(line, (size_t)len, family,
+					      FEED_F_SHORT, key, &klen, &why);
+		switch (ret) {
+		case FEED_KEY:
+			pr->hist[klen == (int)alen ? alen * 8 : key[alen]]++;
+			entries++;
+			break;
+		case FEED_BAD:
+			feed_bad_note(&bad, lr.path, lr.lineno, why);
+			break;
+		case FEED_SKIP:
+		case FEED_NOT_RANGE:
+			break;
+		}
 	}
+	snprintf(subject, sizeof(subject), "%s: --prefix-feed %s", verb,
+		 lr.path);
 	lr_close(&lr);
+	feed_bad_verdict(&bad, subject, bad.n + entries, pa->skip_invalid,
+			 "nothing was planned", "plans from the good ones",
+			 "planning from the good ones");
+	if (!entries)
+		die("%s: no %s addresses or netblocks in it: a filter planned for none would match every address once fed; give the feed the filter will hold",
+		    subject, family == AF_INET ? "IPv4" : "IPv6");
 }
 
 int prefix_plan(const char *verb, const struct prefix_args *pa, int family,
@@ -115,7 +163,7 @@ int prefix_plan(const char *verb, const struct prefix_args *pa, int family,
 		parse_lengths(verb, pa->lengths, family, &pr->plan);
 	if (!pa->feed)
 		return 1;
-	read_histogram(verb, pa->feed, family, pr);
+	read_histogram(verb, pa, family, pr);
 	pr->have_feed = 1;
 	for (l = 1; l <= full; l++)
 		pr->given += pr->hist[l];

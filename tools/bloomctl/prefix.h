@@ -15,10 +15,14 @@
 #define PREFIX_OPT_LENGTHS	0x300
 #define PREFIX_OPT_FEED		0x301
 #define PREFIX_OPT_LOOKUPS	0x302
+#define PREFIX_OPT_SKIP		0x303
+#define PREFIX_OPT_COUNTRY	0x304
 #define PREFIX_OPTIONS \
 	{ "prefix-lengths", required_argument, NULL, PREFIX_OPT_LENGTHS }, \
 	{ "prefix-feed", required_argument, NULL, PREFIX_OPT_FEED }, \
-	{ "lookups", required_argument, NULL, PREFIX_OPT_LOOKUPS }
+	{ "lookups", required_argument, NULL, PREFIX_OPT_LOOKUPS }, \
+	{ "skip-invalid", no_argument, NULL, PREFIX_OPT_SKIP }, \
+	{ "country", required_argument, NULL, PREFIX_OPT_COUNTRY }
 
 /*
  * The most lookups --prefix-feed allows without --lookups: the fewest that
@@ -32,6 +36,8 @@ struct prefix_args {
 	const char *lengths;	/* --prefix-lengths */
 	const char *feed;	/* --prefix-feed */
 	unsigned int lookups;	/* --lookups, or 0 */
+	int skip_invalid;	/* --skip-invalid: a feed's bad lines skipped */
+	const char *country;	/* --country CC: tor-geoipdb lines of CC */
 };
 
 /* What a plan is and, with a feed, what it does to it. */

@@ -137,7 +137,7 @@ static void built(struct input *in, unsigned int mode)
 				     BLOOM_CORE_COUNTING, BLOOM_CORE_DLEFT };
 	struct bloom_geometry geo;
 	struct bloom_core f;
-	bloom_hash_key_t key = { { 1, 2 } };
+	bloom_hash_key_t key = { .key = { 1, 2 } };
 	u8 *file;
 	void *storage;
 	u32 type = types[take(in, 1) % 4], i, nkeys, nedits;

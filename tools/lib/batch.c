@@ -9,13 +9,6 @@
 #include <string.h>
 #include "internal.h"
 
-int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b)
-{
-	b->size = sizeof(*b);
-	b->flags |= b->pinned ? BLOOM_BATCH_F_PINNED : 0;
-	return bloom_ioctl(fd, cmd, b);
-}
-
 /* The ioctl of a batch operation, or 0 for an operation that is none. */
 static unsigned long batch_cmd(enum bloom_op op)
 {
@@ -29,30 +22,6 @@ static unsigned long batch_cmd(enum bloom_op op)
 	default:
 		return 0;
 	}
-}
-
-/*
- * A single key is a batch of one fixed-size key: no length array needed.
- * DELETE tells a pinned key by out_pinned.
- */
-int lb_one_key(int fd, unsigned long cmd, const void *key, size_t len)
-{
-	struct bloom_batch b;
-	int err;
-
-	if (len == 0 || len > BLOOM_KEY_MAX)
-		return -EINVAL;
-	memset(&b, 0, sizeof(b));
-	b.nkeys = 1;
-	b.key_size = len;
-	b.keys = (uintptr_t)key;
-	b.keys_len = len;
-	err = lb_batch_ioctl(fd, cmd, &b);
-	if (err)
-		return err;
-	if (cmd == BLOOM_IOC_DELETE && b.out_pinned)
-		return BLOOM_DELETE_PINNED;
-	return b.out_hits != 0;
 }
 
 int bloom_add(int fd, const void *key, size_t len)

@@ -178,6 +178,7 @@ static int create_request(struct bloom_create *c, const char *name,
 	c->size = sizeof(*c);
 	c->flags = OPTS_GET(o, flags, 0);
 	c->type = OPTS_GET(o, type, 0);
+	c->hash = OPTS_GET(o, hash, 0);
 	err = lb_name_copy(c->name, name);
 	if (err)
 		return err;

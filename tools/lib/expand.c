@@ -22,6 +22,27 @@ static unsigned int plan_full(int family)
 	return family == AF_INET ? 32 : family == AF_INET6 ? 128 : 0;
 }
 
+/*
+ * A plan a caller built may be anything: at most BLOOM_PREFIX_LENGTHS_MAX
+ * lengths, each shorter than an address of @family and longer than 0, in
+ * ascending order, or every length computed from it may index past a
+ * histogram or an address. NULL is the plan of no lengths.
+ */
+static int plan_ok(const struct bloom_prefix_plan *p, unsigned int full)
+{
+	unsigned int i;
+
+	if (!p)
+		return 1;
+	if (p->nlens > BLOOM_PREFIX_LENGTHS_MAX)
+		return 0;
+	for (i = 0; i < p->nlens; i++)
+		if (!p->lens[i] || p->lens[i] >= full ||
+		    (i && p->lens[i] <= p->lens[i - 1]))
+			return 0;
+	return 1;
+}
+
 /* @a + @b, stuck at COST_INF. */
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -56,7 +77,7 @@ unsigned int bloom_plan_target(const struct bloom_prefix_plan *p, int family,
 {
 	unsigned int full = plan_full(family), i;
 
-	if (!p || !p->nlens)
+	if (!p || !p->nlens || !plan_ok(p, full))
 		return plen;
 	for (i = 0; i < p->nlens; i++)
 		if (p->lens[i] >= plen)
@@ -70,7 +91,7 @@ uint64_t bloom_plan_keys(const struct bloom_prefix_plan *p, int family,
 	unsigned int full = plan_full(family), prev = 0, i;
 	uint64_t keys = 0;
 
-	if (!full || !hist)
+	if (!full || !hist || !plan_ok(p, full))
 		return COST_INF;
 	if (!p || !p->nlens) {
 		for (i = 1; i <= full; i++)
@@ -187,10 +208,13 @@ long bloom_plan_expand(const struct bloom_prefix_plan *p, int family,
 	uint8_t addr[16], *o = out;
 	uint64_t n, j;
 
-	if (!full || !key || !out_klen ||
+	if (!full || !key || !out_klen || !plan_ok(p, full) ||
 	    (klen != (int)alen && klen != (int)alen + 1))
 		return -EINVAL;
 	plen = klen == (int)alen ? full : k[alen];
+	/* a length byte past the family's addresses is not a netblock */
+	if (plen > full)
+		return -EINVAL;
 	to = bloom_plan_target(p, family, plen);
 	if (to - plen > BLOOM_PLAN_SHIFT_MAX)
 		return -ERANGE;
@@ -220,7 +244,7 @@ void bloom_plan_bits(const struct bloom_prefix_plan *p, int family,
 {
 	unsigned int i;
 
-	for (i = 0; p && i < p->nlens; i++) {
+	for (i = 0; p && i < p->nlens && i < BLOOM_PREFIX_LENGTHS_MAX; i++) {
 		if (family == AF_INET && p->lens[i] < 32)
 			*l4 |= 1U << p->lens[i];
 		else if (family == AF_INET6 && p->lens[i] < 128)

@@ -210,6 +210,14 @@ struct bloom_create_opts {
 	 */
 	const struct bloom_prefix_plan *prefixes4;
 	const struct bloom_prefix_plan *prefixes6;
+	/*
+	 * The keyed hash (see "Hashing" in userspace-api.rst): with
+	 * BLOOM_CREATE_F_HASH in @flags, BLOOM_HASH_SIPHASH_1_3 or
+	 * BLOOM_HASH_SIPHASH_2_4; without it 0, and the filter hashes with
+	 * SipHash-1-3 (SipHash-2-4 on a module without BLOOM_FEATURE_HASH,
+	 * which refuses the flag: -EINVAL). With @like: 0, the model's.
+	 */
+	enum bloom_hash hash;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -444,6 +452,12 @@ struct bloom_prefix_plan {
 /* bloom_plan_auto()'s budget: memory for the same per-address rate. */
 #define BLOOM_PLAN_MEMORY_RATIO	2.0
 
+/*
+ * A plan is checked before it is used: more than BLOOM_PREFIX_LENGTHS_MAX
+ * lengths, a length of 0 or of a whole address or more, or lengths out of
+ * ascending order make bloom_plan_keys() UINT64_MAX, bloom_plan_expand()
+ * -EINVAL and bloom_plan_target() @plen.
+ */
 /* The length a netblock of @plen is stored at under @p (NULL: @plen). */
 unsigned int bloom_plan_target(const struct bloom_prefix_plan *p, int family,
 			       unsigned int plen);
@@ -476,7 +490,9 @@ int bloom_plan_auto(int family, const uint64_t *hist, double fpp,
  * @family) under @p, packed into @out (room for @room keys of up to
  * BLOOM_NETBLOCK_KEY_MAX bytes), each *@out_klen bytes: how many
  * (1 when its length is planned), -ENOSPC (too little room), -ERANGE
- * (more than 2^BLOOM_PLAN_SHIFT_MAX), -EINVAL.
+ * (more than 2^BLOOM_PLAN_SHIFT_MAX), -EINVAL (a bad plan, a @klen that is
+ * neither an address nor a netblock of @family, a netblock's length byte
+ * over the family's address length).
  */
 long bloom_plan_expand(const struct bloom_prefix_plan *p, int family,
 		       const void *key, int klen, void *out, size_t room,

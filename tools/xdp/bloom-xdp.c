@@ -14,7 +14,9 @@
  * The filters are named by their ids, which attach reads from the filters'
  * INFO (libbloom) in this process's network namespace (filters.c), and
  * held as firewall rules hold theirs, so that destroy refuses them while
- * the program runs (holds.c).
+ * the program runs (holds.c). A program whose filters are held looks them
+ * up through the holds, where bloom.ko has the calls for it; otherwise
+ * (no holds, an older bloom.ko) it looks them up by id.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/if_link.h>
@@ -123,14 +128,56 @@ static bool bpffs_mounted(void)
 	return !statfs(bpffs_dir(), &st) && st.f_type == BPF_FS_MAGIC;
 }
 
+/*
+ * The name under /run/netns of the network namespace this runs in, into
+ * @name: what "ip netns exec NAME" entered (it also mounts a /sys of its
+ * own, which hides the BPF filesystem); false when none is.
+ */
+static bool netns_name(char *name, size_t len)
+{
+	struct stat self, st;
+	struct dirent *e;
+	char path[PATH_MAX];
+	bool found = false;
+	DIR *d;
+
+	if (stat("/proc/self/ns/net", &self))
+		return false;
+	d = opendir("/run/netns");
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", e->d_name);
+		if (!stat(path, &st) && st.st_dev == self.st_dev &&
+		    st.st_ino == self.st_ino) {
+			snprintf(name, len, "%s", e->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 /* A BPF filesystem, or libxdp cannot attach. */
 static void need_bpffs(void)
 {
 	const char *dir = bpffs_dir();
+	char ns[NAME_MAX + 1];
 
-	if (!bpffs_mounted())
-		die("no BPF filesystem at %s, where libxdp pins the dispatcher that lets XDP programs share a device: mount it (mount -t bpf bpf %s), or attach with --direct (bloom-xdp then runs alone on the device)",
-		    dir, dir);
+	if (bpffs_mounted())
+		return;
+	/*
+	 * Mounting one inside "ip netns exec" leaves the other XDP programs'
+	 * dispatcher (xdp-filter's, pinned in the host's) out of sight, and
+	 * libxdp then refuses to share the device.
+	 */
+	if (netns_name(ns, sizeof(ns)))
+		die("no BPF filesystem at %s: 'ip netns exec' mounts a /sys of its own, which hides the host's, where libxdp pins the dispatcher that lets XDP programs share a device; run bloom-xdp with nsenter --net=/run/netns/%s instead of ip netns exec %s (a BPF filesystem mounted here would not see the programs already on the device), or attach with --direct (bloom-xdp then runs alone on the device)",
+		    dir, ns, ns);
+	die("no BPF filesystem at %s, where libxdp pins the dispatcher that lets XDP programs share a device: mount it (mount -t bpf bpf %s), or attach with --direct (bloom-xdp then runs alone on the device)",
+	    dir, dir);
 }
 
 /* libxdp's name for the mode of @xdp_flags. */
@@ -149,26 +196,56 @@ struct attach_opts {
 	unsigned int ifindex;
 	int dst, pass, direct;
 	unsigned int priority;	/* 0: the program's own */
+	int holds_fd;		/* the holds' map (holds.h), or -1 */
+	bool by_hold;		/* the program looks up through the holds */
 };
 
-/* The program, opened with its read-only data set; exits on failure. */
-static struct bloom_xdp *open_prog(const struct filter_choice *c,
-				   const struct attach_opts *o)
+/*
+ * The program, opened with its read-only data set; exits on failure. The
+ * build that looks up by hold (holds_prog_elf()) when @o->by_hold, with
+ * the holds' map of @o->holds_fd as its own; the skeleton's otherwise.
+ * Both are one source: the same read-only data.
+ */
+static struct bpf_object *open_prog(const struct filter_choice *c,
+				    const struct attach_opts *o)
 {
-	struct bloom_xdp *skel = bloom_xdp__open();
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "bloom_xdp");
+	struct bloom_xdp__rodata ro;
+	struct bpf_object *obj;
+	struct bpf_map *m;
+	const void *elf, *ro0;
+	size_t sz;
 
-	if (!skel)
+	elf = o->by_hold ? holds_prog_elf(&sz) : bloom_xdp__elf_bytes(&sz);
+	obj = bpf_object__open_mem(elf, sz, &oo);
+	if (!obj)
 		die("cannot open the XDP program: %s", strerror(errno));
-	skel->rodata->match_dst = o->dst;
-	skel->rodata->pass_listed = o->pass;
-	skel->rodata->netns_ino = netns_inode();
-	skel->rodata->filter_id4 = c->id4;
-	skel->rodata->filter_id6 = c->id6;
-	memcpy((char *)skel->rodata->filter_name4, c->name4,
-	       sizeof(skel->rodata->filter_name4));
-	memcpy((char *)skel->rodata->filter_name6, c->name6,
-	       sizeof(skel->rodata->filter_name6));
-	return skel;
+	m = bpf_object__find_map_by_name(obj, ".rodata");
+	ro0 = m ? bpf_map__initial_value(m, &sz) : NULL;
+	if (!ro0 || sz != sizeof(ro))
+		die("bloom-xdp carries an XDP program whose read-only data is not its loader's: rebuild bloom-xdp");
+	memcpy(&ro, ro0, sizeof(ro));
+	ro.match_dst = o->dst;
+	ro.pass_listed = o->pass;
+	ro.netns_ino = netns_inode();
+	ro.filter_id4 = c->id4;
+	ro.filter_id6 = c->id6;
+	memcpy((char *)ro.filter_name4, c->name4, sizeof(ro.filter_name4));
+	memcpy((char *)ro.filter_name6, c->name6, sizeof(ro.filter_name6));
+	if (bpf_map__set_initial_value(m, &ro, sizeof(ro)))
+		die("cannot set the XDP program's filters: %s", strerror(errno));
+	if (o->by_hold) {
+		m = bpf_object__find_map_by_name(obj, BLOOM_XDP_HOLDS_NAME);
+		if (!m || bpf_map__reuse_fd(m, o->holds_fd))
+			die("cannot give the XDP program the holds of its filters: %s",
+			    strerror(m ? errno : ENOENT));
+	}
+	return obj;
+}
+
+static struct bpf_program *prog_of(struct bpf_object *obj)
+{
+	return bpf_object__find_program_by_name(obj, BLOOM_XDP_PROG_NAME);
 }
 
 static void __attribute__((noreturn)) die_load(int err)
@@ -178,17 +255,34 @@ static void __attribute__((noreturn)) die_load(int err)
 }
 
 /*
- * Loading the program as plain XDP says what a load can get wrong (no BTF
- * for the kfuncs) in words of its own, before libxdp loads it again as an
- * extension of its dispatcher.
+ * Loads the program once as plain XDP, before the attach loads it again
+ * (libxdp as an extension of its dispatcher), to choose the build: held
+ * filters are looked up through their holds when the program built for
+ * that loads (bloom.ko has bpf_bloom_hold_lookup_addr()); an older
+ * bloom.ko refuses it, and the program looks them up by id. What a load
+ * can get wrong (no BTF for the kfuncs) is said in words of its own.
  */
-static void try_load(const struct filter_choice *c,
-		     const struct attach_opts *o)
+static void try_load(const struct filter_choice *c, struct attach_opts *o)
 {
-	struct bloom_xdp *skel = open_prog(c, o);
-	int err = bloom_xdp__load(skel);
+	libbpf_print_fn_t was;
+	struct bpf_object *obj;
+	int err;
 
-	bloom_xdp__destroy(skel);
+	if (o->holds_fd >= 0 && holds_prog_elf(&(size_t){ 0 })) {
+		o->by_hold = true;
+		obj = open_prog(c, o);
+		/* a refusal is no error: the program by id follows */
+		was = libbpf_set_print(NULL);
+		err = bpf_object__load(obj);
+		libbpf_set_print(was);
+		bpf_object__close(obj);
+		if (!err)
+			return;
+		o->by_hold = false;
+	}
+	obj = open_prog(c, o);
+	err = bpf_object__load(obj);
+	bpf_object__close(obj);
 	if (err)
 		die_load(err);
 }
@@ -198,22 +292,21 @@ static int attach_mode(const struct filter_choice *c,
 		       const struct attach_opts *o, const char *mode)
 {
 	int native = !strcmp(mode, "native"), err;
-	struct bloom_xdp *skel = open_prog(c, o);
+	struct bpf_object *obj = open_prog(c, o);
 	struct xdp_program *xp;
 
 	if (o->direct) {
-		err = bloom_xdp__load(skel);
+		err = bpf_object__load(obj);
 		if (err)
 			die_load(err);
-		err = bpf_xdp_attach(o->ifindex,
-				     bpf_program__fd(skel->progs.bloom_xdp),
+		err = bpf_xdp_attach(o->ifindex, bpf_program__fd(prog_of(obj)),
 				     XDP_FLAGS_UPDATE_IF_NOEXIST |
 				     (native ? XDP_FLAGS_DRV_MODE :
 					       XDP_FLAGS_SKB_MODE), NULL);
-		bloom_xdp__destroy(skel);
+		bpf_object__close(obj);
 		return err;
 	}
-	xp = xdp_program__from_bpf_obj(skel->obj, NULL);
+	xp = xdp_program__from_bpf_obj(obj, NULL);
 	err = libxdp_get_error(xp);
 	if (!err && o->priority)
 		err = xdp_program__set_run_prio(xp, o->priority);
@@ -223,7 +316,7 @@ static int attach_mode(const struct filter_choice *c,
 						   XDP_MODE_SKB, 0);
 	if (!libxdp_get_error(xp))
 		xdp_program__close(xp);
-	bloom_xdp__destroy(skel);
+	bpf_object__close(obj);
 	return err;
 }
 
@@ -334,7 +427,7 @@ static int cmd_attach(int argc, char **argv)
 	struct filter_choice c;
 	struct bloom_xdp_slot s;
 	char msg[512];
-	int fd, err, holds_fd, nreq = 0;
+	int fd, err, nreq = 0;
 
 	parse_attach(argc, argv, req, &nreq, &mode, &o);
 	o.ifindex = ifindex_of(o.dev);
@@ -349,16 +442,15 @@ static int cmd_attach(int argc, char **argv)
 	if (err)
 		die("%s", msg);
 	/* until the program has them, this process's fd keeps them */
-	holds_fd = holds_take(fd, &c, o.ifindex, msg, sizeof(msg));
+	o.holds_fd = holds_take(fd, &c, o.ifindex, msg, sizeof(msg));
 	bloom_close(fd);
-	if (holds_fd == HOLDS_GONE)
+	if (o.holds_fd == HOLDS_GONE)
 		die("%s", msg);
-	if (holds_fd < 0)
+	if (o.holds_fd < 0)
 		fprintf(stderr, "%s: %s\n", prog, msg);
-	if (!o.direct) {
+	if (!o.direct)
 		need_bpffs();
-		try_load(&c, &o);
-	}
+	try_load(&c, &o);
 	/* Without --mode: native where the driver has it, else generic. */
 	err = attach_mode(&c, &o, mode ? mode : "native");
 	if (err && !mode) {
@@ -375,26 +467,31 @@ static int cmd_attach(int argc, char **argv)
 	if (bloom_xdp_find(o.ifindex, &s) != 1)
 		die("attached to %s, but bloom-xdp's program is not found there: another tool changed the device meanwhile; 'bloom-xdp show' and 'xdp-loader status %s' say what runs",
 		    o.dev, o.dev);
-	if (holds_fd >= 0) {
+	if (o.by_hold) {
+		/* the program's own map: freed with it, letting the holds go */
+		s.prog.held = true;
+		close(o.holds_fd);
+	} else if (o.holds_fd >= 0) {
 		/* the program's now: freed with it, letting the holds go */
-		if (bpf_prog_bind_map(s.prog.fd, holds_fd, NULL))
+		if (bpf_prog_bind_map(s.prog.fd, o.holds_fd, NULL))
 			fprintf(stderr, "%s: cannot hold the filters (binding their holds to the program: %s): destroy will not see this program\n",
 				prog, strerror(errno));
 		else
 			s.prog.held = true;
-		close(holds_fd);
+		close(o.holds_fd);
 	}
 	printf("attached to %s (%s XDP, %s", o.dev, s.mode,
 	       s.direct ? "alone" : "libxdp's dispatcher");
 	if (!s.direct)
 		printf(", priority %u", s.priority);
-	printf("): IPv4 %s%s%s, IPv6 %s%s%s; %s addresses, %s%s\n",
+	printf("): IPv4 %s%s%s, IPv6 %s%s%s; %s addresses, %s%s%s\n",
 	       c.id4 ? "filter " : "", c.id4 ? c.name4 : "none",
 	       c.id4 ? "" : " (passed)", c.id6 ? "filter " : "",
 	       c.id6 ? c.name6 : "none", c.id6 ? "" : " (passed)",
 	       o.dst ? "destination" : "source",
 	       o.pass ? "listed frames counted, not dropped" : "listed frames dropped",
-	       s.prog.held ? "; the filters are held until detach" : "");
+	       s.prog.held ? "; the filters are held until detach" : "",
+	       o.by_hold ? ", looked up through their holds" : "");
 	bloom_xdp_prog_close(&s.prog);
 	return 0;
 }
@@ -538,13 +635,20 @@ static void show_one(const char *dev, const struct bloom_xdp_slot *s,
 		snprintf(prio, sizeof(prio), "?");
 	if (ns && ro->netns_ino && ro->netns_ino != ns) {
 		snprintf(note, sizeof(note), "moved-netns");
-		fprintf(stderr, "%s: %s: the device was moved here from the network namespace bloom-xdp attached it in: the filter ids its program keeps name this namespace's filters now; detach and attach it again here\n",
-			prog, dev);
+		if (s->prog.by_hold)
+			fprintf(stderr, "%s: %s: the device was moved here from the network namespace bloom-xdp attached it in: its program looks up the filters it holds there; detach and attach it again here to use this namespace's\n",
+				prog, dev);
+		else
+			fprintf(stderr, "%s: %s: the device was moved here from the network namespace bloom-xdp attached it in: the filter ids its program keeps name this namespace's filters now; detach and attach it again here\n",
+				prog, dev);
 	}
-	note_filter(bloom_fd, dev, 4, ro->filter_id4, ro->filter_name4, note,
-		    sizeof(note));
-	note_filter(bloom_fd, dev, 6, ro->filter_id6, ro->filter_name6, note,
-		    sizeof(note));
+	/* through its holds, the program uses no id: its filters are there */
+	if (!s->prog.by_hold) {
+		note_filter(bloom_fd, dev, 4, ro->filter_id4, ro->filter_name4,
+			    note, sizeof(note));
+		note_filter(bloom_fd, dev, 6, ro->filter_id6, ro->filter_name6,
+			    note, sizeof(note));
+	}
 	printf("%-15s %-8s %-5s %-20s %-20s %-4s %-4s %12llu %12llu %12llu %8llu %-4s %s\n",
 	       dev, s->mode, prio, f4, f6, ro->match_dst ? "dst" : "src",
 	       ro->pass_listed ? "pass" : "drop",

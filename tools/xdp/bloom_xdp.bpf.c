@@ -4,7 +4,14 @@
  * bloom filter lists, itself or inside a netblock the filter holds
  * (bpf_bloom_xdp_lookup_addr()): an IPv4 filter for IPv4 frames, an IPv6
  * filter for IPv6 frames. The loader (bloom-xdp.c) sets the
- * constants below before the program is loaded. Frames that are not IP,
+ * constants below before the program is loaded.
+ *
+ * Built with BLOOM_XDP_BY_HOLD (and clang 15 or later), it looks the
+ * filters up through the holds the loader took of them (holds.h) instead,
+ * in the map of bloom_xdp_holds.bpf.h (one slot per family):
+ * bpf_bloom_hold_lookup_addr(), without the lookup of the id in the
+ * namespace's table. The loader uses that build when it took the holds
+ * and bloom.ko has the call, this one otherwise. Frames that are not IP,
  * or too short to hold the address, pass. A lookup that fails (the filter
  * was destroyed: -ENOENT) passes the frame and counts an error: a missing
  * blocklist must not cut a host off.
@@ -24,6 +31,9 @@
 #include <xdp/xdp_helpers.h>
 
 #include "bloom_xdp.h"
+#ifdef BLOOM_XDP_BY_HOLD
+#include "bloom_xdp_holds.bpf.h"
+#endif
 
 /* Identifies the program to bloom-xdp show and detach (bloom_xdp.h). */
 const volatile __u64 bloom_xdp_magic = BLOOM_XDP_MAGIC | BLOOM_XDP_LAYOUT;
@@ -61,6 +71,27 @@ static __always_inline void count(__u32 slot)
 
 	if (v)
 		(*v)++;
+}
+
+/*
+ * The address @addr of @len bytes (a constant: the verifier checks the
+ * frame holds them) in the filter of @id, whose hold is in @slot.
+ */
+static __always_inline int lookup(struct xdp_md *ctx, __u32 slot, __u32 id,
+				  const void *addr, __u32 len)
+{
+#ifdef BLOOM_XDP_BY_HOLD
+	struct slot *s = bpf_map_lookup_elem(&bloom_xdp_holds, &slot);
+
+	(void)ctx;
+	(void)id;
+	if (!s)
+		return -1;
+	return bpf_bloom_hold_lookup_addr(&s->hold, addr, len);
+#else
+	(void)slot;
+	return bpf_bloom_xdp_lookup_addr(ctx, id, addr, len);
+#endif
 }
 
 /* 802.1Q and 802.1ad: one tag, or two (QinQ). */
@@ -104,17 +135,15 @@ int bloom_xdp(struct xdp_md *ctx)
 
 		if ((void *)(iph + 1) > end)
 			return XDP_PASS;
-		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id4,
-						match_dst ? &iph->daddr :
-							    &iph->saddr, 4);
+		ret = lookup(ctx, BLOOM_XDP_HOLD_IPV4, filter_id4,
+			     match_dst ? &iph->daddr : &iph->saddr, 4);
 	} else if (proto == bpf_htons(ETH_P_IPV6) && filter_id6) {
 		struct ipv6hdr *ip6h = l3;
 
 		if ((void *)(ip6h + 1) > end)
 			return XDP_PASS;
-		ret = bpf_bloom_xdp_lookup_addr(ctx, filter_id6,
-						match_dst ? &ip6h->daddr :
-							    &ip6h->saddr, 16);
+		ret = lookup(ctx, BLOOM_XDP_HOLD_IPV6, filter_id6,
+			     match_dst ? &ip6h->daddr : &ip6h->saddr, 16);
 	} else {
 		return XDP_PASS;
 	}

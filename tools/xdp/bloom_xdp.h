@@ -24,11 +24,15 @@ enum bloom_xdp_stat {
 
 /*
  * The map of the holds of the program's filters (bloom_xdp_hold.bpf.c),
- * one slot per family: IPv4's, IPv6's. The loader binds it to the program
- * after the attach (BPF_PROG_BIND_MAP), so that it goes, and the holds
- * with it, when the program does; the program itself never reads it.
+ * one slot per family. The program built to look up by hold reads it (the
+ * loader gives it the map at load); the one built to look up by id does
+ * not, and the loader binds the map to it after the attach
+ * (BPF_PROG_BIND_MAP). Either way the map goes, and the holds with it,
+ * when the program does.
  */
 #define BLOOM_XDP_HOLDS_NAME	"bloom_xdp_holds"
+#define BLOOM_XDP_HOLD_IPV4	0
+#define BLOOM_XDP_HOLD_IPV6	1
 #define BLOOM_XDP_HOLD_SLOTS	2
 
 /*

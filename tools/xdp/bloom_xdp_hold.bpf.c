@@ -10,24 +10,14 @@
  * test_xdp_hold.sh runs it too.
  *
  * The map's pointer must carry the "kptr_ref" type tag in BTF, which
- * clang emits from version 15 on (clang 14 drops it: tools/bpf.mk).
+ * clang emits from version 15 on (clang 14 drops it: tools/bpf.mk); the
+ * map is bloom_xdp_holds.bpf.h's.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bloom/bpf.h>
 
-#include "bloom_xdp.h"
-
-struct slot {
-	struct bloom_xdp_hold __kptr_ref *hold;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, BLOOM_XDP_HOLD_SLOTS);
-	__type(key, __u32);
-	__type(value, struct slot);
-} bloom_xdp_holds SEC(".maps");
+#include "bloom_xdp_holds.bpf.h"
 
 SEC("xdp")
 int bloom_xdp_hold(struct xdp_md *ctx)

@@ -17,6 +17,7 @@
 #include <libbloom.h>
 
 #include "bloom_xdp.h"
+#include "bloom_xdp_held.skel.h"
 #include "bloom_xdp_hold.skel.h"
 #include "holds.h"
 
@@ -110,4 +111,9 @@ int holds_take(int bloom_fd, const struct filter_choice *c,
 out:
 	bloom_xdp_hold__destroy(skel);
 	return fd;
+}
+
+const void *holds_prog_elf(size_t *sz)
+{
+	return bloom_xdp_held__elf_bytes(sz);
 }

@@ -32,4 +32,11 @@
 int holds_take(int bloom_fd, const struct filter_choice *c,
 	       unsigned int ifindex, char *msg, size_t len);
 
+/*
+ * The ELF object of the program that looks its filters up through the
+ * holds (bloom_xdp.bpf.c built with BLOOM_XDP_BY_HOLD), its size in *@sz;
+ * NULL when built without holds.
+ */
+const void *holds_prog_elf(size_t *sz);
+
 #endif /* BLOOM_XDP_HOLDS_H */

@@ -41,12 +41,49 @@ static bool shaped(const struct bpf_map_info *mi, const struct map_shape *m)
 }
 
 /*
+ * Whether the program's code loads the map @map_id (a BPF_LD_IMM64 of it,
+ * which the kernel's dump of the code names by the map's id), as the build
+ * that looks its filters up through their holds does with the holds' map;
+ * a map bound to it (BPF_PROG_BIND_MAP) is among its maps, not in its code.
+ */
+static bool reads_map(int prog_fd, __u32 map_id)
+{
+	struct bpf_prog_info info;
+	struct bpf_insn *insns;
+	__u32 len = sizeof(info), n, i;
+	bool found = false;
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return false;
+	n = info.xlated_prog_len / sizeof(*insns);
+	insns = n ? calloc(n, sizeof(*insns)) : NULL;
+	if (!insns)
+		return false;
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = n * sizeof(*insns);
+	info.xlated_prog_insns = (__u64)(unsigned long)insns;
+	len = sizeof(info);
+	if (!bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
+	    info.xlated_prog_len == n * sizeof(*insns))
+		for (i = 0; i < n && !found; i++)
+			found = insns[i].code == (BPF_LD | BPF_DW | BPF_IMM) &&
+				(insns[i].src_reg == BPF_PSEUDO_MAP_FD ||
+				 insns[i].src_reg == BPF_PSEUDO_MAP_VALUE) &&
+				(__u32)insns[i].imm == map_id;
+	free(insns);
+	return found;
+}
+
+/*
  * The program's maps must be exactly these: its read-only data (one value
  * of the skeleton's size) and its counters, and the map of its filters'
- * holds when it has one (bound at attach: holds.h). 1 with *@ro_fd and
- * *@stats_fd open and *@held set, 0 when they are not, -errno.
+ * holds when it has one (holds.h). 1 with *@ro_fd and *@stats_fd open and
+ * *@held set (and *@holds_id, the holds' map's id), 0 when they are not,
+ * -errno.
  */
-static int open_maps(int prog_fd, int *ro_fd, int *stats_fd, bool *held)
+static int open_maps(int prog_fd, int *ro_fd, int *stats_fd, bool *held,
+		     __u32 *holds_id)
 {
 	const struct map_shape shapes[] = {
 		{ ".rodata", BPF_MAP_TYPE_ARRAY, sizeof(__u32),
@@ -86,6 +123,8 @@ static int open_maps(int prog_fd, int *ro_fd, int *stats_fd, bool *held)
 			goto out;
 		}
 		fds[s] = fd;
+		if (s == HOLDS)
+			*holds_id = ids[i];
 	}
 	ret = fds[RO] >= 0 && fds[STATS] >= 0;
 out:
@@ -108,7 +147,7 @@ int bloom_xdp_identify(__u32 id, struct bloom_xdp_prog *p)
 {
 	struct bpf_prog_info info;
 	int ro_fd = -1, ret;
-	__u32 len = sizeof(info), key = 0;
+	__u32 len = sizeof(info), key = 0, holds_id = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->stats_fd = -1;
@@ -125,9 +164,10 @@ int bloom_xdp_identify(__u32 id, struct bloom_xdp_prog *p)
 	if (strcmp(info.name, BLOOM_XDP_PROG_NAME) ||
 	    (info.type != BPF_PROG_TYPE_XDP && info.type != BPF_PROG_TYPE_EXT))
 		goto out;
-	ret = open_maps(p->fd, &ro_fd, &p->stats_fd, &p->held);
+	ret = open_maps(p->fd, &ro_fd, &p->stats_fd, &p->held, &holds_id);
 	if (ret <= 0)
 		goto out;
+	p->by_hold = p->held && reads_map(p->fd, holds_id);
 	ret = !bpf_map_lookup_elem(ro_fd, &key, &p->ro) &&
 	      p->ro.bloom_xdp_magic == (BLOOM_XDP_MAGIC | BLOOM_XDP_LAYOUT);
 	close(ro_fd);

@@ -20,6 +20,7 @@ struct bloom_xdp_prog {
 	int fd;				/* the program: held, its id stays its own */
 	int stats_fd;			/* its per-CPU counters */
 	bool held;			/* it holds its filters (holds.h) */
+	bool by_hold;			/* and looks them up through the holds */
 	struct bloom_xdp__rodata ro;	/* what the loader set */
 };
 

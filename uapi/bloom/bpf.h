@@ -57,4 +57,21 @@ extern struct bloom_xdp_hold *bpf_bloom_xdp_hold(struct xdp_md *ctx,
 						 __u32 filter_id) __ksym;
 extern void bpf_bloom_xdp_hold_release(struct bloom_xdp_hold *hold) __ksym;
 
+/*
+ * Queries through a hold the program keeps: @hold is &value->hold, the
+ * map value's __kptr_ref field (the value from bpf_map_lookup_elem(),
+ * checked against NULL). No lookup of an id: the filter is the one the
+ * hold names, with what it holds now (after SWAP too). 1, 0 and -EINVAL
+ * as the calls by id; -ENOENT: the field holds no hold, or its filter was
+ * destroyed.
+ *
+ *	struct slot *s = bpf_map_lookup_elem(&holds, &zero);
+ *	if (s && bpf_bloom_hold_lookup_addr(&s->hold, &iph->saddr, 4) > 0)
+ *		return XDP_DROP;
+ */
+extern int bpf_bloom_hold_query(struct bloom_xdp_hold **hold,
+				const void *key, __u32 key__sz) __ksym;
+extern int bpf_bloom_hold_lookup_addr(struct bloom_xdp_hold **hold,
+				      const void *addr, __u32 addr__sz) __ksym;
+
 #endif /* _BLOOM_BPF_H */

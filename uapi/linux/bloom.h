@@ -97,11 +97,15 @@
  *              length, a field or a counter or cell out of range)
  *   EPROTONOSUPPORT RESTORE: a snapshot of another format version, with an
  *              incompatible feature flag, or of another hash and position
- *              scheme (written by another version of bloom)
+ *              scheme (written by another version of bloom, or a
+ *              SipHash-1-3 filter's read by a bloom that knows only
+ *              SipHash-2-4)
  *   EOVERFLOW  SAVE: the buffer is smaller than the snapshot (out_len says
  *              how large it must be)
- * MERGE of two filters that differ in type, geometry or hash key, or of a
- * filter with itself, is EINVAL; of d-left filters EOPNOTSUPP.
+ * MERGE of two filters that differ in type, geometry, hash key or hash
+ * scheme (enum bloom_hash), or of a filter with itself, is EINVAL; of
+ * d-left filters EOPNOTSUPP. CREATE with BLOOM_CREATE_F_HASH and a @hash
+ * that is not an enum bloom_hash is EINVAL.
  * On any error a filter is left as it was, with four exceptions. ADD or
  * DELETE failing with EFAULT because the results bitmap became unwritable
  * during the call (the caller unmapped it; it is checked writable before the
@@ -208,6 +212,23 @@ enum bloom_key_kind {
 	{ "unknown", "strings", "ipv4", "ipv6" }
 
 /**
+ * enum bloom_hash - the keyed hash of a filter's keys (see Hashing)
+ * @BLOOM_HASH_SIPHASH_2_4: SipHash-2-4 under the filter's secret: filters
+ *	that ask for it (BLOOM_CREATE_F_HASH), and every filter of a module
+ *	older than the choice, whose snapshots and mappings say 0 here
+ * @BLOOM_HASH_SIPHASH_1_3: SipHash-1-3 under the same secret, 64-bit
+ *	result: what new filters use unless they ask for another
+ */
+enum bloom_hash {
+	BLOOM_HASH_SIPHASH_2_4 = 0,
+	BLOOM_HASH_SIPHASH_1_3 = 1
+};
+
+/* The hashes' names, indexed by enum bloom_hash, as sysfs "hash" shows them. */
+#define BLOOM_HASH_NAMES \
+	{ "siphash-2-4", "siphash-1-3" }
+
+/**
  * struct bloom_version - BLOOM_IOC_VERSION: what the running module supports
  * @size: sizeof(struct bloom_version)
  * @flags: must be 0
@@ -248,7 +269,13 @@ struct bloom_version {
 
 /* mmap() of a bound descriptor: see struct bloom_map_header. */
 #define BLOOM_FEATURE_MAP	(1U << 0)
-#define BLOOM_FEATURE_ALL	BLOOM_FEATURE_MAP
+/*
+ * Filters hash with SipHash-1-3 unless CREATE asks for another scheme
+ * (BLOOM_CREATE_F_HASH); INFO and the mapping's header say which. A module
+ * without it makes SipHash-2-4 filters only.
+ */
+#define BLOOM_FEATURE_HASH	(1U << 1)
+#define BLOOM_FEATURE_ALL	(BLOOM_FEATURE_MAP | BLOOM_FEATURE_HASH)
 
 #define BLOOM_IOC_VERSION	_IO(BLOOM_IOC_MAGIC, 0x00)
 
@@ -266,16 +293,18 @@ struct bloom_version {
  */
 #define BLOOM_CREATE_F_SIZE	(1U << 4)
 /*
- * Bit 5: the type, geometry and hash key of the filter named @like, empty
- * (so the two can be merged); @type, @capacity, @fpp_ppb, @bits, @hashes,
- * @hash_key, @memory_bytes and @bits_per_key_milli must then be 0 and no
- * other sizing flag set.
+ * Bit 5: the type, geometry, hash key and hash scheme of the filter named
+ * @like, empty (so the two can be merged); @type, @capacity, @fpp_ppb,
+ * @bits, @hashes, @hash_key, @hash, @memory_bytes and @bits_per_key_milli
+ * must then be 0 and no other sizing flag set.
  */
 #define BLOOM_CREATE_F_LIKE	(1U << 5)
 /*
  * Bit 6: an expiring filter (see Expiring filters): a key tests present
  * for at least @timeout_ms after its last add, in @generations
- * generations.
+ * generations. The name says "timeout" for the filter's one timeout, which
+ * rotations keep; a timed filter's keys have their own (BLOOM_TYPE_TIMED,
+ * @key_timeout_s, BLOOM_BATCH_F_TIMEOUT), a different feature.
  */
 #define BLOOM_CREATE_F_TIMEOUT	(1U << 6)
 /*
@@ -283,10 +312,16 @@ struct bloom_version {
  * @prefix_lengths4 and @prefix_lengths6 (see Prefix expansion).
  */
 #define BLOOM_CREATE_F_PREFIXES	(1U << 7)
+/*
+ * Bit 8: hash keys with @hash (enum bloom_hash) instead of SipHash-1-3,
+ * the scheme of a filter created without it (see Hashing).
+ */
+#define BLOOM_CREATE_F_HASH	(1U << 8)
 #define BLOOM_CREATE_F_ALL	(BLOOM_CREATE_F_BIND | BLOOM_CREATE_F_HASH_KEY | \
 				 BLOOM_CREATE_F_GEOMETRY | BLOOM_CREATE_F_SCALABLE | \
 				 BLOOM_CREATE_F_SIZE | BLOOM_CREATE_F_LIKE | \
-				 BLOOM_CREATE_F_TIMEOUT | BLOOM_CREATE_F_PREFIXES)
+				 BLOOM_CREATE_F_TIMEOUT | BLOOM_CREATE_F_PREFIXES | \
+				 BLOOM_CREATE_F_HASH)
 /* Netblock lengths a filter's prefix lengths hold per family, at most. */
 #define BLOOM_PREFIX_LENGTHS_MAX	7
 
@@ -330,7 +365,9 @@ struct bloom_version {
  * @prefix_lengths4: with BLOOM_CREATE_F_PREFIXES: bit L set (L 1..31): IPv4
  *	netblocks of length L are stored; at most BLOOM_PREFIX_LENGTHS_MAX
  *	bits; else 0 (see Prefix expansion)
- * @reserved1: must be 0
+ * @hash: with BLOOM_CREATE_F_HASH: the keyed hash, enum bloom_hash; else 0
+ *	(the filter hashes with SipHash-1-3). Named reserved1 before it was
+ *	defined: a module that does not know it refuses the flag (EINVAL)
  * @prefix_lengths6: with BLOOM_CREATE_F_PREFIXES: bit L % 64 of word L / 64
  *	set (L 1..127): IPv6 netblocks of length L are stored; at most
  *	BLOOM_PREFIX_LENGTHS_MAX bits; else 0
@@ -370,7 +407,7 @@ struct bloom_create {
 	__u32 key_timeout_max_s;
 	__aligned_u64 reserved;
 	__u32 prefix_lengths4;
-	__u32 reserved1;
+	__u32 hash;
 	__aligned_u64 prefix_lengths6[2];
 };
 
@@ -478,7 +515,9 @@ struct bloom_name {
  * @key_timeout_max_s: out: timed: the largest timeout; else 0
  * @tag_bits: out: timed: the bits beside the fingerprint that ADD and
  *	DELETE compare (see Keys with their own timeouts); else 0
- * @reserved1: in: must be 0; out: 0
+ * @hash: in: must be 0; out: the filter's keyed hash, enum bloom_hash (0,
+ *	SipHash-2-4, from a module without BLOOM_FEATURE_HASH, which called
+ *	it reserved1)
  * @expired: out: timed: cells of expired keys reclaimed; else 0
  * @prefix_lengths4: out: the IPv4 netblock lengths the filter stores, as
  *	CREATE's (0: any length; see Prefix expansion)
@@ -548,7 +587,7 @@ struct bloom_info {
 	__u32 key_timeout_s;
 	__u32 key_timeout_max_s;
 	__u32 tag_bits;
-	__u32 reserved1;
+	__u32 hash;
 	__aligned_u64 expired;
 	__u32 prefix_lengths4;
 	__u32 reserved2;
@@ -644,8 +683,9 @@ struct bloom_batch {
  */
 #define BLOOM_BATCH_F_NET	(1U << 1)
 /*
- * ADD to a timed filter: the keys' timeouts are @timeout_s or @timeouts
- * (see Keys with their own timeouts), not the filter's default.
+ * ADD to a timed filter (BLOOM_TYPE_TIMED): the keys' own timeouts are
+ * @timeout_s or @timeouts (see Keys with their own timeouts), not the
+ * filter's default. Not the expiring filter's timeout (BLOOM_CREATE_F_TIMEOUT).
  */
 #define BLOOM_BATCH_F_TIMEOUT	(1U << 2)
 #define BLOOM_BATCH_F_ALL	(BLOOM_BATCH_F_PINNED | BLOOM_BATCH_F_NET | \
@@ -821,7 +861,11 @@ struct bloom_stages {
  * @hashes: k
  * @keys: enum bloom_key_kind, kept current (an ipv4 or ipv6 filter's
  *	queries look netblocks up: see Netblocks)
- * @scheme: the hash and position scheme (a snapshot's; see Hashing)
+ * @scheme: the hash and position scheme, a snapshot's scheme_id (see
+ *	Hashing): a reader that does not know it must not test the bits
+ * @hash: the keyed hash, enum bloom_hash, which @scheme implies (0,
+ *	SipHash-2-4, from a module without BLOOM_FEATURE_HASH, which called
+ *	it reserved)
  * @bits: m
  * @bits_offset: where the bits start in the mapping, in bytes (a page)
  * @bits_len: bytes of bits: whole 64-byte lines, native 64-bit words
@@ -837,7 +881,7 @@ struct bloom_map_header {
 	__u32 hashes;
 	__u32 keys;
 	__u32 scheme;
-	__u32 reserved;
+	__u32 hash;
 	__aligned_u64 bits;
 	__aligned_u64 bits_offset;
 	__aligned_u64 bits_len;
