@@ -192,7 +192,7 @@ if [ -e "$deb" ]; then
 	t0=$(date +%s)
 	# DKMS compiles the module under TCG: over 15 minutes on a host with
 	# load 10 to 15 on 2 cores (test_deb.sh prints the time it took)
-	run_timeout=$((timeout_s * 9)) run_one deb_packages "$deb""
+	run_timeout=$((timeout_s * 9)) run_one deb_packages "$deb"
 	echo "# test_deb took $(($(date +%s) - t0)) s"
 fi
 echo "# all programs took $(($(date +%s) - start)) s"
