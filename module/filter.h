@@ -102,7 +102,7 @@ struct bloom_filter {
 };
 
 /*
- * A new filter named @name holding @s (from bloom_store_new(), which it
+ * A new filter named @name holding @s (from bloom_store_create(), which it
  * takes over, also on failure): 0, -EDQUOT (the struct's bytes over
  * max_memory) or -ENOMEM. Not yet registered; the caller's reference.
  */
