@@ -111,6 +111,32 @@ long long keys16(int fd, unsigned long cmd, __u64 first, __u32 n)
 	return run_keys16(fd, cmd, keys, res, BATCH, first, n, NULL);
 }
 
+/*
+ * A namespace the host's root made is owed its guarantee from its creation
+ * until the kernel's cleanup of it has run (module/account.c), which under
+ * TCG may be many namespaces behind the threads that make them (the
+ * namespace churner and the rules thread): a create then fails with
+ * EDQUOT, the documented answer while the pool is owed to namespaces that
+ * are going. Wait for them, well inside the watchdog's STALL_S, before
+ * calling it a failure (a leaked guarantee never comes back).
+ */
+#define NETNS_QUOTA_WAIT_MS	((STALL_S - 15) * 1000)
+
+int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
+	      __u32 flags)
+{
+	int waited = 0;
+
+	while (bt_create(fd, name, type, capacity, 10000000, flags)) {
+		if (errno != EDQUOT || waited >= NETNS_QUOTA_WAIT_MS ||
+		    atomic_load(&stop))
+			return -1;
+		usleep(100 * 1000);
+		waited += 100;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("BLOOM_SOAK_SECONDS");

@@ -25,6 +25,9 @@ extern _Atomic unsigned long false_negatives, errors;
 void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One batch of @n keys from @first through @cmd; out_hits, or -1. */
 long long keys16(int fd, unsigned long cmd, __u64 first, __u32 n);
+/* CREATE in a namespace this thread made, waiting out EDQUOT (bloom_soak.c) */
+int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
+	      __u32 flags);
 
 /* soak_writers.c: a writer per type; readers and the mapped reader too */
 struct writer {

@@ -10,30 +10,6 @@
 
 _Atomic unsigned long netns_progress;
 
-/*
- * A namespace the host's root made is owed its guarantee from its creation
- * until the kernel's cleanup of it has run (module/account.c), which under
- * TCG may be many namespaces behind this loop: a create then fails with
- * EDQUOT, the documented answer while the pool is owed to namespaces that
- * are going. Wait for them, up to a minute, before calling it a failure (a
- * leaked guarantee never comes back).
- */
-#define NETNS_QUOTA_WAIT_MS	60000
-
-static int create_waiting(int fd, const char *name, int i)
-{
-	int waited = 0;
-
-	while (bt_create(fd, name, 1 + i % 4, 10000, 10000000, 0)) {
-		if (errno != EDQUOT || waited >= NETNS_QUOTA_WAIT_MS ||
-		    atomic_load(&stop))
-			return -1;
-		usleep(100 * 1000);
-		waited += 100;
-	}
-	return 0;
-}
-
 /* A namespace with filters, made and dropped, over and over. */
 void *netns_thread(void *arg)
 {
@@ -50,7 +26,7 @@ void *netns_thread(void *arg)
 		fd = bt_open();
 		for (i = 0; i < 4 && fd >= 0; i++) {
 			snprintf(name, sizeof(name), "ns-%d", i);
-			if (create_waiting(fd, name, i)) {
+			if (ns_create(fd, name, 1 + i % 4, 10000, 0)) {
 				report_error("netns: create: %s",
 					     strerror(errno));
 				break;

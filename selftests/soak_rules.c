@@ -83,7 +83,7 @@ static int rule_namespace(int self)
 	sock = bt_ipt_socket();
 	udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || sock < 0 || udp < 0 || lo_up() ||
-	    bt_create(fd, RULE_FILTER, BLOOM_TYPE_BLOCKED, 1000, 10000000,
+	    ns_create(fd, RULE_FILTER, BLOOM_TYPE_BLOCKED, 1000,
 		      BLOOM_CREATE_F_BIND) ||
 	    bt_one(fd, BLOOM_IOC_ADD, lo, sizeof(lo)) < 0) {
 		report_error("rules: setup: %s", strerror(errno));
