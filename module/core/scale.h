@@ -23,6 +23,20 @@
  * stage stop (they never overfill it), so concurrent adds across a stage
  * boundary lose nothing: each key lands in a stage that was published.
  *
+ * A chain of timed stages (keys with their own timeouts, timed.h) is a set
+ * as a timed table is: an add of a key live in any stage refreshes it
+ * there, a new key goes to the newest stage while that holds fewer cells
+ * than its capacity and has room in the key's buckets, a delete empties
+ * the key's cell in whichever stage holds it. Keys expire, so stages empty:
+ * a stage that holds no cell, but the newest, is taken out of the chain
+ * (bloom_scale_unlink(), by the sweep) and freed after a grace period. A
+ * stage's place in the chain is then not its term, the i that sized it:
+ * terms only grow along the chain (a new stage takes the newest's term +
+ * 1), so the stages' rates are distinct terms of the series and still sum
+ * under P. A query lists the stages newest first (bloom_scale_list()),
+ * which sees every stage that was in the chain for the whole query,
+ * whatever is unlinked meanwhile.
+ *
  * s (growth) is an integer, BLOOM_CORE_GROWTH_MIN..MAX: stage capacities
  * stay exact integers; under 2 the chain gets long (every query checks
  * every stage), over 16 the newest stage is mostly empty memory. r
@@ -39,7 +53,8 @@
 
 /**
  * struct bloom_scale_params - what a scalable filter was asked for
- * @type: BLOOM_CORE_STANDARD or BLOOM_CORE_BLOCKED, the type of every stage
+ * @type: BLOOM_CORE_STANDARD, BLOOM_CORE_BLOCKED or BLOOM_CORE_TIMED, the
+ *	type of every stage
  * @growth: s
  * @capacity: N, stage 0's capacity
  * @fpp_ppb: P, the compound rate, parts per billion
@@ -56,27 +71,33 @@ struct bloom_scale_params {
 /**
  * struct bloom_scale_stage - one stage
  * @core: its filter (bloom_core_init() by bloom_scale_publish())
- * @count: new keys added to it, at most @core.geo.capacity (cmpxchg64)
+ * @count: new keys added to it, at most @core.geo.capacity (cmpxchg64);
+ *	a timed stage's cells in use are its core's (bloom_timed_used())
+ * @term: the i it was sized for (bloom_scale_stage_params())
  */
 struct bloom_scale_stage {
 	struct bloom_core core;
 	u64 count;
+	u32 term;
 };
 
 /**
  * struct bloom_scale - the stages of a scalable filter
  * @p: its parameters
  * @nstages: stages published (smp_store_release after @stage[i] is set)
- * @stage: the stages, oldest first; set once each, never changed
+ * @want_stage: a timed chain's newest stage had no room for a key
+ * @stage: the stages, oldest first; a timed chain's move down when one
+ *	before them is unlinked (bloom_scale_unlink())
  */
 struct bloom_scale {
 	struct bloom_scale_params p;
 	u32 nstages;
+	bool want_stage;
 	struct bloom_scale_stage *stage[BLOOM_CORE_STAGES_MAX];
 };
 
 /*
- * Checks @p: -EOPNOTSUPP for a type other than standard and blocked,
+ * Checks @p: -EOPNOTSUPP for a type other than standard, blocked and timed,
  * -EINVAL for a value out of range (also a P so small that stage 0's rate
  * rounds to 0 ppb), -E2BIG when stage 0 is over BLOOM_CORE_BITS_MAX.
  */
@@ -108,19 +129,47 @@ bool bloom_core_is_scalable(const struct bloom_core *f);
 /* Stages published now (acquire: their pointers may be read). */
 u32 bloom_scale_stages(const struct bloom_core *f);
 
-/* Stage @i, for @i under bloom_scale_stages(). */
+/*
+ * Stage @i, for @i under bloom_scale_stages(), for those who exclude
+ * unlinks (a timed chain's writers; any other chain's readers).
+ */
 const struct bloom_scale_stage *bloom_scale_stage(const struct bloom_core *f,
 						  u32 i);
 
 /*
- * Does @f need another stage before it can take a new key (no stage yet, or
- * the newest is at its capacity)?
+ * The stages into @st (room for BLOOM_CORE_STAGES_MAX), newest first, each
+ * once; their number. Under RCU, while stages are unlinked meanwhile: it
+ * lists every stage that stays in the chain for the whole call, and may
+ * list one that is unlinked during it.
+ */
+u32 bloom_scale_list(const struct bloom_core *f,
+		     const struct bloom_scale_stage **st);
+
+/*
+ * Takes stage @i, not the newest, which holds no key, out of a timed
+ * chain: the stages after it move down one place. Writers excluded; the
+ * caller frees it after a grace period.
+ */
+struct bloom_scale_stage *bloom_scale_unlink(struct bloom_core *f, u32 i);
+
+/*
+ * A timed chain's stages that hold no cell, but the newest, unlinked and
+ * put in @gone (room for BLOOM_CORE_STAGES_MAX): their number. Called
+ * after a sweep of every stage (bloom_timed_sweep()) emptied expired
+ * cells; writers excluded, the caller frees them after a grace period.
+ */
+u32 bloom_scale_unlink_empty(struct bloom_core *f,
+			     struct bloom_scale_stage **gone);
+
+/*
+ * Does @f need another stage before it can take a new key (no stage yet,
+ * the newest is at its capacity, or a timed newest had no room for one)?
  */
 bool bloom_scale_full(const struct bloom_core *f);
 
 /*
- * The geometry of the next stage: bloom_scale_stage_geometry() for stage
- * bloom_scale_stages(), with its errors.
+ * The geometry of the next stage: bloom_scale_stage_geometry() for the
+ * next term (the newest's + 1; 0 for the first), with its errors.
  */
 int bloom_scale_next_geometry(const struct bloom_core *f,
 			      struct bloom_geometry *geo);
@@ -145,6 +194,17 @@ void bloom_scale_publish(struct bloom_core *f, struct bloom_scale_stage *st,
  */
 int bloom_scale_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			  u8 *results, u32 *pos);
+
+/*
+ * A timed chain's adds (BLOOM_CORE_TIMED stages): keys [*@pos, @n) with
+ * their own timeouts, @timeouts[i], or @timeout_s for every key when
+ * @timeouts is NULL; results and return as bloom_timed_add_batch(). Stops
+ * early, *@pos at the key, when the newest stage has no room for it: the
+ * caller publishes the next stage and calls again.
+ */
+u32 bloom_scale_timed_add_batch(struct bloom_core *f, const u64 *hashes,
+				u32 n, const u32 *timeouts, u32 timeout_s,
+				u8 *results, u32 *pos);
 
 /*
  * Two scalable filters whose stages line up: the same parameters (type,

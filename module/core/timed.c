@@ -253,9 +253,12 @@ static bool bloom_tm_find(struct bloom_core *f, const struct bloom_tt_cand *c,
 	return false;
 }
 
-/* 1: present already (the later expiry kept); 0: a new cell; -ENOSPC. */
-static int bloom_tm_add_one(struct bloom_core *f, u64 h,
-			    const struct bloom_tm_expiry *e, u64 now)
+/*
+ * 1: present already (the later expiry kept); 0: a new cell; -ENOSPC (no
+ * room); -ENOENT: absent and not to be inserted (!@insert).
+ */
+static int bloom_tm_put(struct bloom_core *f, u64 h,
+			const struct bloom_tm_expiry *e, u64 now, bool insert)
 {
 	u32 load[BLOOM_TT_SUBTABLES], j, best, sub, n = bloom_tt_cells(f);
 	u64 cells[BLOOM_TT_CELLS_MAX], idx, v, tag = bloom_tm_tag(f, h);
@@ -268,6 +271,8 @@ static int bloom_tm_add_one(struct bloom_core *f, u64 h,
 			bloom_tt_put(f, idx, bloom_tm_id_of(v) | e->low);
 		return 1;
 	}
+	if (!insert)
+		return -ENOENT;
 	/* the less loaded, the left one on a tie */
 	best = load[1] < load[0];
 	if (load[best] == n) {
@@ -282,6 +287,12 @@ static int bloom_tm_add_one(struct bloom_core *f, u64 h,
 		     bloom_tm_id(f, &c, best, tag) | e->low);
 	WRITE_ONCE(f->subtable_used[best], f->subtable_used[best] + 1);
 	return 0;
+}
+
+static inline int bloom_tm_add_one(struct bloom_core *f, u64 h,
+				   const struct bloom_tm_expiry *e, u64 now)
+{
+	return bloom_tm_put(f, h, e, now, true);
 }
 
 static enum bloom_del bloom_tm_delete_one(struct bloom_core *f, u64 h, u64 now)
@@ -387,6 +398,20 @@ static u32 bloom_tm_delete_many(struct bloom_core *f, const u64 *hashes,
 	return removed;
 }
 
+int bloom_timed_put(struct bloom_core *f, u64 h, u32 timeout_s, bool insert)
+{
+	struct bloom_tm_expiry e;
+	u64 now = bloom_clock_s();
+
+	bloom_tm_expiry(timeout_s, now, &e);
+	return bloom_tm_put(f, h, &e, now, insert);
+}
+
+bool bloom_timed_remove(struct bloom_core *f, u64 h)
+{
+	return bloom_tm_delete_one(f, h, bloom_clock_s()) == BLOOM_DEL_GONE;
+}
+
 u64 bloom_timed_buckets(const struct bloom_core *f)
 {
 	return f->geo.buckets * BLOOM_TT_SUBTABLES;
@@ -470,8 +495,7 @@ static u32 bloom_tm_delete_batch(struct bloom_core *f, const u64 *hashes,
 				    bloom_clock_s());
 }
 
-/* Cells in use, live or expired and not reclaimed yet. */
-static u64 bloom_tm_used(const struct bloom_core *f)
+u64 bloom_timed_used(const struct bloom_core *f)
 {
 	u64 used = 0;
 	u32 i;
@@ -498,7 +522,7 @@ const struct bloom_core_ops bloom_tm_ops = {
 	.add_batch = bloom_tm_add_batch,
 	.delete_batch = bloom_tm_delete_batch,
 	.query_batch = bloom_tm_query_batch,
-	.in_use = bloom_tm_used,
+	.in_use = bloom_timed_used,
 	.scan_in_use = bloom_tm_scan,
 };
 

@@ -39,6 +39,17 @@ u32 bloom_timed_tag_bits(const struct bloom_core *f);
 u32 bloom_timed_add_batch(struct bloom_core *f, const u64 *hashes, u32 n,
 			  const u32 *timeouts, u32 timeout_s, u8 *results,
 			  u32 *done);
+/*
+ * One key (a timed chain's stages, scale.c): as bloom_timed_add_batch()
+ * with @timeout_s: 1 when it was present (the later expiry kept), 0 when
+ * it took a new cell; -ENOENT when it was absent and !@insert, -ENOSPC
+ * when its buckets are full: nothing changed then. A writer.
+ */
+int bloom_timed_put(struct bloom_core *f, u64 h, u32 timeout_s, bool insert);
+/* Deletes one key: true when its cell was emptied. A writer. */
+bool bloom_timed_remove(struct bloom_core *f, u64 h);
+/* Cells in use, live or expired and not reclaimed yet. */
+u64 bloom_timed_used(const struct bloom_core *f);
 /* Buckets of the whole table (all subtables): what a sweep walks. */
 u64 bloom_timed_buckets(const struct bloom_core *f);
 /*
