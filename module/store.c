@@ -27,11 +27,22 @@
 #include "alloc.h"
 #include "store_internal.h"
 
-/* A stage of a chain and the allocation behind its core's words. */
+/*
+ * A stage of a chain and the allocation behind its core's words; a timed
+ * chain's empty stage is freed by @free_work after a grace period.
+ */
 struct bloom_stage_mem {
 	struct bloom_scale_stage stage;
 	void *storage;
+	struct rcu_work free_work;
 };
+
+/* Bytes a stage of @geo counts against max_memory. */
+static u64 bloom_stage_bytes(const struct bloom_geometry *geo)
+{
+	return bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN +
+	       sizeof(struct bloom_stage_mem);
+}
 
 /* A chain's stages; their bytes are in s->memory_bytes, the caller's. */
 static void bloom_store_free_stages(struct bloom_store *s)
@@ -363,8 +374,8 @@ struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
 	struct bloom_stage_mem *sm;
 	u64 bytes, mem;
 
-	bytes = bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
-	mem = bytes + sizeof(*sm);
+	mem = bloom_stage_bytes(geo);
+	bytes = mem - sizeof(*sm);
 	if (bloom_account_reserve(s->acct, mem))
 		return ERR_PTR(-EDQUOT);
 	sm = bloom_kzalloc(sizeof(*sm), GFP_KERNEL_ACCOUNT);
@@ -385,6 +396,54 @@ struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
 err_release:
 	bloom_account_release(s->acct, mem);
 	return ERR_PTR(-ENOMEM);
+}
+
+static void bloom_stage_free_work(struct work_struct *work)
+{
+	struct bloom_stage_mem *sm = container_of(to_rcu_work(work),
+						  struct bloom_stage_mem,
+						  free_work);
+
+	bloom_kvfree(sm->storage);
+	bloom_kfree(sm);
+}
+
+u32 bloom_store_timed_tables(struct bloom_core *f, struct bloom_core **t)
+{
+	u32 i, n;
+
+	if (!bloom_core_is_scalable(f)) {
+		t[0] = f;
+		return 1;
+	}
+	n = bloom_scale_stages(f);
+	for (i = 0; i < n; i++)
+		t[i] = (struct bloom_core *)&bloom_scale_stage(f, i)->core;
+	return n;
+}
+
+void bloom_store_drop_empty_stages(struct bloom_core *f)
+{
+	struct bloom_store *s = container_of(f, struct bloom_store, core);
+	struct bloom_scale_stage *gone[BLOOM_CORE_STAGES_MAX];
+	struct bloom_stage_mem *sm;
+	u32 i, n;
+	u64 mem;
+
+	if (!bloom_core_is_scalable(f))
+		return;
+	n = bloom_scale_unlink_empty(f, gone);
+	for (i = 0; i < n; i++) {
+		sm = container_of(gone[i], struct bloom_stage_mem, stage);
+		/* info's expired keeps counting what the stage emptied */
+		WRITE_ONCE(f->reclaimed, f->reclaimed + sm->stage.core.reclaimed);
+		mem = bloom_stage_bytes(&sm->stage.core.geo);
+		WRITE_ONCE(s->memory_bytes, s->memory_bytes - mem);
+		bloom_account_release(s->acct, mem);
+		/* queries may still read it: freed after a grace period */
+		INIT_RCU_WORK(&sm->free_work, bloom_stage_free_work);
+		bloom_store_queue_rcu(&sm->free_work);
+	}
 }
 
 int bloom_store_grow(struct bloom_store *s)

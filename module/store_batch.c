@@ -87,7 +87,19 @@ static bool bloom_store_write_chunk(struct bloom_store *s,
 	u32 from = w->done, end = from + len, done, np = 0;
 	u8 *results = w->results ? w->results + from / 8 : NULL;
 
-	if (w->op == BLOOM_STORE_ADD && s->features & BLOOM_STORE_F_STAGES) {
+	if (w->op == BLOOM_STORE_ADD &&
+	    (s->features & (BLOOM_STORE_F_STAGES | BLOOM_STORE_F_TIMEOUTS)) ==
+	    (BLOOM_STORE_F_STAGES | BLOOM_STORE_F_TIMEOUTS)) {
+		/* a timed chain: keys' own timeouts, or the filter's */
+		done = from;
+		w->hits += bloom_scale_timed_add_batch(&s->core, w->hashes, end,
+						       w->timed ? w->timeouts : NULL,
+						       w->timed ? w->timeout_s :
+						       s->core.key_timeout_s,
+						       w->results, &done);
+		done -= from;
+	} else if (w->op == BLOOM_STORE_ADD &&
+		   s->features & BLOOM_STORE_F_STAGES) {
 		/* indices count from the batch's start, as results */
 		done = from;
 		w->hits += bloom_scale_add_batch(&s->core, w->hashes, end,

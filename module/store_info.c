@@ -39,12 +39,32 @@ static void bloom_info_fill_keys(struct bloom_info *info,
 	}
 }
 
+/*
+ * A timed store's expired cells emptied: its table's; a chain's, its
+ * stages' and those of the stages it freed (kept in its own core's).
+ */
+static u64 bloom_store_expired(const struct bloom_store *s)
+{
+	const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
+	u64 sum = READ_ONCE(s->core.reclaimed);
+	u32 i, n;
+
+	if (!bloom_core_is_scalable(&s->core))
+		return sum;
+	n = bloom_scale_list(&s->core, st);
+	for (i = 0; i < n; i++)
+		sum += READ_ONCE(st[i]->core.reclaimed);
+	return sum;
+}
+
 /* The figures of the variants: a chain's, a ring's, a timed table's. */
 static void bloom_info_fill_shape(struct bloom_info *info,
 				  const struct bloom_store *s)
 {
 	if (bloom_core_is_scalable(&s->core)) {
-		info->stages = bloom_scale_stages(&s->core);
+		const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
+
+		info->stages = bloom_scale_list(&s->core, st);
 		info->growth = s->scale.p.growth;
 		info->tightening_ppm = s->scale.p.tightening_ppm;
 	}
@@ -58,7 +78,7 @@ static void bloom_info_fill_shape(struct bloom_info *info,
 		info->key_timeout_s = s->core.key_timeout_s;
 		info->key_timeout_max_s = s->core.key_timeout_max_s;
 		info->tag_bits = bloom_timed_tag_bits(&s->core);
-		info->expired = READ_ONCE(s->core.reclaimed);
+		info->expired = bloom_store_expired(s);
 	}
 }
 
@@ -144,17 +164,22 @@ static u32 bloom_generations_fill(const struct bloom_store *s,
 
 int bloom_store_stages(const struct bloom_store *s, struct bloom_stage *out)
 {
-	const struct bloom_scale_stage *st;
+	const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
+	const struct bloom_core *c;
 	u32 i, n;
 
 	if (bloom_core_is_expiring(&s->core))
 		return bloom_generations_fill(s, out);
 	if (!bloom_core_is_scalable(&s->core))
 		return -EOPNOTSUPP;
-	n = bloom_scale_stages(&s->core);
+	/* newest first, as a timed chain's readers must list them */
+	n = bloom_scale_list(&s->core, st);
 	for (i = 0; i < n; i++) {
-		st = bloom_scale_stage(&s->core, i);
-		bloom_stage_fill(&out[i], &st->core, READ_ONCE(st->count));
+		c = &st[n - 1 - i]->core;
+		/* a timed stage's keys are its cells in use */
+		bloom_stage_fill(&out[i], c, bloom_core_is_timed(c) ?
+				 bloom_timed_used(c) :
+				 READ_ONCE(st[n - 1 - i]->count));
 	}
 	return n;
 }

@@ -70,6 +70,18 @@ u64 bloom_work_now_ns(void);
 size_t bloom_work_bytes(u32 shape, u32 type);
 /* Sets @w up for @core (whose expire, for a ring, is @w->ring); idle. */
 void bloom_work_init(struct bloom_store_work *w, struct bloom_core *core);
+/*
+ * A timed store's tables, what its sweep walks: its one table or a chain's
+ * stages, into @t (room for BLOOM_CORE_STAGES_MAX); their number. Under
+ * the work's lock; the stages stay while the sweep runs (only it unlinks).
+ */
+u32 bloom_store_timed_tables(struct bloom_core *f, struct bloom_core **t);
+/*
+ * After a sweep, a timed chain's empty stages but the newest taken out and
+ * freed after a grace period, their bytes given back. Under the work's
+ * lock.
+ */
+void bloom_store_drop_empty_stages(struct bloom_core *f);
 /* Arms the first rotation when it is due, the first sweep a period on. */
 void bloom_work_start(struct bloom_store_work *w);
 /*

@@ -40,7 +40,7 @@ size_t bloom_work_bytes(u32 shape, u32 type)
 {
 	if (shape == BLOOM_STORE_RING)
 		return struct_size((struct bloom_store_work *)NULL, ring, 1);
-	if (shape == BLOOM_STORE_PLAIN && type == BLOOM_CORE_TIMED)
+	if (shape != BLOOM_STORE_RING && type == BLOOM_CORE_TIMED)
 		return sizeof(struct bloom_store_work);
 	return 0;
 }
@@ -121,22 +121,35 @@ unlock:
 	return rotated;
 }
 
-/* One pass of the sweep over the whole table, then the next one armed. */
+/*
+ * One pass of the sweep over every table (a chain's stages one after the
+ * other), the stages it emptied dropped, then the next pass armed.
+ */
 static void bloom_work_sweep(struct bloom_store_work *w)
 {
-	u64 b, n = bloom_timed_buckets(w->core);
+	struct bloom_core *t[BLOOM_CORE_STAGES_MAX];
+	u32 i, nt;
+	u64 b, n;
 
-	for (b = 0; b < n; b += BLOOM_SWEEP_CHUNK) {
-		mutex_lock(&w->lock);
-		if (READ_ONCE(w->dying)) {
+	mutex_lock(&w->lock);
+	nt = bloom_store_timed_tables(w->core, t);
+	mutex_unlock(&w->lock);
+	for (i = 0; i < nt; i++) {
+		n = bloom_timed_buckets(t[i]);
+		for (b = 0; b < n; b += BLOOM_SWEEP_CHUNK) {
+			mutex_lock(&w->lock);
+			if (READ_ONCE(w->dying)) {
+				mutex_unlock(&w->lock);
+				return;
+			}
+			bloom_timed_sweep(t[i], b, BLOOM_SWEEP_CHUNK);
 			mutex_unlock(&w->lock);
-			return;
+			cond_resched();
 		}
-		bloom_timed_sweep(w->core, b, BLOOM_SWEEP_CHUNK);
-		mutex_unlock(&w->lock);
-		cond_resched();
 	}
 	mutex_lock(&w->lock);
+	if (!READ_ONCE(w->dying))
+		bloom_store_drop_empty_stages(w->core);
 	bloom_work_arm(w);
 	mutex_unlock(&w->lock);
 }

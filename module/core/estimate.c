@@ -209,6 +209,34 @@ static u64 bloom_estimate_bits(const struct bloom_core *f,
 	return p;
 }
 
+static bool bloom_core_is_cells(const struct bloom_core *f)
+{
+	return f->geo.type == BLOOM_CORE_DLEFT ||
+	       f->geo.type == BLOOM_CORE_TIMED;
+}
+
+/* A d-left or timed table's keys (its cells in use) and rate now. */
+static void bloom_estimate_cells(const struct bloom_core *f,
+				 struct bloom_core_estimate *e)
+{
+	const struct bloom_geometry *geo = &f->geo;
+	u32 shift = geo->fingerprint_bits + 20;
+	u64 x = bloom_core_bits_set(f), v;
+
+	e->keys = x;
+	e->fpp_ppb = 0;
+	if (!x)
+		return;
+	/*
+	 * p = d L 2^-r at load L = used / (d B): used / B 2^-r, whatever d;
+	 * times 2^20 (used <= 32 B)
+	 */
+	v = mul_u64_u64_div_u64(x, BLOOM_PPB << 20, geo->buckets);
+	/* r reaches 62: past 2^-44 the rate rounds to 0 ppb */
+	v = shift < 64 ? (v + (1ULL << (shift - 1))) >> shift : 0;
+	e->fpp_ppb = v < BLOOM_PPB ? (u32)v : BLOOM_PPB;
+}
+
 /*
  * A scalable filter's stages or an expiring filter's generations: their
  * keys summed (unknown if one's are), the rate compounded: a never-added
@@ -224,7 +252,16 @@ static void bloom_estimate_cores(const struct bloom_core *const *cores,
 
 	e->keys = 0;
 	for (i = 0; i < n; i++) {
-		u64 p = bloom_estimate_bits(cores[i], &st);
+		u64 p;
+
+		if (bloom_core_is_cells(cores[i])) {
+			/* a timed chain's stage: its own estimate, in ppb */
+			bloom_estimate_cells(cores[i], &st);
+			p = mul_u64_u64_div_u64(st.fpp_ppb, BLOOM_Q64_ONE,
+						BLOOM_PPB);
+		} else {
+			p = bloom_estimate_bits(cores[i], &st);
+		}
 
 		miss = bloom_q64_mul(miss, BLOOM_Q64_ONE - p);
 		if (st.keys == BLOOM_CORE_KEYS_UNKNOWN ||
@@ -240,16 +277,16 @@ void bloom_core_estimate(const struct bloom_core *f,
 			 struct bloom_core_estimate *e)
 {
 	const struct bloom_core *cores[BLOOM_CORE_STAGES_MAX];
-	const struct bloom_geometry *geo = &f->geo;
 	u32 i, n;
-	u64 x;
 
 	e->keys = 0;
 	e->fpp_ppb = 0;
 	if (f->scale) {
-		n = bloom_scale_stages(f);
+		const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
+
+		n = bloom_scale_list(f, st);
 		for (i = 0; i < n; i++)
-			cores[i] = &bloom_scale_stage(f, i)->core;
+			cores[i] = &st[i]->core;
 		bloom_estimate_cores(cores, n, e);
 		return;
 	}
@@ -257,22 +294,10 @@ void bloom_core_estimate(const struct bloom_core *f,
 		bloom_estimate_cores(cores, bloom_expire_live(f, cores), e);
 		return;
 	}
-	x = bloom_core_bits_set(f);
-	if (!x)
-		return;
-	if (geo->type == BLOOM_CORE_DLEFT || geo->type == BLOOM_CORE_TIMED) {
-		u32 shift = geo->fingerprint_bits + 20;
-		/*
-		 * p = d L 2^-r at load L = used / (d B): used / B 2^-r,
-		 * whatever d; times 2^20 (used <= 32 B)
-		 */
-		u64 v = mul_u64_u64_div_u64(x, BLOOM_PPB << 20, geo->buckets);
-
-		e->keys = x;
-		/* r reaches 62: past 2^-44 the rate rounds to 0 ppb */
-		v = shift < 64 ? (v + (1ULL << (shift - 1))) >> shift : 0;
-		e->fpp_ppb = v < BLOOM_PPB ? (u32)v : BLOOM_PPB;
+	if (bloom_core_is_cells(f)) {
+		bloom_estimate_cells(f, e);
 		return;
 	}
-	e->fpp_ppb = bloom_q64_ppb(bloom_estimate_bits(f, e));
+	if (bloom_core_bits_set(f))
+		e->fpp_ppb = bloom_q64_ppb(bloom_estimate_bits(f, e));
 }

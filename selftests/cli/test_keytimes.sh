@@ -99,5 +99,57 @@ run test "${P}z" --ipv4 192.0.2.10 192.0.2.11
 check "under --max-timeout 2 s a key of timeout 0 is present after 5 s, one of 2 s gone" \
 	sh -c "printf '192.0.2.10: may be present\n192.0.2.11: absent\n' | cmp -s - '$W/out'"
 
+# Timed filters that grow (--key-timeouts --scalable): ten times the
+# capacity with no failed add, every key present, the unlisted ones' rate
+# under the one asked for, deletes and re-adds in whichever stage holds a
+# key, and the stages of keys that expired freed by the sweep.
+G=${P}grow
+run create "$G" --capacity 1000 --fpp 0.001 --key-timeouts --scalable --keys ipv4
+check "create --key-timeouts --scalable" [ "$rc" = 0 ]
+"$PY" -c 'import sys
+for i in range(10000): print("10.%d.%d.1" % (i // 250, i % 250))' >"$W/ten"
+"$PY" -c 'import sys
+for i in range(10000): print("172.%d.%d.9" % (16 + i // 250, i % 250))' >"$W/unlisted"
+run add "$G" --ipv4 -f "$W/ten"
+check "10,000 addresses into capacity 1,000: added, no error" \
+	sh -c "[ $rc = 0 ] && ! grep -q . '$W/err'"
+run info --json "$G"
+stages=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["stage_count"])' "$W/out")
+check "info shows the stages it grew ($stages, at least 3)" [ "${stages:-0}" -ge 3 ]
+check "sysfs shows as many stages" \
+	[ "$(sysval "$G" stage_capacity | wc -w)" = "$stages" ]
+runin "$W/ten" test "$G" --ipv4 -q -f -
+check "every one of the 10,000 present" [ "$rc" = 0 ]
+run test "$G" --ipv4 -f "$W/unlisted"
+fp=$(grep -c 'may be present' "$W/out")
+# at most 1e-3 asked: mean under 10 of 10,000; 30 or more has a chance
+# under 1e-7 (Poisson)
+check "10,000 unlisted addresses: $fp false positives (under 30)" [ "$fp" -lt 30 ]
+run del "$G" --ipv4 10.0.0.1 10.39.249.1
+expect "deleted from the first stage and the newest: absent" 1 \
+	test "$G" --ipv4 10.0.0.1
+expect "the other deleted one absent too" 1 test "$G" --ipv4 10.39.249.1
+run add "$G" --ipv4 10.0.0.1 10.39.249.1
+expect "re-added: present" 0 test "$G" --ipv4 10.0.0.1 10.39.249.1
+# keys of 2 s in a growing filter: once they expired the sweep (every 8 s)
+# empties their stages and frees all but the newest
+E=${P}gone
+run create "$E" --capacity 500 --fpp 0.001 --key-timeouts --scalable --keys ipv4
+run add "$E" --ipv4 --timeout 2 -f "$W/ten"
+run info --json "$E"
+before=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["stage_count"], d["memory_bytes"])' "$W/out")
+after=$before
+for i in $(seq 1 30); do
+	sleep 2
+	run info --json "$E"
+	after=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["stage_count"], d["memory_bytes"])' "$W/out")
+	[ "${after%% *}" = 1 ] && break
+done
+check "expired stages freed by the sweep: stages and memory $before -> $after" \
+	sh -c "[ '${after%% *}' = 1 ] && [ '${after#* }' -lt '${before#* }' ]"
+run add "$E" --ipv4 -f "$W/ten"
+expect "it grows again after: all 10,000 added and present" 0 \
+	test "$E" --ipv4 10.0.0.1 10.39.249.1
+
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -108,8 +108,9 @@ void scale_check(const char *verb, const struct scale_args *s,
 			die_usage(verb, "--growth and --tightening go with --scalable");
 		return;
 	}
-	if (t && t != BLOOM_TYPE_STANDARD && t != BLOOM_TYPE_BLOCKED)
-		die_usage(verb, "a %s filter cannot be --scalable: only standard and blocked filters grow by stages (create a counting or dleft filter with its real capacity instead)",
+	if (t && t != BLOOM_TYPE_STANDARD && t != BLOOM_TYPE_BLOCKED &&
+	    t != BLOOM_TYPE_TIMED)
+		die_usage(verb, "a %s filter cannot be --scalable: only standard, blocked and timed (--key-timeouts) filters grow by stages (create a counting or dleft filter with its real capacity instead)",
 			  type_name(t));
 	if (geometry || a->o.hashes)
 		die_usage(verb, "a --scalable filter sizes its stages itself: --bits and --hashes do not apply");

@@ -54,8 +54,6 @@ static void create_timeouts(struct create_args *ca)
 			  bloom_type_name(o->type));
 	if (ca->x.generations)
 		die_usage("create", "--generations belongs to expiring filters, whose keys expire together; with --key-timeouts each key expires by itself: drop --generations");
-	if (ca->sc.scalable)
-		die_usage("create", "a filter with --key-timeouts does not grow: give --capacity the keys it holds at once");
 	o->type = BLOOM_TYPE_TIMED;
 	if (ca->timeout)
 		o->key_timeout_s = parse_key_timeout("create", ca->timeout);
