@@ -174,6 +174,8 @@ static int bloom_image_load_stages(struct bloom_store *s,
 		ret = PTR_ERR_OR_ZERO(st);
 		if (ret)
 			break;
+		/* unpublished: the next stage's term follows this one's */
+		st->term = h->term[i];
 		bytes = bloom_core_storage_bytes(&geo);
 		ret = bloom_image_copy_in((u8 *)st->core.words, ubuf + off,
 					  bytes, xs);
@@ -237,11 +239,18 @@ static int bloom_image_timed_rebase(struct bloom_store *s,
 				    const struct bloom_image_header *h)
 {
 	u64 now_wall = ktime_get_real_ns(), elapsed = 0;
+	struct bloom_core *t[BLOOM_CORE_STAGES_MAX];
+	u32 i, n;
+	int ret = 0;
 
 	if (now_wall > h->saved_wall_ns)
 		elapsed = div_u64(now_wall - h->saved_wall_ns, NSEC_PER_SEC);
-	return bloom_timed_rebase(&s->core, h->saved_s, elapsed,
-				  h->key_timeout_max_s);
+	/* nobody sees the store yet: its stages as the work would list them */
+	n = bloom_store_timed_tables(&s->core, t);
+	for (i = 0; i < n && !ret; i++)
+		ret = bloom_timed_rebase(t[i], h->saved_s, elapsed,
+					 h->key_timeout_max_s);
+	return ret;
 }
 
 /* The description of the store an image holds. */

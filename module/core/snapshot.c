@@ -43,7 +43,9 @@ void bloom_image_header_init(struct bloom_image_header *h,
 		h->incompat |= BLOOM_IMAGE_F_KEY_TIMEOUTS;
 		h->key_timeout_s = f->key_timeout_s;
 		h->key_timeout_max_s = f->key_timeout_max_s;
-		return;
+		if (!f->scale)
+			return;
+		h->incompat |= BLOOM_IMAGE_F_TIMED_STAGES;
 	}
 	if (f->expire) {
 		h->incompat |= BLOOM_IMAGE_F_GENERATIONS;
@@ -63,8 +65,11 @@ void bloom_image_header_init(struct bloom_image_header *h,
 	for (i = 0; i < h->nstages; i++) {
 		st = bloom_scale_stage(f, i);
 		h->payload_bytes += bloom_core_storage_bytes(&st->core.geo);
-		/* the header's bits and k: stage 0's, as it was made */
-		if (!i) {
+		/*
+		 * the header's bits and k: stage 0's, as it was made (a timed
+		 * chain's: its term 0's, f's, whatever stage is first now)
+		 */
+		if (!i && !bloom_core_is_timed(f)) {
 			h->geo.bits = st->core.geo.bits;
 			h->geo.hashes = st->core.geo.hashes;
 		}
@@ -148,10 +153,13 @@ static int bloom_image_timeouts_check(const u8 *buf,
 				      const char **why)
 {
 	bool timed = h->geo.type == BLOOM_CORE_TIMED;
+	bool stages = h->incompat & BLOOM_IMAGE_F_STAGES;
+	bool timed_stages = h->incompat & BLOOM_IMAGE_F_TIMED_STAGES;
 
+	/* a timed chain's stages say so twice: stages, and timed stages */
 	if (!timed != !(h->incompat & BLOOM_IMAGE_F_KEY_TIMEOUTS) ||
-	    (timed && h->incompat & (BLOOM_IMAGE_F_STAGES |
-				     BLOOM_IMAGE_F_GENERATIONS)))
+	    (timed && h->incompat & BLOOM_IMAGE_F_GENERATIONS) ||
+	    timed_stages != (timed && stages))
 		return bloom_image_fail(why, -EBADMSG,
 					"key timeouts without a timed filter, or the other way round");
 	if (!timed)

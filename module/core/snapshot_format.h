@@ -39,9 +39,17 @@
  * cells' expiries are taken against.
  */
 #define BLOOM_IMAGE_F_KEY_TIMEOUTS	8U	/* bit 3 */
+/*
+ * Incompatible feature, with the two above: a timed filter that grows,
+ * whose stage table holds timed tables, each sized for its term, terms
+ * that increase along the table and may skip the terms of stages freed
+ * (module/core/scale.h).
+ */
+#define BLOOM_IMAGE_F_TIMED_STAGES	16U	/* bit 4 */
 #define BLOOM_IMAGE_INCOMPAT_KNOWN	(BLOOM_IMAGE_F_STAGES | BLOOM_IMAGE_F_NETBLOCKS | \
 					 BLOOM_IMAGE_F_GENERATIONS | \
-					 BLOOM_IMAGE_F_KEY_TIMEOUTS)
+					 BLOOM_IMAGE_F_KEY_TIMEOUTS | \
+					 BLOOM_IMAGE_F_TIMED_STAGES)
 /* Compatible feature: the filter's key kind, at offset 204. */
 #define BLOOM_IMAGE_C_KEYS		1U	/* bit 0 */
 /*
@@ -140,6 +148,8 @@ struct bloom_image_gen {
  *	BLOOM_CORE_STAGES_MAX); else 0
  * @scale: with @nstages: the parameters (type, growth, capacity, fpp_ppb,
  *	tightening_ppm) the stages follow
+ * @term: reading, with @nstages: each stage's term, the i its capacity and
+ *	rate are of (a timed chain's skip those of stages freed; else i)
  * @key_kind: with BLOOM_IMAGE_C_KEYS in @compat: BLOOM_KEYS_* (an unknown
  *	value reads as BLOOM_CORE_KIND_UNKNOWN); else 0
  * @nb_offset: with BLOOM_IMAGE_F_NETBLOCKS in @incompat: where the
@@ -178,6 +188,7 @@ struct bloom_image_header {
 	struct bloom_image_stats stats;
 	u32 nstages;
 	struct bloom_scale_params scale;
+	u8 term[BLOOM_CORE_STAGES_MAX];
 	u32 key_kind;
 	u32 nb_offset;
 	const struct bloom_netblocks *nb;
@@ -237,7 +248,10 @@ void bloom_image_stage_get(const struct bloom_core *f, u32 i,
  */
 void bloom_image_stage_read(const u8 *buf, u32 i, struct bloom_image_stage *st);
 
-/* Stage entry @st of a snapshot of type @type as a geometry. */
+/*
+ * Stage entry @st of a snapshot of type @type as a geometry (a timed
+ * stage's sized from its capacity and rate, as the module sized it).
+ */
 void bloom_image_stage_geometry(u32 type, const struct bloom_image_stage *st,
 				struct bloom_geometry *geo);
 

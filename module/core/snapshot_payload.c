@@ -135,6 +135,7 @@ static int bloom_image_load_stages(struct bloom_core *f,
 		bloom_image_stage_geometry(h->geo.type, &e, &geo);
 		st = &chain->stage[i];
 		bloom_scale_publish(f, st, &geo, storage + off);
+		st->term = h->term[i];
 		if (bloom_image_payload_check(&st->core))
 			return -EBADMSG;
 		st->count = e.count;

@@ -39,6 +39,10 @@ void bloom_image_stage_get(const struct bloom_core *f, u32 i,
 void bloom_image_stage_geometry(u32 type, const struct bloom_image_stage *st,
 				struct bloom_geometry *geo)
 {
+	/* checked by bloom_image_stages_check(): cannot fail */
+	if (type == BLOOM_CORE_TIMED &&
+	    !bloom_geometry_size(type, st->capacity, st->fpp_ppb, geo))
+		return;
 	memset(geo, 0, sizeof(*geo));
 	geo->type = type;
 	geo->hashes = st->hashes;
@@ -99,8 +103,11 @@ int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
 	u32 i, ppb;
 	int ret;
 
+	bool timed = h->geo.type == BLOOM_CORE_TIMED;
+	u32 term = 0;
+
 	if (h->geo.type != BLOOM_CORE_STANDARD &&
-	    h->geo.type != BLOOM_CORE_BLOCKED)
+	    h->geo.type != BLOOM_CORE_BLOCKED && !timed)
 		return bloom_image_fail(why, -EBADMSG,
 					"stages in a snapshot of a type that cannot have them");
 	h->scale.type = h->geo.type;
@@ -117,20 +124,35 @@ int bloom_image_stages_check(const u8 *buf, struct bloom_image_header *h,
 	    (h->incompat & BLOOM_IMAGE_F_NETBLOCKS ? BLOOM_IMAGE_NB_SIZE : 0))
 		return bloom_image_fail(why, -EBADMSG,
 					"stage count out of range or not what the header's size says");
-	for (i = 0; i < h->nstages; i++) {
+	for (i = 0; i < h->nstages; i++, term++) {
 		bloom_image_stage_read(buf, i, &st);
-		if (bloom_scale_stage_params(&h->scale, i, &cap, &ppb) ||
+		/*
+		 * Stage i is of term i; a timed chain's of the first term
+		 * after the last stage's whose capacity is the stage's (the
+		 * capacity grows with the term: one at most).
+		 */
+		while (timed && term < BLOOM_CORE_STAGES_MAX &&
+		       !bloom_scale_stage_params(&h->scale, term, &cap, &ppb) &&
+		       cap < st.capacity)
+			term++;
+		if (term >= BLOOM_CORE_STAGES_MAX ||
+		    bloom_scale_stage_params(&h->scale, term, &cap, &ppb) ||
 		    st.capacity != cap || st.fpp_ppb != ppb)
 			return bloom_image_fail(why, -EBADMSG,
-						"a stage's capacity or rate is not the one its index gives");
+						"a stage's capacity or rate is not the one its place gives");
+		h->term[i] = term;
 		bloom_image_stage_geometry(h->geo.type, &st, &geo);
 		ret = bloom_image_geometry_check(&geo);
 		if (ret)
 			return bloom_image_fail(why, ret, ret == -E2BIG ?
 						"stage larger than bloom's limit" :
 						"stage geometry not valid for its type");
-		if (!i && (st.bits != h->geo.bits ||
-			   st.hashes != h->geo.hashes))
+		if (timed && (st.bits != geo.bits || st.hashes != geo.hashes))
+			return bloom_image_fail(why, -EBADMSG,
+						"a timed stage's geometry is not the one its capacity and rate give");
+		/* a timed chain's header is of term 0, its first stage may not be */
+		if (!i && !timed && (st.bits != h->geo.bits ||
+				     st.hashes != h->geo.hashes))
 			return bloom_image_fail(why, -EBADMSG,
 						"stage 0's geometry is not the header's");
 		if (st.count > st.capacity)

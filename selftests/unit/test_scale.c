@@ -674,7 +674,7 @@ static void test_snapshot(u32 type)
 	check(snap_edited(file, len, 16, 0, 4) == -EBADMSG,
 	      "%s: the stage feature cleared (the payload is not one filter's): -EBADMSG",
 	      tname(type));
-	check(snap_edited(file, len, 16, 17, 4) == -EPROTONOSUPPORT,
+	check(snap_edited(file, len, 16, 33, 4) == -EPROTONOSUPPORT,
 	      "%s: an unknown incompatible feature beside it: -EPROTONOSUPPORT",
 	      tname(type));
 out:

@@ -403,7 +403,7 @@ static void test_fields(void)
 	check(r == -EBADMSG, "header size 128 refused: %d (%s)", r, why);
 	r = field(BLOOM_CORE_STANDARD, 12, 1U << 20, 4, &why);
 	check(r == -EBADMSG, "header size 1 MiB refused: %d (%s)", r, why);
-	r = field(BLOOM_CORE_STANDARD, 16, 16, 4, &why);
+	r = field(BLOOM_CORE_STANDARD, 16, 32, 4, &why);
 	check(r == -EPROTONOSUPPORT, "unknown incompat flag refused: %d (%s)",
 	      r, why);
 	r = field(BLOOM_CORE_STANDARD, 16, BLOOM_IMAGE_F_GENERATIONS, 4, &why);
