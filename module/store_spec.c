@@ -124,7 +124,9 @@ static int bloom_spec_chain(const struct bloom_create *c,
 		.type = c->type,
 		.capacity = c->capacity,
 		.fpp_ppb = c->fpp_ppb,
-		.growth = c->growth ?: BLOOM_GROWTH_DEFAULT,
+		.growth = c->growth ?: c->type == BLOOM_TYPE_TIMED ?
+				       BLOOM_TIMED_GROWTH_DEFAULT :
+				       BLOOM_GROWTH_DEFAULT,
 		.tightening_ppm = c->tightening_ppm ?:
 				  BLOOM_TIGHTENING_PPM_DEFAULT,
 	};

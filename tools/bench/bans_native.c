@@ -23,6 +23,14 @@
  * Two references split its time: the same query given the time (no clock
  * read) and the keyed hash alone.
  *
+ * Growth: a timed filter that grows (bloomctl create --key-timeouts
+ * --scalable: module/core/scale.c's chain of timed stages, defaults s = 10,
+ * r = 0.85) of capacity N (--small) holding N keys of FEED (one stage)
+ * and holding 10 N (two stages), against one timed filter sized for 10 N
+ * holding the same 10 N: the match's lookup with the time given (the
+ * userspace clock read, which the module's coarse clock does not cost,
+ * would be paid once a stage), listed and unlisted as above.
+ *
  * The model is mtype_test() of Linux 6.1's ip_set_hash_gen.h for
  * hash:ip (ip_set_hash_ip.c) with the timeout extension, behind the set's
  * data and table pointers: jhash2() of the address with the set's initval,
@@ -51,6 +59,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <linux/bloom.h>	/* BLOOM_TIMED_GROWTH_DEFAULT */
 #include "bans_feed.h"
 #include "core.h"
 #include "jhash.h"
@@ -60,6 +69,7 @@
 #include "netblock.h"
 #include "opts.h"
 #include "stats.h"
+#include "scale.h"
 #include "timed.h"
 
 #define UNLISTED_BASE	0x40000000u	/* 64.0.0.0: not in the feed */
@@ -378,6 +388,79 @@ static __attribute__((noinline)) bool ours_hash(const void *obj,
 	return bloom_core_hash(&o->core, &addr, 4) & 1;
 }
 
+/* ---- a timed filter that grows ---- */
+
+struct chain {
+	struct ours o;			/* o.core heads the chain */
+	struct bloom_scale scale;
+	struct bloom_scale_stage st[BLOOM_CORE_STAGES_MAX];
+	void *mem[BLOOM_CORE_STAGES_MAX];
+	uint64_t bytes[BLOOM_CORE_STAGES_MAX];
+	uint32_t n;
+};
+
+/* The next stage, as bloom.ko makes it (module/store.c). */
+static void chain_grow(struct chain *c)
+{
+	struct bloom_geometry g;
+	uint32_t n = c->n;
+
+	if (bloom_scale_next_geometry(&c->o.core, &g)) {
+		fprintf(stderr, "bench-bans-native: the chain cannot grow\n");
+		exit(1);
+	}
+	c->bytes[n] = bloom_core_storage_bytes(&g);
+	c->mem[n] = bench_alloc(c->bytes[n]);
+	if (!c->mem[n])
+		fail("a stage");
+	bloom_scale_publish(&c->o.core, &c->st[n], &g, c->mem[n]);
+	c->o.bytes += c->bytes[n];
+	c->n++;
+}
+
+static void chain_init(struct chain *c, const struct bans_feed *f,
+		       size_t capacity, size_t n)
+{
+	struct bloom_scale_params p = {
+		.type = BLOOM_CORE_TIMED, .growth = BLOOM_TIMED_GROWTH_DEFAULT,
+		.capacity = capacity,
+		.fpp_ppb = FPP_PPB, .tightening_ppm = 850000,
+	};
+	bloom_hash_key_t hk;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	if (bloom_scale_check(&p)) {
+		fprintf(stderr, "bench-bans-native: no chain of %zu keys\n",
+			capacity);
+		exit(1);
+	}
+	bloom_hash_key_from_bytes(&hk, hash_key);
+	bloom_scale_init(&c->o.core, &c->scale, &p, &hk);
+	bloom_timed_set_timeouts(&c->o.core, 0, 0);
+	chain_grow(c);
+	c->o.now = bloom_clock_s();
+	bloom_clock_set_s(c->o.now);
+	for (i = 0; i < n; i++) {
+		u64 h = bloom_core_hash(&c->o.core, &f->keys[i], 4);
+		u32 pos = 0;
+
+		while (!bloom_scale_timed_add_batch(&c->o.core, &h, 1, NULL,
+						    f->timeouts[i], NULL,
+						    &pos) && !pos)
+			chain_grow(c);
+	}
+	bloom_clock_set_s(0);
+}
+
+static void chain_free(struct chain *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++)
+		bench_free(c->mem[i], c->bytes[i]);
+}
+
 /* ---- the runs ---- */
 
 enum { V_IPSET, V_BLOOM, V_BLOOM_AT, V_HASH, NVARIANTS };
@@ -494,6 +577,101 @@ static void run_set(const char *label, const struct bans_feed *f, size_t n,
 	bench_free(o.storage, o.bytes);
 }
 
+/*
+ * Growth: lookups (the time given) of a growing filter of capacity @cap at
+ * @cap keys and at 10 @cap, and of a plain one sized for 10 @cap.
+ */
+enum { G_AT_C, G_AT_10C, G_PLAIN_10C, NGROWTH };
+static const char *const gnames[NGROWTH] = {
+	"growing_at_capacity", "growing_at_10x_capacity",
+	"plain_sized_for_10x_capacity",
+};
+
+static void run_growth(const struct bans_feed *f, size_t cap, uint32_t rounds,
+		       size_t sample)
+{
+	struct bench_stat ns[NGROWTH][2];
+	uint64_t hits[NGROWTH][2];
+	struct variant v[NGROWTH];
+	struct chain *c1, *c10;
+	uint32_t *seq[NGROWTH][2], r, w, x;
+	uint64_t i, seed = 7;
+	size_t n[NGROWTH] = { cap, 10 * cap, 10 * cap };
+	struct ours plain;
+
+	memset(ns, 0, sizeof(ns));
+	c1 = malloc(sizeof(*c1));
+	c10 = malloc(sizeof(*c10));
+	if (!c1 || !c10)
+		fail("malloc");
+	chain_init(c1, f, cap, cap);
+	chain_init(c10, f, cap, 10 * cap);
+	ours_init(&plain, f, 10 * cap);
+	fprintf(stderr, "bench-bans-native: growth: capacity %zu: %u stage(s) at it, %u at 10x\n",
+		cap, c1->n, c10->n);
+	v[G_AT_C] = (struct variant){ ours_lookup_at, &c1->o };
+	v[G_AT_10C] = (struct variant){ ours_lookup_at, &c10->o };
+	v[G_PLAIN_10C] = (struct variant){ ours_lookup_at, &plain };
+	for (x = 0; x < NGROWTH; x++)
+		for (w = 0; w < 2; w++) {
+			seq[x][w] = malloc(sample * sizeof(uint32_t));
+			if (!seq[x][w])
+				fail("malloc");
+			for (i = 0; i < sample; i++) {
+				seed = bench_mix64(seed);
+				seq[x][w][i] = w ?
+					__builtin_bswap32(UNLISTED_BASE +
+							  (uint32_t)(seed % n[x])) :
+					f->keys[seed % n[x]];
+			}
+		}
+	for (r = 0; r < rounds; r++)
+		for (w = 0; w < 2; w++)
+			for (x = 0; x < NGROWTH; x++) {
+				uint32_t vi = (x + r) % NGROWTH;
+
+				bench_stat_add(&ns[vi][w],
+					       timed(&v[vi], seq[vi][w], sample,
+						     &hits[vi][w]));
+			}
+	json_obj(stdout, "growth");
+	json_u64(stdout, "capacity", cap);
+	json_u64(stdout, "stages_at_capacity", c1->n);
+	json_u64(stdout, "stages_at_10x", c10->n);
+	json_u64(stdout, "growing_memory_bytes_at_10x", c10->o.bytes);
+	json_u64(stdout, "plain_memory_bytes", plain.bytes);
+	json_obj(stdout, "variants");
+	for (x = 0; x < NGROWTH; x++) {
+		json_obj(stdout, gnames[x]);
+		for (w = 0; w < 2; w++) {
+			json_obj(stdout, w ? "unlisted" : "listed");
+			json_num(stdout, "ns_median",
+				 bench_stat_median(&ns[x][w]));
+			json_num(stdout, "ns_min", bench_stat_min(&ns[x][w]));
+			json_num(stdout, "hit_rate",
+				 (double)hits[x][w] / (double)sample);
+			json_end(stdout);
+		}
+		json_end(stdout);
+	}
+	json_end(stdout);
+	json_end(stdout);
+	for (x = 0; x < NGROWTH; x++) {
+		if (hits[x][0] != sample) {
+			fprintf(stderr, "bench-bans-native: %s missed listed addresses\n",
+				gnames[x]);
+			exit(1);
+		}
+		for (w = 0; w < 2; w++)
+			free(seq[x][w]);
+	}
+	chain_free(c1);
+	chain_free(c10);
+	free(c1);
+	free(c10);
+	bench_free(plain.storage, plain.bytes);
+}
+
 /* The host's 1-minute load average: the machine is shared. */
 static double loadavg(void)
 {
@@ -539,6 +717,8 @@ int main(int argc, char **argv)
 	run_set("small", &f, small, rounds, sample);
 	run_set("main", &f, f.n, rounds, sample);
 	json_end(stdout);
+	if (10 * small <= f.n)
+		run_growth(&f, small, rounds, sample);
 	json_num(stdout, "loadavg_end", loadavg());
 	json_end(stdout);
 	putchar('\n');

@@ -235,6 +235,8 @@ int scale_opt(const char *verb, int c, const char *arg, struct scale_args *s);
  * explicit --bits/--hashes (@geometry), or sizes other than --capacity
  * and --fpp.
  */
+/* s of a chain of @t: --growth, or the ABI's default for @t. */
+uint32_t scale_growth(const struct scale_args *s, enum bloom_type t);
 void scale_check(const char *verb, const struct scale_args *s,
 		 const struct size_args *a, enum bloom_type t, int geometry);
 

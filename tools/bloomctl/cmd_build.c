@@ -266,6 +266,8 @@ static int build_parse_args(int argc, char **argv, struct build_args *a)
 		die_usage("build", "build needs -f KEYS, a file of keys, one per line ('-': standard input)");
 	/* what create refuses of --scalable, refused alike */
 	scale_check("build", &a->sc, &a->sz, a->type, 0);
+	if (a->sc.scalable && a->type == BLOOM_TYPE_TIMED)
+		die_usage("build", "a timed filter that grows is built by the module: bloomctl create it with --key-timeouts --scalable and add the keys");
 	if (a->nthreads < 1)
 		a->nthreads = 1;
 	if (a->nthreads > MAX_THREADS)
@@ -308,7 +310,7 @@ static void build_make_chain(struct build_args *a, struct bloom_core *f,
 	struct bloom_scale_params p = {
 		.type = a->type, .capacity = a->sz.o.capacity,
 		.fpp_ppb = a->sz.ppb,
-		.growth = a->sc.growth ? a->sc.growth : BLOOM_GROWTH_DEFAULT,
+		.growth = scale_growth(&a->sc, a->type),
 		.tightening_ppm = a->sc.tightening != 0 ?
 			(u32)lround(a->sc.tightening * 1e6) :
 			BLOOM_TIGHTENING_PPM_DEFAULT,

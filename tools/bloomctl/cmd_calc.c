@@ -119,6 +119,14 @@ void scale_check(const char *verb, const struct scale_args *s,
 		die_usage(verb, "a --scalable filter is given by --capacity N (its first stage's) and --fpp P (over all stages): --bits-per-key and --memory do not apply");
 }
 
+uint32_t scale_growth(const struct scale_args *s, enum bloom_type t)
+{
+	if (s->growth)
+		return s->growth;
+	return t == BLOOM_TYPE_TIMED ? BLOOM_TIMED_GROWTH_DEFAULT :
+				       BLOOM_GROWTH_DEFAULT;
+}
+
 int size_given(const struct size_args *a)
 {
 	return !!a->o.capacity + (a->o.fpp != 0) + (a->o.bits_per_key != 0) +
@@ -298,7 +306,7 @@ static int scale_stages(enum bloom_type t, const struct size_args *a,
 {
 	struct bloom_scale_params p = {
 		.type = t, .capacity = a->o.capacity, .fpp_ppb = a->ppb,
-		.growth = s->growth ? s->growth : BLOOM_GROWTH_DEFAULT,
+		.growth = scale_growth(s, t),
 		.tightening_ppm = s->tightening != 0 ?
 			(uint32_t)lround(s->tightening * 1e6) :
 			BLOOM_TIGHTENING_PPM_DEFAULT,
@@ -368,7 +376,7 @@ static void print_scale_json(enum bloom_type t, const struct size_args *a,
 	printf("%s  \"fpp\": %.9g,\n", ind, a->ppb / 1e9);
 	printf("%s  \"fpp_ppb\": %u,\n", ind, a->ppb);
 	printf("%s  \"growth\": %u,\n", ind,
-	       s->growth ? s->growth : BLOOM_GROWTH_DEFAULT);
+	       scale_growth(s, t));
 	printf("%s  \"tightening\": %.6g,\n", ind,
 	       s->tightening != 0 ? s->tightening :
 	       BLOOM_TIGHTENING_PPM_DEFAULT / 1e6);
@@ -404,7 +412,7 @@ static void print_scale_text(enum bloom_type t, const struct size_args *a,
 	printf("scalable %s filter: stage 0 holds %" PRIu64 " keys, each stage %u times the last at %.6g times its rate;\n"
 	       "the rate over all stages stays under %.9g. %u stage%s at most (then %s).\n",
 	       type_name(t), a->o.capacity,
-	       s->growth ? s->growth : BLOOM_GROWTH_DEFAULT,
+	       scale_growth(s, t),
 	       s->tightening != 0 ? s->tightening :
 	       BLOOM_TIGHTENING_PPM_DEFAULT / 1e6, a->ppb / 1e9, n,
 	       n == 1 ? "" : "s", end);

@@ -148,6 +148,12 @@
 #define BLOOM_GROWTH_MIN	2	/* s: stage i + 1 holds s times stage i */
 #define BLOOM_GROWTH_MAX	16
 #define BLOOM_GROWTH_DEFAULT	2
+/*
+ * A timed filter's stages (BLOOM_TYPE_TIMED with BLOOM_CREATE_F_SCALABLE)
+ * grow faster by default: an absent key's lookup tests every stage, and at
+ * ten times the capacity this makes two stages where 2 makes four.
+ */
+#define BLOOM_TIMED_GROWTH_DEFAULT	10
 /* Expiring filters (see Expiring filters): the timeout and the generations. */
 #define BLOOM_TIMEOUT_MS_MIN	1000ULL		/* 1 s */
 #define BLOOM_TIMEOUT_MS_MAX	2147483000ULL	/* ipset's largest timeout */
@@ -345,7 +351,8 @@ struct bloom_version {
  * @like: with BLOOM_CREATE_F_LIKE: the filter whose type, geometry and hash
  *	key the new one takes; else all zero
  * @growth: with BLOOM_CREATE_F_SCALABLE: s, BLOOM_GROWTH_MIN..MAX, or 0 for
- *	BLOOM_GROWTH_DEFAULT; else 0
+ *	BLOOM_GROWTH_DEFAULT (a timed filter's: BLOOM_TIMED_GROWTH_DEFAULT);
+ *	else 0
  * @tightening_ppm: with BLOOM_CREATE_F_SCALABLE: r in parts per million,
  *	BLOOM_TIGHTENING_PPM_MIN..MAX, or 0 for BLOOM_TIGHTENING_PPM_DEFAULT;
  *	else 0
