@@ -265,7 +265,8 @@ static void test_refresh_delete(void)
  * Three capacities of keys with a timeout, then one capacity without:
  * once the first expired, a sweep empties the stages that held only them
  * and unlinks them (a key without timeout that shares fingerprint and tag
- * with one in an older stage, timed.c's "one key", keeps that stage); the newest stays, terms still increase, and the chain
+ * with one in an older stage, timed.c's "one key", keeps that stage); the
+ * newest stays, terms still increase, and the chain
  * grows again from its newest's term.
  */
 static void test_expired_stages(void)
@@ -391,8 +392,10 @@ static void test_unlink_race(void)
 		n = 0;
 		/* the empty stages, from the newest down, one at a time */
 		for (i = bloom_scale_stages(&race.core) - 1; i--;) {
-			if (bloom_timed_used(&bloom_scale_stage(&race.core,
-								 i)->core))
+			const struct bloom_core *sc =
+				&bloom_scale_stage(&race.core, i)->core;
+
+			if (bloom_timed_used(sc))
 				continue;
 			gone[n++] = bloom_scale_unlink(&race.core, i);
 			sched_yield();
