@@ -17,7 +17,7 @@
  * address included, in the thread's CPU time.
  *
  * bloom's lookup is the iptables match's: bloom_nb_query() of the core
- * (libbloomcore.a, module/core/timed.c), the keyed SipHash of the address,
+ * (libbloomcore.a, module/core/timed.c), the keyed SipHash-1-3 of the address (new filters' hash),
  * the clock read and the two buckets' test, on a timed filter sized as
  * bloomctl create --capacity COUNT --fpp 1e-4 --key-timeouts sizes it.
  * Two references split its time: the same query given the time (no clock
@@ -334,7 +334,7 @@ static void ours_init(struct ours *o, const struct bans_feed *f, size_t n)
 	o->storage = bench_alloc(o->bytes);
 	if (!o->storage)
 		fail("the filter");
-	bloom_hash_key_from_bytes(&hk, hash_key);
+	bloom_hash_key_init(&hk, hash_key, BLOOM_CORE_SIPHASH_1_3);
 	bloom_core_init(&o->core, &geo, &hk, o->storage);
 	bloom_timed_set_timeouts(&o->core, 0, 0);
 	o->now = bloom_clock_s();
@@ -435,7 +435,7 @@ static void chain_init(struct chain *c, const struct bans_feed *f,
 			capacity);
 		exit(1);
 	}
-	bloom_hash_key_from_bytes(&hk, hash_key);
+	bloom_hash_key_init(&hk, hash_key, BLOOM_CORE_SIPHASH_1_3);
 	bloom_scale_init(&c->o.core, &c->scale, &p, &hk);
 	bloom_timed_set_timeouts(&c->o.core, 0, 0);
 	chain_grow(c);
@@ -636,6 +636,7 @@ static void run_growth(const struct bans_feed *f, size_t cap, uint32_t rounds,
 			}
 	json_obj(stdout, "growth");
 	json_u64(stdout, "capacity", cap);
+	json_u64(stdout, "growth", c1->scale.p.growth);
 	json_u64(stdout, "stages_at_capacity", c1->n);
 	json_u64(stdout, "stages_at_10x", c10->n);
 	json_u64(stdout, "growing_memory_bytes_at_10x", c10->o.bytes);
