@@ -322,6 +322,64 @@ TEST_F(scale, last_stage_enospc)
 }
 
 /*
+ * A timed filter that grows (BLOOM_TYPE_TIMED with F_SCALABLE): growth 0
+ * is BLOOM_TIMED_GROWTH_DEFAULT; ten times its capacity of keys with their
+ * own timeouts go in with no failed add, in two stages; STAGES counts each
+ * stage's cells; a delete finds a key in the first stage, a re-add puts it
+ * back; a timeout over the filter's largest is refused (EINVAL), nothing
+ * added.
+ */
+TEST_F(scale, timed_grows)
+{
+	struct bloom_create c = scalable_req("tg", BLOOM_TYPE_TIMED, 1000,
+					     1000000, 0, 0);
+	static __u8 keys[10000 * KLEN], res[10000 / 8];
+	static __u32 timeouts[10000];
+	struct bloom_stage st[BLOOM_SCALE_STAGES_MAX];
+	struct bloom_info info;
+	struct bloom_batch b;
+	__u64 cells = 0, first;
+	__u32 i, n;
+
+	c.key_timeout_max_s = 3600;
+	ASSERT_OK(ioctl(self->fd, BLOOM_IOC_CREATE, &c));
+	for (i = 0; i < 10000; i++) {
+		make_key16(i, keys + KLEN * i);
+		timeouts[i] = 600 + i % 3000;
+	}
+	ASSERT_OK(bt_timed_add(self->fd, keys, 10000, KLEN, timeouts, 0, res,
+			       &b));
+	EXPECT_EQ(10000, b.out_done);
+	ASSERT_OK(bt_info(self->fd, NULL, &info));
+	EXPECT_EQ(BLOOM_TIMED_GROWTH_DEFAULT, info.growth);
+	EXPECT_EQ(2, info.stages);
+	ASSERT_OK(get_stages(self->fd, st, &n));
+	ASSERT_EQ(2, n);
+	EXPECT_EQ(1000, st[0].capacity);
+	EXPECT_EQ(10000, st[1].capacity);
+	for (i = 0; i < n; i++)
+		cells += st[i].count;
+	/* keys sharing a cell (fingerprint and tag) count once */
+	EXPECT_EQ(cells, info.count);
+	EXPECT_LE(9990, cells);
+	ASSERT_OK(bt_batch(self->fd, BLOOM_IOC_QUERY, keys, sizeof(keys),
+			   10000, KLEN, NULL, res, NULL));
+	EXPECT_EQ(10000, popcount_bm(res, 10000));
+	/* key 0 went to the first stage */
+	first = st[0].count;
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_DELETE, keys, KLEN));
+	EXPECT_EQ(0, bt_one(self->fd, BLOOM_IOC_QUERY, keys, KLEN));
+	ASSERT_OK(get_stages(self->fd, st, &n));
+	EXPECT_EQ(first - 1, st[0].count);
+	EXPECT_EQ(0, bt_one(self->fd, BLOOM_IOC_ADD, keys, KLEN));
+	EXPECT_EQ(1, bt_one(self->fd, BLOOM_IOC_QUERY, keys, KLEN));
+	timeouts[0] = 3601;
+	EXPECT_ERRNO(EINVAL, bt_timed_add(self->fd, keys + KLEN * 5000, 1,
+					  KLEN, timeouts, 0, res, &b));
+	EXPECT_EQ(0, b.out_done);
+}
+
+/*
  * max_memory leaves room for some stages, not for all: the add that needs
  * the next stage fails with EDQUOT and reports how far it got; every key
  * added before stays present; memory_used never goes over the limit, and

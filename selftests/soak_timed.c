@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bloom_soak's timed writer (bloom_soak.c): keys with their own timeouts,
- * added, deleted and queried.
+ * added, deleted and queried, in a timed filter that grows (created
+ * scalable with a small capacity and growth 2): it takes stages as keys
+ * come faster than they expire, and the sweep frees the stages whose keys
+ * all expired, while the queries go on.
  */
 #define _GNU_SOURCE
 #include "bloom_soak.h"
@@ -61,8 +64,10 @@ static int timed_missing(int fd, __u64 first, double t)
 void *timed_thread(void *arg)
 {
 	struct bloom_create c = bt_create_req("soak-timed", BLOOM_TYPE_TIMED,
-					      500000, 1000,
-					      BLOOM_CREATE_F_BIND);
+					      2000, 1000,
+					      BLOOM_CREATE_F_BIND |
+					      BLOOM_CREATE_F_SCALABLE);
+	struct bloom_info info;
 	struct { __u64 first; double t; bool deleted; } ring[TIMED_RING];
 	__u64 next = 4ULL << 40;
 	unsigned int n = 0, i;
@@ -76,6 +81,7 @@ void *timed_thread(void *arg)
 	 * would take the other) 2^-28 times rarer than a false positive.
 	 */
 	c.key_timeout_max_s = 60;
+	c.growth = 2;
 	if (fd < 0 || ioctl(fd, BLOOM_IOC_CREATE, &c)) {
 		report_error("timed: create: %s", strerror(errno));
 		return NULL;
@@ -122,6 +128,10 @@ void *timed_thread(void *arg)
 		usleep(5000);
 	}
 out:
+	if (!bt_info(fd, "soak-timed", &info))
+		printf("# timed: the growing filter has %u stages at the end, %llu bytes; %llu expired keys emptied\n",
+		       info.stages, (unsigned long long)info.memory_bytes,
+		       (unsigned long long)info.expired);
 	bt_destroy(fd, "soak-timed");
 	close(fd);
 	return NULL;
