@@ -317,7 +317,9 @@ TEST_F(snap, corrupt_fields)
 		{ 8, 4, 0, EPROTONOSUPPORT, "version 0" },
 		{ 12, 4, 8, EBADMSG, "header size 8" },
 		{ 12, 4, 1 << 20, EBADMSG, "header size 1 MiB" },
-		{ 16, 4, 16, EPROTONOSUPPORT, "incompat flag 4" },
+		{ 16, 4, 32, EPROTONOSUPPORT, "incompat flag 5" },
+		/* flag 4 is TIMED_STAGES: a timed filter that grows, not this one */
+		{ 16, 4, 16, EBADMSG, "incompat flag 4 without a timed chain" },
 		/* flag 0 is STAGES: a scalable filter, and there is no table */
 		{ 16, 4, 1, EBADMSG, "incompat flag 0 without stages" },
 		/* flag 2 is GENERATIONS: an expiring filter, no table either */
