@@ -17,6 +17,12 @@
  *                     rotation allocates; the write returns when the
  *                     rotation is done. ENOENT: no such filter;
  *                     EOPNOTSUPP: it does not expire; EINVAL: not a name
+ *   slept             seconds added to the clock of timed filters' keys
+ *                     (reading it says how many so far): writing N moves
+ *                     it N seconds on at once, as a suspend of N seconds
+ *                     moves CLOCK_BOOTTIME while the sweep, which runs on
+ *                     jiffies, waits (store_work.c's catch-up after a
+ *                     jump); EINVAL: not a number of 1 to 10^9
  *
  * debugfs is not an ABI, and failing to create these files is not an error:
  * the module works without them.
@@ -39,6 +45,23 @@
 #include "store.h"
 
 static struct dentry *bloom_debug_dir;
+
+u64 bloom_clock_slept_s;
+
+static int slept_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(bloom_clock_slept_s);
+	return 0;
+}
+
+static int slept_set(void *data, u64 val)
+{
+	if (!val || val > 1000000000)
+		return -EINVAL;
+	WRITE_ONCE(bloom_clock_slept_s, READ_ONCE(bloom_clock_slept_s) + val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(slept_fops, slept_get, slept_set, "%llu\n");
 
 static int live_allocations_show(struct seq_file *m, void *v)
 {
@@ -105,6 +128,8 @@ void bloom_debug_init(void)
 			    &core_selftest_fops);
 	debugfs_create_file("rotate", 0200, bloom_debug_dir, NULL,
 			    &rotate_fops);
+	debugfs_create_file_unsafe("slept", 0600, bloom_debug_dir, NULL,
+				   &slept_fops);
 }
 
 void bloom_debug_exit(void)

@@ -45,14 +45,19 @@ bool bloom_store_keyed(const struct bloom_store *s, const bloom_hash_key_t *key)
  */
 static void bloom_store_writers_lock(struct bloom_store *s)
 {
-	if (s->features & BLOOM_STORE_F_TIMEOUTS)
+	if (s->features & BLOOM_STORE_F_TIMEOUTS) {
 		mutex_lock(&s->work->lock);
+		/* after a suspend, what expired meanwhile goes first */
+		bloom_work_timed_catch_up(s->work);
+	}
 }
 
 static void bloom_store_writers_unlock(struct bloom_store *s)
 {
-	if (s->features & BLOOM_STORE_F_TIMEOUTS)
+	if (s->features & BLOOM_STORE_F_TIMEOUTS) {
+		bloom_work_timed_catch_up(s->work);
 		mutex_unlock(&s->work->lock);
+	}
 }
 
 /*

@@ -116,8 +116,11 @@ void bloom_store_image_write(struct bloom_store *s,
 	bloom_store_lock_work(s);
 	if (bloom_core_is_expiring(&s->core))
 		h->saved_ns = bloom_work_now_ns();
-	if (bloom_core_is_timed(&s->core))
+	if (bloom_core_is_timed(&s->core)) {
+		/* the cells read right against the save's time */
+		bloom_work_timed_catch_up(s->work);
 		h->saved_s = bloom_clock_s();
+	}
 	if (s->work)
 		h->saved_wall_ns = ktime_get_real_ns();
 	xxh64_reset(&xs, 0);

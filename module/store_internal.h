@@ -35,6 +35,13 @@
 #include "timed.h"
 
 #define BLOOM_SWEEP_PERIOD_S	8
+/*
+ * A timed store whose tables nobody touched this long (the sweep comes
+ * every BLOOM_SWEEP_PERIOD_S) was stopped: its cells are decoded against
+ * the time it stopped (bloom_work_timed_catch_up()); under the 29 s before
+ * a cell of 1-second units could read live again.
+ */
+#define BLOOM_TIMED_GAP_S	20
 /* buckets a chunk sweeps under the lock: 512 KiB of 64-bit cells at most */
 #define BLOOM_SWEEP_CHUNK	8192
 
@@ -53,6 +60,9 @@
  *	generation the newest (a long grace period), or both together. Each
  *	lengthens the lives of some keys past timeout x (1 + 1/(G - 1)) by as
  *	much.
+ * @active_s: a timed store's: the clock (bloom_clock_s()) when a writer or
+ *	the sweep last left its tables, every cell of which then reads
+ *	right against it (bloom_work_timed_catch_up())
  * @ring: a ring's generations, behind the core's expire; absent otherwise
  */
 struct bloom_store_work {
@@ -61,8 +71,21 @@ struct bloom_store_work {
 	struct bloom_core *core;
 	bool dying;
 	atomic64_t late;
+	u64 active_s;
 	struct bloom_expire ring[];
 };
+
+/*
+ * A timed store's tables made right after their clock jumped (a suspend,
+ * which CLOCK_BOOTTIME counts, or a sweep that could not run for longer
+ * than BLOOM_TIMED_GAP_S): the expiry of a cell reads right only up to 29
+ * of its units after it (module/core/timed.c), so every cell is decoded
+ * against the time the tables were last left whole and what expired since
+ * is emptied (bloom_timed_rebase()); then, and every time, the time is
+ * noted. Under the work's lock, by every writer and every chunk of the
+ * sweep before they touch a cell; O(table) after a jump, nothing else.
+ */
+void bloom_work_timed_catch_up(struct bloom_store_work *w);
 
 /* Now, on the clock a ring's times are kept on (ns). */
 u64 bloom_work_now_ns(void);

@@ -121,6 +121,23 @@ unlock:
 	return rotated;
 }
 
+void bloom_work_timed_catch_up(struct bloom_store_work *w)
+{
+	struct bloom_core *t[BLOOM_CORE_STAGES_MAX];
+	u64 now = bloom_clock_s(), gap;
+	u32 i, n;
+
+	gap = now > w->active_s ? now - w->active_s : 0;
+	if (w->active_s && gap > BLOOM_TIMED_GAP_S) {
+		n = bloom_store_timed_tables(w->core, t);
+		/* every key was added with at most the largest timeout */
+		for (i = 0; i < n; i++)
+			WARN_ON_ONCE(bloom_timed_rebase(t[i], w->active_s, gap,
+							w->core->key_timeout_max_s));
+	}
+	w->active_s = now;
+}
+
 /*
  * One pass of the sweep over every table (a chain's stages one after the
  * other), the stages it emptied dropped, then the next pass armed.
@@ -142,6 +159,7 @@ static void bloom_work_sweep(struct bloom_store_work *w)
 				mutex_unlock(&w->lock);
 				return;
 			}
+			bloom_work_timed_catch_up(w);
 			bloom_timed_sweep(t[i], b, BLOOM_SWEEP_CHUNK);
 			mutex_unlock(&w->lock);
 			cond_resched();

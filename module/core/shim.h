@@ -49,10 +49,18 @@
 /* Long scans (snapshot checks) yield now and then. */
 #define bloom_cond_resched()	cond_resched()
 
+/*
+ * Seconds debugfs' "slept" says the machine slept beyond what it did
+ * (module/debug.c): a test's suspend, which CLOCK_BOOTTIME counts and
+ * jiffies do not. 0 but in tests.
+ */
+extern u64 bloom_clock_slept_s;
+
 /* Whole seconds of CLOCK_BOOTTIME (coarse: no clock read per packet). */
 static inline u64 bloom_clock_s(void)
 {
-	return (u64)ktime_get_boottime_seconds();
+	return (u64)ktime_get_boottime_seconds() +
+	       READ_ONCE(bloom_clock_slept_s);
 }
 
 #define bloom_atomic64_t	atomic64_t
