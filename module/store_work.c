@@ -130,10 +130,10 @@ void bloom_work_timed_catch_up(struct bloom_store_work *w)
 	gap = now > w->active_s ? now - w->active_s : 0;
 	if (w->active_s && gap > BLOOM_TIMED_GAP_S) {
 		n = bloom_store_timed_tables(w->core, t);
-		/* every key was added with at most the largest timeout */
+		/* with the largest timeout there is, no cell is refused */
 		for (i = 0; i < n; i++)
-			WARN_ON_ONCE(bloom_timed_rebase(t[i], w->active_s, gap,
-							w->core->key_timeout_max_s));
+			bloom_timed_rebase(t[i], w->active_s, gap,
+					   BLOOM_CORE_KEY_TIMEOUT_MAX);
 	}
 	w->active_s = now;
 }

@@ -700,9 +700,9 @@ int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 		if (left > (u64)max_s + (3ULL << j) + 1)
 			return -EBADMSG;
 		if (left <= elapsed_s) {
+			/* queries may run: a live table's catch-up */
 			sub = bloom_tt_bucket_of(f, i) >= f->geo.buckets;
-			bloom_tt_put(f, i, 0);
-			f->subtable_used[sub]--;
+			bloom_tm_reclaim(f, i, sub);
 			continue;
 		}
 		/*
