@@ -330,7 +330,7 @@ awk 'BEGIN { for (i = 0; i < 131072; i++) printf "two%d\n", i }' >"$W/k131072"
 run create ${P}y --capacity 32768 --fpp 0.01
 runin "$W/k131072" add ${P}y -f -
 check "  standard input: the batch that would pass the bound is refused, the one before stays" \
-	sh -c "[ $rc = 3 ] && grep -q 'would take its false-positive rate to about 0.6.*past 0.5.*: 65536 keys before standard input:65537 were added, none from it on.*--allow-overfill' '$W/err' && [ '$(sysval ${P}y adds)' = 65536 ]"
+	sh -c "[ $rc = 3 ] && grep -q 'would take its false-positive rate to about 0.6.*past 0.5.*; 65536 keys before standard input:65537 were added, none from it on.*--allow-overfill' '$W/err' && [ '$(sysval ${P}y adds)' = 65536 ]"
 run destroy ${P}y
 rm -f "$W/k131072"
 # With --allow-overfill: every bit is set, count (keys that set a new bit)
