@@ -85,6 +85,34 @@ static int fill_of(int fd, struct fill *f)
 	return err;
 }
 
+/* A refused add changed nothing: adds, count and bits set as in @f0. */
+static void expect_unchanged(struct __test_metadata *_metadata, int fd,
+			     const struct fill *f0)
+{
+	struct fill f;
+
+	ASSERT_OK(fill_of(fd, &f));
+	EXPECT_EQ(f0->adds, f.adds);
+	EXPECT_EQ(f0->count, f.count);
+	EXPECT_EQ(f0->bits_set, f.bits_set);
+}
+
+/*
+ * An ADD of the NKEYS @keys through @add is refused before any is sent,
+ * and a QUERY through @query finds every one of them absent.
+ */
+static void expect_batch_refused(struct __test_metadata *_metadata, int fd,
+				 const void *keys,
+				 const struct bloom_batch_opts *add,
+				 const struct bloom_batch_opts *query,
+				 const struct fill *f0)
+{
+	EXPECT_EQ(-EOVERFLOW, bloom_batch(fd, BLOOM_OP_ADD, keys, NKEYS, add));
+	EXPECT_EQ(0, *add->done);
+	expect_unchanged(_metadata, fd, f0);
+	EXPECT_EQ(0, bloom_batch(fd, BLOOM_OP_QUERY, keys, NKEYS, query));
+}
+
 FIXTURE(overfill) {
 	int fd;
 	struct bloom_key keys[NKEYS];
@@ -138,16 +166,7 @@ TEST_F(overfill, strings_refused_nothing_added_unless_allowed)
 	EXPECT_TRUE(e.fpp_after < e.bound) TH_LOG("rate after %g", e.fpp_after);
 
 	/* a batch past the bound: refused, nothing sent */
-	r = bloom_batch(self->fd, BLOOM_OP_ADD, self->keys, NKEYS, &o);
-	EXPECT_EQ(-EOVERFLOW, r);
-	EXPECT_EQ(0, done);
-	ASSERT_OK(fill_of(self->fd, &f));
-	EXPECT_EQ(f0.adds, f.adds);
-	EXPECT_EQ(f0.count, f.count);
-	EXPECT_EQ(f0.bits_set, f.bits_set);
-	EXPECT_EQ(0, bloom_batch(self->fd, BLOOM_OP_QUERY, self->keys, NKEYS,
-				 &q));
-	EXPECT_EQ(NKEYS, done);
+	expect_batch_refused(_metadata, self->fd, self->keys, &o, &q, &f0);
 
 	/* the builder's flush of the same keys: refused, none sent */
 	ASSERT_OK(bloom_builder_new(&b, self->fd, BLOOM_IOC_ADD, 0));
@@ -156,9 +175,7 @@ TEST_F(overfill, strings_refused_nothing_added_unless_allowed)
 					     self->keys[i].len));
 	EXPECT_EQ(-EOVERFLOW, bloom_builder_flush(b));
 	EXPECT_EQ(0, bloom_builder_done(b));
-	ASSERT_OK(fill_of(self->fd, &f));
-	EXPECT_EQ(f0.adds, f.adds);
-	EXPECT_EQ(f0.bits_set, f.bits_set);
+	expect_unchanged(_metadata, self->fd, &f0);
 
 	/* under the bound: added */
 	r = bloom_batch(self->fd, BLOOM_OP_ADD, self->keys, 5, &o);
@@ -185,8 +202,7 @@ TEST_F(overfill, strings_refused_nothing_added_unless_allowed)
 	EXPECT_TRUE(e.fpp_now > e.bound) TH_LOG("rate now %g", e.fpp_now);
 	f0 = f;
 	EXPECT_EQ(-EOVERFLOW, bloom_add(self->fd, "one more", 8));
-	ASSERT_OK(fill_of(self->fd, &f));
-	EXPECT_EQ(f0.adds, f.adds);
+	expect_unchanged(_metadata, self->fd, &f0);
 	o.add_flags = BLOOM_ADD_F_OVERFILL;
 	r = bloom_batch(self->fd, BLOOM_OP_ADD, self->keys, NKEYS, &o);
 	EXPECT_LE(0, r);
@@ -210,22 +226,13 @@ TEST_F(overfill, addresses_refused_nothing_added_unless_allowed)
 	ASSERT_LE(0, self->fd) TH_LOG("create: %s", strerror(-self->fd));
 	ASSERT_OK(fill_of(self->fd, &f0));
 
-	r = bloom_batch(self->fd, BLOOM_OP_ADD, self->addrs, NKEYS, &o);
-	EXPECT_EQ(-EOVERFLOW, r);
-	EXPECT_EQ(0, done);
-	ASSERT_OK(fill_of(self->fd, &f));
-	EXPECT_EQ(f0.adds, f.adds);
-	EXPECT_EQ(f0.count, f.count);
-	EXPECT_EQ(f0.bits_set, f.bits_set);
-	EXPECT_EQ(0, bloom_batch(self->fd, BLOOM_OP_QUERY, self->addrs, NKEYS,
-				 &q));
+	expect_batch_refused(_metadata, self->fd, self->addrs, &o, &q, &f0);
 
 	ASSERT_OK(bloom_builder_new(&b, self->fd, BLOOM_IOC_ADD, 4));
 	for (i = 0; i < NKEYS; i++)
 		ASSERT_OK(bloom_builder_push(b, self->addrs + 4 * i, 4));
 	EXPECT_EQ(-EOVERFLOW, bloom_builder_flush(b));
-	ASSERT_OK(fill_of(self->fd, &f));
-	EXPECT_EQ(f0.adds, f.adds);
+	expect_unchanged(_metadata, self->fd, &f0);
 
 	/* under the bound: an address and a netblock */
 	EXPECT_LE(0, bloom_add_netblock(self->fd, "10.0.0.0"));
@@ -246,44 +253,47 @@ TEST_F(overfill, addresses_refused_nothing_added_unless_allowed)
 	ASSERT_OK(fill_of(self->fd, &f0));
 	EXPECT_EQ(-EOVERFLOW, bloom_add_netblock(self->fd, "203.0.113.7"));
 	EXPECT_EQ(-EOVERFLOW, bloom_builder_flush(b));
-	ASSERT_OK(fill_of(self->fd, &f));
-	EXPECT_EQ(f0.adds, f.adds);
+	expect_unchanged(_metadata, self->fd, &f0);
 	bloom_builder_free(b);
+}
+
+/*
+ * The NKEYS text keys into a new filter "o" of @type for 10 keys, which
+ * is destroyed after: the add's return, *@done the keys done.
+ */
+static long add_to_new(__u32 type, __u32 flags, __u64 timeout_ms,
+		       size_t *done)
+{
+	static struct bloom_key keys[NKEYS];
+	static char text[NKEYS][32];
+	BLOOM_BATCH_OPTS(o, .done = done);
+	long r;
+	int fd;
+
+	text_keys(0, NKEYS, keys, text);
+	fd = new_filter(type, BLOOM_KEYS_UNKNOWN, flags, timeout_ms);
+	if (fd < 0)
+		return fd;
+	r = bloom_batch(fd, BLOOM_OP_ADD, keys, NKEYS, &o);
+	bloom_close(fd);
+	bt_destroy_all();
+	return r;
 }
 
 /* Types without the bound: their own refusal, or they take the keys. */
 TEST(other_types_are_not_bounded)
 {
-	struct bloom_key keys[NKEYS];
-	static char text[NKEYS][32];
 	size_t done;
 	long r;
-	int fd;
-	BLOOM_BATCH_OPTS(o, .done = &done);
 
-	text_keys(0, NKEYS, keys, text);
-	fd = new_filter(DLF, BLOOM_KEYS_UNKNOWN, 0, 0);
-	ASSERT_LE(0, fd);
-	r = bloom_batch(fd, BLOOM_OP_ADD, keys, NKEYS, &o);
+	r = add_to_new(DLF, 0, 0, &done);
 	EXPECT_EQ(-ENOSPC, r) TH_LOG("d-left: %ld", r);
-	bloom_close(fd);
-	bt_destroy_all();
-
-	fd = new_filter(STD, BLOOM_KEYS_UNKNOWN, BLOOM_CREATE_F_SCALABLE, 0);
-	ASSERT_LE(0, fd);
-	r = bloom_batch(fd, BLOOM_OP_ADD, keys, NKEYS, &o);
+	r = add_to_new(STD, BLOOM_CREATE_F_SCALABLE, 0, &done);
 	EXPECT_LE(0, r) TH_LOG("scalable: %ld", r);
 	EXPECT_EQ(NKEYS, done);
-	bloom_close(fd);
-	bt_destroy_all();
-
-	fd = new_filter(BLK, BLOOM_KEYS_UNKNOWN, 0, 60000);
-	ASSERT_LE(0, fd);
-	r = bloom_batch(fd, BLOOM_OP_ADD, keys, NKEYS, &o);
+	r = add_to_new(BLK, 0, 60000, &done);
 	EXPECT_LE(0, r) TH_LOG("expiring: %ld", r);
 	EXPECT_EQ(NKEYS, done);
-	bloom_close(fd);
-	bt_destroy_all();
 }
 
 TEST_HARNESS_MAIN

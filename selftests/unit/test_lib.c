@@ -570,7 +570,7 @@ static void test_strerror(void)
 	      strstr(big, "BLOOM_ADD_F_OVERFILL") && !strstr(big, "--"),
 	      "EOVERFLOW of an add: the overfill bound and what to do: %s", big);
 	bloom_strerror(big, sizeof(big), BLOOM_OP_SAVE, "spam", -EOVERFLOW);
-	check(strstr(big, "saved") != NULL, "EOVERFLOW of a save: its own: %s",
+	check(strstr(big, "saved"), "EOVERFLOW of a save: its own: %s",
 	      big);
 }
 

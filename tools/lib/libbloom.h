@@ -362,6 +362,7 @@ struct bloom_add_estimate {
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
+
 /* bloom_add_estimate()'s @keys are the keys added, not an estimate */
 #define BLOOM_ESTIMATE_F_ADDED	(1U << 0)
 int bloom_add_estimate(int fd, const char *name, uint64_t n,
