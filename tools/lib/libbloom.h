@@ -317,7 +317,8 @@ int bloom_query(int fd, const void *key, size_t len);
  *
  * The estimate costs one BLOOM_IOC_INFO per call (a bounded number of
  * steps in the module, whatever the filter's size) before the keys are
- * sent; an add with BLOOM_ADD_F_OVERFILL skips it. A caller adding one key
+ * sent: a system call more, which for a single key costs about as much
+ * as the add itself; an add with BLOOM_ADD_F_OVERFILL skips it. A caller adding one key
  * at a time that wants to spare the call can check bloom_add_estimate()
  * now and then and add with the flag. An INFO that fails (an older module)
  * skips the check: the add itself then says what is wrong.
