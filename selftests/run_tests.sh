@@ -48,7 +48,7 @@ fi
 # Order: the fast, precise ABI checks first, the long measurement last.
 progs=(bloom_ioctl_abi bloom_ioctl_names bloom_ioctl_types bloom_ioctl_perms
 	bloom_batch bloom_rehash bloom_rules bloom_delete bloom_concurrency bloom_accuracy bloom_scale bloom_expire bloom_map
-	bloom_prefix bloom_limits bloom_stress bloom_fuzz bloom_snapshot bloom_faults bloom_soak)
+	bloom_prefix bloom_overfill bloom_limits bloom_stress bloom_fuzz bloom_snapshot bloom_faults bloom_soak)
 cli=$here/cli/test_bloomctl.sh
 cli_sizing=$here/cli/test_sizing.sh
 # the verbs at their edges: refusals, scalable flush, inspect, calc

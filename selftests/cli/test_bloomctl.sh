@@ -321,6 +321,18 @@ check "  as 100 arguments too" \
 run test ${P}z --absent -f "$W/k1000"
 check "  and the filter still finds none of them (all 1000 absent)" \
 	sh -c "[ $rc = 1 ] && [ \"\$(wc -l <'$W/out')\" = 1000 ]"
+# Standard input in batches of 65536 (BLOOM_BATCH_MAX_KEYS): into a filter
+# for 32768 at 1%, the first batch (2x its capacity, a rate of about 0.16)
+# is added, the second (4x, about 0.68) would pass 0.5: libbloom refuses
+# it, the first stays. The estimate's error at this size is far below the
+# margins either side.
+awk 'BEGIN { for (i = 0; i < 131072; i++) printf "two%d\n", i }' >"$W/k131072"
+run create ${P}y --capacity 32768 --fpp 0.01
+runin "$W/k131072" add ${P}y -f -
+check "  standard input: the batch that would pass the bound is refused, the one before stays" \
+	sh -c "[ $rc = 3 ] && grep -q 'would take its false-positive rate to about 0.6.*past 0.5.*; 65536 keys before standard input:65537 were added, none from it on.*--allow-overfill' '$W/err' && [ '$(sysval ${P}y adds)' = 65536 ]"
+run destroy ${P}y
+rm -f "$W/k131072"
 # With --allow-overfill: every bit is set, count (keys that set a new bit)
 # is far below what went in; the load and the warning use the adds.
 run add ${P}z --allow-overfill -f "$W/k1000"

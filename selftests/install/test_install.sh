@@ -7,8 +7,8 @@
 #   1. make install DESTDIR=...: every file where README's "What goes
 #      where" says, one version everywhere (VERSION: module, SONAME,
 #      libbloom.pc, bloomctl),
-#      every exported function versioned LIBBLOOM_1.0 and named in
-#      libbloom(3), the bash completion answering from the installed bloomctl
+#      every exported function versioned as libbloom.map's nodes say
+#      (LIBBLOOM_1.0, LIBBLOOM_1.1) and named in libbloom(3), the bash completion answering from the installed bloomctl
 #   2. a tiny program built with "pkg-config --cflags --libs libbloom" against
 #      the DESTDIR, linked to libbloom.so.MAJOR, run in the test VM with the
 #      installed bloom.ko (one VM boot)
@@ -85,17 +85,21 @@ check "the installed bloom.ko has module BTF (.BTF, for its BPF kfuncs)" \
 check "the installed bloomctl --version says $VERSION" \
 	sh -c "'$P/sbin/bloomctl' --version | grep -qx 'bloomctl $VERSION (libbloom $VERSION, bloom ioctl ABI [0-9]*)'"
 
-# Exports: every bloom_* function of the .so has the version LIBBLOOM_1.0,
+# Exports: every bloom_* function of the .so has the version of its node in
+# libbloom.map (old nodes never change: a function keeps its version),
 # nothing else is exported, every function libbloom.h declares is there and
 # libbloom(3) names each one.
 objdump -T "$P/lib/libbloom.so.$VERSION" | awk '$4 != "*UND*" && $NF ~ /^bloom_/ { print $(NF-1), $NF }' |
 	sort >"$work/exports"
+awk '/^LIBBLOOM_[0-9.]+ \{/ { node = $1 }
+     /^[[:space:]]+bloom_[a-z0-9_]+;/ { sub(/;.*/, "", $1); print node, $1 }' \
+	"$repo/tools/lib/libbloom.map" | sort >"$work/exports.map"
 declared=$(sed -nE 's/^[a-z][a-z0-9_ ]*[ *](bloom_[a-z0-9_]+)\(.*/\1/p' "$P/include/libbloom.h" |
 	grep -vx bloom_result | sort -u)
-check "every exported function carries the symbol version LIBBLOOM_1.0" \
-	sh -c "[ -s '$work/exports' ] && ! grep -v '^LIBBLOOM_1.0 ' '$work/exports'"
+check "every exported function carries the symbol version of its node in libbloom.map (LIBBLOOM_1.0, LIBBLOOM_1.1)" \
+	sh -c "[ -s '$work/exports' ] && cmp -s '$work/exports' '$work/exports.map' && grep -q '^LIBBLOOM_1.1 bloom_add_estimate\$' '$work/exports'"
 check "libbloom.so exports exactly the functions libbloom.h declares" \
-	sh -c "[ \"\$(cut -d' ' -f2 '$work/exports' | tr '\n' ' ')\" = \"$(echo $declared) \" ]"
+	sh -c "[ \"\$(cut -d' ' -f2 '$work/exports' | sort | tr '\n' ' ')\" = \"$(echo $declared) \" ]"
 nomention=
 for f in $declared bloom_result; do
 	grep -q "^\.BI\? \"*[a-z].*$f(" "$P/share/man/man3/libbloom.3" || nomention+=" $f"

@@ -7,6 +7,8 @@
  * parameter max_memory share. TAP 13.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,14 +25,19 @@
  * its first byte is odd, and a DELETE finds it pinned when that byte is a
  * multiple of 3. Call number fake.fail_at fails with EDQUOT after doing
  * fake.fail_done keys, as an ADD to a scalable filter that cannot grow.
+ * INFO answers fake.info (all zero: a filter the overfill bound does not
+ * apply to), or fails with fake.info_errno; fake.infos counts them, apart
+ * from the batches' fake.calls.
  */
 #define FAKE_FD	1000
 
 static struct {
-	unsigned int calls, fail_at, fail_done;
+	unsigned int calls, fail_at, fail_done, infos;
 	uint32_t max_nkeys;
 	uint64_t max_bytes;
 	struct bloom_create create;
+	struct bloom_info info;
+	int info_errno;
 } fake;
 
 static int fake_batch(unsigned long cmd, struct bloom_batch *b)
@@ -97,6 +104,18 @@ int ioctl(int fd, unsigned long cmd, ...)
 		return syscall(SYS_ioctl, fd, cmd, arg);
 	if (cmd == BLOOM_IOC_CREATE) {
 		memcpy(&fake.create, arg, sizeof(fake.create));
+		return 0;
+	}
+	if (cmd == BLOOM_IOC_INFO) {
+		struct bloom_info *in = arg;
+
+		fake.infos++;
+		if (fake.info_errno || in->size != sizeof(*in)) {
+			errno = fake.info_errno ? fake.info_errno : EINVAL;
+			return -1;
+		}
+		memcpy(in, &fake.info, sizeof(*in));
+		in->size = sizeof(*in);
 		return 0;
 	}
 	return fake_batch(cmd, arg);
@@ -349,9 +368,179 @@ static void test_batch_split(void)
 	free(vk);
 }
 
+/*
+ * The overfill bound of the add calls against the fake device's INFO: a
+ * standard filter for 10 keys at 1% (m = 96, k = 7, the module's sizing
+ * of it), empty, takes a few keys; 1000 would take its rate to about 1,
+ * past the bound (0.5): refused with EOVERFLOW and nothing sent, by every
+ * add call, unless BLOOM_ADD_F_OVERFILL.
+ */
+static void fake_filter(uint32_t type, uint64_t keys)
+{
+	memset(&fake, 0, sizeof(fake));
+	fake.info.type = type;
+	fake.info.bits = 96;
+	fake.info.hashes = 7;
+	fake.info.capacity = 10;
+	fake.info.fpp_ppb = 10000000;
+	fake.info.estimated_keys = keys;
+	fake.info.count = keys;
+	fake.info.adds = keys;
+}
+
+/* The model in double precision: (1 - (1 - 1/m)^(k n))^k. */
+static double model(double m, double k, double n)
+{
+	return pow(1 - pow(1 - 1 / m, k * n), k);
+}
+
+static void test_overfill_estimate(void)
+{
+	struct bloom_add_estimate e = { .sz = sizeof(e) };
+	int r;
+
+	fake_filter(BLOOM_TYPE_STANDARD, 3);
+	r = bloom_add_estimate(FAKE_FD, NULL, 5, &e);
+	check(r == 0 && e.sz == sizeof(e) && e.keys == 3 && e.capacity == 10 &&
+	      e.fpp == 0.01 && e.bound == 0.5 && !e.flags &&
+	      fabs(e.fpp_after - model(96, 7, 8)) < 1e-6 * model(96, 7, 8),
+	      "3 keys + 5 in a filter for 10 at 1%%: under the bound 0.5, rate after %.4g as the model's %.4g",
+	      e.fpp_after, model(96, 7, 8));
+	r = bloom_add_estimate(FAKE_FD, NULL, 1000, &e);
+	check(r == 1 && e.fpp_after > 0.99 && e.fpp_after <= 1,
+	      "+ 1000: past the bound (1), rate after %.4g", e.fpp_after);
+	r = bloom_add_estimate(FAKE_FD, NULL, UINT64_MAX, &e);
+	check(r == 1 && e.fpp_after > 0.99 && e.fpp_after <= 1,
+	      "+ 2^64 - 1: past the bound, no overflow (rate %.4g)", e.fpp_after);
+	fake.info.fpp_ppb = 100000;
+	r = bloom_add_estimate(FAKE_FD, NULL, 5, &e);
+	check(r == 0 && fabs(e.bound - 0.01) < 1e-12,
+	      "created for 1e-4: the bound is 100 times it, 0.01 (%g); 8 keys in 96 bits stay under it",
+	      e.bound);
+	r = bloom_add_estimate(FAKE_FD, NULL, 12, &e);
+	check(r == 1 && fabs(e.fpp_after - model(96, 7, 15)) < 1e-6,
+	      "  15 pass it (rate %.4g)", e.fpp_after);
+	fake_filter(BLOOM_TYPE_STANDARD, UINT64_MAX);
+	fake.info.count = 90;
+	fake.info.adds = 1000;
+	r = bloom_add_estimate(FAKE_FD, NULL, 1, &e);
+	check(r == 1 && e.keys == 1000 && e.flags == BLOOM_ESTIMATE_F_ADDED,
+	      "every bit set (no estimate): the keys are the adds (%" PRIu64 ")",
+	      (uint64_t)e.keys);
+	fake_filter(BLOOM_TYPE_DLEFT, 0);
+	r = bloom_add_estimate(FAKE_FD, NULL, 1000, &e);
+	check(r == 0 && e.bound == 0 && e.fpp_after == 0,
+	      "d-left: no bound (it refuses a key without room itself)");
+	fake_filter(BLOOM_TYPE_STANDARD, 0);
+	fake.info.stages = 1;
+	r = bloom_add_estimate(FAKE_FD, NULL, 1000, &e);
+	check(r == 0 && e.bound == 0, "scalable: no bound (it grows)");
+	fake_filter(BLOOM_TYPE_BLOCKED, 0);
+	fake.info.generations = 5;
+	r = bloom_add_estimate(FAKE_FD, NULL, 1000, &e);
+	check(r == 0 && e.bound == 0, "expiring: no bound (it rotates)");
+	fake.info_errno = ENOTTY;
+	check(bloom_add_estimate(FAKE_FD, NULL, 1, &e) == -ENOTTY,
+	      "a failing INFO: its errno");
+	e.sz = offsetof(struct bloom_add_estimate, bound);
+	check(bloom_add_estimate(FAKE_FD, NULL, 1, &e) == -EINVAL,
+	      "a result struct too small: -EINVAL");
+	check(bloom_add_estimate(FAKE_FD, NULL, 1, NULL) == -EINVAL,
+	      "no result struct: -EINVAL");
+}
+
+static void test_overfill_adds(void)
+{
+	const size_t n = 1000;
+	uint8_t *keys = fixed_keys(n, 4);
+	struct bloom_builder *b = NULL;
+	size_t done = 99, i;
+	long r;
+	BLOOM_BATCH_OPTS(o, .key_size = 4, .done = &done);
+
+	if (!keys) {
+		check(0, "out of memory");
+		return;
+	}
+	fake_filter(BLOOM_TYPE_STANDARD, 0);
+	r = bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, n, &o);
+	check(r == -EOVERFLOW && done == 0 && fake.calls == 0 && fake.infos == 1,
+	      "bloom_batch: 1000 keys into an empty filter for 10: -EOVERFLOW, no ADD sent (%ld)",
+	      r);
+	r = bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, 5, &o);
+	check(r >= 0 && done == 5 && fake.calls == 1,
+	      "bloom_batch: 5 keys are under the bound: added (%ld)", r);
+	fake_filter(BLOOM_TYPE_STANDARD, 0);
+	o.add_flags = BLOOM_ADD_F_OVERFILL;
+	r = bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, n, &o);
+	check(r >= 0 && done == n && fake.calls == 1 && fake.infos == 0,
+	      "bloom_batch: with BLOOM_ADD_F_OVERFILL the 1000 are sent, no INFO asked (%ld)",
+	      r);
+	check(bloom_batch(FAKE_FD, BLOOM_OP_QUERY, keys, n, &o) == -EINVAL,
+	      "add_flags on a QUERY: -EINVAL");
+	o.add_flags = 1U << 1;
+	check(bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, n, &o) == -EINVAL,
+	      "an unknown add_flags bit: -EINVAL");
+	o.add_flags = 0;
+	/* an old caller's struct that ends before add_flags: bounded */
+	o.sz = offsetof(struct bloom_batch_opts, add_flags);
+	fake_filter(BLOOM_TYPE_STANDARD, 0);
+	r = bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, n, &o);
+	check(r == -EOVERFLOW && fake.calls == 0,
+	      "a struct too old to have add_flags: bounded as well (%ld)", r);
+	o.sz = sizeof(o);
+	fake_filter(BLOOM_TYPE_STANDARD, 0);
+	fake.info_errno = ENOTTY;
+	r = bloom_batch(FAKE_FD, BLOOM_OP_ADD, keys, n, &o);
+	check(r >= 0 && fake.calls == 1,
+	      "an INFO that fails (an older module): the add is sent (%ld)", r);
+
+	fake_filter(BLOOM_TYPE_COUNTING, 1000);
+	r = bloom_add(FAKE_FD, "k", 1);
+	check(r == -EOVERFLOW && fake.calls == 0,
+	      "bloom_add: one key into a counting filter for 10 holding 1000: -EOVERFLOW (%ld)",
+	      r);
+	r = bloom_add_netblock(FAKE_FD, "203.0.113.0/24");
+	check(r == -EOVERFLOW && fake.calls == 0,
+	      "bloom_add_netblock: -EOVERFLOW, nothing sent (%ld)", r);
+	fake_filter(BLOOM_TYPE_COUNTING, 0);
+	r = bloom_add(FAKE_FD, "k", 1);
+	check(r >= 0 && fake.calls == 1, "bloom_add into the empty one: sent (%ld)", r);
+	check(bloom_add(FAKE_FD, "k", 0) == -EINVAL && fake.infos == 1,
+	      "bloom_add of an empty key: -EINVAL before any INFO");
+
+	fake_filter(BLOOM_TYPE_BLOCKED, 0);
+	fake.info.bits = 512;
+	if (bloom_builder_new(&b, FAKE_FD, BLOOM_IOC_ADD, 4)) {
+		check(0, "bloom_builder_new");
+		free(keys);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		bloom_builder_push(b, keys + 4 * i, 4);
+	r = bloom_builder_flush(b);
+	check(r == -EOVERFLOW && bloom_builder_done(b) == 0 &&
+	      bloom_builder_count(b) == n && fake.calls == 0,
+	      "builder: a flush of 1000 keys into a blocked filter of one block: -EOVERFLOW, none sent, all pending (%ld)",
+	      r);
+	check(bloom_builder_add_flags(b, BLOOM_ADD_F_OVERFILL) == 0 &&
+	      bloom_builder_flush(b) >= 0 && bloom_builder_done(b) == n &&
+	      fake.calls == 1,
+	      "builder: with BLOOM_ADD_F_OVERFILL the flush sends them");
+	check(bloom_builder_add_flags(b, 1U << 1) == -EINVAL,
+	      "builder: an unknown add_flags bit: -EINVAL");
+	bloom_builder_free(b);
+	if (!bloom_builder_new(&b, FAKE_FD, BLOOM_IOC_QUERY, 4)) {
+		check(bloom_builder_add_flags(b, BLOOM_ADD_F_OVERFILL) == -EINVAL,
+		      "builder: add_flags on a QUERY builder: -EINVAL");
+		bloom_builder_free(b);
+	}
+	free(keys);
+}
+
 static void test_strerror(void)
 {
-	char buf[256], small[8];
+	char buf[256], small[8], big[768];
 	const char *s;
 
 	s = bloom_strerror(buf, sizeof(buf), (enum bloom_op)1000, "f", -EIO);
@@ -376,6 +565,13 @@ static void test_strerror(void)
 	check(!strstr(buf, "bloomctl") && !strstr(buf, "--"), "%s", buf);
 	bloom_strerror(buf, sizeof(buf), BLOOM_OP_OPEN, "/x/y", -ENOTDIR);
 	check(!strstr(buf, "bloomctl") && !strstr(buf, "--"), "%s", buf);
+	bloom_strerror(big, sizeof(big), BLOOM_OP_ADD, "spam", -EOVERFLOW);
+	check(strstr(big, "past 100 times") && strstr(big, "nothing was added") &&
+	      strstr(big, "BLOOM_ADD_F_OVERFILL") && !strstr(big, "--"),
+	      "EOVERFLOW of an add: the overfill bound and what to do: %s", big);
+	bloom_strerror(big, sizeof(big), BLOOM_OP_SAVE, "spam", -EOVERFLOW);
+	check(strstr(big, "saved"), "EOVERFLOW of a save: its own: %s",
+	      big);
 }
 
 static void test_types(void)
@@ -452,6 +648,8 @@ int main(void)
 	test_create_like();
 	test_batch_opts();
 	test_batch_split();
+	test_overfill_estimate();
+	test_overfill_adds();
 	test_strerror();
 	test_types();
 	test_fpp();

@@ -181,15 +181,19 @@ uint64_t info_table_bytes(const struct bloom_info *in);
 void warn_over_capacity(int fd, const char *name);
 /*
  * An add of up to @more keys to a filter of fixed size (bound to @fd) that
- * would take its estimated false-positive rate past OVERFILL_RATIO times
- * the one it was created for (at most OVERFILL_MAX) exits with a message,
- * ending with @done (what was added before: "nothing was added"), unless
- * @allow (--allow-overfill).
+ * would take its estimated false-positive rate past libbloom's overfill
+ * bound (BLOOM_OVERFILL_RATIO times the one it was created for, at most
+ * BLOOM_OVERFILL_MAX; bloom_add_estimate()) exits with a message, ending
+ * with @done (what was added before: "nothing was added"), unless @allow
+ * (--allow-overfill). For a whole input counted before it is sent: its
+ * batches then go with BLOOM_ADD_F_OVERFILL, so that no batch is refused
+ * in the middle of what passed as a whole.
  */
-#define OVERFILL_RATIO	100
-#define OVERFILL_MAX	0.5
 void check_overfill(int fd, const char *name, uint64_t more, int allow,
 		    const char *done);
+/* An add of @more keys that libbloom refused with EOVERFLOW: the message. */
+void __attribute__((noreturn))
+die_overfilled(int fd, const char *name, uint64_t more, const char *done);
 /*
  * ENOSPC of an add, in the words of the type the filter bound to @fd was
  * created as (a scalable filter at its last stage, a filter of keys with

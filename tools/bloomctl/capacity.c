@@ -8,15 +8,16 @@
  * filter holds its capacity; the warning names that generation, its share
  * and the capacity that would take the burst.
  *
- * Before an add, the refusal of one that would take a filter whose size is
- * fixed (standard, blocked, counting) to a rate at which it matches nearly
- * everything: a DROP rule on such a filter drops every address, its
- * owner's included.
+ * The refusal of an add that would take a filter whose size is fixed
+ * (standard, blocked, counting) to a rate at which it matches nearly
+ * everything (a DROP rule on such a filter drops every address, its
+ * owner's included) is libbloom's (libbloom.h, "Overfill"): its add calls
+ * refuse such a call with EOVERFLOW; bloomctl says so with the figures of
+ * bloom_add_estimate(), and checks a whole input it can count up front.
  */
+#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include "bloomctl.h"
-#include "core.h"
 
 /* Oldest first, as BLOOM_IOC_STAGES gives them: the fullest over its share. */
 static int fullest_generation(const struct bloom_stage *st, size_t n)
@@ -81,50 +82,45 @@ void warn_over_capacity(int fd, const char *name)
 		in.fpp_ppb / 1e9);
 }
 
-/* The core's model of a type whose rate grows with its keys; 0: none. */
-static uint32_t model_type(const struct bloom_info *in)
+/*
+ * The refusal's sentence, with libbloom's estimate (the bound is the
+ * library's: bloom_add_estimate()); when the filter changed since the add
+ * was refused and is no longer past it, the library's sentence.
+ */
+static void __attribute__((noreturn))
+die_overfill(const char *name, uint64_t more, const char *done,
+	     const struct bloom_add_estimate *e)
 {
-	if (in->stages || in->generations)
-		return 0;
-	switch (in->type) {
-	case BLOOM_TYPE_STANDARD:
-		return BLOOM_CORE_STANDARD;
-	case BLOOM_TYPE_BLOCKED:
-		return BLOOM_CORE_BLOCKED;
-	case BLOOM_TYPE_COUNTING:
-		return BLOOM_CORE_COUNTING;
-	default:
-		/* d-left and timed refuse a key that finds no room */
-		return 0;
-	}
+	char msg[768];
+
+	if (!e)
+		die("%s; %s", op_message(msg, sizeof(msg), BLOOM_OP_ADD, name,
+					 -EOVERFLOW), done);
+	die("%s: %" PRIu64 " more key%s on the about %.0f it holds (capacity %" PRIu64 ") would take its false-positive rate to about %.3g, past %.3g (%d times the %.3g it was created for, at most %g): a rule on it would match %s; %s. Create a filter for the keys (bloomctl calc --capacity N --fpp P shows its size), or give --allow-overfill to add them anyway",
+	    name, more, more == 1 ? "" : "s", (double)e->keys, e->capacity,
+	    e->fpp_after, e->bound, BLOOM_OVERFILL_RATIO, e->fpp,
+	    BLOOM_OVERFILL_MAX,
+	    e->fpp_after > 0.5 ? "most addresses it never held" :
+				 "many addresses it never held", done);
 }
 
 void check_overfill(int fd, const char *name, uint64_t more, int allow,
 		    const char *done)
 {
-	struct info_derived d;
-	struct bloom_info in;
-	double asked, bound, after;
-	uint32_t type;
+	struct bloom_add_estimate e = { .sz = sizeof(e) };
 
-	if (allow || !more || bloom_info(fd, NULL, &in))
+	/* a failing INFO (an old module) says nothing; the add will */
+	if (allow || !more || bloom_add_estimate(fd, NULL, more, &e) != 1)
 		return;
-	type = model_type(&in);
-	if (!type || !in.bits || !in.hashes)
-		return;
-	info_derive(&in, &d);
-	asked = in.fpp_ppb / 1e9;
-	bound = fmin(OVERFILL_RATIO * asked, OVERFILL_MAX);
-	after = ldexp((double)bloom_core_fpp_model(type, in.bits, in.hashes,
-						   (uint64_t)d.keys + more),
-		      -64);
-	if (after <= bound)
-		return;
-	die("%s: %" PRIu64 " more key%s on the about %.0f it holds (capacity %" PRIu64 ") would take its false-positive rate to about %.3g, past %.3g (%d times the %.3g it was created for, at most %g): a rule on it would match %s; %s. Create a filter for the keys (bloomctl calc --capacity N --fpp P shows its size), or give --allow-overfill to add them anyway",
-	    name, more, more == 1 ? "" : "s", d.keys, (uint64_t)in.capacity,
-	    after, bound, OVERFILL_RATIO, asked, OVERFILL_MAX,
-	    after > 0.5 ? "most addresses it never held" :
-			  "many addresses it never held", done);
+	die_overfill(name, more, done, &e);
+}
+
+void die_overfilled(int fd, const char *name, uint64_t more, const char *done)
+{
+	struct bloom_add_estimate e = { .sz = sizeof(e) };
+
+	die_overfill(name, more, done,
+		     bloom_add_estimate(fd, NULL, more, &e) == 1 ? &e : NULL);
 }
 
 const char *full_message(char *msg, size_t len, int fd, const char *name)

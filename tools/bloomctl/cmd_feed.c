@@ -218,6 +218,9 @@ static long keys_send(const struct feed_args *a, const struct bloom_key *keys,
 				 .npinned = &np, .done = &done,
 				 .flags = BLOOM_BATCH_F_NET |
 					  (timed ? BLOOM_BATCH_F_TIMEOUT : 0),
+				 /* the whole feed passed check_overfill() */
+				 .add_flags = a->op == BLOOM_OP_ADD ?
+					      BLOOM_ADD_F_OVERFILL : 0,
 				 .timeouts = timed ? timeouts + start : NULL);
 
 		n = n_all - start < FEED_SLICE ? n_all - start : FEED_SLICE;

@@ -52,7 +52,7 @@ struct key_opts {
 	int verbose;
 	int quiet;
 	int exist;		/* add, del: ipset's -exist; del exits 0 */
-	int allow_overfill;	/* add: past check_overfill()'s bound */
+	int allow_overfill;	/* add: past libbloom's overfill bound */
 	const char *country;	/* --country CC: tor-geoipdb lines of CC */
 	int geoip;		/* --geoip FILE given */
 	int has_timeout;	/* add --timeout */
@@ -283,7 +283,9 @@ static int keys_from_args(const struct key_opts *o, int fd)
 			 .pinned = op == OP_DEL ? pinned : NULL,
 			 .npinned = &npinned, .done = &done,
 			 .flags = o->has_timeout ? BLOOM_BATCH_F_TIMEOUT : 0,
-			 .timeout_s = o->timeout_s);
+			 .timeout_s = o->timeout_s,
+			 .add_flags = op == OP_ADD && o->allow_overfill ?
+				      BLOOM_ADD_F_OVERFILL : 0);
 
 	if (!keys || !packed || !results || !pinned)
 		die("out of memory");
@@ -296,11 +298,11 @@ static int keys_from_args(const struct key_opts *o, int fd)
 			die("key %zu ('%.64s'): %s; nothing was %s", i + 1,
 			    text, why, op_done[op]);
 	}
-	if (op == OP_ADD)
-		check_overfill(fd, o->name, n, o->allow_overfill,
-			       "nothing was added");
+	/* past the overfill bound libbloom refuses the call, nothing added */
 	ret = bloom_batch(fd, op_lib[op], ksize ? (const void *)packed : keys,
 			  n, &bo);
+	if (ret == -EOVERFLOW && op == OP_ADD)
+		die_overfilled(fd, o->name, n, "nothing was added");
 	if (ret < 0) {
 		char msg[768];
 
@@ -355,28 +357,25 @@ struct batch_state {
 	char (*texts)[TEXT_MAX];
 	struct key_line *lines;	/* BLOOM_BATCH_MAX_KEYS: of the pending keys */
 	size_t pending;		/* keys pushed since the last flush */
-	int counted;		/* add: the files' lines were counted first */
 	uint64_t keys, hits, pinned;
 	struct progress prog;
 };
 
 /*
- * Before a batch of a file whose length was not known (standard input):
- * check_overfill() with what was added before it.
+ * A batch of a file whose length was not known (standard input) that
+ * libbloom refused past its overfill bound: none of it was sent, the
+ * batches before it stay added.
  */
-static void flush_check(struct batch_state *s)
+static void __attribute__((noreturn)) die_batch_overfilled(struct batch_state *s)
 {
 	char done[512];
 
-	if (s->o->op != OP_ADD || s->counted || !s->pending)
-		return;
 	snprintf(done, sizeof(done),
 		 "%" PRIu64 " key%s before %s %s added, none from it on",
 		 s->keys, s->keys == 1 ? "" : "s",
 		 file_line(s->lines[0].path, s->lines[0].line),
 		 s->keys == 1 ? "was" : "were");
-	check_overfill(s->fd, s->o->name, s->pending, s->o->allow_overfill,
-		       done);
+	die_overfilled(s->fd, s->o->name, s->pending, done);
 }
 
 /* Sends the pending keys and, for test, prints the chosen lines. */
@@ -386,9 +385,9 @@ static void flush(struct batch_state *s)
 	size_t i, n = s->pending;
 	enum key_op op = s->o->op;
 
-	flush_check(s);
 	ret = bloom_builder_flush(s->b);
-
+	if (ret == -EOVERFLOW && op == OP_ADD)
+		die_batch_overfilled(s);
 	if (ret < 0) {
 		size_t done = bloom_builder_done(s->b);
 		const struct key_line *at = &s->lines[done < n ? done : 0];
@@ -570,13 +569,22 @@ static int keys_from_files(const struct key_opts *o, int fd)
 		die("cannot set up a batch: %s", strerror(-err));
 	if (op == OP_TEST)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	/*
+	 * Files that can be counted are checked as a whole, before the first
+	 * batch (check_overfill()); standard input and pipes batch by batch,
+	 * by libbloom's check of each flush.
+	 */
 	if (op == OP_ADD) {
 		uint64_t lines = count_lines(o->files, o->nfiles);
+		int whole = lines != UINT64_MAX;
 
-		s.counted = lines != UINT64_MAX;
-		if (s.counted)
+		if (whole)
 			check_overfill(fd, o->name, lines, o->allow_overfill,
 				       "nothing was added");
+		if (whole || o->allow_overfill)
+			err = bloom_builder_add_flags(s.b, BLOOM_ADD_F_OVERFILL);
+		if (err)
+			die("cannot set up a batch: %s", strerror(-err));
 	}
 	progress_start(&s.prog);
 	t0 = s.prog.start;

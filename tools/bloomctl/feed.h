@@ -128,7 +128,7 @@ struct feed_args {
 	int quiet;
 	int verbose;
 	int exist;		/* del: not found is fine (ipset's -exist) */
-	int allow_overfill;	/* add: past check_overfill()'s bound */
+	int allow_overfill;	/* add: past libbloom's overfill bound */
 	const char *country;	/* --country CC: tor-geoipdb lines of CC */
 	int has_timeout;	/* add --timeout: every entry's timeout */
 	uint32_t timeout_s;

@@ -26,7 +26,12 @@ static unsigned long batch_cmd(enum bloom_op op)
 
 int bloom_add(int fd, const void *key, size_t len)
 {
-	return lb_one_key(fd, BLOOM_IOC_ADD, key, len);
+	int err;
+
+	if (len == 0 || len > BLOOM_KEY_MAX)
+		return -EINVAL;
+	err = lb_overfill_check(fd, 1);
+	return err ? err : lb_one_key(fd, BLOOM_IOC_ADD, key, len);
 }
 
 int bloom_delete(int fd, const void *key, size_t len)
@@ -153,14 +158,17 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 	struct chunker c;
 	size_t start = 0;
 	long total = 0;
-	uint32_t flags;
+	uint32_t flags, add_flags;
 	int err;
 
 	err = OPTS_CHECK(opts, bloom_batch_opts);
 	if (err)
 		return err;
 	flags = OPTS_GET(opts, flags, 0);
-	if (!cmd || flags & ~(BLOOM_BATCH_F_NET | BLOOM_BATCH_F_TIMEOUT))
+	add_flags = OPTS_GET(opts, add_flags, 0);
+	if (!cmd || flags & ~(BLOOM_BATCH_F_NET | BLOOM_BATCH_F_TIMEOUT) ||
+	    add_flags & ~BLOOM_ADD_F_OVERFILL ||
+	    (add_flags && cmd != BLOOM_IOC_ADD))
 		return -EINVAL;
 	timeouts = OPTS_GET(opts, timeouts, NULL);
 	results = OPTS_GET(opts, results, NULL);
@@ -172,6 +180,9 @@ long bloom_batch(int fd, enum bloom_op op, const void *keys, size_t n,
 	if (npinned)
 		*npinned = 0;
 	err = chunker_init(&c, keys, n, OPTS_GET(opts, key_size, 0));
+	/* the whole call against the bound, before any key is sent */
+	if (!err && cmd == BLOOM_IOC_ADD && !(add_flags & BLOOM_ADD_F_OVERFILL))
+		err = lb_overfill_check(fd, n);
 	/* a plain query through the mapping; the ioctl from where it stopped */
 	if (!err && cmd == BLOOM_IOC_QUERY && !flags) {
 		total = lb_map_batch(fd, keys, n, c.key_size, results, &start);

@@ -23,6 +23,7 @@ struct bloom_builder {
 	int timed;		/* ADD: @timeouts holds each key's timeout */
 	uint32_t timeout_s;	/* ADD: the timeout of the keys pushed next */
 	uint32_t *timeouts;	/* ADD: BLOOM_BATCH_MAX_KEYS, once timed */
+	uint32_t add_flags;	/* ADD: BLOOM_ADD_F_* */
 	uint8_t results[BLOOM_BATCH_MAX_KEYS / 8];
 	uint8_t pinned[BLOOM_BATCH_MAX_KEYS / 8];	/* DELETE */
 };
@@ -80,6 +81,14 @@ int bloom_builder_timeout(struct bloom_builder *b, uint32_t timeout_s)
 	return 0;
 }
 
+int bloom_builder_add_flags(struct bloom_builder *b, uint32_t add_flags)
+{
+	if (b->cmd != BLOOM_IOC_ADD || add_flags & ~BLOOM_ADD_F_OVERFILL)
+		return -EINVAL;
+	b->add_flags = add_flags;
+	return 0;
+}
+
 static void restart(struct bloom_builder *b)
 {
 	if (b->flushed) {
@@ -132,6 +141,12 @@ long bloom_builder_flush(struct bloom_builder *b)
 		if (!b->flushed)
 			b->flushed = 1;
 		return 0;
+	}
+	/* past the overfill bound: none sent, the keys stay pending */
+	if (b->cmd == BLOOM_IOC_ADD && !(b->add_flags & BLOOM_ADD_F_OVERFILL)) {
+		err = lb_overfill_check(b->fd, b->nkeys);
+		if (err)
+			return err;
 	}
 	memset(&bb, 0, sizeof(bb));
 	bb.nkeys = b->nkeys;

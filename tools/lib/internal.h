@@ -52,6 +52,12 @@ int lb_bpk_milli(double bpk, uint32_t *milli);
  */
 int lb_batch_ioctl(int fd, unsigned long cmd, struct bloom_batch *b);
 
+/*
+ * The overfill bound (overfill.c) of an add of @n keys through @fd's bound
+ * filter: -EOVERFLOW past it, else 0 (also when INFO fails).
+ */
+int lb_overfill_check(int fd, uint64_t n);
+
 /* One key's ADD, QUERY or DELETE ioctl: bloom_add()'s and the others' answer. */
 int lb_one_key(int fd, unsigned long cmd, const void *key, size_t len);
 

@@ -289,10 +289,85 @@ int bloom_list(int fd, char (**names)[BLOOM_NAME_LEN], size_t *n);
 /*
  * One key, through the bound filter. bloom_query() returns 1 "may be
  * present" or 0 "definitely absent"; bloom_add() returns 1 when every bit of
- * the key was set already ("probably present before") and 0 otherwise.
+ * the key was set already ("probably present before") and 0 otherwise, or
+ * -EOVERFLOW when the key would take the filter past the overfill bound
+ * (see "Overfill" below; bloom_batch() with BLOOM_ADD_F_OVERFILL adds it
+ * anyway).
  */
 int bloom_add(int fd, const void *key, size_t len);
 int bloom_query(int fd, const void *key, size_t len);
+
+/*
+ * Overfill. A standard, blocked or counting filter (not scalable, not
+ * expiring: those grow or rotate) has a fixed size: keys past its capacity
+ * raise its false-positive rate until it matches nearly every key it never
+ * held, and a firewall rule that drops what it matches then drops nearly
+ * everything. So every add of this library (bloom_add(), bloom_batch()'s
+ * BLOOM_OP_ADD, bloom_builder_flush() of an ADD builder,
+ * bloom_add_netblock()) first estimates the rate the filter would have
+ * with the keys it holds and all @n keys of the call added, as distinct
+ * new keys (bloom_add_estimate()), and refuses the call with -EOVERFLOW,
+ * nothing added, when that rate is past the bound: BLOOM_OVERFILL_RATIO
+ * times the rate the filter was created for, at most BLOOM_OVERFILL_MAX.
+ * What to do: create a larger filter for the keys (bloom_size() sizes it)
+ * and add them there, or, when a filter that full is what the caller wants,
+ * add with BLOOM_ADD_F_OVERFILL (bloom_batch_opts' add_flags,
+ * bloom_builder_add_flags()). d-left and timed filters refuse a key that
+ * finds no room themselves (-ENOSPC).
+ *
+ * The estimate costs one BLOOM_IOC_INFO per call (a bounded number of
+ * steps in the module, whatever the filter's size) before the keys are
+ * sent: a system call more, which for a single key costs about as much
+ * as the add itself; an add with BLOOM_ADD_F_OVERFILL skips it. A caller adding one key
+ * at a time that wants to spare the call can check bloom_add_estimate()
+ * now and then and add with the flag. An INFO that fails (an older module)
+ * skips the check: the add itself then says what is wrong.
+ *
+ * The bound is best-effort against concurrent writers: the estimate is
+ * read before the add, and keys other descriptors or threads add
+ * between the two are not in it, so writers that each stay under the
+ * bound can together pass it. One writer per filter (a feed, a daemon)
+ * is held to it exactly, up to the estimate's own error.
+ */
+#define BLOOM_OVERFILL_RATIO	100
+#define BLOOM_OVERFILL_MAX	0.5
+/* add_flags: add even past the overfill bound (no estimate is made). */
+#define BLOOM_ADD_F_OVERFILL	(1U << 0)
+
+/*
+ * What an add of @n more keys would do to filter @name (NULL: the bound
+ * filter), from its INFO: the caller sets @e->sz (as for bloom_size()'s
+ * result); the library fills what fits. Returns 1 when the add would pass
+ * the overfill bound (the add calls refuse it with -EOVERFLOW), 0 when not
+ * (also for a type the bound does not apply to: @bound is then 0), or a
+ * negative errno of bloom_info(); -EINVAL for an @e that is NULL or too
+ * small. @n counts as that many distinct new keys (the estimate cannot
+ * know how many are in the filter already); it may be anything: a total
+ * over 64 times the filter's bits (whose rate is 1 to double precision)
+ * is taken as that many.
+ */
+struct bloom_add_estimate {
+	size_t sz;		/* sizeof(struct bloom_add_estimate) */
+	uint64_t capacity;	/* keys the filter was created for */
+	/*
+	 * Distinct keys the filter holds: INFO's estimated_keys or its count
+	 * when larger, or, when every bit is set (no estimate), the keys
+	 * passed to ADD (BLOOM_ESTIMATE_F_ADDED in @flags)
+	 */
+	uint64_t keys;
+	uint32_t flags;
+	double fpp;		/* the rate it was created for */
+	double fpp_now;		/* the rate now, estimated (INFO's) */
+	double fpp_after;	/* with @n more keys; 0 when @bound is 0 */
+	double bound;		/* the add calls refuse past it; 0: none */
+	/* new members go here, at the end (see "Option structs" above) */
+	size_t :0;
+};
+
+/* bloom_add_estimate()'s @keys are the keys added, not an estimate */
+#define BLOOM_ESTIMATE_F_ADDED	(1U << 0)
+int bloom_add_estimate(int fd, const char *name, uint64_t n,
+		       struct bloom_add_estimate *e);
 
 /*
  * Mapped queries. bloom_query() and bloom_batch()'s BLOOM_OP_QUERY (without
@@ -365,7 +440,9 @@ int bloom_delete(int fd, const void *key, size_t len);
  * (or deleted): *@opts->done tells how many keys that is. An ADD that
  * fails with -ENOSPC (a full d-left filter, a scalable filter that cannot
  * grow) or, for a scalable filter, -EDQUOT or -ENOMEM keeps the keys before
- * the first that did not fit, and *@opts->done counts them too.
+ * the first that did not fit, and *@opts->done counts them too. An ADD
+ * whose @n keys would take the filter past the overfill bound fails with
+ * -EOVERFLOW before any is sent (see "Overfill" above).
  */
 struct bloom_key {
 	const void *data;
@@ -400,6 +477,12 @@ struct bloom_batch_opts {
 	uint32_t flags;
 	uint32_t timeout_s;
 	const uint32_t *timeouts;
+	/*
+	 * ADD only (else -EINVAL): BLOOM_ADD_F_OVERFILL adds past the
+	 * overfill bound (see "Overfill" above); 0: a call that would pass
+	 * it fails with -EOVERFLOW and adds nothing. Other bits: -EINVAL.
+	 */
+	uint32_t add_flags;
 	/* new members go here, at the end (see "Option structs" above) */
 	size_t :0;
 };
@@ -507,7 +590,8 @@ void bloom_plan_of(const struct bloom_info *info, int family,
 /*
  * Adds the address or netblock @text (bloom_netblock_parse(), host bits
  * refused) to the filter bound to @fd: 1 when it was present already, 0
- * when not, or -errno (EPROTOTYPE: the filter's keys are of another kind).
+ * when not, or -errno (EPROTOTYPE: the filter's keys are of another kind;
+ * EOVERFLOW: past the overfill bound, see "Overfill" above).
  */
 int bloom_add_netblock(int fd, const char *text);
 
@@ -615,13 +699,21 @@ int bloom_builder_room(const struct bloom_builder *b, size_t len);
  * @timeout_s (0: none) instead of the filter's default timeout.
  */
 int bloom_builder_timeout(struct bloom_builder *b, uint32_t timeout_s);
+/*
+ * ADD builders: the add_flags of the flushes from now on (see "Overfill"
+ * above: BLOOM_ADD_F_OVERFILL, or 0, the default); -EINVAL for another
+ * builder or an unknown bit.
+ */
+int bloom_builder_add_flags(struct bloom_builder *b, uint32_t add_flags);
 /* Copies the key in; -ENOSPC when there is no room (flush first). */
 int bloom_builder_push(struct bloom_builder *b, const void *key, size_t len);
 /*
  * Sends the pending keys; returns how many of them have their bit set, or a
  * negative errno. A failed ADD may have added some of them (a full d-left
  * or scalable filter keeps the keys before the first that did not fit):
- * bloom_builder_done() says how many.
+ * bloom_builder_done() says how many. An ADD of keys that would take the
+ * filter past the overfill bound fails with -EOVERFLOW, none of them sent
+ * (see "Overfill" above); they stay pending.
  */
 long bloom_builder_flush(struct bloom_builder *b);
 /*

@@ -84,6 +84,9 @@ int bloom_add_netblock(int fd, const char *text)
 	len = bloom_netblock_parse(text, AF_UNSPEC, 0, key);
 	if (len < 0)
 		return len;
+	err = lb_overfill_check(fd, 1);
+	if (err)
+		return err;
 	memset(&b, 0, sizeof(b));
 	b.flags = BLOOM_BATCH_F_NET;
 	b.nkeys = 1;

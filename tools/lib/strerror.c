@@ -8,6 +8,9 @@
 #include <string.h>
 #include "internal.h"
 
+#define LB_STR_(x)	#x
+#define LB_STR(x)	LB_STR_(x)
+
 static const char *const op_names[] = {
 	[BLOOM_OP_OPEN] = "open",
 	[BLOOM_OP_VERSION] = "version",
@@ -107,6 +110,8 @@ static const char *filter_error(enum bloom_op op, int err)
 	case EPROTONOSUPPORT:
 		return "%s: the snapshot was written by another version of bloom (format, feature or hash scheme this module does not read): rebuild it from the keys";
 	case EOVERFLOW:
+		if (op == BLOOM_OP_ADD)
+			return "%s: the keys would take the filter's false-positive rate past " LB_STR(BLOOM_OVERFILL_RATIO) " times the one it was created for (at most " LB_STR(BLOOM_OVERFILL_MAX) "), where it matches most keys it never held; nothing was added: create a larger filter for them (bloom_size() sizes it), or add with BLOOM_ADD_F_OVERFILL to add them anyway";
 		return "%s: the filter grew while it was being saved: try again";
 	case EINVAL:
 		if (op == BLOOM_OP_MERGE)
