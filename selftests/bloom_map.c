@@ -552,6 +552,59 @@ TEST_F(lib, close_releases_the_mapping)
 }
 
 /*
+ * An idle thread's mapping of a destroyed filter: the pages stay charged
+ * to max_memory (memory_used) until that thread queries the descriptor
+ * again, which answers -ESTALE and drops the mapping, as libbloom(3)
+ * says; then memory_used goes back to 0.
+ */
+struct idle_arg {
+	int fd;
+	pthread_barrier_t *step;
+	int first, second;
+};
+
+static void *idle_querier(void *p)
+{
+	struct idle_arg *a = p;
+
+	a->first = bloom_query(a->fd, "k", 1);
+	pthread_barrier_wait(a->step);	/* mapped: now idle */
+	pthread_barrier_wait(a->step);	/* the filter was destroyed */
+	a->second = bloom_query(a->fd, "k", 1);
+	pthread_barrier_wait(a->step);	/* queried again */
+	pthread_barrier_wait(a->step);	/* memory_used was read: exit */
+	return NULL;
+}
+
+TEST_F(lib, idle_threads_mapping_stays_charged_until_its_next_query)
+{
+	pthread_barrier_t step;
+	struct idle_arg a;
+	pthread_t th;
+	int other = bt_open();
+
+	ASSERT_LE(0, other);
+	ASSERT_OK(pthread_barrier_init(&step, NULL, 2));
+	a = (struct idle_arg){ .fd = self->fd, .step = &step };
+	ASSERT_OK(pthread_create(&th, NULL, idle_querier, &a));
+	pthread_barrier_wait(&step);
+	ASSERT_OK(bt_destroy(other, "a"));
+	/* the idle thread's mapping keeps the table's pages, charged */
+	usleep(200 * 1000);
+	EXPECT_LT(100000 / 8, read_u64_file(BLOOM_SYSFS "/memory_used"));
+	pthread_barrier_wait(&step);
+	pthread_barrier_wait(&step);
+	/* its next query dropped the mapping: the thread still lives */
+	EXPECT_EQ(0, wait_memory_used(0, BT_FREE_WAIT_MS));
+	pthread_barrier_wait(&step);
+	ASSERT_OK(pthread_join(th, NULL));
+	EXPECT_EQ(0, a.first);
+	EXPECT_EQ(-ESTALE, a.second);
+	pthread_barrier_destroy(&step);
+	close(other);
+}
+
+/*
  * Readers query through libbloom while a writer adds keys to two filters
  * of one hash key and swaps them every few keys (both hold every key
  * added so far, so a swap loses none). After each swap the writer waits
