@@ -115,7 +115,7 @@ check "10,000 addresses into capacity 1,000: added, no error" \
 	sh -c "[ $rc = 0 ] && ! grep -q . '$W/err'"
 run info --json "$G"
 stages=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["stage_count"])' "$W/out")
-check "info shows the stages it grew ($stages, at least 3)" [ "${stages:-0}" -ge 3 ]
+check "info shows the stages it grew ($stages: capacity 1,000 then 10,000, growth 10)" [ "${stages:-0}" -ge 2 ]
 check "sysfs shows as many stages" \
 	[ "$(sysval "$G" stage_capacity | wc -w)" = "$stages" ]
 runin "$W/ten" test "$G" --ipv4 -q -f -
