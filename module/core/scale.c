@@ -115,12 +115,13 @@ struct bloom_scale_stage *bloom_scale_unlink(struct bloom_core *f, u32 i)
 	struct bloom_scale_stage *gone = s->stage[i];
 	u32 n = s->nstages, j;
 
-	/*
-	 * Pairs with smp_load_acquire() in bloom_scale_list(), which needs
-	 * the stages moved in ascending order of place.
-	 */
-	for (j = i; j + 1 < n; j++)
+	for (j = i; j + 1 < n; j++) {
+		/*
+		 * Pairs with smp_load_acquire() in bloom_scale_list(), which
+		 * needs the stages moved in ascending order of place.
+		 */
 		smp_store_release(&s->stage[j], s->stage[j + 1]);
+	}
 	/* Pairs with smp_load_acquire() in bloom_scale_stages(). */
 	smp_store_release(&s->nstages, n - 1);
 	return gone;
