@@ -30,7 +30,9 @@ void bloom_image_stage_get(const struct bloom_core *f, u32 i,
 
 	st->capacity = s->core.geo.capacity;
 	st->bits = s->core.geo.bits;
-	st->count = READ_ONCE(s->count);
+	/* a timed stage's keys are its cells in use */
+	st->count = bloom_core_is_timed(&s->core) ?
+		    bloom_timed_used(&s->core) : READ_ONCE(s->count);
 	st->keys = (u64)bloom_atomic64_read(&s->core.keys);
 	st->hashes = s->core.geo.hashes;
 	st->fpp_ppb = s->core.geo.fpp_ppb;

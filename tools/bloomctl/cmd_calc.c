@@ -454,16 +454,18 @@ static void print_scale_text(enum bloom_type t, const struct size_args *a,
 static int calc_scalable(enum bloom_type type, const struct size_args *a,
 			 const struct scale_args *s, int json)
 {
+	/* without --type the two types that grow by default; timed asked for */
 	static const enum bloom_type types[] = { BLOOM_TYPE_STANDARD,
-						 BLOOM_TYPE_BLOCKED };
-	static struct calc_stage st[2][BLOOM_SCALE_STAGES_MAX];
-	const char *end[2];
-	uint32_t n[2];
+						 BLOOM_TYPE_BLOCKED,
+						 BLOOM_TYPE_TIMED };
+	static struct calc_stage st[3][BLOOM_SCALE_STAGES_MAX];
+	const char *end[3];
+	uint32_t n[3];
 	char msg[512];
-	int i, k = 0;
+	int i, k = 0, last = type ? 2 : 1;
 
 	scale_check("calc", s, a, type, 0);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i <= last; i++) {
 		if (type && types[i] != type)
 			continue;
 		if (scale_stages(types[i], a, s, st[i], &n[i], &end[i], msg,
@@ -472,7 +474,7 @@ static int calc_scalable(enum bloom_type type, const struct size_args *a,
 	}
 	if (json && !type)
 		printf("[\n");
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i <= last; i++) {
 		if (type && types[i] != type)
 			continue;
 		if (json)

@@ -254,6 +254,15 @@ static void print_info_text(const struct bloom_info *in,
 		printf("expired:         %" PRIu64 " (cells of expired keys reclaimed)\n",
 		       (uint64_t)in->expired);
 	}
+	if (type_has_cells(in->type) && in->stages) {
+		/* a timed filter that grows: its stages say the rest */
+		printf("cells in use:    %" PRIu64 " (over all stages)\n",
+		       (uint64_t)in->bits_set);
+		printf("estimated fpp:   %.6g now (1 - product of (1 - stage's estimate) over the stages)\n",
+		       d.est_fpp);
+		print_stages_text(in, st, nst);
+		return;
+	}
 	if (type_has_cells(in->type)) {
 		printf("insert failures: %" PRIu64 " (keys refused: bucket full)\n",
 		       (uint64_t)in->insert_failures);
