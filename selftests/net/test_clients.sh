@@ -16,7 +16,11 @@
 # - crowdsec's local API with crowdsec-custom-bouncer running crowdsec-bloom:
 #   "cscli decisions add --ip ... --duration", "--range .../24" and
 #   "cscli decisions delete": the filter follows, a 20 s decision goes by
-#   itself;
+#   itself; then the bouncer fed on standard input (feed_via_stdin: true,
+#   as make install sets it up) running crowdsec-bloom-stdin: the decision
+#   active at its start, an address, a range with host bits set, an IPv6
+#   address, their deletes and a 5 s decision, the program running all
+#   along;
 # - sshguard's blocker reading a file of attack lines into sshg-fw-bloom:
 #   the attacker is blocked, and released after its block time; the
 #   backend's exit statuses for a bad command (65) and a failed setup (69).
@@ -310,11 +314,63 @@ crowdsec_part() {
 	check "a 20 s decision for 10.0.0.2 is applied" wait_for 60 listed ${P}cs 10.0.0.2
 	check "and goes by itself (within 20 s + 60 s)" \
 		wait_for 80 ping4 10.0.0.2 10.0.0.254
-	kill "$bpid" "$cspid" 2>/dev/null
-	wait "$bpid" "$cspid" 2>/dev/null
+	kill "$bpid" 2>/dev/null
+	wait "$bpid" 2>/dev/null
 	grep -i 'error' "$W/cs/crowdsec-custom-bouncer.log" 2>/dev/null | head -n 5 |
 		sed 's/^/# bouncer: /'
 	inB iptables-nft -D INPUT -m bloom --bloom-set ${P}cs -j DROP 2>/dev/null
+	crowdsec_stdin_part
+	kill "$cspid" 2>/dev/null
+	wait "$cspid" 2>/dev/null
+}
+
+# The bouncer as make install sets it up: feed_via_stdin: true, its program
+# crowdsec-bloom-stdin, on filters of their own (the decision of 192.0.2.0/24
+# that the part above left is sent at the bouncer's start).
+listed6() { inB bloomctl test "$1" --ipv6 -q "$2"; }
+crowdsec_stdin_part() {
+	cp "$BUILD/clients/crowdsec-bloom-stdin" "$W/bin/"
+	sed -e "s|^bin_path:.*|bin_path: $W/bin/crowdsec-bloom-stdin|" \
+		-e 's|^feed_via_stdin:.*|feed_via_stdin: true|' \
+		"$W/cs/bouncer.yaml" >"$W/cs/bouncer-stdin.yaml"
+	rm -f "$W/cs/crowdsec-custom-bouncer.log"
+	echo "BLOOM_CROWDSEC_SET=${P}cq BLOOM_CROWDSEC_SET6=${P}cq6 BLOOM_CROWDSEC_CAPACITY=1000" \
+		>"$W/etc/default/crowdsec-bloom"
+	ip netns exec "$B" crowdsec-custom-bouncer -c "$W/cs/bouncer-stdin.yaml" \
+		>"$W/cs/bouncer.out" 2>&1 &
+	bpid=$!
+	check "feed_via_stdin: the decision active at the bouncer's start is applied: ${P}cq holds 192.0.2.77" \
+		wait_for 90 listed ${P}cq 192.0.2.77
+	run cs decisions add --ip 10.0.0.1 --duration 1h
+	check "feed_via_stdin: cscli decisions add --ip 10.0.0.1: ${P}cq holds it" \
+		wait_for 90 listed ${P}cq 10.0.0.1
+	check "its pings are dropped (the rule crowdsec-bloom setup added)" dropped 10.0.0.1
+	run cs decisions add --range 203.0.113.9/24 --duration 1h
+	check "feed_via_stdin: --range 203.0.113.9/24 (host bits set): ${P}cq holds the network (203.0.113.200)" \
+		wait_for 90 listed ${P}cq 203.0.113.200
+	run cs decisions add --ip 2001:db8::1 --duration 1h
+	check "feed_via_stdin: --ip 2001:db8::1: ${P}cq6 holds it" \
+		wait_for 90 listed6 ${P}cq6 2001:db8::1
+	run cs decisions delete --range 203.0.113.9/24
+	check "feed_via_stdin: the delete of 203.0.113.9/24 lets the network go" \
+		wait_for 60 eval "! listed ${P}cq 203.0.113.200"
+	run cs decisions delete --ip 10.0.0.1
+	check "feed_via_stdin: cscli decisions delete --ip 10.0.0.1: ${P}cq lets it go" \
+		wait_for 60 eval "! listed ${P}cq 10.0.0.1"
+	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
+	run cs decisions add --ip 10.0.0.2 --duration 5s
+	check "feed_via_stdin: a 5 s decision for 10.0.0.2 is applied" \
+		wait_for 60 listed ${P}cq 10.0.0.2
+	check "and goes by itself (within 5 s + 60 s)" \
+		wait_for 65 ping4 10.0.0.2 10.0.0.254
+	check "the bouncer still runs, its program never exited" \
+		eval 'kill -0 "$bpid" && ! grep -q "Binary exited" "$W/cs/crowdsec-custom-bouncer.log"'
+	kill "$bpid" 2>/dev/null
+	wait "$bpid" 2>/dev/null
+	grep -i 'error' "$W/cs/crowdsec-custom-bouncer.log" 2>/dev/null | head -n 5 |
+		sed 's/^/# bouncer (feed_via_stdin): /'
+	inB iptables-nft -D INPUT -m bloom --bloom-set ${P}cq -j DROP 2>/dev/null
+	inB ip6tables-nft -D INPUT -m bloom --bloom-set ${P}cq6 -j DROP 2>/dev/null
 }
 if command -v crowdsec >/dev/null && command -v crowdsec-custom-bouncer >/dev/null &&
 	[ -r /etc/crowdsec/config.yaml ]; then

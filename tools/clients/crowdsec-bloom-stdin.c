@@ -47,7 +47,7 @@
 /* Decisions of one family held before they are applied, however fast they come. */
 #define BATCH_MAX	16384
 /* Bad lines named in a row; then one line says how many more there were. */
-#define BAD_SHOWN	10
+#define BAD_SHOWN	20
 /*
  * How often, at most, an add runs crowdsec-bloom's setup again: the
  * per-decision program checks the filter and its rule at every add, so a
