@@ -3,19 +3,21 @@
 #
 # TAP 13 test of crowdsec-bloom-stdin (tools/clients/), crowdsec-custom-
 # bouncer's program when it feeds decisions on standard input
-# (feed_via_stdin: true), on lines as the bouncer 0.0.15 writes them
-# (data/crowdsec-decisions.jsonl was written by it, in test_clients.sh's
-# setup) and on lines it never writes: adds and deletes of addresses, of
-# ranges with host bits set (held as their networks, and deleted by the
-# same value), of IPv6 addresses and ranges; durations as the keys'
-# timeouts; an add and a delete of one address in the order they came;
-# bad JSON, an overlong line, other scopes, values that are no address,
-# expired decisions (none stops the stream, each is said); thousands of
-# decisions in a few batches; filters made as crowdsec-bloom makes them
-# (the per-decision program takes them as its own), deletes that make no
-# filter, a filter destroyed while the program runs; and the exits of a
-# program that cannot work (3). Runs as root with bloom.ko loaded and
-# bloomctl on PATH, no firewall (BLOOM_CROWDSEC_RULE=0), e.g.
+# (feed_via_stdin: true), on lines the bouncer wrote (data/crowdsec-
+# decisions.jsonl: Debian 12's crowdsec-custom-bouncer 0.0.15 and crowdsec
+# 1.4.6, after cscli decisions add of a range, an address, a range with
+# host bits set, an IPv6 address and an address it then deleted; the
+# delete came three times) and on lines it never writes: adds and deletes
+# of addresses, of ranges with host bits set (held as their networks, and
+# deleted by the same value), of IPv6 addresses and ranges; durations as
+# the keys' timeouts; an add and a delete of one address in the order they
+# came; bad JSON, an overlong line, other scopes, values that are no
+# address, expired decisions (none stops the stream, each is said);
+# thousands of decisions in a few batches; filters made as crowdsec-bloom
+# makes them (the per-decision program takes them as its own), deletes
+# that make no filter, a filter destroyed while the program runs; and the
+# exits of a program that cannot work (3). Runs as root with bloom.ko
+# loaded and bloomctl on PATH, no firewall (BLOOM_CROWDSEC_RULE=0), e.g.
 #   selftests/vm/run.sh -- selftests/cli/test_crowdsec_stdin.sh
 # Exits 0 iff every check passes; destroys every filter it made.
 
