@@ -126,8 +126,9 @@ static void *grow(void *p, size_t n, size_t size)
 }
 
 /*
- * Reads @fd into @buf (@len bytes, NUL-terminated; the rest is read and
- * dropped) until it ends. 0, or -1 at @deadline.
+ * Reads each of the @npf pipes of @pf into its buffer of @bufs (NUL-
+ * terminated; what does not fit is read and dropped) until all have
+ * ended: 0, or -1 at @deadline (the pipes not ended are left open).
  */
 static int drain(struct pollfd *pf, int npf, char bufs[][BACKEND_OUT_MAX],
 		 double deadline)
@@ -140,8 +141,11 @@ static int drain(struct pollfd *pf, int npf, char bufs[][BACKEND_OUT_MAX],
 
 		if (ms <= 0)
 			return -1;
-		if (poll(pf, npf, ms) < 0 && errno != EINTR)
+		if (poll(pf, npf, ms) < 0) {
+			if (errno == EINTR)
+				continue;
 			return -1;
+		}
 		for (i = 0; i < npf; i++) {
 			char scratch[512], *to = scratch;
 			size_t room = sizeof(scratch);
@@ -170,14 +174,14 @@ static int drain(struct pollfd *pf, int npf, char bufs[][BACKEND_OUT_MAX],
 	return 0;
 }
 
-/* Each line of @text, said at @prio after "crowdsec-bloom: ". */
+/* Each line of @text (crowdsec-bloom's and bloomctl's, prefixed), said. */
 static void say_lines(int prio, char *text)
 {
 	char *line, *save = NULL;
 
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		say(prio, "crowdsec-bloom: %s", line);
+		say(prio, "%s", line);
 }
 
 /*
