@@ -61,16 +61,6 @@ has6() { timeout "$LIMIT" bloomctl test "$S6" --ipv6 -q "$1"; }
 said() { grep -Eq -- "$1" "$W/err"; }
 # json KEY: a top-level field of the last command's JSON output
 json() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$W/out" "$1"; }
-# wait_for SECONDS CMD...: polls CMD every 0.1 s until it succeeds
-wait_for() {
-	i=0 max=$(($1 * 10))
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -ge $max ] && return 1
-		sleep 0.1
-	done
-}
 
 # --- the bouncer's own lines ---------------------------------------------------
 feed "$here/data/crowdsec-decisions.jsonl"

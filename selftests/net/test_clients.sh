@@ -18,9 +18,8 @@
 #   "cscli decisions delete": the filter follows, a 20 s decision goes by
 #   itself; then the bouncer fed on standard input (feed_via_stdin: true,
 #   as make install sets it up) running crowdsec-bloom-stdin: the decision
-#   active at its start, an address, a range with host bits set, an IPv6
-#   address, their deletes and a 5 s decision, the program running all
-#   along;
+#   active at its start, an address, an IPv6 address, a range with host
+#   bits set, deletes and a 5 s decision, the program running all along;
 # - sshguard's blocker reading a file of attack lines into sshg-fw-bloom:
 #   the attacker is blocked, and released after its block time; the
 #   backend's exit statuses for a bad command (65) and a failed setup (69).
@@ -234,6 +233,28 @@ fi
 # ---- CrowdSec ----
 
 cs() { inB cscli -c "$W/cs/config.yaml" "$@"; }
+# cs_decisions SET LABEL SECONDS: with 10.0.0.1 banned through the running
+# bouncer into SET, a range with host bits set comes and goes by cscli,
+# 10.0.0.1 is deleted, a decision of SECONDS goes by itself (checks LABEL...)
+cs_decisions() {
+	local set=$1 label=$2 secs=$3
+
+	run cs decisions add --range 203.0.113.9/24 --duration 1h
+	check "$label--range 203.0.113.9/24 (host bits set): $set holds the network (203.0.113.200)" \
+		wait_for 90 listed "$set" 203.0.113.200
+	run cs decisions delete --range 203.0.113.9/24
+	check "${label}its delete lets the network go" \
+		wait_for 60 eval "! listed $set 203.0.113.200"
+	run cs decisions delete --ip 10.0.0.1
+	check "${label}cscli decisions delete --ip 10.0.0.1: $set lets it go" \
+		wait_for 60 eval "! listed $set 10.0.0.1"
+	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
+	run cs decisions add --ip 10.0.0.2 --duration "${secs}s"
+	check "${label}a $secs s decision for 10.0.0.2 is applied" \
+		wait_for 60 listed "$set" 10.0.0.2
+	check "and goes by itself (within $secs s + 60 s)" \
+		wait_for $((secs + 60)) ping4 10.0.0.2 10.0.0.254
+}
 # crowdsec-bloom as crowdsec-custom-bouncer runs it, for one address
 cs_add() { inB "$W/bin/crowdsec-bloom" add "$1" 3600 test '{"scope":"Ip"}'; }
 cs_del() { inB "$W/bin/crowdsec-bloom" del "$1" 3600 test '{"scope":"Ip"}'; }
@@ -300,20 +321,7 @@ crowdsec_part() {
 	check "crowdsec-bloom: a duration of 00000000005 is 5 s: 10.7.7.7 banned" \
 		eval '[ "$rc" = 0 ] && listed ${P}cs 10.7.7.7'
 	check "and let go by itself within 20 s" wait_for 20 eval "! listed ${P}cs 10.7.7.7"
-	run cs decisions add --range 203.0.113.9/24 --duration 1h
-	check "--range 203.0.113.9/24 (host bits set): ${P}cs holds the network (203.0.113.200)" \
-		wait_for 90 listed ${P}cs 203.0.113.200
-	run cs decisions delete --range 203.0.113.9/24
-	check "its delete lets the network go" \
-		wait_for 60 eval "! listed ${P}cs 203.0.113.200"
-	run cs decisions delete --ip 10.0.0.1
-	check "cscli decisions delete --ip 10.0.0.1: ${P}cs lets it go" \
-		wait_for 60 eval "! listed ${P}cs 10.0.0.1"
-	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
-	run cs decisions add --ip 10.0.0.2 --duration 20s
-	check "a 20 s decision for 10.0.0.2 is applied" wait_for 60 listed ${P}cs 10.0.0.2
-	check "and goes by itself (within 20 s + 60 s)" \
-		wait_for 80 ping4 10.0.0.2 10.0.0.254
+	cs_decisions ${P}cs "" 20
 	kill "$bpid" 2>/dev/null
 	wait "$bpid" 2>/dev/null
 	grep -i 'error' "$W/cs/crowdsec-custom-bouncer.log" 2>/dev/null | head -n 5 |
@@ -345,24 +353,10 @@ crowdsec_stdin_part() {
 	check "feed_via_stdin: cscli decisions add --ip 10.0.0.1: ${P}cq holds it" \
 		wait_for 90 listed ${P}cq 10.0.0.1
 	check "its pings are dropped (the rule crowdsec-bloom setup added)" dropped 10.0.0.1
-	run cs decisions add --range 203.0.113.9/24 --duration 1h
-	check "feed_via_stdin: --range 203.0.113.9/24 (host bits set): ${P}cq holds the network (203.0.113.200)" \
-		wait_for 90 listed ${P}cq 203.0.113.200
 	run cs decisions add --ip 2001:db8::1 --duration 1h
 	check "feed_via_stdin: --ip 2001:db8::1: ${P}cq6 holds it" \
 		wait_for 90 listed6 ${P}cq6 2001:db8::1
-	run cs decisions delete --range 203.0.113.9/24
-	check "feed_via_stdin: the delete of 203.0.113.9/24 lets the network go" \
-		wait_for 60 eval "! listed ${P}cq 203.0.113.200"
-	run cs decisions delete --ip 10.0.0.1
-	check "feed_via_stdin: cscli decisions delete --ip 10.0.0.1: ${P}cq lets it go" \
-		wait_for 60 eval "! listed ${P}cq 10.0.0.1"
-	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
-	run cs decisions add --ip 10.0.0.2 --duration 5s
-	check "feed_via_stdin: a 5 s decision for 10.0.0.2 is applied" \
-		wait_for 60 listed ${P}cq 10.0.0.2
-	check "and goes by itself (within 5 s + 60 s)" \
-		wait_for 65 ping4 10.0.0.2 10.0.0.254
+	cs_decisions ${P}cq "feed_via_stdin: " 5
 	check "the bouncer still runs, its program never exited" \
 		eval 'kill -0 "$bpid" && ! grep -q "Binary exited" "$W/cs/crowdsec-custom-bouncer.log"'
 	kill "$bpid" 2>/dev/null
