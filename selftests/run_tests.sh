@@ -58,6 +58,8 @@ cli_feeds=$here/cli/test_feeds.sh
 # keys with their own timeouts: create --exist, add --timeout, del, refusals
 cli_keytimes=$here/cli/test_keytimes.sh
 cli_docs=$here/cli/test_docs.sh
+# crowdsec-bloom-stdin on the bouncer's lines and on bad ones
+cli_crowdsec=$here/cli/test_crowdsec_stdin.sh
 # stats --prometheus: the text format, info's figures, promtool
 cli_stats=$here/cli/test_stats.sh
 # snapshots through bloomctl; it unloads and reloads the module
@@ -81,6 +83,7 @@ if [ -n "${BLOOM_SELFTESTS:-}" ]; then
 	cli_feeds=/nonexistent
 	cli_keytimes=/nonexistent
 	cli_docs=/nonexistent
+	cli_crowdsec=/nonexistent
 	cli_stats=/nonexistent
 	deb=/nonexistent
 	snapcli=/nonexistent
@@ -94,6 +97,7 @@ ntests=$((${#progs[@]} + ${#net[@]} + 2))
 [ -e "$cli_feeds" ] && ntests=$((ntests + 1))
 [ -e "$cli_keytimes" ] && ntests=$((ntests + 1))
 [ -e "$cli_docs" ] && ntests=$((ntests + 1))
+[ -e "$cli_crowdsec" ] && ntests=$((ntests + 1))
 [ -e "$cli_stats" ] && ntests=$((ntests + 1))
 [ -e "$deb" ] && ntests=$((ntests + 1))
 [ -e "$snapcli" ] && ntests=$((ntests + 1))
@@ -174,6 +178,9 @@ if [ -e "$cli_docs" ]; then
 fi
 if [ -e "$cli_stats" ]; then
 	run_one bloomctl_stats "$cli_stats"
+fi
+if [ -e "$cli_crowdsec" ]; then
+	run_one crowdsec_stdin "$cli_crowdsec"
 fi
 if [ -e "$snapcli" ]; then
 	t0=$(date +%s)

@@ -26,3 +26,17 @@ check() {
 	shift
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
+
+# wait_for SECONDS CMD...: polls CMD every 0.1 s until it succeeds (its
+# counters are named so that no caller's loop variable is touched).
+wait_for() {
+	_wf_i=0
+	_wf_max=$(($1 * 10))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		_wf_i=$((_wf_i + 1))
+		[ "$_wf_i" -ge "$_wf_max" ] && return 1
+		sleep 0.1
+	done
+	return 0
+}

@@ -62,18 +62,6 @@ json_field() {
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
 }
 
-# wait_for SECONDS CMD...: polls CMD every 0.1 s until it succeeds.
-wait_for() {
-	local i=0 max=$(($1 * 10))
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -ge $max ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
-
 # now: seconds since the epoch, to the ns; sleep_until T: sleeps until then
 # (at once when T has passed). For timeouts measured from an add. at T D:
 # the time D seconds after T (printf: awk's print would round to 6 digits).

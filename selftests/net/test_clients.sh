@@ -16,7 +16,10 @@
 # - crowdsec's local API with crowdsec-custom-bouncer running crowdsec-bloom:
 #   "cscli decisions add --ip ... --duration", "--range .../24" and
 #   "cscli decisions delete": the filter follows, a 20 s decision goes by
-#   itself;
+#   itself; then the bouncer fed on standard input (feed_via_stdin: true,
+#   as make install sets it up) running crowdsec-bloom-stdin: the decision
+#   active at its start, an address, an IPv6 address, a range with host
+#   bits set, deletes and a 5 s decision, the program running all along;
 # - sshguard's blocker reading a file of attack lines into sshg-fw-bloom:
 #   the attacker is blocked, and released after its block time; the
 #   backend's exit statuses for a bad command (65) and a failed setup (69).
@@ -230,6 +233,28 @@ fi
 # ---- CrowdSec ----
 
 cs() { inB cscli -c "$W/cs/config.yaml" "$@"; }
+# cs_decisions SET LABEL SECONDS: with 10.0.0.1 banned through the running
+# bouncer into SET, a range with host bits set comes and goes by cscli,
+# 10.0.0.1 is deleted, a decision of SECONDS goes by itself (checks LABEL...)
+cs_decisions() {
+	local set=$1 label=$2 secs=$3
+
+	run cs decisions add --range 203.0.113.9/24 --duration 1h
+	check "$label--range 203.0.113.9/24 (host bits set): $set holds the network (203.0.113.200)" \
+		wait_for 90 listed "$set" 203.0.113.200
+	run cs decisions delete --range 203.0.113.9/24
+	check "${label}its delete lets the network go" \
+		wait_for 60 eval "! listed $set 203.0.113.200"
+	run cs decisions delete --ip 10.0.0.1
+	check "${label}cscli decisions delete --ip 10.0.0.1: $set lets it go" \
+		wait_for 60 eval "! listed $set 10.0.0.1"
+	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
+	run cs decisions add --ip 10.0.0.2 --duration "${secs}s"
+	check "${label}a $secs s decision for 10.0.0.2 is applied" \
+		wait_for 60 listed "$set" 10.0.0.2
+	check "and goes by itself (within $secs s + 60 s)" \
+		wait_for $((secs + 60)) ping4 10.0.0.2 10.0.0.254
+}
 # crowdsec-bloom as crowdsec-custom-bouncer runs it, for one address
 cs_add() { inB "$W/bin/crowdsec-bloom" add "$1" 3600 test '{"scope":"Ip"}'; }
 cs_del() { inB "$W/bin/crowdsec-bloom" del "$1" 3600 test '{"scope":"Ip"}'; }
@@ -296,25 +321,50 @@ crowdsec_part() {
 	check "crowdsec-bloom: a duration of 00000000005 is 5 s: 10.7.7.7 banned" \
 		eval '[ "$rc" = 0 ] && listed ${P}cs 10.7.7.7'
 	check "and let go by itself within 20 s" wait_for 20 eval "! listed ${P}cs 10.7.7.7"
-	run cs decisions add --range 203.0.113.9/24 --duration 1h
-	check "--range 203.0.113.9/24 (host bits set): ${P}cs holds the network (203.0.113.200)" \
-		wait_for 90 listed ${P}cs 203.0.113.200
-	run cs decisions delete --range 203.0.113.9/24
-	check "its delete lets the network go" \
-		wait_for 60 eval "! listed ${P}cs 203.0.113.200"
-	run cs decisions delete --ip 10.0.0.1
-	check "cscli decisions delete --ip 10.0.0.1: ${P}cs lets it go" \
-		wait_for 60 eval "! listed ${P}cs 10.0.0.1"
-	check "10.0.0.1 answers again" wait_for 10 ping4 10.0.0.1 10.0.0.254
-	run cs decisions add --ip 10.0.0.2 --duration 20s
-	check "a 20 s decision for 10.0.0.2 is applied" wait_for 60 listed ${P}cs 10.0.0.2
-	check "and goes by itself (within 20 s + 60 s)" \
-		wait_for 80 ping4 10.0.0.2 10.0.0.254
-	kill "$bpid" "$cspid" 2>/dev/null
-	wait "$bpid" "$cspid" 2>/dev/null
+	cs_decisions ${P}cs "" 20
+	kill "$bpid" 2>/dev/null
+	wait "$bpid" 2>/dev/null
 	grep -i 'error' "$W/cs/crowdsec-custom-bouncer.log" 2>/dev/null | head -n 5 |
 		sed 's/^/# bouncer: /'
 	inB iptables-nft -D INPUT -m bloom --bloom-set ${P}cs -j DROP 2>/dev/null
+	crowdsec_stdin_part
+	kill "$cspid" 2>/dev/null
+	wait "$cspid" 2>/dev/null
+}
+
+# The bouncer as make install sets it up: feed_via_stdin: true, its program
+# crowdsec-bloom-stdin, on filters of their own (the decision of 192.0.2.0/24
+# that the part above left is sent at the bouncer's start).
+listed6() { inB bloomctl test "$1" --ipv6 -q "$2"; }
+crowdsec_stdin_part() {
+	cp "$BUILD/clients/crowdsec-bloom-stdin" "$W/bin/"
+	sed -e "s|^bin_path:.*|bin_path: $W/bin/crowdsec-bloom-stdin|" \
+		-e 's|^feed_via_stdin:.*|feed_via_stdin: true|' \
+		"$W/cs/bouncer.yaml" >"$W/cs/bouncer-stdin.yaml"
+	rm -f "$W/cs/crowdsec-custom-bouncer.log"
+	echo "BLOOM_CROWDSEC_SET=${P}cq BLOOM_CROWDSEC_SET6=${P}cq6 BLOOM_CROWDSEC_CAPACITY=1000" \
+		>"$W/etc/default/crowdsec-bloom"
+	ip netns exec "$B" crowdsec-custom-bouncer -c "$W/cs/bouncer-stdin.yaml" \
+		>"$W/cs/bouncer.out" 2>&1 &
+	bpid=$!
+	check "feed_via_stdin: the decision active at the bouncer's start is applied: ${P}cq holds 192.0.2.77" \
+		wait_for 90 listed ${P}cq 192.0.2.77
+	run cs decisions add --ip 10.0.0.1 --duration 1h
+	check "feed_via_stdin: cscli decisions add --ip 10.0.0.1: ${P}cq holds it" \
+		wait_for 90 listed ${P}cq 10.0.0.1
+	check "its pings are dropped (the rule crowdsec-bloom setup added)" dropped 10.0.0.1
+	run cs decisions add --ip 2001:db8::1 --duration 1h
+	check "feed_via_stdin: --ip 2001:db8::1: ${P}cq6 holds it" \
+		wait_for 90 listed6 ${P}cq6 2001:db8::1
+	cs_decisions ${P}cq "feed_via_stdin: " 5
+	check "the bouncer still runs, its program never exited" \
+		eval 'kill -0 "$bpid" && ! grep -q "Binary exited" "$W/cs/crowdsec-custom-bouncer.log"'
+	kill "$bpid" 2>/dev/null
+	wait "$bpid" 2>/dev/null
+	grep -i 'error' "$W/cs/crowdsec-custom-bouncer.log" 2>/dev/null | head -n 5 |
+		sed 's/^/# bouncer (feed_via_stdin): /'
+	inB iptables-nft -D INPUT -m bloom --bloom-set ${P}cq -j DROP 2>/dev/null
+	inB ip6tables-nft -D INPUT -m bloom --bloom-set ${P}cq6 -j DROP 2>/dev/null
 }
 if command -v crowdsec >/dev/null && command -v crowdsec-custom-bouncer >/dev/null &&
 	[ -r /etc/crowdsec/config.yaml ]; then
