@@ -677,7 +677,7 @@ check "version --json names bloomctl's version when the module answers" \
 
 # --- scalable filters ------------------------------------------------------------
 expect_err "a counting filter cannot be --scalable: usage error naming the types" 2 \
-	"counting filter cannot be --scalable: only standard and blocked" \
+	"counting filter cannot be --scalable: only standard, blocked and timed" \
 	create ${P}x --type counting --capacity 100 --fpp 0.01 --scalable
 expect_err "--growth without --scalable is a usage error" 2 "go with --scalable" \
 	create ${P}x --capacity 100 --fpp 0.01 --growth 4
