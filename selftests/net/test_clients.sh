@@ -321,7 +321,9 @@ crowdsec_part() {
 	check "crowdsec-bloom: a duration of 00000000005 is 5 s: 10.7.7.7 banned" \
 		eval '[ "$rc" = 0 ] && listed ${P}cs 10.7.7.7'
 	check "and let go by itself within 20 s" wait_for 20 eval "! listed ${P}cs 10.7.7.7"
-	cs_decisions ${P}cs "" 20
+	# a minute: the bouncer's poll and a program per decision under TCG
+	# on a loaded host can take a 20 s decision's whole life to apply it
+	cs_decisions ${P}cs "" 60
 	kill "$bpid" 2>/dev/null
 	wait "$bpid" 2>/dev/null
 	grep -i 'error' "$W/cs/crowdsec-custom-bouncer.log" 2>/dev/null | head -n 5 |
