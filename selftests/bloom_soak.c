@@ -122,19 +122,41 @@ long long keys16(int fd, unsigned long cmd, __u64 first, __u32 n)
  */
 #define NETNS_QUOTA_WAIT_MS	((STALL_S - 15) * 1000)
 
+/*
+ * Creates waiting out EDQUOT now. The namespace churner makes no new
+ * namespace while one waits (ns_churn_pause()): each it makes is owed a
+ * guarantee at once, and when the kernel's cleanup lags behind the
+ * churner, an hour of churn owes the pool to namespaces that are going
+ * and starves the rules thread's (the pool grants in order of first
+ * reservation, account.h).
+ */
+static atomic_int ns_waiting;
+
 int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
 	      __u32 flags)
 {
-	int waited = 0;
+	int waited = 0, ret = 0;
 
 	while (bt_create(fd, name, type, capacity, 10000000, flags)) {
 		if (errno != EDQUOT || waited >= NETNS_QUOTA_WAIT_MS ||
-		    atomic_load(&stop))
-			return -1;
+		    atomic_load(&stop)) {
+			ret = -1;
+			break;
+		}
+		if (!waited)
+			atomic_fetch_add(&ns_waiting, 1);
 		usleep(100 * 1000);
 		waited += 100;
 	}
-	return 0;
+	if (waited)
+		atomic_fetch_sub(&ns_waiting, 1);
+	return ret;
+}
+
+void ns_churn_pause(void)
+{
+	while (atomic_load(&ns_waiting) && !atomic_load(&stop))
+		usleep(100 * 1000);
 }
 
 int main(int argc, char **argv)

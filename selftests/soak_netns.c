@@ -19,6 +19,7 @@ void *netns_thread(void *arg)
 
 	(void)arg;
 	while (!atomic_load(&stop) && self >= 0) {
+		ns_churn_pause();
 		if (unshare(CLONE_NEWNET)) {
 			report_error("unshare: %s", strerror(errno));
 			break;
