@@ -97,7 +97,7 @@ u32 bloom_scale_list(const struct bloom_core *f,
 	 * ascending order of place (bloom_scale_unlink()): read in
 	 * descending order, a stage is found at its old place or, once that
 	 * was overwritten, at its new one, which was written before. It may
-	 * be found at both, one after the other.
+	 * be found at both: one after the other is skipped here.
 	 */
 	while (i--) {
 		/* Pairs with smp_store_release() in bloom_scale_unlink(). */

@@ -137,10 +137,11 @@ const struct bloom_scale_stage *bloom_scale_stage(const struct bloom_core *f,
 						  u32 i);
 
 /*
- * The stages into @st (room for BLOOM_CORE_STAGES_MAX), newest first, each
- * once; their number. Under RCU, while stages are unlinked meanwhile: it
- * lists every stage that stays in the chain for the whole call, and may
- * list one that is unlinked during it.
+ * The stages into @st (room for BLOOM_CORE_STAGES_MAX), newest first;
+ * their number. Under RCU, while stages are unlinked meanwhile: it lists
+ * every stage that stays in the chain for the whole call, and may list
+ * one that is unlinked during it, or, when several are, a stage twice
+ * (a query's answer is the same; a sum over them counts it twice).
  */
 u32 bloom_scale_list(const struct bloom_core *f,
 		     const struct bloom_scale_stage **st);
