@@ -62,9 +62,7 @@ static void bloom_info_fill_shape(struct bloom_info *info,
 				  const struct bloom_store *s)
 {
 	if (bloom_core_is_scalable(&s->core)) {
-		const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
-
-		info->stages = bloom_scale_list(&s->core, st);
+		info->stages = bloom_scale_stages(&s->core);
 		info->growth = s->scale.p.growth;
 		info->tightening_ppm = s->scale.p.tightening_ppm;
 	}
