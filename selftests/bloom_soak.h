@@ -28,6 +28,8 @@ long long keys16(int fd, unsigned long cmd, __u64 first, __u32 n);
 /* CREATE in a namespace this thread made, waiting out EDQUOT (bloom_soak.c) */
 int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
 	      __u32 flags);
+/* Creates that still met EDQUOT after the wait: their rounds skipped. */
+extern _Atomic unsigned long ns_quota_skips;
 /* The churner's: no new namespace while a create waits out EDQUOT. */
 void ns_churn_pause(void);
 

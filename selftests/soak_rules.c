@@ -82,11 +82,23 @@ static int rule_namespace(int self)
 	fd = bt_open();
 	sock = bt_ipt_socket();
 	udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || sock < 0 || udp < 0 || lo_up() ||
-	    ns_create(fd, RULE_FILTER, BLOOM_TYPE_BLOCKED, 1000,
-		      BLOOM_CREATE_F_BIND) ||
-	    bt_one(fd, BLOOM_IOC_ADD, lo, sizeof(lo)) < 0) {
+	if (fd < 0 || sock < 0 || udp < 0 || lo_up()) {
 		report_error("rules: setup: %s", strerror(errno));
+		goto out;
+	}
+	if (ns_create(fd, RULE_FILTER, BLOOM_TYPE_BLOCKED, 1000,
+		      BLOOM_CREATE_F_BIND)) {
+		/* the pool still owed to going namespaces: another round */
+		if (errno == EDQUOT) {
+			sleep(1);	/* a namespace less, while they go */
+			ret = 0;
+		} else {
+			report_error("rules: create: %s", strerror(errno));
+		}
+		goto out;
+	}
+	if (bt_one(fd, BLOOM_IOC_ADD, lo, sizeof(lo)) < 0) {
+		report_error("rules: add: %s", strerror(errno));
 		goto out;
 	}
 	pthread_mutex_lock(&traffic_lock);
