@@ -499,6 +499,42 @@ static double timed(const struct variant *v, const uint32_t *seq, size_t n,
 	return (double)(cpu_ns() - t0) / (double)n;
 }
 
+/*
+ * The "variants" object of @nv variants named @names: each one's listed and
+ * unlisted medians and minima, and its hit rates but for the first
+ * @no_hits_from on (the hash alone has none); then exits when a variant
+ * with hit rates missed a listed address.
+ */
+static void variants_json(const char *const *names, uint32_t nv,
+			  uint32_t no_hits_from, struct bench_stat (*ns)[2],
+			  uint64_t (*hits)[2], size_t sample)
+{
+	uint32_t x, w;
+
+	json_obj(stdout, "variants");
+	for (x = 0; x < nv; x++) {
+		json_obj(stdout, names[x]);
+		for (w = 0; w < 2; w++) {
+			json_obj(stdout, w ? "unlisted" : "listed");
+			json_num(stdout, "ns_median",
+				 bench_stat_median(&ns[x][w]));
+			json_num(stdout, "ns_min", bench_stat_min(&ns[x][w]));
+			if (x < no_hits_from)
+				json_num(stdout, "hit_rate",
+					 (double)hits[x][w] / (double)sample);
+			json_end(stdout);
+		}
+		json_end(stdout);
+	}
+	json_end(stdout);
+	for (x = 0; x < no_hits_from; x++)
+		if (hits[x][0] != sample) {
+			fprintf(stderr, "bench-bans-native: %s missed listed addresses\n",
+				names[x]);
+			exit(1);
+		}
+}
+
 static void run_set(const char *label, const struct bans_feed *f, size_t n,
 		    uint32_t rounds, size_t sample)
 {
@@ -548,29 +584,8 @@ static void run_set(const char *label, const struct bans_feed *f, size_t n,
 		 s.table->bucket_bytes + s.bucket_bytes);
 	json_u64(stdout, "ipset_htable_bits", s.table->htable_bits);
 	json_u64(stdout, "ipset_resizes", s.resizes);
-	json_obj(stdout, "variants");
-	for (x = 0; x < NVARIANTS; x++) {
-		json_obj(stdout, vnames[x]);
-		for (w = 0; w < 2; w++) {
-			json_obj(stdout, w ? "unlisted" : "listed");
-			json_num(stdout, "ns_median",
-				 bench_stat_median(&ns[x][w]));
-			json_num(stdout, "ns_min", bench_stat_min(&ns[x][w]));
-			if (x != V_HASH)
-				json_num(stdout, "hit_rate",
-					 (double)hits[x][w] / (double)sample);
-			json_end(stdout);
-		}
-		json_end(stdout);
-	}
+	variants_json(vnames, NVARIANTS, V_HASH, ns, hits, sample);
 	json_end(stdout);
-	json_end(stdout);
-	for (x = 0; x < V_HASH; x++)
-		if (hits[x][0] != sample) {
-			fprintf(stderr, "bench-bans-native: %s missed listed addresses\n",
-				vnames[x]);
-			exit(1);
-		}
 	for (w = 0; w < 2; w++)
 		free(seq[w]);
 	ipset_free(&s);
@@ -641,31 +656,11 @@ static void run_growth(const struct bans_feed *f, size_t cap, uint32_t rounds,
 	json_u64(stdout, "stages_at_10x", c10->n);
 	json_u64(stdout, "growing_memory_bytes_at_10x", c10->o.bytes);
 	json_u64(stdout, "plain_memory_bytes", plain.bytes);
-	json_obj(stdout, "variants");
-	for (x = 0; x < NGROWTH; x++) {
-		json_obj(stdout, gnames[x]);
-		for (w = 0; w < 2; w++) {
-			json_obj(stdout, w ? "unlisted" : "listed");
-			json_num(stdout, "ns_median",
-				 bench_stat_median(&ns[x][w]));
-			json_num(stdout, "ns_min", bench_stat_min(&ns[x][w]));
-			json_num(stdout, "hit_rate",
-				 (double)hits[x][w] / (double)sample);
-			json_end(stdout);
-		}
-		json_end(stdout);
-	}
+	variants_json(gnames, NGROWTH, NGROWTH, ns, hits, sample);
 	json_end(stdout);
-	json_end(stdout);
-	for (x = 0; x < NGROWTH; x++) {
-		if (hits[x][0] != sample) {
-			fprintf(stderr, "bench-bans-native: %s missed listed addresses\n",
-				gnames[x]);
-			exit(1);
-		}
+	for (x = 0; x < NGROWTH; x++)
 		for (w = 0; w < 2; w++)
 			free(seq[x][w]);
-	}
 	chain_free(c1);
 	chain_free(c10);
 	free(c1);
