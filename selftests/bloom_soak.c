@@ -53,7 +53,14 @@
  *     present), detached (the hold gone within 4 s, destroy works), again
  *     and again. Needs bloom-xdp built beside this program (../bin), the
  *     kernel's and the module's BTF and the BPF filesystem (mounted if it
- *     is not); without them it is left out and the run says why.
+ *     is not); without them it is left out and the run says why;
+ *   - CrowdSec's backend: crowdsec-bloom-stdin, fed decision lines as
+ *     crowdsec-custom-bouncer writes them (IPv4 and IPv6 addresses and
+ *     ranges with durations of 30 to 59 s, a delete of every third batch)
+ *     into the growing filters it makes: each batch applied within 20 s,
+ *     and then every decision not deleted whose duration has not passed
+ *     must test present. Needs crowdsec-bloom-stdin and crowdsec-bloom
+ *     built beside this program (../clients); without them it is left out.
  * A thread's result line fails when it did no work.
  * A watchdog sees that every thread makes progress. At the end every
  * filter is destroyed and memory_used and live_allocations must come back
@@ -80,9 +87,9 @@
 /*
  * writers, readers, replacer, namespaces, expiring adds and rotations,
  * timed adds, netblocks, the mapped pair's writer and reader, rules,
- * traffic, XDP
+ * traffic, XDP, CrowdSec's backend
  */
-#define WATCHED		(NTYPES + NREADERS + 11)
+#define WATCHED		(NTYPES + NREADERS + 12)
 
 atomic_bool stop;
 _Atomic unsigned long false_negatives, errors;
@@ -173,17 +180,17 @@ int main(int argc, char **argv)
 	unsigned long last[WATCHED], now_p[WATCHED];
 	const char *what[WATCHED];
 	pthread_t wt[NTYPES], rt[NREADERS], rp, nt, et, tmt, rlt, tt, mw, mr,
-		nbt, xdt;
+		nbt, xdt, cst;
 	long long mem0, live0, mem, live;
 	static const char xdp_what[] = "bloom-xdp's attach and detach";
 	unsigned int t, stall, stalled_s[WATCHED] = { 0 };
 	bool hung = false, bpffs_mounted;
-	char why[160] = "", xdp_why[200] = "";
-	int i, k, fd, xt, xdp;
+	char why[160] = "", xdp_why[200] = "", cs_why[200] = "";
+	int i, k, fd, xt, xdp, cs;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	fd = bt_open();
 	if (fd < 0)
 		ksft_exit_fail_msg("open %s: %s\n", BLOOM_DEV, strerror(errno));
@@ -206,6 +213,9 @@ int main(int argc, char **argv)
 	if (xdp < 0)
 		ksft_print_msg("bloom-xdp attached and detached left out: %s\n",
 			       xdp_why);
+	cs = cs_unusable(cs_why, sizeof(cs_why)) ? -1 : 0;
+	if (cs < 0)
+		ksft_print_msg("CrowdSec's backend left out: %s\n", cs_why);
 	mem0 = wait_memory_used(0, BT_FREE_WAIT_MS);
 	live0 = wait_live_allocations(1, BT_FREE_WAIT_MS);
 	for (i = 0; i < NTYPES; i++) {
@@ -235,6 +245,8 @@ int main(int argc, char **argv)
 	}
 	if (xdp >= 0)
 		pthread_create(&xdt, NULL, xdp_thread, NULL);
+	if (cs >= 0)
+		pthread_create(&cst, NULL, cs_thread, NULL);
 
 	memset(last, 0, sizeof(last));
 	for (t = 0; t < seconds && !atomic_load(&errors); t++) {
@@ -273,6 +285,10 @@ int main(int argc, char **argv)
 			what[k] = xdp_what;
 			now_p[k++] = atomic_load(&xdp_steps);
 		}
+		if (cs >= 0) {
+			what[k] = "CrowdSec's backend";
+			now_p[k++] = atomic_load(&cs_progress);
+		}
 		for (i = 0; i < k; i++) {
 			stall = what[i] == xdp_what ? XDP_STALL_S : STALL_S;
 			stalled_s[i] = now_p[i] == last[i] ? stalled_s[i] + 1 : 0;
@@ -302,6 +318,8 @@ int main(int argc, char **argv)
 	}
 	if (xdp >= 0)
 		pthread_join(xdt, NULL);
+	if (cs >= 0)
+		pthread_join(cst, NULL);
 	if (bpffs_mounted && umount("/sys/fs/bpf"))
 		ksft_print_msg("umount /sys/fs/bpf: %s\n", strerror(errno));
 
@@ -348,6 +366,14 @@ int main(int argc, char **argv)
 		ksft_test_result(atomic_load(&xdp_progress) > 0,
 				 "bloom-xdp attached (held: destroy refused), detached (hold gone: destroy works) %lu times\n",
 				 atomic_load(&xdp_progress));
+	if (cs < 0)
+		ksft_test_result_skip("CrowdSec's backend: %s\n", cs_why);
+	else
+		ksft_test_result(atomic_load(&cs_progress) > 0,
+				 "CrowdSec's backend: %lu decisions applied in %lu rounds, %lu deleted\n",
+				 atomic_load(&cs_decisions),
+				 atomic_load(&cs_progress),
+				 atomic_load(&cs_deleted));
 
 	for (i = 0; i < NTYPES; i++) {
 		bt_destroy(writers[i].fd, writers[i].name);

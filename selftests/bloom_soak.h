@@ -97,4 +97,9 @@ extern _Atomic unsigned long xdp_progress, xdp_steps;
 int xdp_unusable(char *why, size_t len, bool *mounted);
 void *xdp_thread(void *arg);
 
+/* soak_crowdsec.c: crowdsec-bloom-stdin fed decisions */
+extern _Atomic unsigned long cs_progress, cs_decisions, cs_deleted;
+int cs_unusable(char *why, size_t len);
+void *cs_thread(void *arg);
+
 #endif /* BLOOM_SOAK_H */
