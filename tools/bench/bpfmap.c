@@ -21,6 +21,12 @@
  * blocked filter and a standard one of up to 2 MiB, through the type's
  * table); "bloom_blocked_libsodium" is the lookup as it was before the
  * scheme existed: libsodium's SipHash-2-4 and that test.
+ * "bloom_blocked_stop_retpoline" is "bloom_blocked_stop" called through a
+ * retpoline (GCC's indirect_branch("thunk"), what a kernel built with
+ * CONFIG_RETPOLINE, as Debian's is, makes of every indirect call): beside
+ * "bloom_blocked_stop", whose call the loop makes as a plain indirect call
+ * the CPU predicts, what one indirect call per packet would cost in such
+ * a kernel (the address path makes none: module/core/bits.c).
  *
  * The hash alone ("keyed_hash"): SipHash-1-3 and SipHash-2-4 of a 4-byte and
  * a 16-byte key through the core's fixed-size builds (bloom_core_hash4(),
@@ -199,7 +205,7 @@ enum {
 	V_MAP, V_BLOCKED, V_BLOCKED_STOP, V_BLOCKED_QUERY, V_BLOCKED_SIP24,
 	V_BLOCKED_SIP24_QUERY, V_BLOCKED_LIBSODIUM, V_STANDARD,
 	V_STANDARD_STOP, V_STANDARD_QUERY, V_STANDARD_SIP24,
-	V_STANDARD_SIP24_QUERY, NVARIANTS
+	V_STANDARD_SIP24_QUERY, V_BLOCKED_STOP_RETPOLINE, NVARIANTS
 };
 static const char *const vnames[NVARIANTS] = {
 	"bpf_bloom_map_model", "bloom_blocked", "bloom_blocked_stop",
@@ -207,6 +213,7 @@ static const char *const vnames[NVARIANTS] = {
 	"bloom_blocked_sip24_query", "bloom_blocked_libsodium",
 	"bloom_standard", "bloom_standard_stop", "bloom_standard_query",
 	"bloom_standard_sip24", "bloom_standard_sip24_query",
+	"bloom_blocked_stop_retpoline",
 };
 enum { O_HOT, O_SCATTERED, NORDERS };
 static const char *const onames[NORDERS] = { "hot", "scattered" };
@@ -218,8 +225,8 @@ struct variant {
 };
 
 /* ns per lookup of @seq[0..@n) by @v; *@hits counted. */
-static double timed(const struct variant *v, const uint32_t *seq, size_t n,
-		    uint64_t *hits)
+static double timed_plain(const struct variant *v, const uint32_t *seq,
+			  size_t n, uint64_t *hits)
 {
 	uint64_t t0 = bench_now_ns(), h = 0;
 	size_t i;
@@ -228,6 +235,33 @@ static double timed(const struct variant *v, const uint32_t *seq, size_t n,
 		h += v->lookup(v->obj, seq[i]);
 	*hits = h;
 	return (double)(bench_now_ns() - t0) / (double)n;
+}
+
+/* The same loop, its indirect call made through a retpoline. */
+#if defined(__x86_64__) && !defined(__clang__)
+#define RETPOLINE __attribute__((indirect_branch("thunk"), noinline))
+#else
+#define RETPOLINE __attribute__((noinline))	/* none: a plain call */
+#endif
+static RETPOLINE double timed_retpoline(const struct variant *v,
+					const uint32_t *seq, size_t n,
+					uint64_t *hits)
+{
+	uint64_t t0 = bench_now_ns(), h = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h += v->lookup(v->obj, seq[i]);
+	*hits = h;
+	return (double)(bench_now_ns() - t0) / (double)n;
+}
+
+/* Variant @x's ns per lookup of @seq[0..@n); *@hits counted. */
+static double timed(const struct variant *v, uint32_t x, const uint32_t *seq,
+		    size_t n, uint64_t *hits)
+{
+	return x == V_BLOCKED_STOP_RETPOLINE ?
+		timed_retpoline(v, seq, n, hits) : timed_plain(v, seq, n, hits);
 }
 
 static void run_set(const char *label, uint64_t n, uint32_t k,
@@ -278,6 +312,8 @@ static void run_set(const char *label, uint64_t n, uint32_t k,
 						std24.bytes };
 	v[V_STANDARD_SIP24_QUERY] = (struct variant){ ours_query, &std24,
 						      std24.bytes };
+	v[V_BLOCKED_STOP_RETPOLINE] = (struct variant){ ours_stop, &blk,
+							blk.bytes };
 	for (o = 0; o < NORDERS; o++) {
 		for (w = 0; w < 2; w++) {
 			seq[o][w] = malloc(sample * sizeof(uint32_t));
@@ -300,7 +336,7 @@ static void run_set(const char *label, uint64_t n, uint32_t k,
 					uint32_t vi = (x + r) % NVARIANTS;
 
 					bench_stat_add(&ns[vi][o][w],
-						       timed(&v[vi], seq[o][w],
+						       timed(&v[vi], vi, seq[o][w],
 							     sample,
 							     &hits[vi][o][w]));
 				}
