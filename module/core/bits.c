@@ -550,17 +550,42 @@ const struct bloom_core_ops bloom_blk_ops = {
 };
 
 /*
- * One key alone (core.h): the types a packet meets most, standard and
- * blocked, are told apart by comparing the filter's table with theirs, a
- * branch the CPU predicts, so the lookup makes no indirect call (a
- * retpoline in a kernel built with them).
+ * One key alone (core.h): every type is told apart by comparing the
+ * filter's table with its own, a branch the CPU predicts (a filter keeps
+ * its type), and its function called directly, so the lookup makes no
+ * indirect call (a retpoline in a kernel built with them); standard and
+ * blocked, which a packet meets most, first. A chain's stages and an
+ * expiring filter's generations are looked up the same way.
  */
 bool bloom_core_lookup_hash(const struct bloom_core *f, u64 h)
 {
-	if (f->ops == &bloom_blk_ops)
+	const struct bloom_core_ops *ops = f->ops;
+
+	if (ops == &bloom_blk_ops)
 		return bloom_blk_test_stop(bloom_blk_words(f, h), h,
 					   f->geo.hashes);
-	if (f->ops == &bloom_std_ops)
+	if (ops == &bloom_std_ops)
 		return bloom_std_test_stop(f, h);
-	return f->ops->query(f, h);
+	if (ops == &bloom_tm_ops)
+		return bloom_tm_query(f, h);
+	if (ops == &bloom_scale_timed_ops || ops == &bloom_scale_ops)
+		return bloom_scale_lookup(f, h);
+	if (ops == &bloom_expire_ops)
+		return bloom_expire_lookup(f, h);
+	if (ops == &bloom_cnt_ops)
+		return bloom_cnt_query(f, h);
+	if (ops == &bloom_dl_ops)
+		return bloom_dl_query(f, h);
+	return ops->query(f, h);
+}
+
+/* The lines of one key alone, as bloom_core_lookup_hash() tells types. */
+void bloom_core_lookup_prefetch(const struct bloom_core *f, u64 h)
+{
+	if (f->ops == &bloom_blk_ops)
+		bloom_blk_prefetch(f, h, false);
+	else if (f->ops == &bloom_std_ops)
+		bloom_std_prefetch(f, h, false);
+	else
+		f->ops->prefetch_hash(f, h, false);
 }

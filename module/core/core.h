@@ -372,12 +372,15 @@ bool bloom_core_query_hash(const struct bloom_core *f, u64 h);
  * filter stops at the first clear bit and a blocked one at the first
  * position not set, which for a key not in the filter is usually the
  * first or second, and the filter's type is chosen by a branch, not an
- * indirect call. The other types, chains and generations answer through
- * bloom_core_query_hash(), which tests a small standard filter's and a
- * blocked filter's bits without a branch (bits.c says when each is
- * faster).
+ * indirect call: the other types' own queries are called the same way,
+ * and a chain's stages and an expiring filter's generations are each
+ * looked up so. Batches go through bloom_core_query_hash()'s tests, which
+ * test a small standard filter's and a blocked filter's bits without a
+ * branch (bits.c says when each is faster).
  */
 bool bloom_core_lookup_hash(const struct bloom_core *f, u64 h);
+/* Its lines on their way, for a group of such lookups. */
+void bloom_core_lookup_prefetch(const struct bloom_core *f, u64 h);
 
 /* Start loading the memory that a later add/query of @h touches. */
 void bloom_core_prefetch_hash(const struct bloom_core *f, u64 h);

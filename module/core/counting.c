@@ -173,7 +173,7 @@ static inline bool bloom_cnt_query_one(const struct bloom_core *f, u64 h)
 	return true;
 }
 
-static bool bloom_cnt_query(const struct bloom_core *f, u64 h)
+bool bloom_cnt_query(const struct bloom_core *f, u64 h)
 {
 	return bloom_cnt_query_one(f, h);
 }

@@ -322,7 +322,7 @@ static int bloom_dl_delete(struct bloom_core *f, u64 h)
 	return bloom_del_status(bloom_dl_delete_one(f, h));
 }
 
-static bool bloom_dl_query(const struct bloom_core *f, u64 h)
+bool bloom_dl_query(const struct bloom_core *f, u64 h)
 {
 	return bloom_dl_query_one(f, h);
 }

@@ -244,6 +244,20 @@ static bool bloom_expire_query(const struct bloom_core *f, u64 h)
 	return false;
 }
 
+/* One key alone (bits.c): the same, through each generation's lookup. */
+bool bloom_expire_lookup(const struct bloom_core *f, u64 h)
+{
+	const struct bloom_core *cores[BLOOM_CORE_GENERATIONS_MAX];
+	u32 n = bloom_expire_live(f, cores), i;
+
+	for (i = 0; i < n; i++)
+		bloom_core_lookup_prefetch(cores[i], h);
+	for (i = 0; i < n; i++)
+		if (bloom_core_lookup_hash(cores[i], h))
+			return true;
+	return false;
+}
+
 static void bloom_expire_prefetch(const struct bloom_core *f, u64 h,
 				  bool write)
 {
@@ -317,7 +331,7 @@ static u64 bloom_expire_bits(const struct bloom_core *f)
 	return f->geo.bits * f->expire->p.generations;
 }
 
-static const struct bloom_core_ops bloom_expire_ops = {
+const struct bloom_core_ops bloom_expire_ops = {
 	.add = bloom_expire_add,
 	.query = bloom_expire_query,
 	.prefetch_hash = bloom_expire_prefetch,

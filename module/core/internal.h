@@ -295,8 +295,14 @@ static inline u64 bloom_kept_in_use(const struct bloom_core *f)
 
 extern const struct bloom_core_ops bloom_blk_ops;
 
-/* scale.c */
+/*
+ * One key alone through each type's own function (bits.c's
+ * bloom_core_lookup_hash() calls them directly, not through the table):
+ */
+/* scale.c: a chain of standard or blocked stages, and of timed ones */
 extern const struct bloom_core_ops bloom_scale_ops;
+extern const struct bloom_core_ops bloom_scale_timed_ops;
+bool bloom_scale_lookup(const struct bloom_core *f, u64 h);
 
 /*
  * expire.c: the generations a query tests now, newest first, into @cores
@@ -304,6 +310,8 @@ extern const struct bloom_core_ops bloom_scale_ops;
  */
 u32 bloom_expire_live(const struct bloom_core *f,
 		      const struct bloom_core **cores);
+extern const struct bloom_core_ops bloom_expire_ops;
+bool bloom_expire_lookup(const struct bloom_core *f, u64 h);
 
 /*
  * core.c: queries over several filters of one hash key (a chain's stages,
@@ -320,10 +328,12 @@ u32 bloom_cores_query_batch(const struct bloom_core *const *cores,
 
 /* counting.c */
 extern const struct bloom_core_ops bloom_cnt_ops;
+bool bloom_cnt_query(const struct bloom_core *f, u64 h);
 u64 bloom_cnt_storage_bytes(const struct bloom_geometry *geo);
 
 /* dleft.c */
 extern const struct bloom_core_ops bloom_dl_ops;
+bool bloom_dl_query(const struct bloom_core *f, u64 h);
 void bloom_dl_init(struct bloom_core *f);
 int bloom_dl_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
 int bloom_dl_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
@@ -332,6 +342,7 @@ int bloom_dl_image_check(struct bloom_core *f);
 
 /* timed.c */
 extern const struct bloom_core_ops bloom_tm_ops;
+bool bloom_tm_query(const struct bloom_core *f, u64 h);
 int bloom_tm_size(u64 capacity, u32 fpp_ppb, struct bloom_geometry *geo);
 int bloom_tm_size_bits(u64 capacity, u64 budget, struct bloom_geometry *geo);
 int bloom_tm_geometry_check(const struct bloom_geometry *geo);

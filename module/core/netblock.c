@@ -281,7 +281,7 @@ bool bloom_nb_query(const struct bloom_core *f,
 		/* a group: its lines load together, then the tests */
 		if (n > 1)
 			for (i = 0; i < n; i++)
-				bloom_core_prefetch_hash(f, h[i]);
+				bloom_core_lookup_prefetch(f, h[i]);
 		for (i = 0; i < n; i++)
 			if (bloom_core_lookup_hash(f, h[i]))
 				return true;

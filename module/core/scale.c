@@ -221,6 +221,18 @@ static bool bloom_scale_query_all(const struct bloom_core *f, u64 h)
 	return false;
 }
 
+/* One key alone (bits.c): each stage's lookup, newest first. */
+bool bloom_scale_lookup(const struct bloom_core *f, u64 h)
+{
+	const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
+	u32 n = bloom_scale_list(f, st), i;
+
+	for (i = 0; i < n; i++)
+		if (bloom_core_lookup_hash(&st[i]->core, h))
+			return true;
+	return false;
+}
+
 /* @f's stages' cores, newest first, into @cores; their number. */
 static u32 bloom_scale_cores(const struct bloom_core *f,
 			     const struct bloom_core **cores)
@@ -549,7 +561,7 @@ const struct bloom_core_ops bloom_scale_ops = {
 };
 
 /* A timed chain: its own adds and deletes, the chain's queries. */
-static const struct bloom_core_ops bloom_scale_timed_ops = {
+const struct bloom_core_ops bloom_scale_timed_ops = {
 	.add = bloom_scale_timed_add,
 	.delete = bloom_scale_timed_delete,
 	.query = bloom_scale_query,

@@ -470,7 +470,7 @@ static int bloom_tm_delete(struct bloom_core *f, u64 h)
 	return bloom_del_status(bloom_tm_delete_one(f, h, bloom_clock_s()));
 }
 
-static bool bloom_tm_query(const struct bloom_core *f, u64 h)
+bool bloom_tm_query(const struct bloom_core *f, u64 h)
 {
 	return bloom_tm_query_one(f, h, bloom_clock_s());
 }

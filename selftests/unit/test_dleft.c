@@ -303,8 +303,10 @@ static void test_width(unsigned int wi)
 			/* a cell that is not its word's first */
 			word_hits += at % per != 0;
 		}
+	/* the batches' query and a packet's lone lookup */
 	for (i = 0; i < N; i++)
-		fn += !bloom_core_query_hash(&f.core, h[i]);
+		fn += !bloom_core_query_hash(&f.core, h[i]) ||
+		      !bloom_core_lookup_hash(&f.core, h[i]);
 	bloom_core_stats(&f.core, &st);
 	check(!bad_add && !fn && layout_clean(&f) && st.in_use == kept &&
 	      kept > N / 2 && (per == 1 || word_hits > 0),

@@ -147,7 +147,9 @@ static void test_life(u32 type, u32 g, u64 t_ms, u64 step)
 			if (!added[i])
 				continue;
 			checks++;
-			if (now < add[i] + T && !bloom_core_query_hash(&f.core, h[i]))
+			if (now < add[i] + T &&
+			    (!bloom_core_query_hash(&f.core, h[i]) ||
+			     !bloom_core_lookup_hash(&f.core, h[i])))
 				early++;
 			if (now > add[i] + T + P + DELAY + step &&
 			    bloom_core_query_hash(&f.core, h[i]))

@@ -341,7 +341,9 @@ static void *race_reader(void *arg)
 			after = race_unlinked;
 			for (i = 0, q = 0; i < RACE_A + RACE_K; i++, q++)
 				if (!bloom_core_query_hash(&race.core,
-							   race_keys[i]))
+							   race_keys[i]) ||
+				    !bloom_core_lookup_hash(&race.core,
+							    race_keys[i]))
 					race_misses++;
 			race_queries += q;
 		} while (!after || race_queries < RACE_MIN);
