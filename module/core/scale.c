@@ -209,19 +209,10 @@ static void bloom_scale_unreserve(struct bloom_scale_stage *st)
 		c = old;
 }
 
-/* Is the key with hash @h in one of the stages? Newest first. */
-static bool bloom_scale_query_all(const struct bloom_core *f, u64 h)
-{
-	const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
-	u32 n = bloom_scale_list(f, st), i;
-
-	for (i = 0; i < n; i++)
-		if (bloom_core_query_hash(&st[i]->core, h))
-			return true;
-	return false;
-}
-
-/* One key alone (bits.c): each stage's lookup, newest first. */
+/*
+ * Is the key with hash @h in one of the stages? Newest first, each
+ * stage's lone lookup (bits.c calls this directly for a packet).
+ */
 bool bloom_scale_lookup(const struct bloom_core *f, u64 h)
 {
 	const struct bloom_scale_stage *st[BLOOM_CORE_STAGES_MAX];
@@ -285,7 +276,7 @@ static int bloom_scale_add_new(struct bloom_scale *s, u64 h)
 /* 1: present already; else as bloom_scale_add_new(). */
 static int bloom_scale_add_one(struct bloom_core *f, u64 h)
 {
-	if (bloom_scale_query_all(f, h))
+	if (bloom_scale_lookup(f, h))
 		return 1;
 	return bloom_scale_add_new(f->scale, h);
 }
@@ -375,11 +366,6 @@ int bloom_scale_merge(struct bloom_core *dst, const struct bloom_core *src)
 static int bloom_scale_add(struct bloom_core *f, u64 h)
 {
 	return bloom_scale_add_one(f, h);
-}
-
-static bool bloom_scale_query(const struct bloom_core *f, u64 h)
-{
-	return bloom_scale_query_all(f, h);
 }
 
 static void bloom_scale_prefetch(const struct bloom_core *f, u64 h,
@@ -550,7 +536,7 @@ static u32 bloom_scale_timed_delete_batch(struct bloom_core *f,
 
 const struct bloom_core_ops bloom_scale_ops = {
 	.add = bloom_scale_add,
-	.query = bloom_scale_query,
+	.query = bloom_scale_lookup,
 	.prefetch_hash = bloom_scale_prefetch,
 	.add_batch = bloom_scale_ops_add_batch,
 	.query_batch = bloom_scale_query_batch,
@@ -564,7 +550,7 @@ const struct bloom_core_ops bloom_scale_ops = {
 const struct bloom_core_ops bloom_scale_timed_ops = {
 	.add = bloom_scale_timed_add,
 	.delete = bloom_scale_timed_delete,
-	.query = bloom_scale_query,
+	.query = bloom_scale_lookup,
 	.prefetch_hash = bloom_scale_prefetch,
 	.add_batch = bloom_scale_timed_ops_add_batch,
 	.delete_batch = bloom_scale_timed_delete_batch,
