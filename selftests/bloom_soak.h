@@ -66,7 +66,7 @@ void *netns_thread(void *arg);
 #define EXPIRE_MS	1000
 #define EXPIRE_GENS	16
 #define EXPIRE_PERIOD_MS	(EXPIRE_MS / (EXPIRE_GENS - 1))
-extern _Atomic unsigned long expire_progress, expire_rotations;
+extern _Atomic unsigned long expire_progress, expire_rotations, expire_late;
 void *expire_thread(void *arg);
 
 /* soak_timed.c */
