@@ -199,7 +199,7 @@ print(json.dumps(p))' "$W/cs_poll_$mode.json" "$sizemem" "$mem" "$stream" "$held
 }
 # fw_bouncer_conf MODE KEY: crowdsec-firewall-bouncer's shipped
 # configuration with this run's paths, key, mode, and an ipset maxelem
-# (ipset_size) of twice the decisions (its default stops at 131,072 with
+# (ipset_size) of twice the decisions (past its maxelem ipset refuses adds,
 # "Hash is full": the setting its users are told to raise)
 fw_bouncer_conf() {
 	sed -e "s|\${BACKEND}|$1|" -e "s|\${API_KEY}|$2|" -e "s|^pid_dir:.*|pid_dir: $W/cs/|" \

@@ -15,12 +15,14 @@ KIND ARG...: where the bans are held:
   bloom FILTER             bloomctl test FILTER --ipv4 --absent -f
   ipset SET                ipset list SET (its members)
   nft FAMILY TABLE SET     nft -j list set FAMILY TABLE SET (its elements)
-Polls (a pause of INTERVAL s between the end of one and the start of the
-next) until every live ban is held, TIMEOUT s have passed since SINCE,
-PID has ended, or no ban was added for STALL s since one was (a client
-that will enforce no more: what it refused is in its log);
+Polls (a pause of INTERVAL s, or PACE of the time so far, between the end
+of one and the start of the next) until every live ban is held, TIMEOUT s have passed since SINCE,
+PID has ended, or no ban was added for STALL s (or three pauses) since
+one was (a client that will enforce no more: what it refused is in its
+log);
 prints JSON: done_s (the end of the first poll that found them all, from
-SINCE; null if none did), the time at the last poll's end, the polls, the last poll's duration (the
+SINCE; null if none did), the time at the last poll's end and at the
+end of the poll that first saw the count held at the end, the polls, the last poll's duration (the
 resolution of done_s), the bans expected and held at the last poll (and how many of those
 missing are netblocks), and
 whether the client had ended or stalled.
@@ -34,7 +36,11 @@ import tempfile
 import time
 
 MARGIN = 30
+# the pause between polls: INTERVAL s, or PACE of the time so far when
+# longer, so that an hour's run is not slowed by polls that list a whole
+# set every second (the figures' resolution stays within PACE)
 INTERVAL = 1.0
+PACE = 0.02
 STALL = 120
 
 
@@ -131,13 +137,17 @@ def main():
             done = t1 - since
         if len(held) != last:
             last, changed = len(held), t1
-        stalled = changed is not None and t1 - changed > STALL
+        pause = max(INTERVAL, PACE * (t1 - since))
+        stalled = changed is not None and \
+            t1 - changed > max(STALL, 3 * pause)
         if done is not None or t1 - since > timeout or ended or stalled:
             break
-        time.sleep(INTERVAL)
+        time.sleep(pause)
     missing = sorted(live - held)
     print(json.dumps({"done_s": None if done is None else round(done, 3),
                       "elapsed_s": round(t1 - since, 3),
+                      "last_change_s": None if changed is None
+                      else round(changed - since, 3),
                       "polls": polls, "poll_s": round(t1 - t0, 3),
                       "expected": len(live), "held": len(held),
                       "missing_sample": missing[:5],

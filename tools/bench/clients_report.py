@@ -107,7 +107,9 @@ def check(c, target):
 def fmt_s(p):
     if p["done_s"] is not None:
         return f"{p['done_s']:.1f}"
-    return f"> {p['elapsed_s']:.1f} ({ended_how(p)})"
+    last = p.get("last_change_s")
+    return f"> {p['elapsed_s']:.1f} ({ended_how(p)}" + (
+        f"; its last ban held at {last:.1f} s)" if last is not None else ")")
 
 
 def fmt_bytes(x):
@@ -172,8 +174,9 @@ def crowdsec_markdown(cs, results, head):
         "BLOOM_CROWDSEC_CAPACITY set to the decisions, the filter grows "
         "past it; p = 1e-6 as shipped); the others: "
         "crowdsec-firewall-bouncer in mode iptables (its ipset set, "
-        "hash:net, and the iptables rule; `ipset_size` twice the "
-        "decisions, as its users must set it past 131,072) and in mode "
+        "hash:net, and the iptables rule; `ipset_size`, the set's maxelem, "
+        "twice the decisions: past it ipset refuses adds, \"Hash is full\", "
+        "and its users are told to raise it) and in mode "
         "nftables. Memory: bloom's `memory_bytes` (all of the filter) and "
         "ipset's own \"Size in memory\"; and for all three the kernel "
         "memory charged to the bouncer's own cgroup (cgroup v2 "
@@ -211,9 +214,9 @@ def markdown(c, results):
         "ban tool runs as Debian 12 packages it, started with its bans "
         "already there; the time runs from its start until every ban is "
         "held by the kernel's set it fills, polled from outside "
-        "(`bloomctl test -f`, `ipset list`, `nft -j list set`; a second "
-        "between polls, so a figure is late by up to a second plus the "
-        "last poll's duration). A ban that ends during the run (CrowdSec's "
+        "(`bloomctl test -f`, `ipset list`, `nft -j list set`; between "
+        "polls a second, or 2% of the time so far when longer: a figure "
+        "is late by up to that plus the last poll's duration). A ban that ends during the run (CrowdSec's "
         "from 1 minute) is neither waited for nor counted. \"Lost\": bans "
         "the client was given and had not enforced at the end. Each client "
         f"was given {c['wait_s']:.0f} s at most; one that stops adding "

@@ -67,10 +67,12 @@
 #           CLIENTS_BLACKLIST addresses (38,000), sshg-fw-bloom against
 #           sshg-fw-nft-sets: the time from each client's start until
 #           every ban is enforced, memory, bans lost. CLIENTS_WAIT: the
-#           longest each client is given (3600 s; 300 with BENCH_QUICK,
+#           longest each client is given (7200 s; 300 with BENCH_QUICK,
 #           whose sizes are 1,000, 500 and 500); CLIENTS_SECTIONS:
 #           which clients (crowdsec fail2ban sshguard). A client not
-#           installed (tools/deps.sh bench) is reported as skipped
+#           installed (tools/deps.sh bench) is reported as skipped. The
+#           clients apply a ban a process (but bloom's CrowdSec backend):
+#           at the full sizes the part takes hours (tools/bench/README.md)
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -306,7 +308,7 @@ open(d + "/feed.txt", "w").write("".join("add bans %s timeout %d\n" % (x, random
 		# the longest a client is given to enforce them (s);
 		# CLIENTS_SECTIONS: which clients
 		local d=${CLIENTS_DECISIONS:-200000} b=${CLIENTS_BANS:-20000}
-		local k=${CLIENTS_BLACKLIST:-38000} w=${CLIENTS_WAIT:-3600}
+		local k=${CLIENTS_BLACKLIST:-38000} w=${CLIENTS_WAIT:-7200}
 		local sections=${CLIENTS_SECTIONS:-crowdsec fail2ban sshguard}
 		if [ -n "$quick" ]; then
 			d=${CLIENTS_DECISIONS:-1000} b=${CLIENTS_BANS:-500}
