@@ -364,7 +364,10 @@ fi
 # name: the report names no path of the machine it ran on)
 for v in XDP_ROUNDS XDP_REPEAT XDP_TURNS XDP_BEFORE_KO CLIENTS_DECISIONS CLIENTS_BANS \
 	CLIENTS_BLACKLIST CLIENTS_WAIT CLIENTS_SECTIONS; do
-	[ -z "${!v:-}" ] || command="$v=${!v##*/} $command"
+	[ -n "${!v:-}" ] || continue
+	val=${!v##*/}
+	[[ $val != *" "* ]] || val="\"$val\""
+	command="$v=$val $command"
 done
 merge=--merge
 [ -n "$quick" ] && merge=
