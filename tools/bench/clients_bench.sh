@@ -29,7 +29,9 @@
 #   /etc) with BLACKLIST_FILE blacklist.db, BACKEND sshg-fw-bloom and
 #   sshg-fw-nft-sets in turn: from its start until every address is blocked.
 # Enforced means held by the kernel's set the client fills: bloomctl test,
-# ipset list, nft list set (clients_poll.py).
+# ipset list, nft list set (clients_poll.py). Each section reads its
+# programs once first (warm), so that the first client does not pay alone
+# for reading them over the guest's 9p root.
 set -uo pipefail
 
 data=$1 wait_s=$2
@@ -118,6 +120,23 @@ clean_up() {
 	ip6tables -w -D INPUT -m bloom --bloom-set "$4" -j DROP 2>/dev/null
 	bloomctl destroy "$3" >/dev/null 2>&1
 	bloomctl destroy "$4" >/dev/null 2>&1
+}
+# warm PROGRAM|DIR...: reads each program, the libraries it links and each
+# directory's files once, so that no client pays for the first read of the
+# files they share through the guest's 9p root (the first start of each
+# would, and the clients run one after another)
+warm() {
+	local f
+
+	for f in "$@"; do
+		if [ -d "$f" ]; then
+			find "$f" -type f -exec cat {} + >/dev/null 2>&1
+			continue
+		fi
+		f=$(command -v "$f") || continue
+		# shellcheck disable=SC2046 # library paths, one a word
+		cat "$f" $(ldd "$f" 2>/dev/null | awk '$3 ~ /^\// { print $3 }') >/dev/null 2>&1
+	done
 }
 json_num() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 
@@ -246,6 +265,8 @@ crowdsec_part() {
 	imp_range=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", b - a }')
 	say "crowdsec: imported $ncs decisions: $imp_ip s (addresses), $imp_range s (ranges)"
 	sed 's/^/# import: /' "$W/cs/import.out" | tail -n 4 >&2
+	warm crowdsec-custom-bouncer crowdsec-firewall-bouncer ipset nft iptables \
+		bloomctl curl python3 "$BUILD/clients/crowdsec-bloom-stdin"
 	# bloom: crowdsec-custom-bouncer fed on standard input, as make install
 	# sets it up; the filter sized for the decisions (it grows past them)
 	cp "$BUILD/clients/crowdsec-bloom-stdin" "$W/bin/"
@@ -299,6 +320,9 @@ fail2ban_part() {
 	EOF
 	: >"$W/f2b/empty.log"
 	awk '{ print $1, 0 }' "$data/f2b.txt" >"$W/f2b_expected.txt"
+	warm /usr/bin/python3 /usr/lib/python3/dist-packages/fail2ban /etc/fail2ban \
+		"$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')" \
+		ipset nft iptables bloomctl sh
 	for action in bloom iptables-ipset nftables; do
 		case $action in
 		bloom) kind=(bloom f2b-bench) ;;
@@ -351,6 +375,7 @@ sshguard_part() {
 	n=$(wc -l <"$data/sshguard.txt")
 	awk '{ print $1, 0 }' "$data/sshguard.txt" >"$W/sg_expected.txt"
 	: >"$W/sg_empty.log"
+	warm /usr/libexec/sshguard /usr/sbin/sshguard nft iptables bloomctl sh
 	for backend in bloom nft-sets; do
 		case $backend in
 		bloom) kind=(bloom sshguard) ;;

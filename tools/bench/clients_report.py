@@ -217,7 +217,10 @@ def markdown(c, results):
         "(`bloomctl test -f`, `ipset list`, `nft -j list set`; between "
         "polls a second, or 2% of the time so far when longer: a figure "
         "is late by up to that plus the last poll's duration). A ban that ends during the run (CrowdSec's "
-        "from 1 minute) is neither waited for nor counted. \"Lost\": bans "
+        "from 1 minute) is neither waited for nor counted. Each tool's "
+        "programs and libraries are read once before its first client "
+        "starts (the guest reads the host's files over 9p: the first "
+        "start would pay for it alone). \"Lost\": bans "
         "the client was given and had not enforced at the end. Each client "
         f"was given {c['wait_s']:.0f} s at most; one that stops adding "
         "for 120 s is taken as done adding. One run of each: no medians.\n"]
