@@ -20,7 +20,12 @@
 #        xdp-loader beside it), tor-geoipdb (the country ranges the feed
 #        tests read as Debian ships them)
 # bench: the above plus the peers and plotting the benchmarks use (ipset:
-#        the firewall benchmark's exact-set peer)
+#        the firewall benchmark's exact-set peer), and the clients part's
+#        programs: those of "clients" below, crowdsec-firewall-bouncer and
+#        nftables (the backends the ban tools' users run); their services
+#        are not started (policy-rc.d), and crowdsec-firewall-bouncer's
+#        unit, which its package enables, is disabled: the part runs it,
+#        and at a boot it would put its rules in this machine's firewall
 # debug: the above (check) plus what building a kernel from linux-source-6.1
 #        needs, for make check-debug (selftests/debug-kernel/)
 # dkms:  the above (check) plus dkms, for make check-install
@@ -41,7 +46,8 @@ kmod xz-utils python3 clang libclang-rt-14-dev clang-15 sparse \
 iptables libxtables-dev iproute2 iputils-ping dwarves libelf-dev zlib1g-dev \
 bpftool libbpf-dev libxdp-dev xdp-tools tor-geoipdb"
 if [ "$1" = bench ]; then
-	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset"
+	pkgs="$pkgs gnuplot-nox golang-github-dcso-bloom-cli ipset nftables \
+fail2ban crowdsec crowdsec-custom-bouncer sshguard crowdsec-firewall-bouncer"
 fi
 if [ "$1" = dkms ]; then
 	pkgs="$pkgs dkms"
@@ -75,19 +81,38 @@ echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # the clients' and exporters' daemons are for the tests to start, not for
 # this machine
-if { [ "$1" = clients ] || [ "$1" = deb ]; } && [ ! -e /usr/sbin/policy-rc.d ]; then
+if { [ "$1" = clients ] || [ "$1" = bench ] || [ "$1" = deb ]; } &&
+	[ ! -e /usr/sbin/policy-rc.d ]; then
 	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 	chmod 755 /usr/sbin/policy-rc.d
 	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 fi
 # crowdsec's postinst registers with its Central API over the network
 # unless this file exists and is not empty (Debian's way to opt out)
-if [ "$1" = clients ] && [ ! -s /etc/crowdsec/online_api_credentials.yaml ]; then
+if { [ "$1" = clients ] || [ "$1" = bench ]; } &&
+	[ ! -s /etc/crowdsec/online_api_credentials.yaml ]; then
 	mkdir -p /etc/crowdsec
 	echo "# no Central API: registration skipped by bloom's tools/deps.sh" \
 		>/etc/crowdsec/online_api_credentials.yaml
 fi
 apt-get update -qq
+# crowdsec-firewall-bouncer's postinst registers it with the local API
+# (cscli bouncers add, once), which needs crowdsec configured first: it
+# goes in a second step. It also enables its unit: disabled again, only
+# when this run installed it (an admin's choice stays).
+later=
+case " $missing " in
+*" crowdsec-firewall-bouncer "*)
+	later=crowdsec-firewall-bouncer
+	missing=$(echo " $missing " | sed 's/ crowdsec-firewall-bouncer / /')
+	;;
+esac
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+[ -z "$(echo $missing)" ] || apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$later" ]; then
+	apt-get install -y -qq --no-install-recommends $later >/dev/null
+	if command -v systemctl >/dev/null; then
+		systemctl disable --now crowdsec-firewall-bouncer.service >/dev/null 2>&1 || true
+	fi
+fi
 "$(dirname "$0")/btf.sh" resolve-btfids || true

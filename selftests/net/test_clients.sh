@@ -262,18 +262,7 @@ crowdsec_part() {
 	local key=0123456789abcdef0123456789abcdef
 
 	mkdir -p "$W/cs" "$W/etc/default"
-	python3 - "$W/cs" <<-'EOF'
-	import re, sys
-	d = sys.argv[1]
-	s = open('/etc/crowdsec/config.yaml').read()
-	s = s.replace('daemonize: true', 'daemonize: false')
-	s = s.replace('log_dir: /var/log/', 'log_dir: %s/' % d)
-	s = s.replace('/var/lib/crowdsec/data/crowdsec.db', d + '/crowdsec.db')
-	s = s.replace('/etc/crowdsec/local_api_credentials.yaml', d + '/lapi.yaml')
-	s = re.sub(r'    online_client:.*\n      credentials_path: .*\n', '', s)
-	s = re.sub(r'prometheus:\n  enabled: true', 'prometheus:\n  enabled: false', s)
-	open(d + '/config.yaml', 'w').write(s)
-	EOF
+	python3 "$here/crowdsec_lapi.py" "$W/cs"
 	run cs machines add bloomtest --auto -f "$W/cs/lapi.yaml"
 	check "cscli registers a machine" [ "$rc" = 0 ]
 	run cs bouncers add bloombouncer -k $key

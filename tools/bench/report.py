@@ -10,7 +10,8 @@ rewrites latest.md from latest.json alone (nothing is run).
 Each part has its module, which checks its targets and writes its
 section: native_report.py, vm_report.py, cli_report.py, scale_report.py,
 snap_report.py, fw_report.py, peer_report.py (the peer and hash parts),
-xdp_report.py, expire_report.py, map_report.py, bans_report.py. The
+xdp_report.py, expire_report.py, map_report.py, bans_report.py,
+cpe_report.py, clients_report.py. The
 targets are collected here into one list, so the Markdown, the JSON and
 the lead's summary can never disagree about what passed.
 """
@@ -33,6 +34,7 @@ import vm_report
 import xdp_report
 import map_report
 import bans_report
+import clients_report
 
 
 # ----------------------------------------------------------------------------
@@ -104,7 +106,7 @@ def load(raw, part):
 
 
 PARTS = ["native", "vm", "cli", "scale", "snap", "fw", "peer", "hash",
-         "xdp", "expire", "map", "bans", "cpe"]
+         "xdp", "expire", "map", "bans", "cpe", "clients"]
 
 
 def previous_report(out):
@@ -133,7 +135,7 @@ def check_all(data):
               "fw": fw_report.check, "peer": peer_report.check,
               "xdp": xdp_report.check, "expire": expire_report.check,
               "map": map_report.check, "bans": bans_report.check,
-              "cpe": cpe_report.check}
+              "cpe": cpe_report.check, "clients": clients_report.check}
     for p in PARTS:
         if data.get(p) and p in checks:
             part = []
@@ -240,7 +242,7 @@ def main():
         else:
             data[p], errs[p] = None, None
     (native, vm, cli, scale, snap, fw, peer, hashes, xdp, expire, mapped,
-     bans, cpe) = (data[p] for p in PARTS)
+     bans, cpe, clients) = (data[p] for p in PARTS)
     results = check_all(data)
 
     # Plots are written next to latest.md and named by content: made for
@@ -271,7 +273,7 @@ def main():
         f.write("\n")
 
     md = ["# bloom benchmarks\n",
-          "One report for the thirteen parts of `make bench` (at the top of "
+          "One report for the fourteen parts of `make bench` (at the top of "
           "the repository). A part run alone (`make -C tools/bench run "
           "PARTS=\"fw\"`, `make -C tools/bench fw`, `scale`, `peer` or "
           "`hash`) replaces its own section and keeps the others: each part "
@@ -317,7 +319,9 @@ def main():
             ("bans", "12. Bans: keys with their own timeouts against ipset "
              "timeout", lambda: bans_report.markdown(bans, results)),
             ("cpe", "13. Prefix expansion: a country's netblocks at a few "
-             "lengths", lambda: cpe_report.markdown(cpe, results))):
+             "lengths", lambda: cpe_report.markdown(cpe, results)),
+            ("clients", "14. Clients at scale: CrowdSec, fail2ban, sshguard",
+             lambda: clients_report.markdown(clients, results))):
         md.append(f"## {title}\n")
         if p in runs:
             md.append(md_run(runs[p]))

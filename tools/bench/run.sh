@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/bench/run.sh [native] [vm] [cli] [scale] [snap] [fw] [peer] [hash] [xdp]
-#     [expire] [map] [bans] [cpe]:
-# runs the benchmarks (all thirteen parts by default) and writes
+#     [expire] [map] [bans] [cpe] [clients]:
+# runs the benchmarks (all fourteen parts by default) and writes
 # tools/bench/results/latest.{json,md} and the plots: one report for all
 # parts. Called by "make bench" at the top (make -C tools/bench run), and by
 # make -C tools/bench scale, fw, peer and hash for one part.
@@ -56,6 +56,23 @@
 #   cpe     cpe_bench.sh in the VM: a feed shaped as a tor-geoipdb country
 #           (26 lengths) stored as given, with prefix expansion, and in
 #           ipset hash:net: lookup cost, packets, memory, rate
+#   clients clients_bench.sh in the VM: the ban tools as Debian ships them,
+#           each with bloom's backend against what its users run: CrowdSec
+#           (CLIENTS_DECISIONS decisions, default 200,000, imported into
+#           its local API) through crowdsec-custom-bouncer and
+#           crowdsec-bloom-stdin against crowdsec-firewall-bouncer in
+#           ipset and nftables mode; fail2ban started with CLIENTS_BANS
+#           bans (20,000) in its database, action bloom against
+#           iptables-ipset and nftables; sshguard with a blacklist of
+#           CLIENTS_BLACKLIST addresses (38,000), sshg-fw-bloom against
+#           sshg-fw-nft-sets: the time from each client's start until
+#           every ban is enforced, memory, bans lost. CLIENTS_WAIT: the
+#           longest each client is given (7200 s; 300 with BENCH_QUICK,
+#           whose sizes are 1,000, 500 and 500); CLIENTS_SECTIONS:
+#           which clients (crowdsec fail2ban sshguard). A client not
+#           installed (tools/deps.sh bench) is reported as skipped. The
+#           clients apply a ban a process (but bloom's CrowdSec backend):
+#           at the full sizes the part takes hours (tools/bench/README.md)
 # Raw JSON goes to $BUILD/bench/raw/. The parts run replace their sections
 # of the report; the others keep theirs from the report's last run of them,
 # each section naming the run it comes from (date, command, commit,
@@ -75,7 +92,7 @@ BUILD=${BUILD:-$top/build}
 out=$BUILD/bench
 raw=$out/raw
 quick=${BENCH_QUICK:-}
-all="native vm cli scale snap fw peer hash xdp expire map bans cpe"
+all="native vm cli scale snap fw peer hash xdp expire map bans cpe clients"
 parts=${*:-$all}
 results=${BENCH_OUT:-$here/results}
 [ -n "$quick" ] && results=$out/quick-results
@@ -284,6 +301,33 @@ open(d + "/feed.txt", "w").write("".join("add bans %s timeout %d\n" % (x, random
 		bench_merge_native "$out/bans/vm.json" "$out/bans/native.json" \
 			> "$raw/bans.json"
 		;;
+	clients)
+		echo "bench: clients (QEMU, TCG): the ban tools' backends at scale" >&2
+		# CLIENTS_DECISIONS, CLIENTS_BANS, CLIENTS_BLACKLIST: CrowdSec's
+		# decisions, fail2ban's bans, sshguard's blacklist; CLIENTS_WAIT:
+		# the longest a client is given to enforce them (s);
+		# CLIENTS_SECTIONS: which clients
+		local d=${CLIENTS_DECISIONS:-200000} b=${CLIENTS_BANS:-20000}
+		local k=${CLIENTS_BLACKLIST:-38000} w=${CLIENTS_WAIT:-7200}
+		local sections=${CLIENTS_SECTIONS:-crowdsec fail2ban sshguard}
+		if [ -n "$quick" ]; then
+			d=${CLIENTS_DECISIONS:-1000} b=${CLIENTS_BANS:-500}
+			k=${CLIENTS_BLACKLIST:-500} w=${CLIENTS_WAIT:-300}
+		fi
+		mkdir -p "$out/clients"
+		python3 "$here/clients_data.py" gen "$out/clients" "$d" "$b" "$k"
+		# eight clients at most, each given w s; the host.s load
+		# around it goes in the JSON (other VMs may share the cores)
+		local load
+		load=$(cat /proc/loadavg)
+		VM_MEM=${VM_MEM:-3G} vm $((8 * w + 1800)) "$here/clients_bench.sh" \
+			"$out/clients" "$w" $sections > "$out/clients/vm.json"
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["load"] = sys.argv[2:]
+print(json.dumps(d))' "$out/clients/vm.json" "$load" "$(cat /proc/loadavg)" \
+			> "$raw/clients.json"
+		;;
 	hash)
 		echo "bench: hash (this host): keyed hashes" >&2
 		"$out/bench-hash" ${quick:+--count 200000 --rounds 3} \
@@ -318,8 +362,12 @@ else
 fi
 # the settings that change what a part measures (a module by its file
 # name: the report names no path of the machine it ran on)
-for v in XDP_ROUNDS XDP_REPEAT XDP_TURNS XDP_BEFORE_KO; do
-	[ -z "${!v:-}" ] || command="$v=${!v##*/} $command"
+for v in XDP_ROUNDS XDP_REPEAT XDP_TURNS XDP_BEFORE_KO CLIENTS_DECISIONS CLIENTS_BANS \
+	CLIENTS_BLACKLIST CLIENTS_WAIT CLIENTS_SECTIONS; do
+	[ -n "${!v:-}" ] || continue
+	val=${!v##*/}
+	[[ $val != *" "* ]] || val="\"$val\""
+	command="$v=$val $command"
 done
 merge=--merge
 [ -n "$quick" ] && merge=
