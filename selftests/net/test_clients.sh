@@ -22,7 +22,9 @@
 #   bits set, deletes and a 5 s decision, the program running all along;
 # - sshguard's blocker reading a file of attack lines into sshg-fw-bloom:
 #   the attacker is blocked, and released after its block time; the
-#   backend's exit statuses for a bad command (65) and a failed setup (69).
+#   backend's exit statuses for a bad command (65) and a failed setup (69);
+#   a burst of 2,000 blocks and a release of one (applied together, in
+#   their order).
 #
 # Each backend is also handed, as the address of a ban and of an unban,
 # values that bloomctl would take as options if the backend did not pass
@@ -394,6 +396,19 @@ sshguard_part() {
 	run fw_line "release 10.0.2.1 4 24"
 	check "release 10.0.2.1 4 24 lets the network go" \
 		eval '[ "$rc" = 0 ] && ! listed sshguard 10.0.2.200'
+	# a burst, as sshguard's blacklist at start: the blocks applied
+	# together, the release after them (commands keep their order)
+	awk 'BEGIN { for (i = 1; i <= 2000; i++)
+		printf "10.9.%d.%d\n", int(i / 256), i % 256 }' >"$W/burst.addrs"
+	{ sed 's/.*/block & 4 32/' "$W/burst.addrs"
+	  echo "release 10.9.0.5 4 32"; } >"$W/burst"
+	run sh -c "BLOOM_SSHGUARD_RULE=0 timeout $LIMIT ip netns exec $B \
+		$W/bin/sshg-fw-bloom <$W/burst"
+	inB bloomctl test sshguard --ipv4 --absent -f "$W/burst.addrs" \
+		>"$W/burst.absent"
+	check "sshg-fw-bloom: a burst of 2,000 blocks, then a release of one of them: the other 1,999 listed, the released one absent ($(wc -l <"$W/burst.absent") absent)" \
+		eval '[ "$rc" = 0 ] && [ "$(cat "$W/burst.absent")" = 10.9.0.5 ]'
+	inB bloomctl del sshguard --ipv4 --exist -f "$W/burst.addrs" >/dev/null
 	: >"$W/attacks.log"
 	# a session of its own: the whole pipeline goes with one kill
 	setsid ip netns exec "$B" sh -c "tail -n +1 -F $W/attacks.log 2>/dev/null |
