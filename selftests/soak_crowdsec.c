@@ -294,16 +294,16 @@ static pid_t cs_start(int in)
 
 /*
  * Waits until batch @b is applied: all its live keys present (@deleted:
- * at most one in a hundred), up to CS_APPLY_S. 0, or -1 with the error
- * reported.
+ * at most one in a hundred), up to CS_APPLY_S, and, unless it is the
+ * @first, no longer than the soak runs. 0, or -1 with the error reported.
  */
 static int cs_wait(int *fd4, int *fd6, const struct cs_batch *b,
-		   bool deleted)
+		   bool deleted, bool first)
 {
 	double until = now_sec() + CS_APPLY_S;
 	int present = 0, absent = 0;
 
-	while (now_sec() < until && !atomic_load(&stop)) {
+	while (now_sec() < until && (first || !atomic_load(&stop))) {
 		cs_bind(fd4, CS_SET4);
 		cs_bind(fd6, CS_SET6);
 		if (cs_query(*fd4, *fd6, b, &present, &absent)) {
@@ -314,7 +314,7 @@ static int cs_wait(int *fd4, int *fd6, const struct cs_batch *b,
 			return 0;
 		usleep(20 * 1000);
 	}
-	if (atomic_load(&stop))
+	if (!first && atomic_load(&stop))
 		return -1;
 	report_error("crowdsec: %s of a batch not applied within %d s: %d of %d keys %s",
 		     deleted ? "the delete" : "the add", CS_APPLY_S,
@@ -347,7 +347,11 @@ void *cs_thread(void *arg)
 		cs_remove();
 		return NULL;
 	}
-	while (!atomic_load(&stop)) {
+	/*
+	 * One round at least: the program's start and its filters' setup
+	 * can take longer than a soak of a few seconds on a debug kernel.
+	 */
+	while (!n || !atomic_load(&stop)) {
 		struct cs_batch *b = &ring[n % CS_RING];
 
 		if (waitpid(pid, &status, WNOHANG) == pid) {
@@ -366,7 +370,7 @@ void *cs_thread(void *arg)
 			break;
 		}
 		atomic_fetch_add(&cs_decisions, CS_KEYS);
-		if (cs_wait(&fd4, &fd6, b, false))
+		if (cs_wait(&fd4, &fd6, b, false, !n))
 			break;
 		n++;
 		if (n > CS_DELETE_AFTER &&
@@ -380,7 +384,7 @@ void *cs_thread(void *arg)
 					     strerror(errno));
 				break;
 			}
-			if (cs_wait(&fd4, &fd6, d, true))
+			if (cs_wait(&fd4, &fd6, d, true, false))
 				break;
 			atomic_fetch_add(&cs_deleted, CS_KEYS);
 		}
