@@ -261,6 +261,11 @@ int cs_unusable(char *why, size_t len)
 		return snprintf(why, len, "could not set up crowdsec-bloom in a directory of /tmp (status %d)",
 				status);
 	}
+	/*
+	 * A program that ended makes the next write to its pipe fail with
+	 * EPIPE, which is reported, instead of killing the soak.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	return 0;
 }
 
@@ -285,6 +290,7 @@ static pid_t cs_start(int in)
 		dup2(efd, 2);
 		/* nothing of the soak's: its descriptors are bound to filters */
 		close_range(3, ~0U, 0);
+		signal(SIGPIPE, SIG_DFL);
 		execve(prog, argv, envp);
 		_exit(127);
 	}
