@@ -84,7 +84,6 @@ check "crowdsec-bloom (per decision) takes the filter as its own: add exits 0" \
 	dec add Range 2001:db8:5:6:7::9/64 1h
 	dec add Ip 198.51.100.8 -3s
 	dec add Ip 198.51.100.9 0s
-	dec add Ip 198.51.100.10 3s
 	# one address added and deleted, another deleted and added
 	dec add Ip 198.51.100.11 1h
 	dec del Ip 198.51.100.11 1h
@@ -99,10 +98,22 @@ check "decisions that expired already (-3s, 0s) add nothing" \
 	eval '! has4 198.51.100.8 && ! has4 198.51.100.9'
 check "add then delete: gone; delete then add: held" \
 	eval '! has4 198.51.100.11 && has4 198.51.100.12'
-check "the summary counts them: 2 expired, 9 added and deleted" \
+check "the summary counts them: 2 expired, 8 added and deleted" \
 	said '2 expired already.*0 bad, 0 not applied'
-check "a 3 s decision is held" has4 198.51.100.10
-check "and goes by itself within 15 s" wait_for 15 eval '! has4 198.51.100.10'
+# A short decision, on its own: held while it lasts (a machine too slow to
+# feed and test it within its 10 s skips that check, saying so), then gone
+# by itself.
+t0=$(date +%s)
+dec add Ip 198.51.100.10 10s >"$W/short.jsonl"
+feed "$W/short.jsonl"
+if has4 198.51.100.10; then
+	ok "a 10 s decision is held"
+elif [ $(($(date +%s) - t0)) -ge 9 ]; then
+	ok "a 10 s decision is held # SKIP its feed and test took $(($(date +%s) - t0)) s"
+else
+	not_ok "a 10 s decision is held"
+fi
+check "and goes by itself within 30 s" wait_for 30 eval '! has4 198.51.100.10'
 {
 	dec del Range 198.51.100.130/25 1h
 	dec del Range 2001:db8:5:6:7::9/64 1h
