@@ -224,37 +224,30 @@ struct variant {
 	uint64_t bytes;
 };
 
-/* ns per lookup of @seq[0..@n) by @v; *@hits counted. */
-static double timed_plain(const struct variant *v, const uint32_t *seq,
-			  size_t n, uint64_t *hits)
-{
-	uint64_t t0 = bench_now_ns(), h = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h += v->lookup(v->obj, seq[i]);
-	*hits = h;
-	return (double)(bench_now_ns() - t0) / (double)n;
+/*
+ * ns per lookup of @seq[0..@n) by @v; *@hits counted. One body for both
+ * loops, so that they differ in how the call is made only: timed_plain()
+ * calls through the pointer, timed_retpoline() through a retpoline.
+ */
+#define TIMED_LOOP(NAME, ATTR)						\
+static ATTR double NAME(const struct variant *v, const uint32_t *seq,	\
+			size_t n, uint64_t *hits)			\
+{									\
+	uint64_t t0 = bench_now_ns(), h = 0;				\
+	size_t i;							\
+									\
+	for (i = 0; i < n; i++)						\
+		h += v->lookup(v->obj, seq[i]);				\
+	*hits = h;							\
+	return (double)(bench_now_ns() - t0) / (double)n;		\
 }
-
-/* The same loop, its indirect call made through a retpoline. */
 #if defined(__x86_64__) && !defined(__clang__)
 #define RETPOLINE __attribute__((indirect_branch("thunk"), noinline))
 #else
 #define RETPOLINE __attribute__((noinline))	/* none: a plain call */
 #endif
-static RETPOLINE double timed_retpoline(const struct variant *v,
-					const uint32_t *seq, size_t n,
-					uint64_t *hits)
-{
-	uint64_t t0 = bench_now_ns(), h = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h += v->lookup(v->obj, seq[i]);
-	*hits = h;
-	return (double)(bench_now_ns() - t0) / (double)n;
-}
+TIMED_LOOP(timed_plain, __attribute__((noinline)))
+TIMED_LOOP(timed_retpoline, RETPOLINE)
 
 /* Variant @x's ns per lookup of @seq[0..@n); *@hits counted. */
 static double timed(const struct variant *v, uint32_t x, const uint32_t *seq,
