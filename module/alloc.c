@@ -3,6 +3,7 @@
  * Counted allocations (see alloc.h).
  */
 #include <linux/atomic.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -48,6 +49,32 @@ void *bloom_kvmalloc(size_t size, gfp_t gfp)
 void *bloom_kvzalloc(size_t size, gfp_t gfp)
 {
 	return bloom_kvmalloc(size, gfp | __GFP_ZERO);
+}
+
+/*
+ * A filter's table takes what bloom_table_bytes() says, and memory_bytes and
+ * max_memory count that. kvmalloc() would serve a table of 8 KiB to 4 MiB
+ * from the page allocator in a power of two of pages when memory allows,
+ * up to twice what was asked and counted; a table over a page comes from
+ * vmalloc in whole pages instead, one of a page or less from the slab, in
+ * its size class. Free with bloom_kvfree().
+ */
+size_t bloom_table_bytes(size_t size)
+{
+	if (size <= PAGE_SIZE)
+		return kmalloc_size_roundup(size);
+	/* saturated, so that the reservation of a size past any limit fails */
+	if (size > (SIZE_MAX & PAGE_MASK))
+		return SIZE_MAX;
+	return PAGE_ALIGN(size);
+}
+
+void *bloom_table_zalloc(size_t size, gfp_t gfp)
+{
+	gfp |= __GFP_ZERO | __GFP_NOWARN;
+	if (size <= PAGE_SIZE)
+		return bloom_count(kmalloc(size, gfp));
+	return bloom_count(__vmalloc(size, gfp));
 }
 
 /*

@@ -15,6 +15,8 @@ void *bloom_kzalloc(size_t size, gfp_t gfp);
 void *bloom_kvmalloc(size_t size, gfp_t gfp);
 void *bloom_kvzalloc(size_t size, gfp_t gfp);
 void *bloom_vzalloc_pages(size_t size, gfp_t gfp);
+size_t bloom_table_bytes(size_t size);
+void *bloom_table_zalloc(size_t size, gfp_t gfp);
 void __percpu *bloom_alloc_percpu(size_t size, size_t align, gfp_t gfp);
 void bloom_kfree(const void *p);
 void bloom_kvfree(const void *p);

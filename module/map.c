@@ -15,6 +15,7 @@
 #include <linux/atomic.h>
 #include <linux/mm.h>
 #include <linux/page_ref.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -23,7 +24,8 @@
 
 u64 bloom_map_bytes(u64 storage_bytes)
 {
-	return PAGE_SIZE + PAGE_ALIGN(storage_bytes) + sizeof(struct bloom_map);
+	return PAGE_SIZE + PAGE_ALIGN(storage_bytes) +
+	       kmalloc_size_roundup(sizeof(struct bloom_map));
 }
 
 struct bloom_map *bloom_map_new(struct bloom_account *acct,

@@ -21,6 +21,7 @@
 #include <linux/kernel.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
@@ -37,11 +38,17 @@ struct bloom_stage_mem {
 	struct rcu_work free_work;
 };
 
-/* Bytes a stage of @geo counts against max_memory. */
+/* Bytes of a stage's table: its words and room to align them. */
+static u64 bloom_stage_table_bytes(const struct bloom_geometry *geo)
+{
+	return bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN;
+}
+
+/* Bytes a stage of @geo takes, and counts against max_memory. */
 static u64 bloom_stage_bytes(const struct bloom_geometry *geo)
 {
-	return bloom_core_storage_bytes(geo) + BLOOM_CORE_ALIGN +
-	       sizeof(struct bloom_stage_mem);
+	return bloom_table_bytes(bloom_stage_table_bytes(geo)) +
+	       kmalloc_size_roundup(sizeof(struct bloom_stage_mem));
 }
 
 /* A chain's stages; their bytes are in s->memory_bytes, the caller's. */
@@ -223,7 +230,9 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 		map_bytes = bloom_map_bytes(bloom_core_storage_bytes(&geo));
 		storage_bytes = 0;
 	}
-	memory_bytes = storage_bytes + work_bytes + map_bytes + sizeof(*s) +
+	memory_bytes = bloom_table_bytes(storage_bytes) +
+		       kmalloc_size_roundup(work_bytes) + map_bytes +
+		       kmalloc_size_roundup(sizeof(*s)) +
 		       (u64)num_possible_cpus() * sizeof(struct bloom_stats);
 	ret = bloom_account_reserve(acct, memory_bytes);
 	if (ret)
@@ -252,8 +261,9 @@ static struct bloom_store *bloom_store_make(struct bloom_account *acct,
 			goto err_free;
 		words = bloom_map_bits(s->map);
 	} else if (storage_bytes) {
-		s->mem = bloom_kvzalloc(storage_bytes,
-					GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+		s->mem = bloom_table_zalloc(storage_bytes,
+					    GFP_KERNEL_ACCOUNT |
+					    __GFP_RETRY_MAYFAIL);
 		if (!s->mem)
 			goto err_free;
 		words = PTR_ALIGN(s->mem, BLOOM_CORE_ALIGN);
@@ -375,15 +385,15 @@ struct bloom_scale_stage *bloom_store_add_stage(struct bloom_store *s,
 	u64 bytes, mem;
 
 	mem = bloom_stage_bytes(geo);
-	bytes = mem - sizeof(*sm);
+	bytes = bloom_stage_table_bytes(geo);
 	if (bloom_account_reserve(s->acct, mem))
 		return ERR_PTR(-EDQUOT);
 	sm = bloom_kzalloc(sizeof(*sm), GFP_KERNEL_ACCOUNT);
 	if (!sm)
 		goto err_release;
 	/* as for a create: over the cgroup's limit is -ENOMEM, not the OOM killer */
-	sm->storage = bloom_kvzalloc(bytes, GFP_KERNEL_ACCOUNT |
-					    __GFP_RETRY_MAYFAIL);
+	sm->storage = bloom_table_zalloc(bytes, GFP_KERNEL_ACCOUNT |
+						__GFP_RETRY_MAYFAIL);
 	if (!sm->storage) {
 		bloom_kfree(sm);
 		goto err_release;

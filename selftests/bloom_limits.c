@@ -27,6 +27,13 @@
 #define FPP_1PCT	10000000U
 #define BIG_CAPACITY	(50ULL * 1000 * 1000)	/* ~60 MB: over CG_LIMIT */
 #define SMALL_CAPACITY	(6ULL * 1000 * 1000)	/* ~7 MB: under CG_LIMIT */
+/*
+ * Counting filters at 1% whose tables are a little over 2 MiB (4 bits a
+ * counter), three of them: what they take is 4.5 MiB short of what a
+ * power of two of pages each would take, over CHARGE_SLACK.
+ */
+#define TABLES_CAPACITY	450000ULL
+#define TABLES_FILTERS	3
 /* Per-CPU charge batching (64 pages per CPU) and the child's own pages. */
 #define CHARGE_SLACK	(2ULL << 20)
 
@@ -269,8 +276,59 @@ out:
 	_exit(0);
 }
 
+/* What tables_child() measured. */
+struct tables_report {
+	int create_errno;	/* errno of the first CREATE that failed */
+	int made;		/* filters made */
+	long long mem_before;	/* memory.current before the CREATEs */
+	long long mem_after;	/* and after them */
+	long long memory_bytes;	/* the sum of their INFO's memory_bytes */
+};
+
 /*
- * Runs @fn (child_run(), batch_child()) in a fork and collects its report
+ * A child that joins the cgroup and makes TABLES_FILTERS counting filters
+ * of @capacity (tables of their own, not mappable: the slab or vmalloc
+ * serves them, never the mapping's pages), with the group's memory.current
+ * read around them.
+ */
+static void __attribute__((noreturn)) tables_child(const char *cg,
+						   __u64 capacity, int wfd)
+{
+	struct tables_report r = { .create_errno = -1 };
+	struct bloom_info info;
+	char path[256], pid[32], name[32];
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	fd = bt_open();
+	if (fd < 0 || write_str_file(path, pid))
+		goto out;
+	r.create_errno = 0;
+	r.mem_before = cg_read(cg, "memory.current");
+	for (i = 0; i < TABLES_FILTERS; i++) {
+		snprintf(name, sizeof(name), "tables%d", i);
+		r.create_errno = errno_of(bt_create(fd, name,
+						    BLOOM_TYPE_COUNTING,
+						    capacity, FPP_1PCT, 0));
+		if (r.create_errno)
+			break;
+		r.made++;
+	}
+	r.mem_after = cg_read(cg, "memory.current");
+	for (i = 0; i < r.made; i++) {
+		snprintf(name, sizeof(name), "tables%d", i);
+		if (!bt_info(fd, name, &info))
+			r.memory_bytes += info.memory_bytes;
+	}
+out:
+	if (write(wfd, &r, sizeof(r)) != sizeof(r))
+		_exit(3);
+	_exit(0);
+}
+
+/*
+ * Runs @fn (child_run(), batch_child(), tables_child()) in a fork and collects its report
  * of @len bytes into @r. Returns 0 when the child exited normally, else its
  * wait status (a signal means it was killed, e.g. by the memory cgroup's
  * OOM killer).
@@ -380,6 +438,34 @@ TEST_F(limits, cgroup_under_limit_charged)
 	EXPECT_GT(r.mem_after - r.memory_bytes + (long long)CHARGE_SLACK,
 		  cg_read(self->cg, "memory.current"));
 	EXPECT_EQ(self->used0, memory_used());
+}
+
+/*
+ * memory_bytes is what a filter takes, for tables the mapping does not
+ * serve too: three counting filters of TABLES_CAPACITY (tables of a little
+ * over 2 MiB each, which the page allocator would round up to 4 MiB) grow
+ * the group by the sum of their memory_bytes, give or take the batching.
+ */
+TEST_F(limits, cgroup_tables_charged_as_reported)
+{
+	struct tables_report r;
+	long long delta;
+	int st;
+
+	LIMITS_CGROUP();
+	st = run_in_child(tables_child, self->cg, TABLES_CAPACITY, &r,
+			  sizeof(r));
+	ASSERT_EQ(0, st) TH_LOG("child wait status %d", st);
+	ASSERT_EQ(0, r.create_errno)
+		TH_LOG("CREATE %d of %d counting filters of %llu keys: %s",
+		       r.made + 1, TABLES_FILTERS, TABLES_CAPACITY,
+		       strerror(r.create_errno));
+	delta = r.mem_after - r.mem_before;
+	TH_LOG("%d counting filters: memory_bytes %lld in all, memory.current +%lld",
+	       r.made, r.memory_bytes, delta);
+	EXPECT_LT((long long)TABLES_FILTERS * (2LL << 20), r.memory_bytes);
+	EXPECT_LE(r.memory_bytes - (long long)CHARGE_SLACK, delta);
+	EXPECT_GE(r.memory_bytes + (long long)CHARGE_SLACK, delta);
 }
 
 /*
