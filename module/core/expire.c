@@ -230,21 +230,10 @@ static int bloom_expire_add(struct bloom_core *f, u64 h)
 	return bloom_core_add_hash(bloom_expire_newest_core(f), h);
 }
 
-static bool bloom_expire_query(const struct bloom_core *f, u64 h)
-{
-	const struct bloom_core *cores[BLOOM_CORE_GENERATIONS_MAX];
-	u32 n = bloom_expire_live(f, cores), i;
-
-	/* every generation's line on its way before the first test */
-	for (i = 0; i < n; i++)
-		cores[i]->ops->prefetch_hash(cores[i], h, false);
-	for (i = 0; i < n; i++)
-		if (cores[i]->ops->query(cores[i], h))
-			return true;
-	return false;
-}
-
-/* One key alone (bits.c): the same, through each generation's lookup. */
+/*
+ * A key in any live generation, newest first, each generation's line on its
+ * way before the first test: one key's query, and a packet's (bits.c).
+ */
 bool bloom_expire_lookup(const struct bloom_core *f, u64 h)
 {
 	const struct bloom_core *cores[BLOOM_CORE_GENERATIONS_MAX];
@@ -333,7 +322,7 @@ static u64 bloom_expire_bits(const struct bloom_core *f)
 
 const struct bloom_core_ops bloom_expire_ops = {
 	.add = bloom_expire_add,
-	.query = bloom_expire_query,
+	.query = bloom_expire_lookup,
 	.prefetch_hash = bloom_expire_prefetch,
 	.add_batch = bloom_expire_add_batch,
 	.query_batch = bloom_expire_query_batch,
