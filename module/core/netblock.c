@@ -247,9 +247,9 @@ u32 bloom_nb_rate(u32 fpp_ppb, u32 lookups)
 	return (u32)(PPB - miss);
 }
 
-bool bloom_nb_query(const struct bloom_core *f,
-		    const struct bloom_netblocks *nb, u32 family,
-		    const u8 *addr, u32 plen)
+bool bloom_nb_query_walk(const struct bloom_core *f,
+			 const struct bloom_netblocks *nb, u32 family,
+			 const u8 *addr, u32 plen)
 {
 	u32 full = bloom_nb_full(family), n = 0, i, klen;
 	int l = (int)(plen < full ? plen : full - 1);
