@@ -14,6 +14,14 @@
 #include <bpf/bpf_helpers.h>
 #include <bloom/bpf.h>
 
+/*
+ * Weak: a bloom.ko from before the kfunc (the part's "before" module) has
+ * none, and the object must still load; xdp_bench.c then leaves the one
+ * program that calls it unloaded.
+ */
+extern int bpf_bloom_hold_lookup_addr(struct bloom_xdp_hold **hold,
+				      const void *addr, __u32 addr__sz) __ksym __weak;
+
 __u32 filter_id;			/* set between runs */
 const volatile __u32 count = 1000000;
 /* the first address, host byte order; set between runs */
