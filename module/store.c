@@ -171,6 +171,7 @@ static void bloom_store_init_core(struct bloom_store *s,
 	else
 		get_random_bytes(key_bytes, sizeof(key_bytes));
 	bloom_hash_key_init(&key, key_bytes, spec->hash);
+	key.placement = spec->placement;
 	memzero_explicit(key_bytes, sizeof(key_bytes));
 	if (spec->shape == BLOOM_STORE_RING)
 		bloom_expire_init(&s->core, s->work->ring, &spec->expire, &key,
@@ -344,6 +345,7 @@ void bloom_store_spec_of(const struct bloom_store *s,
 	spec->has_key = true;
 	bloom_hash_key_to_bytes(&s->core.key, spec->hash_key);
 	spec->hash = s->core.key.hash;
+	spec->placement = s->core.key.placement;
 }
 
 /*

@@ -142,6 +142,8 @@ enum bloom_store_shape {
  * @has_key: @hash_key is the hash key; else a random one is drawn
  * @hash_key: the SipHash key's bytes
  * @hash: the keyed hash, enum bloom_core_hash_id
+ * @placement: a timed table's, enum bloom_core_placement: 0 (the current
+ *	one) but for a store restored from an older snapshot, or like one
  */
 struct bloom_store_spec {
 	u32 shape;
@@ -155,6 +157,7 @@ struct bloom_store_spec {
 	bool has_key;
 	u8 hash_key[BLOOM_CORE_HASH_KEY_LEN];
 	u32 hash;
+	u32 placement;
 };
 
 /*

@@ -275,6 +275,7 @@ static void bloom_image_spec(const struct bloom_image_header *h,
 	spec->has_key = true;
 	memcpy(spec->hash_key, h->hash_key, sizeof(spec->hash_key));
 	spec->hash = h->hash;
+	spec->placement = h->placement;
 }
 
 struct bloom_store *bloom_store_from_image(struct bloom_account *acct,

@@ -70,11 +70,23 @@ enum bloom_core_hash_id {
 
 #define BLOOM_CORE_HASH_LAST	BLOOM_CORE_SIPHASH_1_3
 
+/*
+ * Where a timed table puts a key's second bucket (module/core/timed_table.h):
+ * from its fingerprint alone, or through the Feistel rounds of the tables
+ * written before (snapshots of position schemes 2 and 3, internal.h). The
+ * other types place keys the same either way.
+ */
+enum bloom_core_placement {
+	BLOOM_CORE_PLACE_FP = 0,
+	BLOOM_CORE_PLACE_FEISTEL = 1,
+};
+
 /**
  * struct bloom_hash_key - a filter's keyed hash: its secret and its scheme
  * @key: the 128-bit SipHash key, as the kernel's siphash_key_t holds it
  * @hash: enum bloom_core_hash_id
- * @zero: 0, so that two keys are equal exactly when their bytes are
+ * @placement: enum bloom_core_placement; BLOOM_CORE_PLACE_FP but for a
+ *	timed filter restored from a snapshot of scheme 2 or 3
  *
  * Whoever copies the key copies the scheme with it: a chain's stages, an
  * expiring filter's generations and a batch hashed outside the filter's
@@ -83,7 +95,7 @@ enum bloom_core_hash_id {
 struct bloom_hash_key {
 	u64 key[2];
 	u32 hash;
-	u32 zero;
+	u32 placement;
 };
 
 #define bloom_hash_key_t	struct bloom_hash_key
@@ -285,10 +297,20 @@ u32 bloom_core_scheme(void);
 u32 bloom_scheme_of_hash(u32 hash);
 
 /*
+ * The scheme id a snapshot of @f is written with: bloom_scheme_of_hash()'s,
+ * but for a timed filter of BLOOM_CORE_PLACE_FP, whose table no reader of
+ * schemes 2 and 3 places right (4 and 5). Other types keep the oldest id
+ * that places their keys, so that readers that know only it read them.
+ */
+u32 bloom_scheme_of_core(const struct bloom_core *f);
+
+/*
  * The keyed hash of scheme id @scheme: an enum bloom_core_hash_id, or
  * -EPROTONOSUPPORT for a scheme this core does not implement.
  */
 int bloom_hash_of_scheme(u32 scheme);
+/* Its timed tables' placement, enum bloom_core_placement (or as above). */
+int bloom_placement_of_scheme(u32 scheme);
 
 /* The one keyed hash of a key; everything else is derived from it. */
 u64 bloom_core_hash(const struct bloom_core *f, const void *data, size_t len);

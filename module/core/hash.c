@@ -21,7 +21,7 @@ void bloom_hash_key_init(bloom_hash_key_t *k,
 	k->key[0] = lo;
 	k->key[1] = hi;
 	k->hash = hash;
-	k->zero = 0;
+	k->placement = BLOOM_CORE_PLACE_FP;
 }
 
 void bloom_hash_key_from_bytes(bloom_hash_key_t *k,
@@ -64,13 +64,37 @@ u32 bloom_scheme_of_hash(u32 hash)
 						BLOOM_SCHEME_ID;
 }
 
+u32 bloom_scheme_of_core(const struct bloom_core *f)
+{
+	if (f->geo.type != BLOOM_CORE_TIMED ||
+	    f->key.placement != BLOOM_CORE_PLACE_FP)
+		return bloom_scheme_of_hash(f->key.hash);
+	return f->key.hash == BLOOM_CORE_SIPHASH_1_3 ?
+	       BLOOM_SCHEME_ID_SIP13_FP : BLOOM_SCHEME_ID_FP;
+}
+
 int bloom_hash_of_scheme(u32 scheme)
 {
 	switch (scheme) {
 	case BLOOM_SCHEME_ID:
+	case BLOOM_SCHEME_ID_FP:
 		return BLOOM_CORE_SIPHASH_2_4;
 	case BLOOM_SCHEME_ID_SIP13:
+	case BLOOM_SCHEME_ID_SIP13_FP:
 		return BLOOM_CORE_SIPHASH_1_3;
+	}
+	return -EPROTONOSUPPORT;
+}
+
+int bloom_placement_of_scheme(u32 scheme)
+{
+	switch (scheme) {
+	case BLOOM_SCHEME_ID:
+	case BLOOM_SCHEME_ID_SIP13:
+		return BLOOM_CORE_PLACE_FEISTEL;
+	case BLOOM_SCHEME_ID_FP:
+	case BLOOM_SCHEME_ID_SIP13_FP:
+		return BLOOM_CORE_PLACE_FP;
 	}
 	return -EPROTONOSUPPORT;
 }

@@ -39,11 +39,18 @@ static inline u64 bloom_mix64(u64 z)
  * snapshot written before a filter could hash another way;
  * BLOOM_SCHEME_ID_SIP13 the same positions under SipHash-1-3, an id of its
  * own so that a reader that knows only the first refuses the second.
+ * Schemes 4 and 5 are 2 and 3 with a timed table's second bucket placed
+ * by the key's fingerprint alone (timed_table.h, BLOOM_CORE_PLACE_FP):
+ * only timed filters are written with them (bloom_scheme_of_core()).
  */
 /* 2: distinct positions in small filters, enhanced double hashing */
 #define BLOOM_SCHEME_ID		2
 /* 3: scheme 2's positions, SipHash-1-3 */
 #define BLOOM_SCHEME_ID_SIP13	3
+/* 4: scheme 2's, a timed table's second bucket by the fingerprint */
+#define BLOOM_SCHEME_ID_FP	4
+/* 5: scheme 4's positions, SipHash-1-3 */
+#define BLOOM_SCHEME_ID_SIP13_FP	5
 
 /*
  * Standard and counting positions: two schemes, chosen by the size m.

@@ -30,7 +30,8 @@ bool bloom_core_compatible(const struct bloom_core *a,
 	       a->geo.fingerprint_bits == b->geo.fingerprint_bits &&
 	       a->geo.buckets == b->geo.buckets &&
 	       a->key.key[0] == b->key.key[0] && a->key.key[1] == b->key.key[1] &&
-	       a->key.hash == b->key.hash;
+	       a->key.hash == b->key.hash &&
+	       a->key.placement == b->key.placement;
 }
 
 /*

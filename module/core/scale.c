@@ -321,7 +321,8 @@ bool bloom_scale_compatible(const struct bloom_core *a,
 	       p->fpp_ppb == q->fpp_ppb && p->growth == q->growth &&
 	       p->tightening_ppm == q->tightening_ppm &&
 	       a->key.key[0] == b->key.key[0] && a->key.key[1] == b->key.key[1] &&
-	       a->key.hash == b->key.hash;
+	       a->key.hash == b->key.hash &&
+	       a->key.placement == b->key.placement;
 }
 
 /* @st's count of new keys raised by @n, up to its capacity. */

@@ -34,7 +34,7 @@ void bloom_image_header_init(struct bloom_image_header *h,
 	memset(h, 0, sizeof(*h));
 	h->version = BLOOM_IMAGE_VERSION;
 	h->header_size = BLOOM_IMAGE_HEADER_SIZE;
-	h->scheme = bloom_scheme_of_hash(f->key.hash);
+	h->scheme = bloom_scheme_of_core(f);
 	h->hash = f->key.hash;
 	h->geo = f->geo;
 	h->payload_bytes = bloom_core_storage_bytes(&f->geo);
@@ -230,6 +230,10 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 	if (h->geo.type < BLOOM_CORE_STANDARD ||
 	    h->geo.type > BLOOM_CORE_TIMED)
 		return bloom_image_fail(why, -EOPNOTSUPP, "unknown filter type");
+	/* other types place keys alike under every scheme */
+	h->placement = BLOOM_CORE_PLACE_FP;
+	if (h->geo.type == BLOOM_CORE_TIMED)
+		h->placement = (u32)bloom_placement_of_scheme(h->scheme);
 	ret = bloom_image_timeouts_check(buf, h, why);
 	if (ret)
 		return ret;

@@ -136,6 +136,8 @@ struct bloom_image_gen {
  * @scheme: hash and position scheme id (bloom_scheme_of_hash() of the
  *	writer's keyed hash)
  * @hash: the keyed hash @scheme names, enum bloom_core_hash_id
+ * @placement: a timed filter's placement @scheme names, enum
+ *	bloom_core_placement (BLOOM_CORE_PLACE_FP for other types)
  * @geo: type and geometry (a scalable filter's: stage 0's bits and
  *	hashes, the capacity N and rate P it was created with)
  * @payload_bytes: bytes of payload, bloom_core_storage_bytes(@geo) (with
@@ -180,6 +182,7 @@ struct bloom_image_header {
 	u32 compat;
 	u32 scheme;
 	u32 hash;
+	u32 placement;
 	struct bloom_geometry geo;
 	u64 payload_bytes;
 	u64 payload_hash;

@@ -185,6 +185,7 @@ int bloom_image_load(struct bloom_core *f, const struct bloom_image_header *h,
 					"a scalable or expiring filter's snapshot, and no room for its stages or generations");
 	memcpy(storage, buf, h->payload_bytes);
 	bloom_hash_key_init(&key, h->hash_key, h->hash);
+	key.placement = h->placement;
 	if (h->nstages) {
 		if (bloom_image_load_stages(f, h, buf - h->header_size,
 					    storage, chain, &key))

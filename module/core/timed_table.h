@@ -15,24 +15,35 @@
  * so each half read is the old one or the new and the cell reads live
  * either way.) A lookup costs the key's two cache lines and, per word, a
  * few word-wide operations that compare the fingerprint of every cell in
- * it at once (bloom_tt_match()): no division, no 128-bit product per
- * cell, no branch per cell.
+ * it at once (bloom_tt_match_where()): no division, no 128-bit product
+ * per cell, no branch per cell.
  *
  * Placement. A key's identity is x = (q, f): q = the high bits of its
  * hash h mapped onto [0, B), f = the low r bits of h. Subtable 0 holds x
- * as (bucket q, fingerprint f); subtable 1 through one Feistel round pair,
+ * as (bucket q, fingerprint f); subtable 1 as (bucket b1, fingerprint f)
+ * with an offset taken from the fingerprint alone (BLOOM_CORE_PLACE_FP),
+ *	b1 = q + ((f + c2) * G mod 2^64) * B / 2^64 (mod B)
+ * G the golden ratio's odd 64-bit multiplier: consecutive fingerprints
+ * land far apart (Fibonacci hashing). For each f the map is a rotation of
+ * [0, B), so both subtables' maps are bijections of [0, B) x [0, 2^r)
+ * (bloom_tt_cand_of() subtracts the offset again), and two keys share
+ * (bucket, fingerprint) in one subtable only when their x are equal, and
+ * then they do in the other: an add that finds its identity in either
+ * bucket refreshes that cell, so an identity occupies at most one cell
+ * among its candidates and a delete knows which cell is its own. Keys
+ * that share a bucket in subtable 0 scatter in subtable 1 by their
+ * fingerprints, as the two choices need. The offset costs one multiply
+ * and needs nothing of q, so both buckets' addresses are ready one
+ * multiply after the hash.
+ *
+ * Tables of position schemes 2 and 3 (BLOOM_CORE_PLACE_FEISTEL, restored
+ * from their snapshots) place subtable 1 through a Feistel round pair,
  *	f1 = f ^ mix(q + c1) (mod 2^r)
  *	b1 = q + mix(f1 + c2) * B / 2^64 (mod B)
- * Both maps are bijections of [0, B) x [0, 2^r) (each round is inverted
- * by subtracting or xoring the same term again: bloom_tt_cand_of()), so
- * two keys share (bucket, fingerprint) in one subtable only when their x
- * are equal, and then they do in the other: an add that finds its
- * identity in either bucket refreshes that cell, so an identity occupies
- * at most one cell among its candidates and a delete knows which cell
- * is its own. Subtable 1's bucket depends on the fingerprint, so keys
- * that share a bucket in subtable 0 scatter in subtable 1, as the two
- * choices need. Two mixes per key, where a Feistel pair per subtable of
- * four subtables took eight.
+ * also a bijection, whose two mixes one after the other put twice the
+ * latency before the second bucket's address. The filter's key says
+ * which (struct bloom_hash_key's placement); every key of the table is
+ * placed by the one rule.
  *
  * Sizing. A key never added is compared against 2 buckets' fingerprints,
  * about 2 L cells at load L, so p ~= 2 L 2^-r (cell_load.h's rule with
@@ -43,7 +54,13 @@
  * held 16, and of 3 x 10^7 replaced twice, 16. With 8 cells a bucket the
  * spread is the same in cells but the room is half: 4.5 of 8 held both
  * tests where 5 overflowed. Those are the
- * largest loads the rule allows (BLOOM_TT_LOAD16_*).
+ * largest loads the rule allows (BLOOM_TT_LOAD16_*). The placement by
+ * fingerprint held them too: 10^7 keys filled to 12 of 16 cells and
+ * replaced three times over, the fullest bucket 16, no add refused, with
+ * fingerprints of 12, 18 and 24 bits. With 6 bits (64 offsets) adds were
+ * refused in both placements (3 and 1 in one run each), so sizing gives a
+ * new table 12 bits at least (timed.c); test_timed's churn tests take
+ * both placements to these loads at 2 x 10^5 keys.
  */
 #ifndef BLOOM_CORE_TIMED_TABLE_H
 #define BLOOM_CORE_TIMED_TABLE_H
@@ -131,6 +148,23 @@ struct bloom_tt_cand {
 	u64 fp[BLOOM_TT_SUBTABLES];
 };
 
+/* Subtable 1's offset from its fingerprint @fp1, before the scaling. */
+static inline u64 bloom_tt_offset(const struct bloom_core *f, u64 fp1)
+{
+	if (f->key.placement == BLOOM_CORE_PLACE_FP)
+		return (fp1 + BLOOM_TT_SALT_BUCKET) * BLOOM_GOLDEN;
+	return bloom_mix64(fp1 + BLOOM_TT_SALT_BUCKET);
+}
+
+/* Subtable 1's fingerprint of x = (@q, @fp). */
+static inline u64 bloom_tt_fp1(const struct bloom_core *f, u64 q, u64 fp)
+{
+	if (f->key.placement == BLOOM_CORE_PLACE_FP)
+		return fp;
+	return (fp ^ bloom_mix64(q + BLOOM_TT_SALT_FP)) &
+	       ((1ULL << f->geo.fingerprint_bits) - 1);
+}
+
 /* The candidates of x = (@q, the low fingerprint bits of @x). */
 static inline void bloom_tt_cand_x(const struct bloom_core *f, u64 q, u64 x,
 				   struct bloom_tt_cand *c)
@@ -138,8 +172,8 @@ static inline void bloom_tt_cand_x(const struct bloom_core *f, u64 q, u64 x,
 	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
 	u64 fp = x & mask, fp1, b1;
 
-	fp1 = (fp ^ bloom_mix64(q + BLOOM_TT_SALT_FP)) & mask;
-	b1 = q + mul_u64_u64_shr(bloom_mix64(fp1 + BLOOM_TT_SALT_BUCKET), nb, 64);
+	fp1 = bloom_tt_fp1(f, q, fp);
+	b1 = q + mul_u64_u64_shr(bloom_tt_offset(f, fp1), nb, 64);
 	if (b1 >= nb)
 		b1 -= nb;
 	c->bucket[0] = q;
@@ -162,7 +196,7 @@ static inline void bloom_tt_cand(const struct bloom_core *f, u64 h,
 static inline void bloom_tt_cand_of(const struct bloom_core *f, u64 b, u64 fp,
 				    struct bloom_tt_cand *c, u32 *sub)
 {
-	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
+	u64 nb = f->geo.buckets;
 	u64 q;
 
 	*sub = b >= nb;
@@ -171,12 +205,11 @@ static inline void bloom_tt_cand_of(const struct bloom_core *f, u64 b, u64 fp,
 		return;
 	}
 	b -= nb;
-	q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + BLOOM_TT_SALT_BUCKET),
-				     nb, 64);
+	q = b + nb - mul_u64_u64_shr(bloom_tt_offset(f, fp), nb, 64);
 	if (q >= nb)
 		q -= nb;
-	bloom_tt_cand_x(f, q, (fp ^ bloom_mix64(q + BLOOM_TT_SALT_FP)) & mask,
-			c);
+	/* fp1 = fp ^ g(q) is its own inverse; the identity when by fp */
+	bloom_tt_cand_x(f, q, bloom_tt_fp1(f, q, fp), c);
 }
 
 /**
@@ -230,21 +263,56 @@ static inline u64 bloom_tt_match(u64 v, const struct bloom_tt_probe *p)
 }
 
 /*
- * The matches of the bucket of 8 words at @b, or-ed: non-zero when a
- * cell of it may be the key's. Each word read once; the probe's fields
- * in registers, the mask by @top once at the end.
+ * Where the buckets at @b0 and @b1 hold a cell whose fingerprint is the
+ * probe's (@pat0 in @b0, @pat1 in @b1): the top bit of each such cell of
+ * word k of @b0 shifted right by k, of @b1 by 8 + k, or-ed; 0 when none.
+ * A cell's top bit is bit 31 or 63 of its word, so every cell of the 16
+ * words has a bit of its own (bloom_tt_where_cell() decodes it), and a
+ * key present is found without a second pass over its buckets. The two
+ * buckets' words are taken in turn, each read once, the loop unrolled:
+ * two independent chains of work for the CPU, no branch.
  */
-static inline u64 bloom_tt_match_bucket(const u64 *b, u64 pat, u64 low,
-					u64 top)
+static __always_inline u64 bloom_tt_match_where(const u64 *b0, u64 pat0,
+						const u64 *b1, u64 pat1,
+						const struct bloom_tt_probe *p)
 {
-	u64 x, m = 0;
+	u64 x, y, m = 0, low = p->low, top = p->top;
 	u32 k;
 
+#pragma GCC unroll 8
 	for (k = 0; k < BLOOM_TT_BUCKET_WORDS; k++) {
-		x = READ_ONCE(b[k]) ^ pat;
-		m |= ~(((x & low) + low) | x);
+		x = READ_ONCE(b0[k]) ^ pat0;
+		y = READ_ONCE(b1[k]) ^ pat1;
+		m |= (~(((x & low) + low) | x) & top) >> k;
+		m |= (~(((y & low) + low) | y) & top) >>
+		     (k + BLOOM_TT_BUCKET_WORDS);
 	}
-	return m & top;
+	return m;
+}
+
+/**
+ * struct bloom_tt_where - a cell flagged by bloom_tt_match_where()
+ * @sub: its subtable, 0 or 1
+ * @word: its word in the bucket, 0..7
+ * @shift: the bit of the word its cell starts at
+ */
+struct bloom_tt_where {
+	u32 sub;
+	u32 word;
+	u32 shift;
+};
+
+/* The cell of the lowest set bit of @m, bloom_tt_match_where()'s. */
+static inline void bloom_tt_where_cell(const struct bloom_core *f, u64 m,
+				       struct bloom_tt_where *at)
+{
+	u32 bit = (u32)__ffs64(m);
+	/* the top bit was 63 (now one of 48..63) or 31 (16..31), less j */
+	u32 j = (bit >= 48 ? 63 : 31) - bit;
+
+	at->sub = j / BLOOM_TT_BUCKET_WORDS;
+	at->word = j % BLOOM_TT_BUCKET_WORDS;
+	at->shift = bit + j + 1 - f->geo.cell_bits;
 }
 
 #endif /* BLOOM_CORE_TIMED_TABLE_H */

@@ -9,6 +9,7 @@
  */
 #include <sodium.h>
 #include "unit.h"
+#include "internal.h"	/* BLOOM_SCHEME_ID* */
 
 #define NKEYS		1000000u
 #define PLAN		0	/* the plan is printed at the end */
@@ -39,7 +40,7 @@ static void test_hash(void)
 	bloom_hash_key_from_bytes(&c.key, kb);
 	check(c.key.key[0] == 0x0706050403020100ULL &&
 	      c.key.key[1] == 0x0f0e0d0c0b0a0908ULL &&
-	      c.key.hash == BLOOM_CORE_SIPHASH_2_4 && !c.key.zero,
+	      c.key.hash == BLOOM_CORE_SIPHASH_2_4 && !c.key.placement,
 	      "bloom_hash_key_from_bytes: 00..0f -> 0x0706050403020100, 0x0f0e0d0c0b0a0908, SipHash-2-4");
 	bloom_hash_key_from_bytes(&c.key, test_key);
 	check(c.key.key[0] == 0x6574206d6f6f6c42ULL &&
@@ -49,7 +50,7 @@ static void test_hash(void)
 	bloom_hash_key_from_bytes(&c.key, kb);
 	bloom_hash_key_init(&c13.key, kb, BLOOM_CORE_SIPHASH_1_3);
 	check(c13.key.key[0] == c.key.key[0] && c13.key.key[1] == c.key.key[1] &&
-	      c13.key.hash == BLOOM_CORE_SIPHASH_1_3 && !c13.key.zero,
+	      c13.key.hash == BLOOM_CORE_SIPHASH_1_3 && !c13.key.placement,
 	      "bloom_hash_key_init: the same secret, scheme SipHash-1-3");
 	for (i = 0; i < sizeof(published) / sizeof(published[0]); i++)
 		ok &= bloom_core_hash(&c, msg, published[i][0]) ==
@@ -62,9 +63,21 @@ static void test_hash(void)
 	      bloom_hash_of_scheme(bloom_core_scheme()) == BLOOM_CORE_SIPHASH_2_4 &&
 	      bloom_hash_of_scheme(bloom_scheme_of_hash(BLOOM_CORE_SIPHASH_1_3)) ==
 	      BLOOM_CORE_SIPHASH_1_3 &&
-	      bloom_hash_of_scheme(bloom_core_scheme() + 2) == -EPROTONOSUPPORT &&
-	      bloom_hash_of_scheme(0) == -EPROTONOSUPPORT,
+	      bloom_hash_of_scheme(bloom_core_scheme() + 4) == -EPROTONOSUPPORT &&
+	      bloom_hash_of_scheme(0) == -EPROTONOSUPPORT &&
+	      bloom_placement_of_scheme(0) == -EPROTONOSUPPORT,
 	      "scheme ids: SipHash-2-4 keeps today's, SipHash-1-3 has its own, others unknown");
+	check(bloom_hash_of_scheme(BLOOM_SCHEME_ID_FP) == BLOOM_CORE_SIPHASH_2_4 &&
+	      bloom_hash_of_scheme(BLOOM_SCHEME_ID_SIP13_FP) ==
+	      BLOOM_CORE_SIPHASH_1_3 &&
+	      bloom_placement_of_scheme(BLOOM_SCHEME_ID) ==
+	      BLOOM_CORE_PLACE_FEISTEL &&
+	      bloom_placement_of_scheme(BLOOM_SCHEME_ID_SIP13) ==
+	      BLOOM_CORE_PLACE_FEISTEL &&
+	      bloom_placement_of_scheme(BLOOM_SCHEME_ID_FP) == BLOOM_CORE_PLACE_FP &&
+	      bloom_placement_of_scheme(BLOOM_SCHEME_ID_SIP13_FP) ==
+	      BLOOM_CORE_PLACE_FP,
+	      "scheme ids 4 and 5: 2 and 3's hashes, the timed table's placement by fingerprint");
 
 	/*
 	 * random keys and lengths: the core's SipHash-2-4 is libsodium's;

@@ -416,7 +416,7 @@ static void test_fields(void)
 	      r, why);
 	r = field(BLOOM_CORE_STANDARD, 20, 1, 4, &why);
 	check(r == 0, "unknown compat flag ignored: %d", r);
-	r = field(BLOOM_CORE_STANDARD, 24, BLOOM_SCHEME_ID_SIP13 + 1, 4, &why);
+	r = field(BLOOM_CORE_STANDARD, 24, BLOOM_SCHEME_ID_SIP13_FP + 1, 4, &why);
 	check(r == -EPROTONOSUPPORT, "another scheme id refused: %d (%s)", r,
 	      why);
 	r = field(BLOOM_CORE_STANDARD, 24, 0, 4, &why);
@@ -609,6 +609,54 @@ static void test_packed(void)
 	      "d-left 21-bit cells, 427 words: valid");
 }
 
+/*
+ * A timed filter is written with the scheme that names its placement
+ * (2 or 3 for the Feistel one of earlier versions, 4 or 5 for the one by
+ * fingerprint) and reads back with it: the same key, placement included,
+ * and every key present.
+ */
+static void test_timed_scheme(u32 hash, u32 placement, u32 want)
+{
+	struct bloom_image_header h;
+	const char *why = NULL;
+	struct filter f, g;
+	u32 i, present = 0;
+	struct snap s;
+	char k[32];
+	int ret;
+
+	if (filter_new(&f, BLOOM_CORE_TIMED, 2000, 100000)) {
+		check(false, "timed: sizing");
+		return;
+	}
+	f.core.key.hash = hash;
+	f.core.key.placement = placement;
+	fill(&f);
+	save(&f, "tm", &s);
+	ret = bloom_image_header_read(s.buf, s.len, &h, &why);
+	check(!ret && h.scheme == want && h.placement == placement,
+	      "timed, %s, placement %s: written as scheme %u (%d %s)",
+	      hash == BLOOM_CORE_SIPHASH_1_3 ? "SipHash-1-3" : "SipHash-2-4",
+	      placement == BLOOM_CORE_PLACE_FP ? "by fingerprint" : "Feistel",
+	      h.scheme, ret, why ? why : "");
+	ret = load(s.buf, s.len, &g, &why);
+	if (!ret) {
+		for (i = 0; i < NKEYS; i++) {
+			key_of(k, sizeof(k), "snap", i);
+			present += bloom_core_query_hash(&g.core,
+				bloom_core_hash(&g.core, k, strlen(k)));
+		}
+	}
+	check(!ret && !memcmp(&f.core.key, &g.core.key, sizeof(f.core.key)) &&
+	      present == NKEYS && !memcmp(f.mem, g.mem, f.bytes),
+	      "scheme %u: loads with its key and placement, %u of %u keys "
+	      "present (%d %s)", want, present, NKEYS, ret, why ? why : "");
+	free(s.buf);
+	filter_free(&f);
+	if (!ret)
+		filter_free(&g);
+}
+
 int main(void)
 {
 	u32 t;
@@ -627,6 +675,10 @@ int main(void)
 		test_truncation(t);
 		test_payload_flips(t);
 	}
+	test_timed_scheme(BLOOM_CORE_SIPHASH_2_4, BLOOM_CORE_PLACE_FEISTEL, 2);
+	test_timed_scheme(BLOOM_CORE_SIPHASH_1_3, BLOOM_CORE_PLACE_FEISTEL, 3);
+	test_timed_scheme(BLOOM_CORE_SIPHASH_2_4, BLOOM_CORE_PLACE_FP, 4);
+	test_timed_scheme(BLOOM_CORE_SIPHASH_1_3, BLOOM_CORE_PLACE_FP, 5);
 	test_fields();
 	test_payload_values();
 	test_packed();

@@ -71,7 +71,9 @@ static void test_match(void)
 	u32 wi, r, k, s, bad = 0, bad_bucket = 0, n = 0, planted = 0;
 	struct bloom_tt_probe p;
 	struct bloom_core f;
-	u64 v, fp, fmask, words[BLOOM_TT_BUCKET_WORDS], m, want;
+	u64 v, fp, fp1, fmask, words[2 * BLOOM_TT_BUCKET_WORDS], m, want;
+	struct bloom_tt_where at;
+	u32 bad_where = 0;
 
 	for (wi = 0; wi < 2; wi++) {
 		u32 w = ws[wi];
@@ -103,41 +105,60 @@ static void test_match(void)
 				       plain_match(v, w, r, fp);
 				n++;
 			}
-			for (k = 0; k < 200; k++) {
-				u32 j;
+			for (k = 0; k < 400; k++) {
+				u32 j, b;
 
+				/* two buckets, fp in one, fp1 in the other */
 				fp = rng() & fmask;
+				fp1 = k % 2 ? fp : rng() & fmask;
 				want = 0;
-				for (j = 0; j < BLOOM_TT_BUCKET_WORDS; j++) {
+				for (j = 0; j < 2 * BLOOM_TT_BUCKET_WORDS; j++) {
+					b = j / BLOOM_TT_BUCKET_WORDS;
 					words[j] = rng();
-					if (rng() % 4 == 0)
+					/* 1 in 4 words, or 1 in 16 */
+					if (rng() % (k % 4 < 2 ? 4 : 16) == 0)
 						words[j] = (words[j] &
 							    ~(fmask << (w - r))) |
-							   fp << (w - r);
-					want |= plain_match(words[j], w, r, fp);
+							   (b ? fp1 : fp) << (w - r);
+					want |= plain_match(words[j], w, r,
+							    b ? fp1 : fp) >> j;
 				}
 				bloom_tt_probe(&f, fp, &p);
-				m = bloom_tt_match_bucket(words, p.pat, p.low,
-							  p.top);
+				m = bloom_tt_match_where(words, p.pat,
+					words + BLOOM_TT_BUCKET_WORDS,
+					bloom_tt_pattern(&f, fp1), &p);
 				bad_bucket += m != want;
+				if (!m)
+					continue;
+				/* the decoded cell is a matching one */
+				bloom_tt_where_cell(&f, m, &at);
+				v = words[at.sub * BLOOM_TT_BUCKET_WORDS +
+					  at.word] >> at.shift;
+				v &= bloom_tt_cell_mask(&f);
+				bad_where += at.sub > 1 ||
+					     at.shift % w || at.shift >= 64 ||
+					     v >> (w - r) != (at.sub ? fp1 : fp);
 			}
 		}
 	}
 	check(!bad && planted, "word-wide compare = per-cell compare: 32- and "
 	      "64-bit cells, r = 6..w - 11, every cell position, all-zero and "
 	      "all-one fields (%u of %u words differ)", bad, n);
-	check(!bad_bucket, "a bucket's or-ed matches = its words' (%u differ)",
-	      bad_bucket);
+	check(!bad_bucket, "two buckets' matches, each at its own bit, = their "
+	      "words' (%u differ)", bad_bucket);
+	check(!bad_where, "the cell decoded from the lowest bit matches "
+	      "(%u wrong)", bad_where);
 }
 
-static void test_placement(void)
+static void test_placement(u32 placement)
 {
 	struct bloom_tt_cand c, back;
 	struct filter f;
-	u32 i, s, sub, bad = 0;
+	u32 i, s, sub, bad = 0, samefp = 0;
 	u64 h;
 
 	filter_new(&f, BLOOM_CORE_TIMED, 100000, 100000);
+	f.core.key.placement = placement;
 	for (i = 0; i < 100000; i++) {
 		h = rng();
 		bloom_tt_cand(&f.core, h, &c);
@@ -147,9 +168,15 @@ static void test_placement(void)
 			bad += sub != s || memcmp(&back, &c, sizeof(c)) ||
 			       c.bucket[s] / f.core.geo.buckets != s;
 		}
+		samefp += c.fp[0] == c.fp[1];
 	}
-	check(!bad, "a key's candidates come back from either cell (%u wrong)",
-	      bad);
+	check(!bad, "placement %s: a key's candidates come back from either "
+	      "cell (%u wrong)", placement == BLOOM_CORE_PLACE_FP ?
+	      "by fingerprint" : "Feistel", bad);
+	/* by fingerprint: always; Feistel: 1 in 2^18 */
+	check(placement == BLOOM_CORE_PLACE_FP ? samefp == 100000 :
+	      samefp < 100, "the fingerprint is the same in both subtables "
+	      "exactly when placed by it (%u of 100000)", samefp);
 	check(f.core.geo.hashes == 2 && f.core.geo.bits ==
 	      f.core.geo.buckets * 2 * 512 && !((uintptr_t)f.mem % 64),
 	      "2 subtables of 64-byte buckets, the table aligned to a line");
@@ -317,7 +344,7 @@ static bool reference_query(const struct bloom_core *f, u64 h, u64 now)
  * whose first fingerprint is 0 (it matches every empty cell of their
  * bucket, the case of several matches).
  */
-static void test_query_reference(u32 fpp_ppb)
+static void test_query_reference(u32 fpp_ppb, u32 placement)
 {
 	u32 i, n = 3000, asked = 0, wrong = 0, zero = 0, present = 0;
 	u64 *h = malloc(n * sizeof(*h)), now = T0, q, fpmask;
@@ -325,6 +352,7 @@ static void test_query_reference(u32 fpp_ppb)
 	bool answer;
 
 	filter_new(&f, BLOOM_CORE_TIMED, n, fpp_ppb);
+	f.core.key.placement = placement;
 	fpmask = (1ULL << f.core.geo.fingerprint_bits) - 1;
 	for (i = 0; i < n; i++) {
 		h[i] = rng();
@@ -349,9 +377,11 @@ static void test_query_reference(u32 fpp_ppb)
 		}
 	}
 	check(!wrong && zero && present && present < asked,
-	      "%u-bit cells: %u queries (%u of a zero fingerprint, %u present) "
-	      "answered as a cell-by-cell reference does: %u differ",
-	      f.core.geo.cell_bits, asked, zero, present, wrong);
+	      "%u-bit cells, placement %s: %u queries (%u of a zero "
+	      "fingerprint, %u present) answered as a cell-by-cell reference "
+	      "does: %u differ", f.core.geo.cell_bits,
+	      placement == BLOOM_CORE_PLACE_FP ? "by fingerprint" : "Feistel",
+	      asked, zero, present, wrong);
 	free(h);
 	filter_free(&f);
 }
@@ -378,10 +408,14 @@ static void test_old_layout(void)
 	filter_free(&f);
 }
 
-/* Recorded from this layout's code; never edit it, change the layout. */
-#define PIN_IMAGE	0x9388a241179ce9ecULL
+/*
+ * Recorded from each placement's code (the Feistel one's before the
+ * placement by fingerprint existed); never edit them.
+ */
+#define PIN_FEISTEL	0x9388a241179ce9ecULL
+#define PIN_FP		0xe53e99cfc1ae8332ULL
 
-static void test_pin(void)
+static void test_pin(u32 placement, u64 pin)
 {
 	struct bloom_geometry g = {
 		.type = BLOOM_CORE_TIMED, .hashes = 2, .bits = 42 * 1024,
@@ -396,6 +430,7 @@ static void test_pin(void)
 	u32 i;
 
 	bloom_hash_key_from_bytes(&key, test_key);
+	key.placement = placement;
 	mem = xalloc(bloom_core_storage_bytes(&g));
 	memset(mem, 0, bloom_core_storage_bytes(&g));
 	bloom_core_init(&f, &g, &key, mem);
@@ -405,8 +440,9 @@ static void test_pin(void)
 				i % 3 ? 600 * (i % 5 + 1) : 0, T0);
 	}
 	img = bloom_image_hash(mem, bloom_core_storage_bytes(&g));
-	check(img == PIN_IMAGE, "the layout's image 0x%016llx is the one "
-	      "pinned", (unsigned long long)img);
+	check(img == pin, "placement %s: the layout's image 0x%016llx is the "
+	      "one pinned", placement == BLOOM_CORE_PLACE_FP ?
+	      "by fingerprint" : "Feistel", (unsigned long long)img);
 	free(mem);
 }
 
@@ -415,14 +451,17 @@ int main(void)
 	printf("TAP version 13\n");
 	rng_seed("BLOOM_TIMED_SEED");
 	test_match();
-	test_placement();
+	test_placement(BLOOM_CORE_PLACE_FP);
+	test_placement(BLOOM_CORE_PLACE_FEISTEL);
 	test_full();
 	test_model(false);
 	test_model(true);
-	test_query_reference(100000);
-	test_query_reference(1000);
+	test_query_reference(100000, BLOOM_CORE_PLACE_FP);
+	test_query_reference(1000, BLOOM_CORE_PLACE_FP);
+	test_query_reference(100000, BLOOM_CORE_PLACE_FEISTEL);
 	test_old_layout();
-	test_pin();
+	test_pin(BLOOM_CORE_PLACE_FEISTEL, PIN_FEISTEL);
+	test_pin(BLOOM_CORE_PLACE_FP, PIN_FP);
 	printf("1..%d\n", test_no);
 	return test_failed ? 1 : 0;
 }
