@@ -28,7 +28,7 @@ NATIVE_OURS = "bloom_timed"
 NATIVE_IPSET = "ipset_hash_ip_timeout_model"
 NATIVE_NAMES = {
     "ipset_hash_ip_timeout_model": "ipset hash:ip timeout (model)",
-    "bloom_timed": "bloom timed (the match's lookup)",
+    "bloom_timed": "bloom timed (the match's lookup, the module's clock)",
     "bloom_timed_no_clock_read": "bloom timed, the time given "
     "(no clock read)",
     "bloom_siphash_only": "bloom's keyed SipHash alone",
@@ -255,9 +255,9 @@ def where_the_time_goes(st):
     sip = v["bloom_siphash_only"]
     return (f"- {st['count']:,} addresses, unlisted: bloom's {full:.0f} ns "
             f"are about {sip:.0f} ns of SipHash, {full - at:.0f} ns of "
-            f"the clock read (here clock_gettime(); the module reads the "
-            "coarse boot time, cheaper: the row with the time given is the "
-            f"nearer to it) and {at - sip:.0f} ns of the table's test "
+            "the clock read (a model of the module's coarse boot time, "
+            "read only when a cell matches) and "
+            f"{at - sip:.0f} ns of the table's test "
             "(the key's bucket and fingerprint in each of the 2 "
             "subtables, one cache line of 16 cells read in each, their "
             "fingerprints compared a word at a time); "
