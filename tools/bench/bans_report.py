@@ -32,6 +32,7 @@ NATIVE_NAMES = {
     "bloom_timed_no_clock_read": "bloom timed, the time given "
     "(no clock read)",
     "bloom_siphash_only": "bloom's keyed SipHash alone",
+    "ipset_jhash_only": "ipset's jhash alone (model)",
 }
 SET_NAMES = {"small": "in cache", "main": "out of cache"}
 
@@ -197,14 +198,15 @@ def native_markdown(n):
     return "\n".join([
         "Natively (this host, `bench-bans-native`, the same feed): bloom's "
         "lookup as the match makes it (the core's `bloom_nb_query()` on a "
-        "timed filter at p = 1e-4: the keyed SipHash of the address, the "
-        "clock read, two 64-byte buckets of 16 cells) against a model of "
+        "timed filter at p = 1e-4: the keyed SipHash of the address, two "
+        "64-byte buckets of 16 cells, on a match the clock read, a model "
+        "of the module's coarse one) against a model of "
         "ipset's `hash:ip timeout` test in Linux 6.1 (`mtype_test()`: "
         "jhash2 of the address with the set's initval, the bucket "
         "pointer, the used bitmap, each element's address and its timeout "
         "against jiffies; the table grown from hashsize 1024 by doubling "
         "as ipset grows it, buckets by 2 elements up to 12), with the "
-        "time given and the hash alone to show where bloom's time goes. "
+        "time given and each one's hash alone to show where the time goes. "
         "Listed: the set's addresses; unlisted: 64.0.0.0 on, never added; "
         "drawn at random, before the timing. ns of CPU per lookup (the "
         "thread's CPU time: the host's 2 cores ran other jobs, load "
@@ -248,18 +250,23 @@ def growth_markdown(g):
 
 
 def where_the_time_goes(st):
-    """bloom's unlisted lookup split by the references beside it."""
-    v = {name: x["unlisted"]["ns_median"] for name, x in
-         st["variants"].items()}
-    full, at = v[NATIVE_OURS], v["bloom_timed_no_clock_read"]
-    sip = v["bloom_siphash_only"]
-    return (f"- {st['count']:,} addresses, unlisted: bloom's {full:.0f} ns "
-            f"are about {sip:.0f} ns of SipHash, {full - at:.0f} ns of "
-            "the clock read (a model of the module's coarse boot time, "
-            "read only when a cell matches) and "
-            f"{at - sip:.0f} ns of the table's test "
-            "(the key's bucket and fingerprint in each of the 2 "
-            "subtables, one cache line of 16 cells read in each, their "
-            "fingerprints compared a word at a time); "
-            f"ipset's whole lookup {v[NATIVE_IPSET]:.0f} ns (jhash2, a "
-            "bucket pointer, then the bucket unless it is empty).")
+    """Each lookup less its hash: the tables' tests, side by side."""
+    lines = []
+    for which in ("listed", "unlisted"):
+        v = {name: x[which]["ns_median"] for name, x in
+             st["variants"].items()}
+        full, at = v[NATIVE_OURS], v["bloom_timed_no_clock_read"]
+        sip, ipset = v["bloom_siphash_only"], v[NATIVE_IPSET]
+        jh = v.get("ipset_jhash_only")
+        split = (f", {jh:.1f} of them its jhash: {ipset - jh:.1f} ns for "
+                 "its table's test" if jh is not None else "")
+        lines.append(
+            f"- {st['count']:,} addresses, {which}: bloom's {full:.1f} ns "
+            f"({at:.1f} given the time: the clock read {full - at:+.1f}, "
+            "noise where it is not read); given the time, "
+            f"{sip:.1f} ns of SipHash and {at - sip:.1f} of the table's "
+            "test (two buckets' 16 words compared a word at a time, the "
+            f"matching cell's expiry); ipset's whole lookup {ipset:.1f} "
+            f"ns{split} (the bucket pointer, then the bucket unless it is "
+            "empty).")
+    return "\n".join(lines)
