@@ -218,13 +218,30 @@ void bloom_image_gen_read(const u8 *buf, const struct bloom_image_header *h,
 	g->keep_ms = get64(p + GEN_KEEP);
 }
 
+/*
+ * @ms after a save @elapsed ns ago, on the clock that reads @now: 0 when
+ * that is past. Counted from now, not from the save's time on this clock,
+ * which a clock younger than the snapshot (a restore at boot) cannot
+ * express: taken as its start, it kept keys up to @ms past that start.
+ */
+static u64 bloom_image_after_save(u64 ms, u64 elapsed, u64 now)
+{
+	u64 ns = ms * 1000000;
+
+	return ns > elapsed ? now + (ns - elapsed) : 0;
+}
+
 u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
 			   const struct bloom_image_header *h, u64 now_ns,
 			   u64 now_wall_ns)
 {
 	u64 elapsed = now_wall_ns > h->saved_wall_ns ?
 		      now_wall_ns - h->saved_wall_ns : 0;
-	/* the save on this clock; before it started: as early as it goes */
+	/*
+	 * the save on this clock, for the generations' ages only; before
+	 * the clock started: as early as it goes, which only delays the
+	 * next rotation
+	 */
 	u64 saved = now_ns > elapsed ? now_ns - elapsed : 0, ns;
 	struct bloom_expire_gen *e;
 	struct bloom_image_gen g;
@@ -238,15 +255,16 @@ u32 bloom_image_gens_apply(struct bloom_core *f, const u8 *buf,
 		e->born_ns = saved - ns;
 		/*
 		 * A generation that still took adds took none after the
-		 * save: its timeout runs from then (the newest's too, which
-		 * bloom_expire_resume() decides about).
+		 * save: its timeout runs from then, the newest's too
+		 * (bloom_expire_resume() makes the newest left take adds).
 		 */
 		if (g.keep_ms == BLOOM_IMAGE_KEEP_ADDING)
-			e->expires_ns = i == h->ngens - 1 ? BLOOM_EXPIRE_NEVER :
-					saved + h->expire.timeout_ms * 1000000;
+			e->expires_ns = bloom_image_after_save(h->expire.timeout_ms,
+							       elapsed, now_ns);
 		else
-			e->expires_ns = g.keep_ms ? saved + g.keep_ms * 1000000 :
-					0;
+			e->expires_ns = g.keep_ms ?
+					bloom_image_after_save(g.keep_ms, elapsed,
+							       now_ns) : 0;
 	}
 	return bloom_expire_resume(f, saved, now_ns);
 }

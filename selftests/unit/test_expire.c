@@ -4,7 +4,8 @@
  * 13, on a simulated clock: the parameter checks and a generation's size,
  * every key present until its timeout and gone by the bound, a refreshed
  * key living on, the rate within P while capacity keys per timeout come
- * in for many timeouts, a restore after pauses of every length, and merge.
+ * in for many timeouts, a restore after pauses of every length and on a
+ * clock younger than the snapshot (a boot), and merge.
  * Rotations run here as bloom.ko runs them (the core says when and which,
  * the caller clears and seals), LATE ns after they are due, with a grace
  * period of GP ns between the switch of the newest and the seal.
@@ -217,6 +218,28 @@ static void test_rate(u32 type, u32 g)
 }
 
 /*
+ * What test_resume() and test_resume_young_clock() save: a filter of G = 5
+ * and T = 4 s, keys @h added at @add, one every T / 10 for 4 T. The save's
+ * time, the clock's after the last add's rotations.
+ */
+static u64 resume_filter(struct efilter *f, u64 *h, u64 *add)
+{
+	const u64 T = 4000 * MS;
+	u64 now;
+	u32 i;
+
+	efilter_new(f, BLOOM_CORE_STANDARD, 5, 1000, 1000, 4000, 0);
+	for (i = 0, now = 0; i < 40; i++, now += T / 10) {
+		efilter_tick(f, now);
+		h[i] = rng();
+		add[i] = now;
+		bloom_core_add_hash(&f->core, h[i]);
+	}
+	efilter_tick(f, now);
+	return now;
+}
+
+/*
  * Saved at S, restored after a pause: keys added at t still present until
  * t + T, generations that expired cleared, nothing kept past the bound.
  */
@@ -227,16 +250,8 @@ static void test_resume(u64 pause_ms)
 	struct efilter f;
 	u32 i, cleared, lost = 0;
 
-	efilter_new(&f, BLOOM_CORE_STANDARD, 5, 1000, 1000, 4000, 0);
+	S = resume_filter(&f, h, add);
 	P = f.ring.period_ns;
-	for (i = 0, now = 0; i < 40; i++, now += T / 10) {
-		efilter_tick(&f, now);
-		h[i] = rng();
-		add[i] = now;
-		bloom_core_add_hash(&f.core, h[i]);
-	}
-	S = now;
-	efilter_tick(&f, S);
 	R = S + pause_ms * MS;
 	cleared = bloom_expire_resume(&f.core, S, R);
 	for (i = 0; i < 40; i++)
@@ -259,6 +274,62 @@ static void test_resume(u64 pause_ms)
 	      (unsigned long long)pause_ms, cleared, lost,
 	      (unsigned long long)bad_early, (unsigned long long)bad_late);
 	free(f.mem);
+}
+
+/*
+ * A restore on a clock younger than the snapshot, as at boot: saved
+ * @elapsed_ms ago by the wall clock, restored at @boot_ms of a clock that
+ * started after the save, so that the save has no time of its own on it.
+ * Keys live as long as on a clock that goes back that far: none gone
+ * before its timeout, none kept past the bound (those of a snapshot older
+ * than the timeout were kept until the timeout after the clock's start).
+ */
+static void test_resume_young_clock(u64 elapsed_ms, u64 boot_ms)
+{
+	const u64 T = 4000 * MS, W = 1ULL << 60;
+	u64 h[40], add[40], now, S, R, E = elapsed_ms * MS, P, bytes;
+	u8 hdr[BLOOM_IMAGE_HEADER_BYTES(5)];
+	struct bloom_image_header ih, rd;
+	u64 bad_early = 0, bad_late = 0;
+	struct efilter f, g;
+	const char *why = "";
+	s64 end;
+	u32 i;
+
+	S = resume_filter(&f, h, add);
+	P = f.ring.period_ns;
+	bloom_image_header_init(&ih, &f.core);
+	memcpy(ih.name, "young", 6);
+	ih.saved_ns = S;
+	ih.saved_wall_ns = W;
+	ih.payload_hash = bloom_image_payload_hash(&f.core);
+	bloom_image_header_write(hdr, &ih, &f.core);
+	check(!bloom_image_header_read(hdr, sizeof(hdr), &rd, &why),
+	      "the snapshot's header reads back (%s)", why);
+	R = boot_ms * MS;
+	efilter_new(&g, BLOOM_CORE_STANDARD, 5, 1000, 1000, 4000, R);
+	bytes = bloom_core_storage_bytes(&f.ring.gen[0].core.geo) * 5;
+	memcpy(g.mem, f.mem, bytes);
+	bloom_image_gens_apply(&g.core, hdr, &rd, R, W + E);
+	for (now = R; now < R + 3 * T; now += 5 * MS) {
+		efilter_tick(&g, now);
+		for (i = 0; i < 40; i++) {
+			bool q = bloom_core_query_hash(&g.core, h[i]);
+
+			/* key i's timeout on the new clock: before its zero */
+			end = (s64)R - (s64)(S + E - add[i]) + (s64)T;
+			if ((s64)now < end && !q)
+				bad_early++;
+			if ((s64)now > end + (s64)(2 * P + DELAY + 5 * MS) && q)
+				bad_late++;
+		}
+	}
+	check(!bad_early && bad_late <= 1,
+	      "saved %llu ms ago, restored %llu ms into a new clock: %llu checks absent too early, %llu present too late",
+	      (unsigned long long)elapsed_ms, (unsigned long long)boot_ms,
+	      (unsigned long long)bad_early, (unsigned long long)bad_late);
+	free(f.mem);
+	free(g.mem);
 }
 
 /* Two filters of one ring shape: the union holds both's keys, lives kept. */
@@ -372,6 +443,10 @@ int main(void)
 	test_resume(4500);
 	test_resume(6000);
 	test_resume(60000);
+	test_resume_young_clock(60000, 1000);
+	test_resume_young_clock(3000, 1000);
+	test_resume_young_clock(2000, 1500);
+	test_resume_young_clock(500, 1000);
 	test_merge();
 	printf("1..%d\n", test_no);
 	return test_failed ? 1 : 0;
