@@ -142,26 +142,38 @@ static inline void bloom_dl_bucket(const struct bloom_core *f, u64 first,
 }
 
 /*
- * The candidates of the value whose fingerprint in the subtable of cell @i
- * is @fp, with the cell's bucket: the Feistel rounds of bloom_dl_cand_x()
- * run backwards (snapshot checks: a value's cell must be its only one
- * among its candidates). *@sub gets the subtable.
+ * The value x = (*@q, *@x) whose fingerprint in the subtable of cell @i is
+ * @fp: the Feistel rounds of bloom_dl_cand_x() run backwards. *@sub gets
+ * the subtable.
+ */
+static inline void bloom_dl_x_of_cell(const struct bloom_core *f, u64 i,
+				      u64 fp, u64 *q, u64 *x, u32 *sub)
+{
+	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
+	u64 b;
+
+	*sub = (u32)div64_u64(i, nb * BLOOM_DLEFT_CELLS);
+	b = div64_u64(i, BLOOM_DLEFT_CELLS) - *sub * nb;
+	*q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + (*sub + 5) * BLOOM_GOLDEN),
+				      nb, 64);
+	if (*q >= nb)
+		*q -= nb;
+	*x = (fp ^ bloom_mix64(*q + (*sub + 1) * BLOOM_GOLDEN)) & mask;
+}
+
+/*
+ * The candidates of the value whose fingerprint in the subtable of cell
+ * @i is @fp, with the cell's bucket (snapshot checks: a value's cell must
+ * be its only one among its candidates). *@sub gets the subtable.
  */
 static inline void bloom_dl_cand_of_cell(const struct bloom_core *f, u64 i,
 					 u64 fp, struct bloom_dl_cand *c,
 					 u32 *sub)
 {
-	u64 nb = f->geo.buckets, mask = (1ULL << f->geo.fingerprint_bits) - 1;
-	u64 q, b;
+	u64 q, x;
 
-	*sub = (u32)div64_u64(i, nb * BLOOM_DLEFT_CELLS);
-	b = div64_u64(i, BLOOM_DLEFT_CELLS) - *sub * nb;
-	q = b + nb - mul_u64_u64_shr(bloom_mix64(fp + (*sub + 5) * BLOOM_GOLDEN),
-				     nb, 64);
-	if (q >= nb)
-		q -= nb;
-	bloom_dl_cand_x(f, q, (fp ^ bloom_mix64(q + (*sub + 1) * BLOOM_GOLDEN)) &
-			mask, c);
+	bloom_dl_x_of_cell(f, i, fp, &q, &x, sub);
+	bloom_dl_cand_x(f, q, x, c);
 }
 
 #endif /* BLOOM_CORE_DLEFT_H */

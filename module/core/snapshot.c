@@ -237,11 +237,11 @@ int bloom_image_header_read(const u8 *buf, u64 len,
 	ret = bloom_image_timeouts_check(buf, h, why);
 	if (ret)
 		return ret;
-	/* bloom_tm_geometry_check() says why it cannot be converted */
+	/* made over in userspace first (snapshot_upgrade.h), or refused */
 	if (h->geo.type == BLOOM_CORE_TIMED &&
 	    h->geo.hashes == BLOOM_DLEFT_SUBTABLES)
 		return bloom_image_fail(why, -EPROTONOSUPPORT,
-					"a timed filter of the earlier four-subtable layout: create it anew and add its keys again");
+					"a timed filter of the earlier four-subtable layout: restore it with bloomctl, which converts it, or create it anew and add its keys again");
 	ret = bloom_image_geometry_check(&h->geo);
 	if (ret)
 		return bloom_image_fail(why, ret, ret == -E2BIG ?

@@ -755,10 +755,9 @@ int bloom_timed_rebase(struct bloom_core *f, u64 saved_s, u64 elapsed_s,
 /*
  * A geometry from outside (a snapshot): the layout the code above works
  * on, whatever the sizing rule of the module that wrote it. A table of
- * four subtables (hashes 4) is the layout before this one: its cells hold
- * 21 to 62 bits of identity taken another way from the hash, which no
- * table of this layout can be given back exactly; bloom_image_header_read()
- * refuses it with its own message.
+ * four subtables (hashes 4) is the layout before this one, which
+ * bloom_image_header_read() refuses with its own message; userspace makes
+ * one of 32-bit cells over into this layout first (snapshot_upgrade.c).
  */
 int bloom_tm_geometry_check(const struct bloom_geometry *geo)
 {

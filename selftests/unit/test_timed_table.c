@@ -22,8 +22,14 @@
  * - every query's answer equal to a cell-by-cell reference's, for both
  *   cell widths, with live, expired and deleted cells and fingerprints of
  *   0 (several matches in one bucket);
- * - a timed snapshot header of the four-subtable layout: refused with
- *   EPROTONOSUPPORT and a message that says what to do;
+ * - a timed snapshot header of the four-subtable layout: refused by the
+ *   header's reader (the kernel's) with EPROTONOSUPPORT and a message that
+ *   says what to do; the fixed snapshots that layout's own code wrote
+ *   (selftests/cli/data/gen_timed4_snap.c) made over by
+ *   snapshot_upgrade.c: the one of 32-bit cells into a table today's
+ *   checks accept, holding every key kept with its expiry and none
+ *   deleted, the header as it was but for the subtables; the one of
+ *   64-bit cells refused and left as it was; a damaged payload refused;
  * - the layout is pinned: for a fixed geometry, hash key, keys, timeouts
  *   and clock, the xxh64 of the table is recorded. A change to the
  *   placement or to what a cell holds fails here: snapshots of the old
@@ -38,6 +44,7 @@
 #include "snapshot.h"
 #include "snapshot_layout.h"
 #include "timed_table.h"
+#include "snapshot_upgrade.h"
 #include "timed_at.h"
 
 #define T0	1000000ULL
@@ -403,9 +410,153 @@ static void test_old_layout(void)
 	put64(hdr + sizeof(hdr) - 8, bloom_image_hash(hdr, sizeof(hdr) - 8));
 	err = bloom_image_header_read(hdr, sizeof(hdr), &ih, &why);
 	check(err == -EPROTONOSUPPORT && strstr(why, "add its keys again"),
-	      "a timed snapshot of the four-subtable layout: refused, "
-	      "EPROTONOSUPPORT (%d: %s)", err, why);
+	      "a timed snapshot of the four-subtable layout: refused by the "
+	      "header's reader, EPROTONOSUPPORT (%d: %s)", err, why);
+	check(bloom_image_is_timed4(hdr, sizeof(hdr)),
+	      "and told apart as that layout's");
+	hdr[OFF_NAME] ^= 1;
+	check(!bloom_image_is_timed4(hdr, sizeof(hdr)),
+	      "but not with a header checksum that does not match");
 	filter_free(&f);
+}
+
+/* The fixed snapshot @name of selftests/cli/data; its length in *@len. */
+static u8 *fixture(const char *name, u64 *len)
+{
+	char path[512];
+	u8 *buf = xalloc(1 << 16);
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/%s", BLOOM_UNIT_DATA, name);
+	in = fopen(path, "rb");
+	if (!in) {
+		perror(path);
+		exit(1);
+	}
+	*len = fread(buf, 1, 1 << 16, in);
+	fclose(in);
+	return buf;
+}
+
+/* gen_timed4_snap.c's keys and times */
+#define OLD_T0		1000000ULL
+#define OLD_SAVED	(OLD_T0 + 10)
+#define OLD_KEYS	1000
+
+static u64 old_key(const struct bloom_core *f, u32 i)
+{
+	char k[32];
+
+	snprintf(k, sizeof(k), "old-%u", i);
+	return bloom_core_hash(f, k, strlen(k));
+}
+
+static void test_old_converted(void)
+{
+	static const u32 timeouts[4] = { 0, 600, 86400, 30 * 86400 };
+	u32 i, lost = 0, deleted = 0, early = 0, late = 0, left;
+	struct bloom_image_header ih;
+	u8 *file, *buf, *old, *storage;
+	const char *why = "";
+	struct bloom_core f;
+	u64 len, res, expiry;
+	int err;
+
+	file = fixture("timed4-32.snap", &len);
+	buf = xalloc(len);
+	memcpy(buf, file, len);
+	check(bloom_image_is_timed4(buf, len) &&
+	      bloom_image_header_read(buf, len, &ih, &why) == -EPROTONOSUPPORT,
+	      "timed4-32.snap: the four-subtable layout, refused as it is");
+	err = bloom_image_upgrade_header(buf, len, &ih, &why);
+	check(!err && ih.geo.hashes == 2 && ih.geo.cell_bits == 32 &&
+	      ih.geo.fingerprint_bits == 18 && ih.geo.buckets == 42 &&
+	      ih.placement == BLOOM_CORE_PLACE_FEISTEL &&
+	      ih.payload_bytes == len - ih.header_size,
+	      "its header made over: 2 subtables of the same 42 buckets of "
+	      "32-bit cells, 18 fingerprint bits, the Feistel placement of "
+	      "scheme 2, the payload's size as it was (%d %s)", err,
+	      err ? why : "");
+	for (i = 0; i < ih.header_size; i++)
+		if (buf[i] != file[i] && (i < OFF_HASHES || i >= OFF_HASHES + 4) &&
+		    i < ih.header_size - 8)
+			break;
+	check(i == ih.header_size, "and no other field of it changed");
+
+	old = file + ih.header_size;
+	old[7] ^= 0x40;
+	err = bloom_image_upgrade_payload(buf, &ih, old, &why);
+	check(err == -EBADMSG && strstr(why, "checksum"),
+	      "a payload changed by one bit: refused, EBADMSG (%d)", err);
+	old[7] ^= 0x40;
+	err = bloom_image_upgrade_payload(buf, &ih, old, &why);
+	check(!err, "the payload made over (%d %s)", err, err ? why : "");
+	storage = xalloc(ih.payload_bytes);
+	err = bloom_image_header_read(buf, len, &ih, &why) ||
+	      bloom_image_load(&f, &ih, buf, len, storage, NULL, &why);
+	check(!err && f.key.placement == BLOOM_CORE_PLACE_FEISTEL,
+	      "the whole file passes today's reader and payload checks "
+	      "(%s)", err ? why : "ok");
+	if (err)
+		goto out;
+	res = bloom_timed_resolution_s(600);
+	for (i = 0; i < OLD_KEYS; i++) {
+		u64 h = old_key(&f, i);
+
+		if (i % 10 == 0) {
+			deleted += query_at(&f, h, OLD_SAVED);
+			continue;
+		}
+		lost += !query_at(&f, h, OLD_SAVED);
+		if (!timeouts[i % 4])
+			continue;
+		/* at least T after the add, gone by T + its unit */
+		expiry = OLD_T0 + timeouts[i % 4];
+		early += !query_at(&f, h, expiry);
+		late += query_at(&f, h, expiry + 1 +
+				 bloom_timed_resolution_s(timeouts[i % 4]));
+	}
+	left = (u32)live_at(&f, OLD_SAVED);
+	check(!lost && !early && !late && left == ih.stats.count &&
+	      left == 900,
+	      "every one of the 900 keys kept answers present at the save, "
+	      "and each key with a timeout still at its timeout and no longer "
+	      "one unit (%llu s for 600 s) past it: %u lost, %u early, %u "
+	      "late; %u live cells, %llu counted at the save",
+	      (unsigned long long)res, lost,
+	      early, late, left, (unsigned long long)ih.stats.count);
+	check(!deleted, "none of the 100 deleted keys answers present: %u",
+	      deleted);
+	check(add_at(&f, old_key(&f, 1), 0, OLD_SAVED) == 1 &&
+	      add_at(&f, old_key(&f, 10), 0, OLD_SAVED) == 0 &&
+	      delete_at(&f, old_key(&f, 2), OLD_SAVED) == BLOOM_CORE_DEL_REMOVED &&
+	      !query_at(&f, old_key(&f, 2), OLD_SAVED) &&
+	      query_at(&f, old_key(&f, 10), OLD_SAVED),
+	      "adds and deletes find the converted keys where they are");
+out:
+	free(storage);
+	free(buf);
+	free(file);
+}
+
+static void test_old_refused(void)
+{
+	struct bloom_image_header ih;
+	const char *why = "";
+	u8 *file, *buf;
+	u64 len;
+	int err;
+
+	file = fixture("timed4-64.snap", &len);
+	buf = xalloc(len);
+	memcpy(buf, file, len);
+	err = bloom_image_upgrade_header(buf, len, &ih, &why);
+	check(err == -EPROTONOSUPPORT && strstr(why, "add its keys again") &&
+	      !memcmp(buf, file, len),
+	      "timed4-64.snap, 64-bit cells: refused, EPROTONOSUPPORT, the "
+	      "file's bytes as they were (%d: %s)", err, why);
+	free(buf);
+	free(file);
 }
 
 /*
@@ -460,6 +611,8 @@ int main(void)
 	test_query_reference(1000, BLOOM_CORE_PLACE_FP);
 	test_query_reference(100000, BLOOM_CORE_PLACE_FEISTEL);
 	test_old_layout();
+	test_old_converted();
+	test_old_refused();
 	test_pin(BLOOM_CORE_PLACE_FEISTEL, PIN_FEISTEL);
 	test_pin(BLOOM_CORE_PLACE_FP, PIN_FP);
 	printf("1..%d\n", test_no);

@@ -46,7 +46,7 @@ static const char *file_state(const struct bloom_image_header *h,
 
 static void print_text(const char *path, const u8 *hdr,
 		       const struct bloom_image_header *h, int64_t file_bytes,
-		       const struct bloom_netblocks *nb)
+		       const struct bloom_netblocks *nb, int earlier)
 {
 	uint64_t w4, w6[2];
 	char l4[512], l6[1024];
@@ -61,6 +61,8 @@ static void print_text(const char *path, const u8 *hdr,
 	if (file_bytes >= 0)
 		printf("file size:       %" PRId64 " bytes (%s)\n", file_bytes,
 		       file_state(h, file_bytes));
+	if (earlier)
+		printf("layout:          the four-subtable table of earlier versions, shown as restore converts it (a save writes today's)\n");
 	printf("name:            %s\n", h->name);
 	printf("type:            %s%s\n", type_name(h->geo.type),
 	       h->nstages ? " (scalable)" : "");
@@ -124,7 +126,8 @@ static void json_lengths(const char *key, const uint64_t *w, int nbits)
 
 static void print_json(const char *path, const u8 *hdr,
 		       const struct bloom_image_header *h, int64_t file_bytes,
-		       const struct bloom_netblocks *nb, int checked)
+		       const struct bloom_netblocks *nb, int checked,
+		       int earlier)
 {
 	uint64_t w4, w6[2];
 	u32 i;
@@ -140,6 +143,8 @@ static void print_json(const char *path, const u8 *hdr,
 		       file_bytes,
 		       (uint64_t)file_bytes == h->header_size + h->payload_bytes ?
 		       "true" : "false");
+	if (earlier)
+		fputs("  \"earlier_layout\": true,\n", stdout);
 	printf("  \"checked\": %s,\n  \"name\": ", checked ? "true" : "false");
 	json_string(stdout, h->name);
 	printf(",\n  \"type\": \"%s\",\n  \"hash\": \"%s\",\n  \"key_kind\": \"%s\",\n",
@@ -194,7 +199,7 @@ int cmd_inspect(const char *dev, int argc, char **argv)
 	u8 hdr[BLOOM_IMAGE_HEADER_MAX];
 	struct bloom_image_header h;
 	struct bloom_netblocks nb;
-	int json = 0, check = 0, c, err;
+	int json = 0, check = 0, earlier = 0, c, err;
 	const char *path, *why;
 	int64_t file_bytes;
 
@@ -227,10 +232,12 @@ int cmd_inspect(const char *dev, int argc, char **argv)
 		if (!err) {
 			memcpy(hdr, sf.buf, h.header_size);
 			file_bytes = sf.len;
+			earlier = sf.earlier;
 		}
 		snap_free(&sf);
 	} else {
-		err = snap_read_header(path, hdr, &h, &file_bytes, &why);
+		err = snap_read_header(path, hdr, &h, &file_bytes, &earlier,
+				       &why);
 	}
 	if (err && why)
 		die("%s: %s", strcmp(path, "-") ? path : "standard input", why);
@@ -238,9 +245,9 @@ int cmd_inspect(const char *dev, int argc, char **argv)
 		die("cannot read '%s': %s", path, strerror(-err));
 	bloom_image_netblocks_load(hdr, &h, &nb);
 	if (json) {
-		print_json(path, hdr, &h, file_bytes, &nb, check);
+		print_json(path, hdr, &h, file_bytes, &nb, check, earlier);
 	} else {
-		print_text(path, hdr, &h, file_bytes, &nb);
+		print_text(path, hdr, &h, file_bytes, &nb, earlier);
 		printf("checked:         %s\n", check ?
 		       "the whole file, as restore checks it: valid" :
 		       "the header only (--check reads and checks the payload too)");

@@ -2,7 +2,9 @@
 /*
  * Snapshot files: written atomically with mode 0600 (they hold the hash
  * key), read into memory exactly as long as their header says and checked
- * with the core's parser before anything is sent to the kernel.
+ * with the core's parser before anything is sent to the kernel. A timed
+ * filter's snapshot of the earlier four-subtable table is made over into
+ * today's as it is read (module/core/snapshot_upgrade.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 #include "bloomctl.h"
 #include "snapfile.h"
+#include "snapshot_upgrade.h"
 
 static int write_all(int fd, const void *p, size_t len)
 {
@@ -111,14 +114,18 @@ static ssize_t read_full(int fd, void *p, size_t len)
  * The header, with the core's parser: its fixed prefix gives the header's
  * size, so input that is no snapshot (/dev/zero, a pipe that never ends)
  * is refused after 16 bytes. Into @hdr (BLOOM_IMAGE_HEADER_MAX bytes) and
- * @h; *@size gets the header's size. 0, or as snap_read().
+ * @h, made over into today's if it is of the four-subtable table (then
+ * *@earlier is 1, else 0); *@size gets the header's size. 0, or as
+ * snap_read().
  */
 static int read_header(int fd, u8 *hdr, u32 *size,
-		       struct bloom_image_header *h, const char **why)
+		       struct bloom_image_header *h, int *earlier,
+		       const char **why)
 {
 	ssize_t n;
 	int err;
 
+	*earlier = 0;
 	n = read_full(fd, hdr, BLOOM_IMAGE_PREFIX);
 	if (n < 0)
 		return n;
@@ -140,7 +147,26 @@ static int read_header(int fd, u8 *hdr, u32 *size,
 	n = read_full(fd, hdr + BLOOM_IMAGE_PREFIX, *size - BLOOM_IMAGE_PREFIX);
 	if (n < 0)
 		return n;
-	return bloom_image_header_read(hdr, BLOOM_IMAGE_PREFIX + n, h, why);
+	*earlier = bloom_image_is_timed4(hdr, BLOOM_IMAGE_PREFIX + n);
+	return bloom_image_upgrade_header(hdr, BLOOM_IMAGE_PREFIX + n, h, why);
+}
+
+/* The payload of the four-subtable table at @sf's, made over in place. */
+static int upgrade_payload(struct snap_file *sf,
+			   const struct bloom_image_header *h,
+			   const char **why)
+{
+	u8 *old = malloc(h->payload_bytes);
+	int err;
+
+	if (!old) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	memcpy(old, sf->buf + h->header_size, h->payload_bytes);
+	err = bloom_image_upgrade_payload(sf->buf, h, old, why);
+	free(old);
+	return err;
 }
 
 /*
@@ -158,7 +184,7 @@ static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
 	void *p;
 	int err;
 
-	err = read_header(fd, hdr, &size, &h, why);
+	err = read_header(fd, hdr, &size, &h, &sf->earlier, why);
 	if (err)
 		return err;
 	/* payload_bytes is within the geometry's limits; a 32-bit size_t
@@ -168,7 +194,7 @@ static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
 		return -EFBIG;
 	}
 	total = size + h.payload_bytes;
-	if (S_ISREG(st->st_mode)) {
+	if (S_ISREG(st->st_mode) && !sf->earlier) {
 		if ((u64)st->st_size < total) {
 			*why = "truncated snapshot";
 			return -EBADMSG;
@@ -202,6 +228,8 @@ static int read_snap(int fd, const struct stat *st, struct snap_file *sf,
 		*why = "trailing bytes after the payload";
 		n = -EBADMSG;
 	}
+	if (!n && sf->earlier)
+		n = upgrade_payload(sf, &h, why);
 	if (n < 0) {
 		free(sf->buf);
 		sf->buf = NULL;
@@ -283,7 +311,7 @@ int snap_check(const struct snap_file *sf, struct bloom_image_header *h,
 }
 
 int snap_read_header(const char *path, u8 *hdr, struct bloom_image_header *h,
-		     int64_t *file_bytes, const char **why)
+		     int64_t *file_bytes, int *earlier, const char **why)
 {
 	int fd = STDIN_FILENO, err;
 	struct stat st;
@@ -299,7 +327,7 @@ int snap_read_header(const char *path, u8 *hdr, struct bloom_image_header *h,
 	if (fstat(fd, &st))
 		err = -errno;
 	else
-		err = read_header(fd, hdr, &size, h, why);
+		err = read_header(fd, hdr, &size, h, earlier, why);
 	if (!err && S_ISREG(st.st_mode))
 		*file_bytes = st.st_size;
 	if (fd != STDIN_FILENO)

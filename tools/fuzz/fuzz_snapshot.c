@@ -13,7 +13,8 @@
  *    edits the file (byte changes, a truncation), again optionally
  *    resealing the checksums.
  * Either way the result goes through bloom_image_header_read() and
- * bloom_image_load(). Checked: nothing crashes or reads out of bounds; an
+ * bloom_image_load(), after bloomctl's conversion of a timed filter's
+ * four-subtable table (snapshot_upgrade.h) when it is one. Checked: nothing crashes or reads out of bounds; an
  * accepted snapshot is a working filter (adds, deletes and queries run on
  * it, and an added key is present); saving it again gives a snapshot that
  * loads to the same storage; an unchanged built snapshot always loads.
@@ -25,6 +26,7 @@
 #include "core.h"
 #include "fuzz.h"
 #include "snapshot.h"
+#include "snapshot_upgrade.h"
 
 #define MAX_PAYLOAD	(1U << 16)	/* bytes: keeps executions fast */
 #define MAX_FILE	(BLOOM_IMAGE_HEADER_SIZE + MAX_PAYLOAD)
@@ -71,6 +73,38 @@ static u8 *falloc(size_t n)
 	return p;
 }
 
+static int try_load(const u8 *buf, size_t len);
+
+/*
+ * A timed filter's four-subtable table, as bloomctl reads it: made over
+ * into a copy (the header, then the payload from the original's), which
+ * is then loaded; a refusal must say why and leave the copy's bytes as
+ * they were. 1 if accepted.
+ */
+static int try_upgrade(const u8 *buf, size_t len)
+{
+	struct bloom_image_header h;
+	const char *why = NULL;
+	u8 *copy = falloc(len);
+	int ret;
+
+	memcpy(copy, buf, len);
+	ret = bloom_image_upgrade_header(copy, len, &h, &why);
+	if (ret) {
+		CHECK(why && !memcmp(copy, buf, len),
+		      "header refused (%d) without a reason or changed", ret);
+	} else if (h.payload_bytes <= MAX_PAYLOAD &&
+		   len == h.header_size + h.payload_bytes) {
+		ret = bloom_image_upgrade_payload(copy, &h,
+						  buf + h.header_size, &why);
+		CHECK(!ret || why, "payload refused (%d) without a reason",
+		      ret);
+		ret = !ret && try_load(copy, len);
+	}
+	free(copy);
+	return ret > 0;
+}
+
 /* Parses and loads; on success exercises the filter. 1 if accepted. */
 static int try_load(const u8 *buf, size_t len)
 {
@@ -85,6 +119,8 @@ static int try_load(const u8 *buf, size_t len)
 	u64 hsh;
 	int ret;
 
+	if (bloom_image_is_timed4(buf, len))
+		return try_upgrade(buf, len);
 	if (bloom_image_header_read(buf, len, &h, &why))
 		return 0;
 	CHECK(why == NULL, "why set on success");

@@ -621,7 +621,9 @@ int bloom_save_alloc(int fd, const char *name, void **buf, size_t *len);
  * created and nothing changes. Errors beyond create's (-EEXIST, -EDQUOT,
  * -ENOMEM, -EPERM): -EBADMSG (not a snapshot, or damaged),
  * -EPROTONOSUPPORT (written by a bloom with another format version or
- * hash/position scheme), -E2BIG (over the module's size limit).
+ * hash/position scheme, or a timed filter's of the earlier four-subtable
+ * table, which "bloomctl restore" converts where it can), -E2BIG (over the
+ * module's size limit).
  * @flags 0 or BLOOM_RESTORE_F_REPLACE: replace the contents of the existing
  * filter of that name instead (-ENOENT if there is none, -EINVAL if it is
  * of another type); queries running meanwhile see the old contents or the

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""snap_restamp.py IN OUT: IN, a snapshot of an expiring filter, saved
-now: its save time (saved_ns, CLOCK_REALTIME) set to the wall clock and
-the header checksum recomputed (Documentation/snapshot.rst), so that a
-restore finds the generations' ages and keep times as the file records
-them instead of clearing what expired since the real save. With
---table, prints the generation table instead: "keys age_ms keep_ms" a
-line, oldest first, then "timeout_ms G"."""
+"""snap_restamp.py IN OUT: IN, a snapshot of an expiring filter or of a
+timed one, saved now: its save time (CLOCK_REALTIME ns) set to the wall
+clock and the header checksum recomputed (Documentation/snapshot.rst), so
+that a restore finds the generations' ages and keep times, or the time
+each key had left, as the file records them instead of clearing what
+expired since the real save. With --table (an expiring filter), prints
+the generation table instead: "keys age_ms keep_ms" a line, oldest first,
+then "timeout_ms G"."""
 
 import ctypes
 import struct
@@ -14,6 +15,7 @@ import sys
 import time
 
 GENERATIONS = 1 << 2
+KEY_TIMEOUTS = 1 << 3
 
 
 def main():
@@ -21,15 +23,18 @@ def main():
     args = sys.argv[2:] if table else sys.argv[1:]
     data = bytearray(open(args[0], "rb").read())
     header_size, incompat = struct.unpack_from("<II", data, 12)
-    if not incompat & GENERATIONS:
-        sys.exit(f"{args[0]}: not the snapshot of an expiring filter")
+    if not incompat & (GENERATIONS | KEY_TIMEOUTS) or \
+            (table and not incompat & GENERATIONS):
+        sys.exit(f"{args[0]}: not the snapshot of an expiring or timed filter")
     gens, timeout_ms = struct.unpack_from("<I4xQ", data, 208)
     if table:
         for g in range(gens):
             print(*struct.unpack_from("<QQQ", data, 248 + 40 * g))
         print(timeout_ms, gens)
         return
-    struct.pack_into("<Q", data, 224, time.time_ns())
+    # saved_ns of an expiring filter; saved_wall_ns of a timed one
+    struct.pack_into("<Q", data, 224 if incompat & GENERATIONS else 216,
+                     time.time_ns())
     xxh = ctypes.CDLL("libxxhash.so.0")
     xxh.XXH64.restype = ctypes.c_ulonglong
     xxh.XXH64.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
