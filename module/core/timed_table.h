@@ -249,17 +249,24 @@ static inline void bloom_tt_probe(const struct bloom_core *f, u64 fp,
 }
 
 /*
+ * The top bit of every field of @x that is all zero, and no other bit:
+ * within a field, adding its low bits (@low) to themselves plus all ones
+ * carries into its top bit (@top) exactly when one of them is set, and
+ * never out of the field (the classic zero-byte test, for fields of r
+ * bits).
+ */
+static __always_inline u64 bloom_tt_zero_fields(u64 x, u64 low, u64 top)
+{
+	return ~(((x & low) + low) | x) & top;
+}
+
+/*
  * The top bit of every cell of word @v whose fingerprint is the probe's,
- * and no other bit. The fields of v ^ pat that are zero are the matches;
- * within a field, adding its low bits to themselves plus all ones carries
- * into its top bit exactly when one of them is set, and never out of the
- * field (the classic zero-byte test, for fields of r bits).
+ * and no other bit: the fields of v ^ pat that are zero.
  */
 static inline u64 bloom_tt_match(u64 v, const struct bloom_tt_probe *p)
 {
-	u64 x = v ^ p->pat;
-
-	return ~(((x & p->low) + p->low) | x) & p->top;
+	return bloom_tt_zero_fields(v ^ p->pat, p->low, p->top);
 }
 
 /*
@@ -276,15 +283,14 @@ static __always_inline u64 bloom_tt_match_where(const u64 *b0, u64 pat0,
 						const u64 *b1, u64 pat1,
 						const struct bloom_tt_probe *p)
 {
-	u64 x, y, m = 0, low = p->low, top = p->top;
+	u64 m = 0, low = p->low, top = p->top;
 	u32 k;
 
 #pragma GCC unroll 8
 	for (k = 0; k < BLOOM_TT_BUCKET_WORDS; k++) {
-		x = READ_ONCE(b0[k]) ^ pat0;
-		y = READ_ONCE(b1[k]) ^ pat1;
-		m |= (~(((x & low) + low) | x) & top) >> k;
-		m |= (~(((y & low) + low) | y) & top) >>
+		m |= bloom_tt_zero_fields(READ_ONCE(b0[k]) ^ pat0, low, top) >>
+		     k;
+		m |= bloom_tt_zero_fields(READ_ONCE(b1[k]) ^ pat1, low, top) >>
 		     (k + BLOOM_TT_BUCKET_WORDS);
 	}
 	return m;
