@@ -45,11 +45,12 @@ bool bloom_image_is_timed4(const u8 *buf, u64 len)
 int bloom_image_upgrade_header(u8 *buf, u64 len, struct bloom_image_header *h,
 			       const char **why)
 {
-	u32 size = get32(buf + OFF_HDR_SIZE);
+	u32 size;
 	int ret;
 
 	if (!bloom_image_is_timed4(buf, len))
 		return bloom_image_header_read(buf, len, h, why);
+	size = get32(buf + OFF_HDR_SIZE);
 	if (get32(buf + OFF_CELL_BITS) != BLOOM_UPGRADE_CELL_BITS)
 		return bloom_image_fail(why, -EPROTONOSUPPORT,
 					"a timed filter of the earlier four-subtable layout with 21- or 64-bit cells, which today's table cannot hold exactly: create it anew and add its keys again");

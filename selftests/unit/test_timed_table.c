@@ -414,6 +414,10 @@ static void test_old_layout(void)
 	      "header's reader, EPROTONOSUPPORT (%d: %s)", err, why);
 	check(bloom_image_is_timed4(hdr, sizeof(hdr)),
 	      "and told apart as that layout's");
+	err = bloom_image_upgrade_header(hdr, 12, &ih, &why);
+	check(!bloom_image_is_timed4(hdr, 12) && err == -EBADMSG,
+	      "nor from fewer bytes than its header's prefix: the reader's "
+	      "refusal (%d: %s)", err, why);
 	hdr[OFF_NAME] ^= 1;
 	check(!bloom_image_is_timed4(hdr, sizeof(hdr)),
 	      "but not with a header checksum that does not match");
