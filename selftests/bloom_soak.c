@@ -146,12 +146,11 @@ long long keys16(int fd, unsigned long cmd, __u64 first, __u32 n)
 static atomic_int ns_waiting;
 _Atomic unsigned long ns_quota_skips;
 
-int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
-	      __u32 flags)
+int ns_create_req(int fd, struct bloom_create *c)
 {
 	int waited = 0, ret = 0;
 
-	while (bt_create(fd, name, type, capacity, 10000000, flags)) {
+	while (ioctl(fd, BLOOM_IOC_CREATE, c)) {
 		if (errno != EDQUOT || waited >= NETNS_QUOTA_WAIT_MS ||
 		    atomic_load(&stop)) {
 			ret = -1;
@@ -167,6 +166,15 @@ int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
 	if (ret && errno == EDQUOT)
 		atomic_fetch_add(&ns_quota_skips, 1);
 	return ret;
+}
+
+int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
+	      __u32 flags)
+{
+	struct bloom_create c = bt_typed_req(name, type, capacity, 10000000,
+					     flags);
+
+	return ns_create_req(fd, &c);
 }
 
 void ns_churn_pause(void)

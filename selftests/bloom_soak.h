@@ -25,7 +25,11 @@ extern _Atomic unsigned long false_negatives, errors;
 void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One batch of @n keys from @first through @cmd; out_hits, or -1. */
 long long keys16(int fd, unsigned long cmd, __u64 first, __u32 n);
-/* CREATE in a namespace this thread made, waiting out EDQUOT (bloom_soak.c) */
+/*
+ * CREATE in a namespace this thread made, waiting out EDQUOT (bloom_soak.c):
+ * of @c, or of bt_typed_req() at p = 0.01
+ */
+int ns_create_req(int fd, struct bloom_create *c);
 int ns_create(int fd, const char *name, __u32 type, __u64 capacity,
 	      __u32 flags);
 /* Creates that still met EDQUOT after the wait: their rounds skipped. */

@@ -111,7 +111,8 @@ static int xdp_round(int fd, __u64 round)
 	char out[160];
 
 	c.keys = BLOOM_KEYS_IPV4;
-	if (ioctl(fd, BLOOM_IOC_CREATE, &c)) {
+	/* in the thread's own namespace: its guarantee may be owed a while */
+	if (ns_create_req(fd, &c)) {
 		report_error("xdp: create: %s", strerror(errno));
 		return -1;
 	}
