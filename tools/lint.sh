@@ -91,7 +91,9 @@ rc=$?
 # every source (a missing sparse would otherwise look clean).
 grep -E ': (warning|error):' "$out/sparse.log" | unmap >"$out/sparse.txt"
 [ $rc -ne 0 ] && echo "(sparse build exited with status $rc; see $out/sparse.log)" >>"$out/sparse.txt"
-nsrc=$(find "$src/module" -name '*.c' | wc -l)
+# every source the build compiled (module/core also holds userspace-only
+# files that Kbuild does not name), not the .mod.c files it generates
+nsrc=$(grep -E '^  CC \[M\] ' "$out/sparse.log" | grep -vc '\.mod\.o$')
 nchk=$(grep -c '^  CHECK ' "$out/sparse.log")
 [ "$nchk" -ne "$nsrc" ] && echo "(sparse checked $nchk of $nsrc sources; see $out/sparse.log)" >>"$out/sparse.txt"
 report "sparse (C=2)" "$out/sparse.txt"
